@@ -1,0 +1,104 @@
+// collnet: the command line. `collnet run <collective> ...` runs one collective on a
+// simulated machine and checks it. Exit status: 0 verified, 1 wrong result or hardware
+// error, 2 bad usage.
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include "driver/error.hpp"
+#include "driver/op.hpp"
+#include "run_options.hpp"
+#include "systemc/shape.hpp"
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+int usage_error(const std::string& msg) {
+  std::cerr << "collnet: error: " << msg << "\nRun 'collnet run --help' for usage.\n";
+  return kExitUsage;
+}
+
+int collnet_main(int argc, char** argv) {
+  CLI::App app{"collnet: cycle-level model of in-network collective hardware"};
+  app.require_subcommand(1);
+  collnet::cli::RunOptions o;
+
+  CLI::App* run = app.add_subcommand("run", "run one collective on a simulated machine and verify it");
+  std::string torus = "4x4x4";
+  long long count = static_cast<long long>(o.count);
+  long long root = 0;
+  long long latency = o.machine.link_latency;
+  long long access = o.machine.access_cycles;
+  long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
+  run->add_option("collective", o.collective, "allreduce | bcast")->required();
+  run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
+  run->add_option("--op", o.op, "sum | max | min | band | bor | bxor (allreduce)")->capture_default_str();
+  run->add_option("--type", o.type, "element type: u64")->capture_default_str();
+  run->add_option("--count", count, "elements per rank (>= 1)")->capture_default_str();
+  run->add_option("--root", root, "root rank (bcast)")->capture_default_str();
+  run->add_option("--seed", o.seed, "seed of the input data")->capture_default_str();
+  run->add_option("--link-latency", latency, "cycles per tree link (>= 1)")->capture_default_str();
+  run->add_option("--access-cycles", access, "cycles per register access (>= 1)")->capture_default_str();
+  run->add_option("--watchdog", watchdog, "cycles before an unfinished run is reported")->capture_default_str();
+  run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
+  run->add_option("--json", o.json_path, "write the results as JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
+
+  if (o.collective != "allreduce" && o.collective != "bcast")
+    return usage_error("unknown collective '" + o.collective + "' (known: allreduce, bcast)");
+  try {
+    o.machine.shape = collnet::sim::Shape::parse(torus);
+  } catch (const std::invalid_argument& e) {
+    return usage_error(std::string("--torus: ") + e.what());
+  }
+  try {
+    collnet::driver::parse_op(o.op);
+  } catch (const collnet::Error& e) {
+    return usage_error(std::string("--op: ") + e.what());
+  }
+  if (o.type != "u64") return usage_error("--type: unsupported type '" + o.type + "' (supported: u64)");
+  if (count < 1 || count > (1LL << 28))
+    return usage_error("--count: must be 1.." + std::to_string(1LL << 28) + ", got " + std::to_string(count));
+  o.count = static_cast<uint64_t>(count);
+  if (root < 0 || root >= static_cast<long long>(o.machine.shape.nodes()))
+    return usage_error("--root: rank " + std::to_string(root) + " is not on a machine of " +
+                       std::to_string(o.machine.shape.nodes()) + " nodes");
+  o.root = static_cast<unsigned>(root);
+  if (latency < 1 || latency > 1000)
+    return usage_error("--link-latency: must be 1..1000 cycles, got " + std::to_string(latency));
+  o.machine.link_latency = static_cast<unsigned>(latency);
+  if (access < 1 || access > 1000)
+    return usage_error("--access-cycles: must be 1..1000 cycles, got " + std::to_string(access));
+  o.machine.access_cycles = static_cast<unsigned>(access);
+  if (watchdog < 1) return usage_error("--watchdog: must be at least 1 cycle, got " + std::to_string(watchdog));
+  o.machine.watchdog_cycles = static_cast<uint64_t>(watchdog);
+  if (!o.machine.trace_path.empty()) {
+    const std::string& t = o.machine.trace_path;
+    if (t.size() < 5 || t.substr(t.size() - 4) != ".fst")
+      return usage_error("--trace: '" + t + "' must name an .fst file");
+  }
+
+  try {
+    return collnet::cli::run_collective(o);
+  } catch (const std::exception& e) {
+    std::cerr << "collnet: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) { return collnet_main(argc, argv); }

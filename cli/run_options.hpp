@@ -1,0 +1,26 @@
+// What `collnet run` was asked to do.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "systemc/machine_config.hpp"
+
+namespace collnet::cli {
+
+struct RunOptions {
+  std::string collective = "allreduce";  // allreduce | bcast
+  std::string op = "sum";
+  std::string type = "u64";
+  uint64_t count = 64;
+  unsigned root = 0;
+  uint64_t seed = 1;
+  std::string json_path;
+  sim::MachineConfig machine;
+};
+
+// Runs the collective, checks it against the reference, prints a report.
+// Returns the process exit status: 0 verified, 1 wrong result or hardware error.
+int run_collective(const RunOptions& options);
+
+}  // namespace collnet::cli

@@ -1,0 +1,49 @@
+#include "communicator.hpp"
+
+#include "error.hpp"
+
+namespace collnet::driver {
+
+Communicator::Communicator(sim::Machine::Task& task)
+    : task_(task), rank_(task.rank), size_(task.personality.nodes), cls_(kWorldClass) {}
+
+fw::Header Communicator::next_header(fw::AluOp op) {
+  fw::Header h;
+  h.cls = cls_;
+  h.op = op;
+  h.size_words = 4;  // 64-bit operands
+  h.tag = seq_++ & ((1u << fw::regmap::kHdrTagW) - 1);
+  return h;
+}
+
+void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op) {
+  if (count == 0) return;
+  if (send == nullptr) throw Error("allreduce: send buffer is null for " + std::to_string(count) + " elements");
+  if (recv == nullptr) throw Error("allreduce: receive buffer is null for " + std::to_string(count) + " elements");
+  const fw::Header h = next_header(alu_op(op));
+  // Aliased buffers: results for packet p are written only after packet p was injected.
+  last_ = tree_stream(task_.tree, h, count, [send](size_t i) { return send[i]; }, identity(op), recv);
+}
+
+void Communicator::allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op) {
+  if (recv.size() < send.size())
+    throw Error("allreduce: receive buffer holds " + std::to_string(recv.size()) + " elements, send buffer " +
+                std::to_string(send.size()));
+  allreduce(send.data(), recv.data(), send.size(), op);
+}
+
+void Communicator::bcast(uint64_t* buf, size_t count, unsigned root) {
+  if (root >= size_)
+    throw Error("bcast: root " + std::to_string(root) + " is not a rank of a communicator of size " +
+                std::to_string(size_));
+  if (count == 0) return;
+  if (buf == nullptr) throw Error("bcast: buffer is null for " + std::to_string(count) + " elements");
+  // OR of the root's data with zeros from every other rank.
+  const fw::Header h = next_header(fw::AluOp::Or);
+  const bool mine = rank_ == root;
+  last_ = tree_stream(task_.tree, h, count, [buf, mine](size_t i) { return mine ? buf[i] : 0; }, 0, buf);
+}
+
+void Communicator::bcast(std::vector<uint64_t>& buf, unsigned root) { bcast(buf.data(), buf.size(), root); }
+
+}  // namespace collnet::driver

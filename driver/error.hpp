@@ -1,0 +1,15 @@
+// The error every misuse of the collectives library raises: the message names the call
+// and the argument that was wrong.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace collnet {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace collnet

@@ -1,0 +1,45 @@
+#include "machine.hpp"
+
+#include <sstream>
+
+namespace collnet::driver {
+
+Machine::Machine(const sim::MachineConfig& config) : sim_(config) {}
+
+RunReport Machine::run(const std::function<void(Task&)>& fn) {
+  RunReport report;
+  const sim::Machine::Result res = sim_.run([&](sim::Machine::Task& t) {
+    t.tree.probe();
+    t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
+    Communicator world(t);
+    Task task(t, world);
+    sim_.align(t);
+    report.start_cycle = t.cpu.cycle();
+    fn(task);
+  });
+  report.cycles = res.cycles;
+  report.wall_seconds = res.wall_seconds;
+  if (!res.failures.empty()) {
+    try {
+      std::rethrow_exception(res.failures.front().second);
+    } catch (const std::exception& e) {
+      report.error = "rank " + std::to_string(res.failures.front().first) + ": " + e.what();
+    }
+    return report;
+  }
+  if (!res.finished) {
+    std::ostringstream s;
+    s << "watchdog: after " << res.cycles << " cycles " << res.unfinished.size() << " of " << sim_.nodes()
+      << " ranks had not finished:";
+    for (size_t i = 0; i < res.unfinished.size() && i < 32; ++i) s << ' ' << res.unfinished[i];
+    if (res.unfinished.size() > 32) s << " ...";
+    for (unsigned r = 0; r < sim_.nodes(); ++r)
+      if (sim_.node_error(r)) s << "; node " << r << " has its error flag set";
+    report.error = s.str();
+    return report;
+  }
+  report.ok = true;
+  return report;
+}
+
+}  // namespace collnet::driver

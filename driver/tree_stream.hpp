@@ -1,0 +1,27 @@
+// One streamed pass over the combining network: the local contribution, cut into
+// 256-byte packets, is injected while the combined result is received, so injection and
+// reception overlap and the FIFOs never need to hold a whole message. The last packet is
+// padded with the operation's identity; padding never reaches the caller.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "firmware/packet.hpp"
+#include "firmware/tree_firmware.hpp"
+
+namespace collnet::driver {
+
+struct StreamStats {
+  uint64_t packets = 0;
+  uint64_t status_polls = 0;
+};
+
+// Sends `count` words given by `word(i)` with header `hdr` (identity `pad` fills the last
+// packet), receives the combined `count` words into `out`. Throws fw::HardwareError if the
+// adapter flags an error, collnet::Error if a packet arrives with an unexpected header.
+StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count,
+                        const std::function<uint64_t(size_t)>& word, uint64_t pad, uint64_t* out);
+
+}  // namespace collnet::driver

@@ -1,0 +1,18 @@
+// What a node's firmware is told about itself at boot: its rank, the machine's size and
+// how its tree links are wired. The machine fills it in; firmware never guesses wiring.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace collnet::fw {
+
+struct Personality {
+  unsigned rank = 0;
+  unsigned nodes = 1;
+  std::array<unsigned, 3> shape{1, 1, 1};  // X, Y, Z
+  int tree_up_link = -1;                   // link to the parent in the machine tree, -1 at rank 0
+  unsigned tree_down_links = 0;            // bit l: link l leads to a child in the machine tree
+};
+
+}  // namespace collnet::fw

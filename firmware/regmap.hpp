@@ -1,0 +1,149 @@
+// The combining network's register map, packet header and class-route encoding as seen
+// by software. Mirrors rtl/collective/cn_pkg.sv constant for constant;
+// tests/regmap_agreement_test.cpp proves the two agree.
+#pragma once
+
+#include <cstdint>
+
+namespace collnet::fw::regmap {
+
+// ------------------------------------------------------------------ geometry
+inline constexpr unsigned kNumLinks = 3;
+inline constexpr unsigned kNumClasses = 16;
+inline constexpr unsigned kFirstPrivClass = 12;
+inline constexpr unsigned kFlitBits = 64;
+inline constexpr unsigned kHeaderBits = 32;
+inline constexpr unsigned kPayloadFlits = 32;
+inline constexpr unsigned kPayloadBytes = kPayloadFlits * kFlitBits / 8;
+
+// ------------------------------------------------------------------ packet header
+inline constexpr unsigned kHdrClassLsb = 28;
+inline constexpr unsigned kHdrClassW = 4;
+inline constexpr unsigned kHdrP2pBit = 27;
+inline constexpr unsigned kHdrIrqBit = 26;
+inline constexpr unsigned kHdrOpLsb = 23;
+inline constexpr unsigned kHdrOpW = 3;
+inline constexpr unsigned kHdrSizeLsb = 16;
+inline constexpr unsigned kHdrSizeW = 7;
+inline constexpr unsigned kHdrTagLsb = 2;
+inline constexpr unsigned kHdrTagW = 14;
+
+// ------------------------------------------------------------------ ALU opcodes
+inline constexpr unsigned kOpNone = 0;
+inline constexpr unsigned kOpOr = 1;
+inline constexpr unsigned kOpAnd = 2;
+inline constexpr unsigned kOpXor = 3;
+inline constexpr unsigned kOpMin = 4;
+inline constexpr unsigned kOpMax = 5;
+inline constexpr unsigned kOpAdd = 6;
+
+// ------------------------------------------------------------------ class route
+inline constexpr unsigned kRouteUpLsb = 0;
+inline constexpr unsigned kRouteDownLsb = 2;
+inline constexpr unsigned kRouteSrcBit = 5;
+inline constexpr unsigned kRouteDstBit = 6;
+inline constexpr unsigned kRouteBits = 7;
+inline constexpr unsigned kRouteUpNone = 3;
+
+// ------------------------------------------------------------------ registers
+inline constexpr uint32_t kRegId = 0x000;
+inline constexpr uint32_t kRegStatus = 0x008;
+inline constexpr uint32_t kRegInjHdr = 0x010;
+inline constexpr uint32_t kRegInjData = 0x018;
+inline constexpr uint32_t kRegRcvHdr = 0x020;
+inline constexpr uint32_t kRegRcvData = 0x028;
+inline constexpr uint32_t kRegErr = 0x030;
+inline constexpr uint32_t kRegErrClear = 0x038;
+inline constexpr uint32_t kRegErrInfo = 0x040;
+inline constexpr uint32_t kRegErrSource = 0x048;
+inline constexpr uint32_t kRegRouteBase = 0x100;
+inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0001ULL;
+
+inline constexpr uint32_t route_reg(unsigned cls) { return kRegRouteBase + 8 * cls; }
+
+// RegStatus fields
+inline constexpr unsigned kStatusInjHdrFreeLsb = 0;
+inline constexpr unsigned kStatusInjDataFreeLsb = 8;
+inline constexpr unsigned kStatusRcvHdrLsb = 32;
+inline constexpr unsigned kStatusRcvDataLsb = 40;
+inline constexpr unsigned kStatusErrBit = 63;
+
+// RegErr bits
+inline constexpr unsigned kErrInjOverflow = 0;
+inline constexpr unsigned kErrRcvUnderflow = 1;
+inline constexpr unsigned kErrHdrMismatch = 2;
+inline constexpr unsigned kErrBadOpcode = 3;
+inline constexpr unsigned kErrBadRoute = 4;
+inline constexpr unsigned kErrPriv = 5;
+inline constexpr unsigned kErrBadAddr = 6;
+inline constexpr unsigned kErrBadRouteCfg = 7;
+inline constexpr unsigned kErrLinkProto = 8;
+inline constexpr unsigned kErrBits = 9;
+
+// The name/value table that the agreement test compares with cn_pkg.sv. Names are the
+// SystemVerilog names.
+struct Constant {
+  const char* sv_name;
+  uint64_t value;
+};
+
+inline constexpr Constant kConstants[] = {
+    {"NumLinks", kNumLinks},
+    {"NumClasses", kNumClasses},
+    {"FirstPrivClass", kFirstPrivClass},
+    {"FlitBits", kFlitBits},
+    {"HeaderBits", kHeaderBits},
+    {"PayloadFlits", kPayloadFlits},
+    {"HdrClassLsb", kHdrClassLsb},
+    {"HdrClassW", kHdrClassW},
+    {"HdrP2pBit", kHdrP2pBit},
+    {"HdrIrqBit", kHdrIrqBit},
+    {"HdrOpLsb", kHdrOpLsb},
+    {"HdrOpW", kHdrOpW},
+    {"HdrSizeLsb", kHdrSizeLsb},
+    {"HdrSizeW", kHdrSizeW},
+    {"HdrTagLsb", kHdrTagLsb},
+    {"HdrTagW", kHdrTagW},
+    {"OpNone", kOpNone},
+    {"OpOr", kOpOr},
+    {"OpAnd", kOpAnd},
+    {"OpXor", kOpXor},
+    {"OpMin", kOpMin},
+    {"OpMax", kOpMax},
+    {"OpAdd", kOpAdd},
+    {"RouteUpLsb", kRouteUpLsb},
+    {"RouteDownLsb", kRouteDownLsb},
+    {"RouteSrcBit", kRouteSrcBit},
+    {"RouteDstBit", kRouteDstBit},
+    {"RouteBits", kRouteBits},
+    {"RouteUpNone", kRouteUpNone},
+    {"RegId", kRegId},
+    {"RegStatus", kRegStatus},
+    {"RegInjHdr", kRegInjHdr},
+    {"RegInjData", kRegInjData},
+    {"RegRcvHdr", kRegRcvHdr},
+    {"RegRcvData", kRegRcvData},
+    {"RegErr", kRegErr},
+    {"RegErrClear", kRegErrClear},
+    {"RegErrInfo", kRegErrInfo},
+    {"RegErrSource", kRegErrSource},
+    {"RegRouteBase", kRegRouteBase},
+    {"RegIdValue", kRegIdValue},
+    {"StatusInjHdrFreeLsb", kStatusInjHdrFreeLsb},
+    {"StatusInjDataFreeLsb", kStatusInjDataFreeLsb},
+    {"StatusRcvHdrLsb", kStatusRcvHdrLsb},
+    {"StatusRcvDataLsb", kStatusRcvDataLsb},
+    {"StatusErrBit", kStatusErrBit},
+    {"ErrInjOverflow", kErrInjOverflow},
+    {"ErrRcvUnderflow", kErrRcvUnderflow},
+    {"ErrHdrMismatch", kErrHdrMismatch},
+    {"ErrBadOpcode", kErrBadOpcode},
+    {"ErrBadRoute", kErrBadRoute},
+    {"ErrPriv", kErrPriv},
+    {"ErrBadAddr", kErrBadAddr},
+    {"ErrBadRouteCfg", kErrBadRouteCfg},
+    {"ErrLinkProto", kErrLinkProto},
+    {"ErrBits", kErrBits},
+};
+
+}  // namespace collnet::fw::regmap

@@ -1,0 +1,84 @@
+#include "tree_firmware.hpp"
+
+#include <sstream>
+
+namespace collnet::fw {
+
+using namespace regmap;
+
+TreeStatus TreeStatus::decode(uint64_t w) {
+  TreeStatus s;
+  s.inj_hdr_free = (w >> kStatusInjHdrFreeLsb) & 0xff;
+  s.inj_data_free = (w >> kStatusInjDataFreeLsb) & 0xfff;
+  s.rcv_hdrs = (w >> kStatusRcvHdrLsb) & 0xff;
+  s.rcv_data = (w >> kStatusRcvDataLsb) & 0xfff;
+  s.error = (w >> kStatusErrBit) & 1;
+  return s;
+}
+
+std::string describe_error_bits(uint64_t bits) {
+  static const char* const names[kErrBits] = {
+      "injection overflow", "reception underflow", "header mismatch", "bad opcode",        "unexpected link",
+      "privilege violation", "unmapped address",   "bad class route", "link protocol error"};
+  std::string out;
+  for (unsigned b = 0; b < kErrBits; ++b) {
+    if (bits & (1ull << b)) {
+      if (!out.empty()) out += ", ";
+      out += names[b];
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+void TreeFirmware::probe() {
+  const uint64_t id = bus_.read(kRegId);
+  if (id != kRegIdValue) {
+    std::ostringstream s;
+    s << "node " << me_.rank << ": tree adapter identification 0x" << std::hex << id << ", expected 0x" << kRegIdValue;
+    throw HardwareError(me_.rank, 0, s.str());
+  }
+}
+
+void TreeFirmware::configure_class_route(unsigned cls, const ClassRoute& route, bool privileged) {
+  if (cls >= kNumClasses) throw std::invalid_argument("class " + std::to_string(cls) + " out of range 0..15");
+  bus_.write(route_reg(cls), route.encode(), privileged);
+  const uint64_t err = bus_.read(kRegErr);
+  const uint64_t refused = err & ((1ull << kErrPriv) | (1ull << kErrBadRouteCfg));
+  if (refused) {
+    clear_errors(refused);
+    throw HardwareError(me_.rank, refused,
+                        "node " + std::to_string(me_.rank) + ": class route " + std::to_string(cls) + " " +
+                            route.describe() + " refused: " + describe_error_bits(refused));
+  }
+}
+
+ClassRoute TreeFirmware::read_class_route(unsigned cls) { return ClassRoute::decode(bus_.read(route_reg(cls))); }
+
+ClassRoute TreeFirmware::machine_tree_route() const {
+  ClassRoute r;
+  r.up_link = me_.tree_up_link < 0 ? ClassRoute::kNoUpLink : static_cast<unsigned>(me_.tree_up_link);
+  r.down_mask = me_.tree_down_links;
+  r.local_source = true;
+  r.local_destination = true;
+  return r;
+}
+
+TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(kRegStatus)); }
+
+void TreeFirmware::check_errors() {
+  const uint64_t bits = bus_.read(kRegErr);
+  if (bits == 0) return;
+  std::ostringstream s;
+  s << "node " << me_.rank << ": tree adapter error: " << describe_error_bits(bits);
+  const uint64_t header_errors = (1ull << kErrHdrMismatch) | (1ull << kErrBadRoute) | (1ull << kErrBadOpcode);
+  if (bits & header_errors) {
+    const uint64_t info = bus_.read(kRegErrInfo);
+    const unsigned source = static_cast<unsigned>(bus_.read(kRegErrSource));
+    s << " (from " << (source == 0 ? std::string("local injection") : "link " + std::to_string(source - 1))
+      << ": expected " << Header::decode(static_cast<uint32_t>(info)).describe() << ", got "
+      << Header::decode(static_cast<uint32_t>(info >> 32)).describe() << ")";
+  }
+  throw HardwareError(me_.rank, bits, s.str());
+}
+
+}  // namespace collnet::fw

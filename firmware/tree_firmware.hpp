@@ -1,0 +1,78 @@
+// Register-level firmware for one node's combining-network adapter: class-route
+// configuration, packet injection and reception, status and error reporting. Every call
+// is a sequence of register accesses on the node's bus; nothing here knows about ranks
+// of a communicator or collectives (that is the driver's job).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "packet.hpp"
+#include "personality.hpp"
+#include "register_bus.hpp"
+
+namespace collnet::fw {
+
+// A hardware error read back from the adapter's sticky error registers.
+class HardwareError : public std::runtime_error {
+ public:
+  HardwareError(unsigned node, uint64_t bits, const std::string& what)
+      : std::runtime_error(what), node_(node), bits_(bits) {}
+  unsigned node() const { return node_; }
+  uint64_t bits() const { return bits_; }
+
+ private:
+  unsigned node_;
+  uint64_t bits_;
+};
+
+// A snapshot of the FIFO levels (one RegStatus read).
+struct TreeStatus {
+  unsigned inj_hdr_free = 0;
+  unsigned inj_data_free = 0;
+  unsigned rcv_hdrs = 0;
+  unsigned rcv_data = 0;
+  bool error = false;
+
+  static TreeStatus decode(uint64_t word);
+};
+
+class TreeFirmware {
+ public:
+  TreeFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
+
+  // Checks the adapter answers with the expected identification; throws otherwise.
+  void probe();
+
+  // Programs class route `cls`; throws HardwareError if the adapter refused it
+  // (unprivileged write to a system class, or not a tree route).
+  void configure_class_route(unsigned cls, const ClassRoute& route, bool privileged = false);
+  ClassRoute read_class_route(unsigned cls);
+
+  // The route of the whole-machine tree for this node (all nodes contribute and receive).
+  ClassRoute machine_tree_route() const;
+
+  TreeStatus status();
+
+  // Raw FIFO access; callers check status() for room and data first.
+  void push_header(const Header& h) { bus_.write(regmap::kRegInjHdr, h.encode()); }
+  void push_word(uint64_t w) { bus_.write(regmap::kRegInjData, w); }
+  Header pop_header() { return Header::decode(static_cast<uint32_t>(bus_.read(regmap::kRegRcvHdr))); }
+  uint64_t pop_word() { return bus_.read(regmap::kRegRcvData); }
+
+  // Reads the sticky error state and throws HardwareError describing it if any bit is set.
+  void check_errors();
+  void clear_errors(uint64_t mask) { bus_.write(regmap::kRegErrClear, mask); }
+
+  const Personality& personality() const { return me_; }
+
+ private:
+  RegisterBus& bus_;
+  Personality me_;
+};
+
+// Names of the set bits of RegErr, comma separated.
+std::string describe_error_bits(uint64_t bits);
+
+}  // namespace collnet::fw

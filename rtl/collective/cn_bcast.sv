@@ -1,0 +1,106 @@
+// cn_bcast: the downward half of the combining-network adapter. Takes a packet that
+// travels down its class (from the class's up link, or from the root's turnaround
+// path) and copies it, one flit per cycle, to every down link of the class and to the
+// local reception FIFOs if the node receives. A flit moves only when every
+// destination can take it, so all copies stay in lock step.
+//
+// Sources:      index 0 = turnaround, 1..3 = links 0..2 (cn_link_rx packet sources).
+// Destinations: links 0..2 (dst_can_start_i: credit held and link free) and reception
+//               (rcv_hdr_space_i / rcv_pl_space_i).
+`default_nettype none
+
+module cn_bcast
+  import cn_pkg::*;
+(
+  input  wire logic                              clk_i,
+  input  wire logic                              rst_ni,
+  input  wire logic [NumClasses*RouteBits-1:0]   routes_i,
+  // packet sources
+  input  wire logic [3:0]                        src_hdr_valid_i,
+  input  wire logic [3:0][31:0]                  src_hdr_i,
+  output logic      [3:0]                        src_hdr_pop_o,
+  input  wire logic [3:0]                        src_pl_valid_i,
+  input  wire logic [3:0][63:0]                  src_pl_i,
+  output logic      [3:0]                        src_pl_pop_o,
+  // link destinations
+  input  wire logic [2:0]                        dst_can_start_i,
+  output logic                                   out_valid_o,
+  output logic                                   out_hdr_o,
+  output logic      [63:0]                       out_data_o,
+  output logic      [2:0]                        out_links_o,  // links that take this flit
+  output logic      [2:0]                        hold_o,       // links held by a packet in flight
+  // local reception
+  input  wire logic                              rcv_hdr_space_i,
+  input  wire logic                              rcv_pl_space_i,
+  output logic                                   rcv_hdr_push_o,
+  output logic                                   rcv_pl_push_o,
+  // observability
+  output logic                                   busy_o
+);
+
+  localparam int unsigned CntW = $clog2(PayloadFlits);
+
+  logic            stream_q;
+  logic [1:0]      src_q;
+  logic [2:0]      links_q;
+  logic            rcv_q;
+  logic [CntW-1:0] cnt_q;
+
+  function automatic logic [RouteBits-1:0] route_of(input logic [31:0] h,
+                                                    input logic [NumClasses*RouteBits-1:0] rt);
+    return rt[hdr_class(h)*RouteBits +: RouteBits];
+  endfunction
+
+  logic [3:0]           downward;
+  logic [1:0]           lead;
+  logic [RouteBits-1:0] lead_route;
+  logic [2:0]           links;
+  logic                 rcv, go, stream;
+
+  always_comb begin
+    downward[0] = src_hdr_valid_i[0];
+    for (int l = 0; l < 3; l++) begin
+      downward[l+1] = src_hdr_valid_i[l+1] && (route_up(route_of(src_hdr_i[l+1], routes_i)) == 2'(l));
+    end
+    lead = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
+    lead_route = route_of(src_hdr_i[lead], routes_i);
+    links = route_down(lead_route);
+    rcv   = lead_route[RouteDstBit];
+    go    = !stream_q && (|downward) && ((dst_can_start_i & links) == links) &&
+            (!rcv || rcv_hdr_space_i);
+    stream = stream_q && src_pl_valid_i[src_q] && (!rcv_q || rcv_pl_space_i);
+
+    src_hdr_pop_o = go ? (4'b1 << lead) : 4'b0;
+    src_pl_pop_o  = stream ? (4'b1 << src_q) : 4'b0;
+    out_valid_o   = go || stream;
+    out_hdr_o     = go;
+    out_data_o    = go ? {32'b0, src_hdr_i[lead]} : src_pl_i[src_q];
+    out_links_o   = go ? links : stream ? links_q : 3'b0;
+    hold_o        = stream_q ? links_q : 3'b0;
+    rcv_hdr_push_o = go && rcv;
+    rcv_pl_push_o  = stream && rcv_q;
+    busy_o         = stream_q;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stream_q <= 1'b0;
+      src_q    <= '0;
+      links_q  <= '0;
+      rcv_q    <= 1'b0;
+      cnt_q    <= '0;
+    end else if (go) begin
+      stream_q <= 1'b1;
+      src_q    <= lead;
+      links_q  <= links;
+      rcv_q    <= rcv;
+      cnt_q    <= '0;
+    end else if (stream) begin
+      cnt_q <= cnt_q + 1'b1;
+      if (cnt_q == CntW'(PayloadFlits - 1)) stream_q <= 1'b0;
+    end
+  end
+
+endmodule : cn_bcast
+
+`default_nettype wire

@@ -1,0 +1,176 @@
+// cn_combine: the upward half of the combining-network adapter. Waits until every
+// source that the packet's class route names (the down links of the class and, if the
+// node contributes, local injection) offers the same header, then streams the payloads
+// through the ALU one flit per cycle towards the class's up link, or into the root's
+// turnaround path when the class has no up link. ALU inputs without a source are fed
+// by the identity-injection unit.
+//
+// Sources:      index 0 = local injection, 1..3 = links 0..2 (packet-source interface
+//               of cn_link_rx: header FIFO head + payload FIFO head, with pops).
+// Destinations: 0..2 = links 0..2, 3 = turnaround; dst_can_start_i says whether a
+//               packet may start there this cycle (credit held, link not in use).
+// Errors halt the engine (nothing more is combined until reset) and are reported once
+// as a pulse with the expected header, the offending one and its source.
+`default_nettype none
+
+module cn_combine
+  import cn_pkg::*;
+(
+  input  wire logic                              clk_i,
+  input  wire logic                              rst_ni,
+  input  wire logic [NumClasses*RouteBits-1:0]   routes_i,
+  // packet sources
+  input  wire logic [3:0]                        src_hdr_valid_i,
+  input  wire logic [3:0][31:0]                  src_hdr_i,
+  output logic      [3:0]                        src_hdr_pop_o,
+  input  wire logic [3:0]                        src_pl_valid_i,
+  input  wire logic [3:0][63:0]                  src_pl_i,
+  output logic      [3:0]                        src_pl_pop_o,
+  // destination
+  input  wire logic [3:0]                        dst_can_start_i,
+  output logic                                   out_valid_o,
+  output logic                                   out_hdr_o,
+  output logic      [63:0]                       out_data_o,
+  output logic      [1:0]                        out_dst_o,
+  output logic      [3:0]                        hold_o,      // destination held by a packet in flight
+  // errors
+  output logic                                   err_bad_route_o,
+  output logic                                   err_mismatch_o,
+  output logic                                   err_bad_opcode_o,
+  output logic      [31:0]                       err_expected_o,
+  output logic      [31:0]                       err_got_o,
+  output logic      [1:0]                        err_source_o,
+  // observability
+  output logic                                   busy_o,
+  output logic      [2:0]                        alu_opcode_o,
+  output logic      [63:0]                       alu_result_o
+);
+
+  localparam int unsigned CntW = $clog2(PayloadFlits);
+
+  typedef enum logic [1:0] {StIdle, StStream, StHalt} state_e;
+
+  state_e          state_q;
+  logic [3:0]      need_q;     // sources of the packet in flight
+  logic [1:0]      dst_q;
+  logic [2:0]      op_q;
+  logic [CntW-1:0] cnt_q;
+
+  function automatic logic [RouteBits-1:0] route_of(input logic [31:0] h,
+                                                    input logic [NumClasses*RouteBits-1:0] rt);
+    return rt[hdr_class(h)*RouteBits +: RouteBits];
+  endfunction
+
+  // ------------------------------------------------------------ header stage
+  logic [3:0]           upward;   // source offers a header travelling up
+  logic [1:0]           lead;     // first such source
+  logic [31:0]          lead_hdr;
+  logic [RouteBits-1:0] lead_route;
+  logic [3:0]           need;
+  logic [3:0]           arrived, differs;
+  logic                 all_arrived, any_differs, lead_ok, bad_op;
+  logic [1:0]           dst;
+  logic                 go;
+  logic [1:0]           diff_src;
+
+  always_comb begin
+    upward[0] = src_hdr_valid_i[0];
+    for (int l = 0; l < 3; l++) begin
+      upward[l+1] = src_hdr_valid_i[l+1] && (route_up(route_of(src_hdr_i[l+1], routes_i)) != 2'(l));
+    end
+    lead = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
+    lead_hdr   = src_hdr_i[lead];
+    lead_route = route_of(lead_hdr, routes_i);
+    need       = {route_down(lead_route), lead_route[RouteSrcBit]};
+    lead_ok    = need[lead];
+    arrived    = upward & need;
+    for (int s = 0; s < 4; s++) differs[s] = arrived[s] && (src_hdr_i[s] != lead_hdr);
+    all_arrived = ((arrived & need) == need);
+    any_differs = |differs;
+    diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
+    bad_op      = (hdr_opcode(lead_hdr) == 3'd7);
+    dst         = route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
+    go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op &&
+         all_arrived && dst_can_start_i[dst];
+  end
+
+  // ------------------------------------------------------------ payload stage
+  logic [63:0] identity, opnd_a, opnd_b, opnd_c, result;
+  logic        flits_ready, stream;
+
+  cn_identity u_identity (.opcode_i(op_q), .identity_o(identity));
+
+  always_comb begin
+    opnd_a = need_q[0] ? src_pl_i[0] : identity;
+    unique case (need_q[3:1])
+      3'b001:  begin opnd_b = src_pl_i[1]; opnd_c = identity;    end
+      3'b010:  begin opnd_b = src_pl_i[2]; opnd_c = identity;    end
+      3'b100:  begin opnd_b = src_pl_i[3]; opnd_c = identity;    end
+      3'b011:  begin opnd_b = src_pl_i[1]; opnd_c = src_pl_i[2]; end
+      3'b101:  begin opnd_b = src_pl_i[1]; opnd_c = src_pl_i[3]; end
+      3'b110:  begin opnd_b = src_pl_i[2]; opnd_c = src_pl_i[3]; end
+      default: begin opnd_b = identity;    opnd_c = identity;    end  // 3'b111 is refused by the route check
+    endcase
+    flits_ready = ((src_pl_valid_i & need_q) == need_q);
+    stream      = (state_q == StStream) && flits_ready;
+  end
+
+  cn_alu u_alu (.opcode_i(op_q), .a_i(opnd_a), .b_i(opnd_b), .c_i(opnd_c), .result_o(result));
+
+  // ------------------------------------------------------------ outputs
+  always_comb begin
+    src_hdr_pop_o = go ? need : 4'b0;
+    src_pl_pop_o  = stream ? need_q : 4'b0;
+    out_valid_o   = go || stream;
+    out_hdr_o     = go;
+    out_data_o    = go ? {32'b0, lead_hdr} : result;
+    out_dst_o     = go ? dst : dst_q;
+    hold_o        = (state_q == StStream) ? (4'b1 << dst_q) : 4'b0;
+    busy_o        = (state_q != StIdle);
+    alu_opcode_o  = op_q;
+    alu_result_o  = result;
+  end
+
+  logic err_route, err_diff, err_op;
+  assign err_route = (state_q == StIdle) && (|upward) && !lead_ok;
+  assign err_diff  = (state_q == StIdle) && (|upward) && lead_ok && any_differs;
+  assign err_op    = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && bad_op;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q          <= StIdle;
+      need_q           <= '0;
+      dst_q            <= '0;
+      op_q             <= OpNone;
+      cnt_q            <= '0;
+      err_bad_route_o  <= 1'b0;
+      err_mismatch_o   <= 1'b0;
+      err_bad_opcode_o <= 1'b0;
+      err_expected_o   <= '0;
+      err_got_o        <= '0;
+      err_source_o     <= '0;
+    end else begin
+      err_bad_route_o  <= err_route;
+      err_mismatch_o   <= err_diff;
+      err_bad_opcode_o <= err_op;
+      if (err_route || err_diff || err_op) begin
+        state_q        <= StHalt;
+        err_expected_o <= lead_hdr;
+        err_got_o      <= err_diff ? src_hdr_i[diff_src] : lead_hdr;
+        err_source_o   <= err_diff ? diff_src : lead;
+      end else if (go) begin
+        state_q <= StStream;
+        need_q  <= need;
+        dst_q   <= dst;
+        op_q    <= hdr_opcode(lead_hdr);
+        cnt_q   <= '0;
+      end else if (stream) begin
+        cnt_q <= cnt_q + 1'b1;
+        if (cnt_q == CntW'(PayloadFlits - 1)) state_q <= StIdle;
+      end
+    end
+  end
+
+endmodule : cn_combine
+
+`default_nettype wire

@@ -1,0 +1,38 @@
+// One direction of a tree link between two nodes: the flit the sender registered, and the
+// credit it returns for the opposite direction, arrive at the receiver `latency` cycles
+// later. The ring has latency+1 slots so the sender's write and the receiver's read of one
+// cycle never touch the same slot: nodes may be evaluated in any order within a cycle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace collnet::sim {
+
+struct LinkFlit {
+  bool valid = false;
+  bool hdr = false;
+  uint64_t data = 0;
+  bool credit = false;  // credit for the link's other direction
+};
+
+class LinkWire {
+ public:
+  explicit LinkWire(unsigned latency) : slots_(latency + 1) {}
+
+  // What the sender drives after the clock edge of `cycle`.
+  void put(uint64_t cycle, const LinkFlit& f) {
+    slots_[cycle % slots_.size()] = f;
+    if (f.valid) ++flits_;
+  }
+  // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency.
+  const LinkFlit& get(uint64_t cycle) const { return slots_[(cycle + 1) % slots_.size()]; }
+
+  uint64_t flits() const { return flits_; }
+
+ private:
+  std::vector<LinkFlit> slots_;
+  uint64_t flits_ = 0;
+};
+
+}  // namespace collnet::sim

@@ -1,0 +1,111 @@
+// Verilated headers first (see node.cpp).
+#include "verilated.h"
+// clang-format off
+#include "machine.hpp"
+#include "trace_writer.hpp"
+// clang-format on
+
+#include <chrono>
+#include <stdexcept>
+
+namespace collnet::sim {
+
+Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.shape.nodes()) {
+  config_.validate();
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+    throw std::logic_error("a simulated machine can be built only once per process (SystemC cannot restart)");
+
+  context_ = std::make_unique<VerilatedContext>();
+  context_->timeunit(-9);
+  context_->timeprecision(-9);
+  if (!config_.trace_path.empty()) context_->traceEverOn(true);
+
+  clock_ = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(1, sc_core::SC_NS));
+
+  const unsigned n = config_.shape.nodes();
+  std::vector<Node*> raw;
+  for (unsigned r = 0; r < n; ++r) {
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_));
+    nodes_.back()->clk(*clock_);
+    raw.push_back(nodes_.back().get());
+  }
+
+  out_wires_.assign(n, {nullptr, nullptr, nullptr});
+  for (const TreeEdge& e : wiring_.edges()) {
+    auto down = std::make_unique<LinkWire>(config_.link_latency);  // parent -> child
+    auto up = std::make_unique<LinkWire>(config_.link_latency);    // child -> parent
+    nodes_[e.parent]->connect(e.parent_link, *down, *up);
+    nodes_[e.child]->connect(e.child_link, *up, *down);
+    out_wires_[e.parent][e.parent_link] = down.get();
+    out_wires_[e.child][e.child_link] = up.get();
+    wires_.push_back(std::move(down));
+    wires_.push_back(std::move(up));
+  }
+
+  personalities_.resize(n);
+  for (unsigned r = 0; r < n; ++r) {
+    fw::Personality& p = personalities_[r];
+    p.rank = r;
+    p.nodes = n;
+    p.shape = config_.shape.dims();
+    wiring_.describe(r, p);
+  }
+
+  processors_.reserve(n);
+  firmware_.reserve(n);
+  tasks_.reserve(n);
+  for (unsigned r = 0; r < n; ++r) {
+    processors_.push_back(std::make_unique<Processor>(
+        ("cpu" + std::to_string(r)).c_str(), *nodes_[r], config_.access_cycles,
+        [this, r] { fn_(tasks_[r]); }, [this] { task_finished(); }));
+    firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[r], personalities_[r]));
+    tasks_.push_back(Task{r, *processors_[r], *firmware_[r], personalities_[r]});
+  }
+
+  if (!config_.trace_path.empty()) {
+    trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, raw);
+    trace_->clk(*clock_);
+  }
+}
+
+Machine::~Machine() = default;
+
+void Machine::task_finished() {
+  if (++finished_ == processors_.size()) sc_core::sc_stop();
+}
+
+void Machine::align(Task& task) {
+  (void)task;
+  if (++aligned_ == processors_.size()) {
+    aligned_ = 0;
+    aligned_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+  sc_core::wait(aligned_event_);
+}
+
+Machine::Result Machine::run(TaskFn fn) {
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+    throw std::logic_error("Machine::run can be called only once (SystemC cannot restart)");
+  fn_ = std::move(fn);
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));
+  const auto t1 = std::chrono::steady_clock::now();
+  if (trace_) trace_->close();
+
+  Result res;
+  res.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
+  res.cycles = nodes_.front()->cycle();
+  for (unsigned r = 0; r < processors_.size(); ++r) {
+    if (!processors_[r]->finished()) res.unfinished.push_back(r);
+    if (processors_[r]->failure()) res.failures.emplace_back(r, processors_[r]->failure());
+  }
+  res.finished = res.unfinished.empty();
+  return res;
+}
+
+uint64_t Machine::link_flits(unsigned rank, unsigned link) const {
+  const LinkWire* w = out_wires_.at(rank).at(link);
+  return w ? w->flits() : 0;
+}
+
+}  // namespace collnet::sim

@@ -1,0 +1,89 @@
+// The simulated machine: one Verilated node per rank, wired into the tree with links of
+// the configured latency, one processor per node running a task function, optional FST
+// tracing of every node. SystemC cannot restart a simulation, so a process builds and
+// runs at most one Machine.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "firmware/personality.hpp"
+#include "firmware/tree_firmware.hpp"
+#include "link.hpp"
+#include "machine_config.hpp"
+#include "node.hpp"
+#include "processor.hpp"
+#include "tree_wiring.hpp"
+
+class VerilatedContext;
+
+namespace collnet::sim {
+
+class TraceWriter;
+
+class Machine {
+ public:
+  // What a task sees of its node.
+  struct Task {
+    unsigned rank;
+    Processor& cpu;
+    fw::TreeFirmware& tree;
+    const fw::Personality& personality;
+  };
+  using TaskFn = std::function<void(Task&)>;
+
+  struct Result {
+    bool finished = false;                      // every task returned before the watchdog
+    uint64_t cycles = 0;                        // cycles simulated
+    std::vector<unsigned> unfinished;           // ranks whose task had not returned
+    std::vector<std::pair<unsigned, std::exception_ptr>> failures;  // ranks whose task threw
+    double wall_seconds = 0;
+  };
+
+  explicit Machine(const MachineConfig& config);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // Runs `fn` on every rank's processor until all return or the watchdog expires.
+  Result run(TaskFn fn);
+
+  // Called by every task: returns once all tasks have called it, all in the same cycle.
+  // A simulation convenience (free of modelled cost), used to start measurements together.
+  void align(Task& task);
+
+  const MachineConfig& config() const { return config_; }
+  unsigned nodes() const { return static_cast<unsigned>(nodes_.size()); }
+  unsigned tree_depth() const { return wiring_.depth(); }
+  // Flits sent by `rank` on its tree link `link` so far (0 for an unconnected link).
+  uint64_t link_flits(unsigned rank, unsigned link) const;
+  bool node_error(unsigned rank) const { return nodes_.at(rank)->error_flag(); }
+
+ private:
+  void task_finished();
+
+  MachineConfig config_;
+  TreeWiring wiring_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<sc_core::sc_clock> clock_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<LinkWire>> wires_;
+  std::vector<std::array<const LinkWire*, 3>> out_wires_;
+  std::vector<fw::Personality> personalities_;
+  std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;
+  std::vector<std::unique_ptr<Processor>> processors_;
+  std::vector<Task> tasks_;
+  std::unique_ptr<TraceWriter> trace_;
+  TaskFn fn_;
+  unsigned finished_ = 0;
+  unsigned aligned_ = 0;
+  sc_core::sc_event aligned_event_;
+};
+
+}  // namespace collnet::sim

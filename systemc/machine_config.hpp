@@ -1,0 +1,23 @@
+// Everything that defines a simulated machine, passed down as a value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "shape.hpp"
+
+namespace collnet::sim {
+
+struct MachineConfig {
+  Shape shape;
+  unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
+  unsigned access_cycles = 1;             // cycles one register access costs a processor, >= 1
+  uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
+  std::string trace_path;                 // FST file to write (empty: no trace)
+  double clock_mhz = 700.0;               // for reports only
+
+  // Throws std::invalid_argument naming the first bad field.
+  void validate() const;
+};
+
+}  // namespace collnet::sim

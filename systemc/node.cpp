@@ -1,0 +1,81 @@
+// The Verilated (plain C++) model headers come before any SystemC header: with SystemC
+// seen first, verilated.h would take the model for a SystemC one.
+#include "Vnd_node.h"
+#include "verilated.h"
+// clang-format off
+#include "node.hpp"
+// clang-format on
+
+namespace collnet::sim {
+
+namespace {
+const LinkFlit kIdle{};
+}
+
+Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context)
+    : sc_module(name), clk("clk"), rank_(rank), model_(std::make_unique<Vnd_node>(&context, this->name())) {
+  // Reset: a falling edge of rst_ni (the asynchronous reset), held over one clock edge.
+  model_->clk_i = 0;
+  model_->rst_ni = 1;
+  model_->eval();
+  model_->rst_ni = 0;
+  model_->eval();
+  model_->clk_i = 1;
+  model_->eval();
+  model_->clk_i = 0;
+  model_->eval();
+  model_->rst_ni = 1;
+  model_->eval();
+  SC_METHOD(on_posedge);
+  sensitive << clk.pos();
+  dont_initialize();
+}
+
+Node::~Node() { model_->final(); }
+
+void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
+  out_.at(link) = &out;
+  in_.at(link) = &in;
+}
+
+uint64_t Node::bus_rdata() const { return model_->bus_rdata_o; }
+bool Node::error_flag() const { return model_->err_o; }
+
+void Node::on_posedge() {
+  Vnd_node& m = *model_;
+  const LinkFlit& in0 = in_[0] ? in_[0]->get(cycle_) : kIdle;
+  const LinkFlit& in1 = in_[1] ? in_[1]->get(cycle_) : kIdle;
+  const LinkFlit& in2 = in_[2] ? in_[2]->get(cycle_) : kIdle;
+  m.tree0_in_valid_i = in0.valid;
+  m.tree0_in_hdr_i = in0.hdr;
+  m.tree0_in_data_i = in0.data;
+  m.tree0_out_credit_i = in0.credit;
+  m.tree1_in_valid_i = in1.valid;
+  m.tree1_in_hdr_i = in1.hdr;
+  m.tree1_in_data_i = in1.data;
+  m.tree1_out_credit_i = in1.credit;
+  m.tree2_in_valid_i = in2.valid;
+  m.tree2_in_hdr_i = in2.hdr;
+  m.tree2_in_data_i = in2.data;
+  m.tree2_out_credit_i = in2.credit;
+  m.bus_req_i = request_.active;
+  m.bus_we_i = request_.write;
+  m.bus_priv_i = request_.privileged;
+  m.bus_addr_i = request_.addr;
+  m.bus_wdata_i = request_.wdata;
+
+  m.clk_i = 1;
+  m.eval();
+
+  if (out_[0]) out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o, bool(m.tree0_in_credit_o)});
+  if (out_[1]) out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o, bool(m.tree1_in_credit_o)});
+  if (out_[2]) out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o, bool(m.tree2_in_credit_o)});
+
+  request_.active = false;
+  m.clk_i = 0;
+  m.eval();
+  ++cycle_;
+  edge_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace collnet::sim

@@ -1,0 +1,61 @@
+// One node of the machine: the Verilated node RTL (nd_node) inside a SystemC module that is
+// sensitive to the clock only. At each rising edge it drives the model's link inputs from
+// the incoming link wires and the bus request of its processor, evaluates the edge once,
+// and puts the registered outputs on the outgoing wires. Processors wait on edge_event().
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "link.hpp"
+
+class Vnd_node;
+class VerilatedContext;
+
+namespace collnet::sim {
+
+struct BusRequest {
+  bool active = false;
+  bool write = false;
+  bool privileged = false;
+  uint32_t addr = 0;
+  uint64_t wdata = 0;
+};
+
+class Node : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Node);
+  Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context);
+  ~Node() override;
+
+  sc_core::sc_in<bool> clk;
+
+  // Link l of this node sends on `out` and receives on `in`.
+  void connect(unsigned link, LinkWire& out, const LinkWire& in);
+
+  // Presents a bus access for the next clock edge; its read data is bus_rdata() after it.
+  void present(const BusRequest& req) { request_ = req; }
+  uint64_t bus_rdata() const;
+  bool error_flag() const;
+
+  const sc_core::sc_event& edge_event() const { return edge_; }
+  uint64_t cycle() const { return cycle_; }
+  unsigned rank() const { return rank_; }
+  Vnd_node& model() { return *model_; }
+
+ private:
+  void on_posedge();
+
+  unsigned rank_;
+  std::unique_ptr<Vnd_node> model_;
+  std::array<LinkWire*, 3> out_{};
+  std::array<const LinkWire*, 3> in_{};
+  BusRequest request_;
+  sc_core::sc_event edge_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace collnet::sim

@@ -1,0 +1,51 @@
+// A simulated processor (one task) on a node: an SC_THREAD that runs firmware and driver
+// code. Each register access is presented to the node's bus and takes effect at the next
+// clock edge; the processor then stalls for the configured access cost in cycles, so code
+// pays simulated time for everything it does on the hardware.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+
+#include "firmware/register_bus.hpp"
+#include "node.hpp"
+
+namespace collnet::sim {
+
+class Processor : public sc_core::sc_module, public fw::RegisterBus {
+ public:
+  SC_HAS_PROCESS(Processor);
+  // access_cycles >= 1: cycles one register access occupies the processor. `body` is the
+  // task's code; `on_finish` runs after it returns or throws.
+  Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
+            std::function<void()> on_finish);
+
+  uint64_t read(uint32_t addr, bool privileged = false) override;
+  void write(uint32_t addr, uint64_t data, bool privileged = false) override;
+
+  // Lets `n` clock edges pass without touching the bus.
+  void idle(uint64_t n);
+  // Cycles (clock edges) since the machine started.
+  uint64_t cycle() const { return node_.cycle(); }
+  uint64_t accesses() const { return accesses_; }
+
+  bool finished() const { return finished_; }
+  std::exception_ptr failure() const { return failure_; }
+
+ private:
+  void run();
+  void access(const BusRequest& req);
+
+  Node& node_;
+  unsigned access_cycles_;
+  std::function<void()> body_;
+  std::function<void()> on_finish_;
+  uint64_t accesses_ = 0;
+  bool finished_ = false;
+  std::exception_ptr failure_;
+};
+
+}  // namespace collnet::sim
