@@ -1,0 +1,55 @@
+# collnet front door. CMake is the build; these are the short commands.
+#   make run    build if needed and run the demo (allreduce on a 4x4x4 machine, with waves)
+#   make test   build and run every test (block testbenches, suites, command line)
+#   make lint   verilator --lint-only -Wall over the RTL
+#   make bench  measured performance numbers
+#   make waves  open the demo's waveform in GTKWave
+#   make deps   install missing Debian packages
+
+BUILD ?= build
+JOBS  ?= 2
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+
+RTL_PKG  := rtl/collective/cn_pkg.sv
+RTL_SRCS := $(RTL_PKG) rtl/common/cmn_fifo.sv $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) rtl/node/nd_node.sv
+LINT_TOPS := nd_node cn_adapter cn_combine cn_bcast cn_regs cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo
+
+DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
+        --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
+
+.PHONY: all deps configure build run test lint bench waves clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+configure: deps $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target collnet
+	$(DEMO)
+	@echo "waveform: $(BUILD)/demo.fst (open with: gtkwave $(BUILD)/demo.gtkw)"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+lint: deps
+	@set -e; for top in $(LINT_TOPS); do \
+	  verilator --lint-only -Wall --top-module $$top $(RTL_SRCS); \
+	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"
+
+bench: build
+	@scripts/bench.sh $(BUILD)
+
+waves: run
+	gtkwave $(BUILD)/demo.gtkw
+
+clean:
+	rm -rf $(BUILD)

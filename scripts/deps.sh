@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages collnet needs, only those that are missing.
+set -euo pipefail
+
+packages=(
+  cmake make g++ pkg-config
+  verilator libsystemc-dev
+  libgtest-dev googletest libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev
+  gtkwave iverilog yosys
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "collnet: installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "collnet: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,502 @@
+// cn_adapter as a leaf, an inner node and a root of a class: combining up through the ALU,
+// identity injection, turnaround and broadcast, credit flow control under random
+// back-pressure, reception back-pressure, and every error the register block reports.
+#include <array>
+#include <deque>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "Vcn_adapter.h"
+#include "alu_reference.hpp"
+#include "firmware/packet.hpp"
+#include "firmware/regmap.hpp"
+#include "tb_harness.hpp"
+
+namespace collnet::tb {
+namespace {
+
+using namespace fw::regmap;
+using Payload = std::array<uint64_t, kPayloadFlits>;
+
+constexpr unsigned kLinkPackets = 4;  // cn_adapter default LinkPackets
+constexpr unsigned kRcvPackets = 8;   // cn_adapter default RcvPackets
+
+struct Packet {
+  uint32_t hdr = 0;
+  Payload pl{};
+};
+
+uint32_t header(unsigned cls, unsigned op, unsigned tag) {
+  fw::Header h;
+  h.cls = cls;
+  h.op = static_cast<fw::AluOp>(op);
+  h.tag = tag;
+  return h.encode();
+}
+
+Payload random_payload(std::mt19937_64& rng) {
+  Payload p;
+  for (auto& w : p) w = (rng() % 4 == 0) ? (rng() & 0xff) : rng();
+  return p;
+}
+
+// The testbench side of the three links: senders that respect the adapter's credits and
+// receivers that return credits (optionally late), plus the register bus.
+class AdapterBench : public ClockedHarness<Vcn_adapter> {
+ public:
+  explicit AdapterBench(uint64_t seed = 1) : rng_(seed) {}
+
+  // ---------------------------------------------------------------- bus
+  void write(uint32_t addr, uint64_t data, bool priv = false) {
+    model().bus_req_i = 1;
+    model().bus_we_i = 1;
+    model().bus_addr_i = addr;
+    model().bus_wdata_i = data;
+    model().bus_priv_i = priv;
+    step();
+    model().bus_req_i = 0;
+  }
+  uint64_t read(uint32_t addr) {
+    model().bus_req_i = 1;
+    model().bus_we_i = 0;
+    model().bus_addr_i = addr;
+    model().bus_priv_i = 0;
+    step();
+    model().bus_req_i = 0;
+    EXPECT_TRUE(model().bus_rvalid_o);
+    return model().bus_rdata_o;
+  }
+  void route(unsigned cls, unsigned up, unsigned down, bool src, bool dst, bool priv = false) {
+    fw::ClassRoute r;
+    r.up_link = up;
+    r.down_mask = down;
+    r.local_source = src;
+    r.local_destination = dst;
+    write(route_reg(cls), r.encode(), priv);
+  }
+  void inject(const Packet& p) {
+    write(kRegInjHdr, p.hdr);
+    for (uint64_t w : p.pl) write(kRegInjData, w);
+  }
+  // Reads one packet from reception, waiting for its words as they arrive.
+  Packet receive(unsigned max_cycles = 5000) {
+    Packet p;
+    unsigned waited = 0;
+    while (((read(kRegStatus) >> kStatusRcvHdrLsb) & 0xff) == 0) {
+      if (++waited > max_cycles) {
+        ADD_FAILURE() << "no packet arrived in reception";
+        return p;
+      }
+    }
+    p.hdr = static_cast<uint32_t>(read(kRegRcvHdr));
+    for (unsigned i = 0; i < kPayloadFlits;) {
+      if (((read(kRegStatus) >> kStatusRcvDataLsb) & 0xfff) == 0) {
+        if (++waited > max_cycles) {
+          ADD_FAILURE() << "payload word " << i << " never arrived";
+          return p;
+        }
+        continue;
+      }
+      p.pl[i++] = read(kRegRcvData);
+    }
+    return p;
+  }
+  uint64_t errors() { return read(kRegErr); }
+
+  // ---------------------------------------------------------------- links
+  void send(unsigned link, const Packet& p) {
+    tx_[link].push_back({true, p.hdr});
+    for (uint64_t w : p.pl) tx_[link].push_back({false, w});
+  }
+  // Probability (percent) that a sender idles in a cycle / a receiver holds a credit back.
+  void set_send_gaps(unsigned percent) { gap_percent_ = percent; }
+  void set_credit_delay(unsigned percent) { credit_hold_percent_ = percent; }
+  void hold_credits(unsigned link, bool hold) { hold_[link] = hold; }
+
+  // Packets the adapter sent on `link`, complete ones only.
+  std::vector<Packet>& sent_on(unsigned link) { return rx_packets_[link]; }
+  unsigned sender_credits(unsigned link) const { return credits_[link]; }
+
+  void step() {
+    auto& m = model();
+    uint8_t valid = 0, hdr = 0, credit = 0;
+    for (unsigned l = 0; l < 3; ++l) {
+      // Sender: a header needs a credit; payload flits follow, possibly with gaps.
+      if (!tx_[l].empty() && rng_() % 100 >= gap_percent_) {
+        const auto& f = tx_[l].front();
+        if (!f.first || credits_[l] > 0) {
+          valid |= 1u << l;
+          if (f.first) {
+            hdr |= 1u << l;
+            --credits_[l];
+          }
+          m.link_in_data_i[2 * l] = static_cast<uint32_t>(f.second);
+          m.link_in_data_i[2 * l + 1] = static_cast<uint32_t>(f.second >> 32);
+          tx_[l].pop_front();
+        }
+      }
+      // Receiver: return one owed credit, unless held back.
+      if (owed_[l] > 0 && !hold_[l] && rng_() % 100 >= credit_hold_percent_) {
+        credit |= 1u << l;
+        --owed_[l];
+      }
+    }
+    m.link_in_valid_i = valid;
+    m.link_in_hdr_i = hdr;
+    m.link_out_credit_i = credit;
+    tick();
+    for (unsigned l = 0; l < 3; ++l) {
+      if (m.link_in_credit_o & (1u << l)) ++credits_[l];
+      if (m.link_out_valid_o & (1u << l)) {
+        const uint64_t d = (uint64_t{m.link_out_data_o[2 * l + 1]} << 32) | m.link_out_data_o[2 * l];
+        if (m.link_out_hdr_o & (1u << l)) {
+          EXPECT_EQ(partial_[l].size(), 0u) << "header inside a packet on link " << l;
+          partial_[l].clear();
+          cur_[l].hdr = static_cast<uint32_t>(d);
+          partial_[l].push_back(d);
+        } else {
+          EXPECT_GT(partial_[l].size(), 0u) << "payload outside a packet on link " << l;
+          if (!partial_[l].empty()) cur_[l].pl[partial_[l].size() - 1] = d;
+          partial_[l].push_back(d);
+        }
+        if (partial_[l].size() == kPayloadFlits + 1) {
+          rx_packets_[l].push_back(cur_[l]);
+          partial_[l].clear();
+          ++owed_[l];
+          ++received_[l];
+          EXPECT_LE(received_[l] - returned(l), kLinkPackets) << "adapter overran its credits on link " << l;
+        }
+      }
+    }
+  }
+  void run(unsigned cycles) {
+    for (unsigned i = 0; i < cycles; ++i) step();
+  }
+  // Steps until `n` packets were sent on `link` (fails after max_cycles).
+  void run_until_sent(unsigned link, size_t n, unsigned max_cycles = 20000) {
+    for (unsigned i = 0; i < max_cycles && sent_on(link).size() < n; ++i) step();
+    ASSERT_GE(sent_on(link).size(), n) << "link " << link << " sent " << sent_on(link).size() << " packets";
+  }
+  bool senders_idle() const { return tx_[0].empty() && tx_[1].empty() && tx_[2].empty(); }
+
+ private:
+  unsigned returned(unsigned l) const { return received_[l] - owed_[l]; }
+
+  std::mt19937_64 rng_;
+  std::array<std::deque<std::pair<bool, uint64_t>>, 3> tx_;
+  std::array<unsigned, 3> credits_{kLinkPackets, kLinkPackets, kLinkPackets};
+  std::array<unsigned, 3> owed_{}, received_{};
+  std::array<bool, 3> hold_{};
+  std::array<std::vector<uint64_t>, 3> partial_;
+  std::array<Packet, 3> cur_;
+  std::array<std::vector<Packet>, 3> rx_packets_;
+  unsigned gap_percent_ = 0, credit_hold_percent_ = 0;
+};
+
+Payload combine(unsigned op, const Payload& a, const Payload& b, const Payload& c) {
+  Payload r;
+  for (unsigned i = 0; i < kPayloadFlits; ++i) r[i] = ref_alu(op, a[i], b[i], c[i]);
+  return r;
+}
+Payload identity_payload(unsigned op) {
+  Payload p;
+  p.fill(ref_identity(op));
+  return p;
+}
+
+const unsigned kOps[] = {kOpOr, kOpAnd, kOpXor, kOpMin, kOpMax, kOpAdd};
+
+// ------------------------------------------------------------------ registers
+TEST(CnAdapterRegs, IdentifiesItself) {
+  AdapterBench b;
+  EXPECT_EQ(b.read(kRegId), kRegIdValue);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterRegs, ReportsEmptyFifosAfterReset) {
+  AdapterBench b;
+  const uint64_t s = b.read(kRegStatus);
+  EXPECT_EQ((s >> kStatusInjHdrFreeLsb) & 0xff, 8u);
+  EXPECT_EQ((s >> kStatusInjDataFreeLsb) & 0xfff, 8u * kPayloadFlits);
+  EXPECT_EQ((s >> kStatusRcvHdrLsb) & 0xff, 0u);
+  EXPECT_EQ((s >> kStatusRcvDataLsb) & 0xfff, 0u);
+  EXPECT_EQ((s >> kStatusErrBit) & 1, 0u);
+}
+
+TEST(CnAdapterRegs, SystemClassRoutesNeedThePrivilegedBit) {
+  AdapterBench b;
+  b.route(12, 0, 0b110, true, true, /*priv=*/false);
+  EXPECT_EQ(b.read(route_reg(12)), 0u) << "unprivileged write changed a system class";
+  EXPECT_EQ(b.errors(), 1u << kErrPriv);
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusErrBit) & 1, 1u);
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ(b.errors(), 0u);
+  b.route(12, 0, 0b110, true, true, /*priv=*/true);
+  EXPECT_EQ(fw::ClassRoute::decode(b.read(route_reg(12))).down_mask, 0b110u);
+  b.route(11, 0, 0b110, true, true, /*priv=*/false);  // a user class needs no privilege
+  EXPECT_EQ(fw::ClassRoute::decode(b.read(route_reg(11))).down_mask, 0b110u);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterRegs, RefusesRoutesThatAreNotTrees) {
+  AdapterBench b;
+  b.route(3, 1, 0b010, true, true);  // up link is also a down link
+  EXPECT_EQ(b.read(route_reg(3)), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
+  b.write(kRegErrClear, ~0ull);
+  b.route(3, kRouteUpNone, 0b111, true, true);  // three children: the ALU has two child inputs
+  EXPECT_EQ(b.read(route_reg(3)), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
+  b.write(kRegErrClear, ~0ull);
+  b.write(route_reg(3), 1ull << 40);  // stray bits
+  EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
+}
+
+TEST(CnAdapterRegs, FlagsUnmappedAddresses) {
+  AdapterBench b;
+  b.write(0x7f8, 1);
+  EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ(b.read(0x058), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
+}
+
+TEST(CnAdapterRegs, RefusesAPushIntoAFullInjectionFifo) {
+  AdapterBench b;
+  // Class 5 is a leaf whose up link never returns credits, so injection cannot drain
+  // past what the link buffers hold.
+  b.route(5, 0, 0, true, true);
+  b.hold_credits(0, true);
+  const uint64_t overflow = 1ull << kErrInjOverflow;
+  Packet p{header(5, kOpAdd, 0), {}};
+  for (unsigned i = 0; i < kLinkPackets + 8; ++i) b.inject(p);
+  b.run(200);
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 0u);
+  b.write(kRegInjHdr, header(5, kOpAdd, 99));
+  EXPECT_EQ(b.errors(), overflow);
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 0u);
+}
+
+TEST(CnAdapterRegs, ReadingAnEmptyReceptionFifoReturnsZeroAndFlags) {
+  AdapterBench b;
+  EXPECT_EQ(b.read(kRegRcvData), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrRcvUnderflow);
+}
+
+// ------------------------------------------------------------------ leaf
+TEST(CnAdapterLeaf, SendsItsContributionUpAndReceivesTheResult) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b;
+  b.route(0, 0, 0, true, true);  // leaf: up on link 0, no children
+  for (unsigned op : kOps) {
+    Packet p{header(0, op, op), random_payload(rng)};
+    const size_t before = b.sent_on(0).size();
+    b.inject(p);
+    b.run_until_sent(0, before + 1);
+    const Packet& up = b.sent_on(0).back();
+    EXPECT_EQ(up.hdr, p.hdr);
+    EXPECT_EQ(up.pl, p.pl) << "a leaf's combine must pass its contribution (children are identity) for op " << op;
+
+    Packet down{p.hdr, random_payload(rng)};
+    b.send(0, down);
+    const Packet got = b.receive();
+    EXPECT_EQ(got.hdr, down.hdr);
+    EXPECT_EQ(got.pl, down.pl);
+  }
+  b.run(10);
+  EXPECT_EQ(b.sender_credits(0), kLinkPackets) << "every received packet returns its credit";
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+// ------------------------------------------------------------------ inner node
+TEST(CnAdapterInner, CombinesBothChildrenAndItselfForEveryOpcode) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.set_send_gaps(30);
+  b.route(2, 0, 0b110, true, true);
+  unsigned n = 0;
+  for (unsigned op : kOps) {
+    for (int rep = 0; rep < 3; ++rep, ++n) {
+      const uint32_t h = header(2, op, n);
+      Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+      b.send(1, c1);
+      b.send(2, c2);
+      b.inject(me);
+      b.run_until_sent(0, n + 1);
+      const Packet& up = b.sent_on(0).back();
+      EXPECT_EQ(up.hdr, h);
+      EXPECT_EQ(up.pl, combine(op, me.pl, c1.pl, c2.pl)) << "opcode " << op;
+    }
+  }
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterInner, BroadcastsWhatComesFromAboveToChildrenAndItself) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(1, 0, 0b110, true, true);
+  for (unsigned i = 0; i < 6; ++i) {
+    Packet p{header(1, kOpOr, i), random_payload(rng)};
+    b.send(0, p);
+    b.run_until_sent(1, i + 1);
+    b.run_until_sent(2, i + 1);
+    EXPECT_EQ(b.sent_on(1).back().pl, p.pl);
+    EXPECT_EQ(b.sent_on(2).back().pl, p.pl);
+    const Packet got = b.receive();
+    EXPECT_EQ(got.hdr, p.hdr);
+    EXPECT_EQ(got.pl, p.pl);
+  }
+  EXPECT_TRUE(b.sent_on(0).empty()) << "nothing goes back up";
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterInner, ANodeThatDoesNotContributeIsCoveredByIdentity) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(4, 0, 0b110, /*src=*/false, /*dst=*/false);
+  unsigned n = 0;
+  for (unsigned op : kOps) {
+    const uint32_t h = header(4, op, n);
+    Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)};
+    b.send(1, c1);
+    b.send(2, c2);
+    b.run_until_sent(0, ++n);
+    EXPECT_EQ(b.sent_on(0).back().pl, combine(op, identity_payload(op), c1.pl, c2.pl)) << "opcode " << op;
+  }
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterInner, KeepsEveryPacketIntactUnderRandomBackPressure) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.set_send_gaps(40);
+  b.set_credit_delay(85);
+  b.route(3, 0, 0b110, true, true);
+  std::vector<Payload> want;
+  constexpr unsigned kPackets = 60;
+  for (unsigned i = 0; i < kPackets; ++i) {
+    const unsigned op = kOps[rng() % 6];
+    const uint32_t h = header(3, op, i);
+    Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+    b.send(1, c1);
+    b.send(2, c2);
+    while (((b.read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff) < kPayloadFlits) {
+    }
+    b.inject(me);
+    want.push_back(combine(op, me.pl, c1.pl, c2.pl));
+  }
+  b.run_until_sent(0, kPackets, 200000);
+  ASSERT_EQ(b.sent_on(0).size(), kPackets);
+  for (unsigned i = 0; i < kPackets; ++i) {
+    EXPECT_EQ(fw::Header::decode(b.sent_on(0)[i].hdr).tag, i) << "packets left out of order";
+    EXPECT_EQ(b.sent_on(0)[i].pl, want[i]) << "packet " << i;
+  }
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+// ------------------------------------------------------------------ root
+TEST(CnAdapterRoot, TurnsTheResultAroundToChildrenAndItself) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.set_send_gaps(20);
+  b.route(0, kRouteUpNone, 0b110, true, true);
+  unsigned n = 0;
+  for (unsigned op : kOps) {
+    const uint32_t h = header(0, op, n++);
+    Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+    b.send(1, c1);
+    b.send(2, c2);
+    b.inject(me);
+    const Payload want = combine(op, me.pl, c1.pl, c2.pl);
+    const Packet got = b.receive();
+    EXPECT_EQ(got.hdr, h);
+    EXPECT_EQ(got.pl, want) << "root reception, opcode " << op;
+    b.run_until_sent(1, n);
+    b.run_until_sent(2, n);
+    EXPECT_EQ(b.sent_on(1).back().pl, want) << "down link 1, opcode " << op;
+    EXPECT_EQ(b.sent_on(2).back().pl, want) << "down link 2, opcode " << op;
+  }
+  EXPECT_TRUE(b.sent_on(0).empty());
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, false, true);  // a leaf that only receives
+  constexpr unsigned kPackets = 20;
+  std::vector<Packet> sent;
+  for (unsigned i = 0; i < kPackets; ++i) {
+    sent.push_back({header(0, kOpOr, i), random_payload(rng)});
+    b.send(0, sent.back());
+  }
+  b.run(3000);
+  const uint64_t s = b.read(kRegStatus);
+  EXPECT_EQ((s >> kStatusRcvHdrLsb) & 0xff, kRcvPackets) << "reception holds its depth";
+  EXPECT_FALSE(b.senders_idle()) << "the sender must be held back by credits";
+  for (unsigned i = 0; i < kPackets; ++i) {
+    const Packet got = b.receive();
+    EXPECT_EQ(got.hdr, sent[i].hdr) << "packet " << i;
+    EXPECT_EQ(got.pl, sent[i].pl) << "packet " << i;
+  }
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+// ------------------------------------------------------------------ errors
+TEST(CnAdapterErrors, ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0b110, true, true);
+  const uint32_t h1 = header(0, kOpAdd, 7), h2 = header(0, kOpAdd, 8);
+  b.send(1, {h1, random_payload(rng)});
+  b.send(2, {h2, random_payload(rng)});
+  b.inject({h1, random_payload(rng)});
+  b.run(300);
+  EXPECT_TRUE(b.sent_on(0).empty()) << "a mismatched combine must not be delivered";
+  EXPECT_EQ(b.errors(), 1u << kErrHdrMismatch);
+  const uint64_t info = b.read(kRegErrInfo);
+  EXPECT_EQ(static_cast<uint32_t>(info), h1) << "expected header";
+  EXPECT_EQ(static_cast<uint32_t>(info >> 32), h2) << "offending header";
+  EXPECT_EQ(b.read(kRegErrSource), 3u) << "source 3 = link 2";
+}
+
+TEST(CnAdapterErrors, ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(6, 0, 0b010, true, true);  // only link 1 is a child
+  b.send(2, {header(6, kOpAdd, 1), random_payload(rng)});
+  b.run(100);
+  EXPECT_EQ(b.errors(), 1u << kErrBadRoute);
+  EXPECT_EQ(b.read(kRegErrSource), 3u);
+  EXPECT_TRUE(b.sent_on(0).empty());
+}
+
+TEST(CnAdapterErrors, TheReservedOpcodeIsFlaggedAndNotCombined) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);
+  b.inject({header(0, 7, 1), random_payload(rng)});
+  b.run(100);
+  EXPECT_EQ(b.errors(), 1u << kErrBadOpcode);
+  EXPECT_TRUE(b.sent_on(0).empty());
+}
+
+TEST(CnAdapterErrors, APayloadFlitOutsideAPacketIsALinkProtocolError) {
+  AdapterBench b;
+  b.route(0, 0, 0b110, true, true);
+  b->link_in_valid_i = 0b010;
+  b->link_in_hdr_i = 0;
+  b.tick();
+  b->link_in_valid_i = 0;
+  b.run(3);
+  EXPECT_EQ(b.errors(), 1u << kErrLinkProto);
+}
+
+}  // namespace
+}  // namespace collnet::tb

@@ -1,0 +1,163 @@
+// The command line as a user drives it: verified runs on many shapes, counts and ops,
+// JSON output, exit statuses, usage errors that name the argument, and traces that
+// GTKWave's tools can read.
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/command.hpp"
+
+namespace collnet {
+namespace {
+
+using test::run_command;
+
+const std::string kCollnet = COLLNET_BINARY;
+const std::string kTmp = COLLNET_TEST_TMP;
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f) << "no JSON at " << path;
+  nlohmann::json j;
+  if (f) f >> j;
+  return j;
+}
+
+test::CommandResult collnet(std::vector<std::string> args) {
+  args.insert(args.begin(), kCollnet);
+  return run_command(args);
+}
+
+// ------------------------------------------------------------------ verified runs
+struct RunCase {
+  std::string torus, op;
+  unsigned count;
+};
+
+class CliAllreduce : public ::testing::TestWithParam<RunCase> {};
+
+TEST_P(CliAllreduce, IsVerifiedAndReportsItsJson) {
+  const RunCase c = GetParam();
+  const std::string json = kTmp + "/allreduce_" + c.torus + "_" + c.op + "_" + std::to_string(c.count) + ".json";
+  const auto r = collnet({"run", "allreduce", "--op", c.op, "--type", "u64", "--count", std::to_string(c.count),
+                          "--torus", c.torus, "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  const auto j = read_json(json);
+  EXPECT_EQ(j.at("collective"), "allreduce");
+  EXPECT_EQ(j.at("op"), c.op);
+  EXPECT_EQ(j.at("type"), "u64");
+  EXPECT_EQ(j.at("count"), c.count);
+  EXPECT_EQ(j.at("verified"), true);
+  EXPECT_GT(j.at("cycles").get<uint64_t>(), 0u);
+  unsigned x, y, z;
+  char sep;
+  std::istringstream(c.torus) >> x >> sep >> y >> sep >> z;
+  EXPECT_EQ(j.at("nodes"), x * y * z);
+}
+
+std::vector<RunCase> run_cases() {
+  std::vector<RunCase> v;
+  for (const char* t : {"1x1x1", "2x1x1", "3x1x1", "2x2x2", "5x3x1", "7x1x1", "4x4x4"}) v.push_back({t, "sum", 64});
+  for (unsigned count : {1u, 33u, 1000u}) v.push_back({"2x2x2", "sum", count});
+  for (const char* op : {"max", "min", "band", "bor", "bxor"}) v.push_back({"5x3x1", op, 64});
+  v.push_back({"4x4x4", "bxor", 1000});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(MustShow, CliAllreduce, ::testing::ValuesIn(run_cases()),
+                         [](const ::testing::TestParamInfo<RunCase>& p) {
+                           std::string t = p.param.torus;
+                           for (char& ch : t)
+                             if (ch == 'x') ch = '_';
+                           return "t" + t + "_" + p.param.op + "_" + std::to_string(p.param.count);
+                         });
+
+TEST(CliBcast, IsVerifiedFromANonZeroRoot) {
+  const auto r = collnet({"run", "bcast", "--torus", "3x2x1", "--root", "4", "--count", "50"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verified"), std::string::npos);
+}
+
+TEST(CliRun, TheSameSeedGivesTheSameCyclesAndADifferentSeedStillVerifies) {
+  const auto a = collnet({"run", "allreduce", "--torus", "2x2x1", "--count", "100", "--seed", "7", "--json", kTmp + "/s7a.json"});
+  const auto b = collnet({"run", "allreduce", "--torus", "2x2x1", "--count", "100", "--seed", "7", "--json", kTmp + "/s7b.json"});
+  const auto c = collnet({"run", "allreduce", "--torus", "2x2x1", "--count", "100", "--seed", "8"});
+  ASSERT_EQ(a.status, 0);
+  ASSERT_EQ(b.status, 0);
+  ASSERT_EQ(c.status, 0);
+  EXPECT_EQ(read_json(kTmp + "/s7a.json").at("cycles"), read_json(kTmp + "/s7b.json").at("cycles"));
+}
+
+// ------------------------------------------------------------------ bad usage
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string names;  // the message must contain this
+};
+
+std::string usage_case_name(const ::testing::TestParamInfo<UsageCase>& p) {
+  std::string n = "case" + std::to_string(p.index);
+  for (const auto& a : p.param.args)
+    for (char ch : a) n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return n;
+}
+
+class CliUsage : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(CliUsage, ExitsTwoNamingTheBadArgument) {
+  const UsageCase c = GetParam();
+  const auto r = collnet(c.args);
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(c.names), std::string::npos) << "stderr: " << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadArguments, CliUsage,
+    ::testing::Values(UsageCase{{"run", "allreduce", "--torus", "0x1x1"}, "--torus"},
+                      UsageCase{{"run", "allreduce", "--torus", "0x1x1"}, "0x1x1"},
+                      UsageCase{{"run", "allreduce", "--torus", "4x4"}, "--torus"},
+                      UsageCase{{"run", "allreduce", "--op", "bogus"}, "--op"},
+                      UsageCase{{"run", "allreduce", "--op", "bogus"}, "bogus"},
+                      UsageCase{{"run", "allreduce", "--count", "-1"}, "--count"},
+                      UsageCase{{"run", "allreduce", "--count", "0"}, "--count"},
+                      UsageCase{{"run", "allreduce", "--count", "many"}, "--count"},
+                      UsageCase{{"run", "allreduce", "--type", "f128"}, "--type"},
+                      UsageCase{{"run", "allreduce", "--link-latency", "0"}, "--link-latency"},
+                      UsageCase{{"run", "bcast", "--torus", "2x1x1", "--root", "2"}, "--root"},
+                      UsageCase{{"run", "allreduce", "--trace", "out.vcd"}, "--trace"},
+                      UsageCase{{"run", "reduce_everything"}, "reduce_everything"},
+                      UsageCase{{"run", "allreduce", "--frobnicate"}, "--frobnicate"},
+                      UsageCase{{}, "subcommand"}),
+    usage_case_name);
+
+// ------------------------------------------------------------------ traces
+TEST(CliTrace, WritesAnFstThatFst2vcdReadsWithEveryNodesAluAndLinks) {
+  const std::string fst = kTmp + "/trace_test.fst";
+  const std::string gtkw = kTmp + "/trace_test.gtkw";
+  std::remove(fst.c_str());
+  std::remove(gtkw.c_str());
+  const auto r = collnet({"run", "allreduce", "--torus", "2x2x1", "--count", "40", "--trace", fst});
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  const auto vcd = run_command({"/usr/bin/fst2vcd", fst});
+  ASSERT_EQ(vcd.status, 0) << "fst2vcd could not read " << fst << ": " << vcd.err;
+  for (int n = 0; n < 4; ++n) {
+    const std::string node = "$scope module node" + std::to_string(n) + " $end";
+    EXPECT_NE(vcd.out.find(node), std::string::npos) << "no scope for node " << n;
+  }
+  for (const char* sig : {"tree0_out_data_o", "tree1_in_valid_i", "tree2_out_credit_i", "alu_result_o", "alu_opcode_o"})
+    EXPECT_NE(vcd.out.find(sig), std::string::npos) << "signal " << sig << " missing";
+
+  std::ifstream g(gtkw);
+  ASSERT_TRUE(g) << "no .gtkw beside the FST";
+  std::stringstream ss;
+  ss << g.rdbuf();
+  EXPECT_NE(ss.str().find("[dumpfile] \"" + fst + "\""), std::string::npos);
+  EXPECT_NE(ss.str().find("node3.nd_node.tree0_out_valid_o"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collnet

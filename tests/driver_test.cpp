@@ -1,0 +1,244 @@
+// The collectives library on whole simulated machines (each test runs its machine in a
+// child process: SystemC builds one simulation per process).
+#include <algorithm>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "driver/error.hpp"
+#include "driver/machine.hpp"
+#include "support/isolated.hpp"
+
+namespace collnet {
+namespace {
+
+using driver::Op;
+using test::run_isolated;
+
+sim::MachineConfig config(const std::string& shape) {
+  sim::MachineConfig c;
+  c.shape = sim::Shape::parse(shape);
+  c.watchdog_cycles = 200'000;
+  return c;
+}
+
+std::vector<uint64_t> input(uint64_t seed, unsigned rank, size_t count) {
+  std::mt19937_64 rng(seed * 1000003 + rank);
+  std::vector<uint64_t> v(count);
+  for (auto& w : v) w = rng() >> (rng() % 60);
+  return v;
+}
+
+// Runs allreduce on every rank and returns "ok" or a description of the first wrong element.
+std::string check_allreduce(const std::string& shape, Op op, size_t count, uint64_t seed) {
+  driver::Machine m(config(shape));
+  const unsigned n = m.sim().nodes();
+  std::vector<std::vector<uint64_t>> out(n);
+  const driver::RunReport rep = m.run([&](driver::Task& t) {
+    const auto in = input(seed, t.rank(), count);
+    out[t.rank()].assign(count, 0xdeadbeef);
+    t.world().allreduce(in, out[t.rank()], op);
+  });
+  if (!rep.ok) return rep.error;
+  std::vector<uint64_t> ref = input(seed, 0, count);
+  for (unsigned r = 1; r < n; ++r) {
+    const auto in = input(seed, r, count);
+    for (size_t i = 0; i < count; ++i) ref[i] = driver::apply(op, ref[i], in[i]);
+  }
+  for (unsigned r = 0; r < n; ++r)
+    for (size_t i = 0; i < count; ++i)
+      if (out[r][i] != ref[i]) {
+        std::ostringstream s;
+        s << "rank " << r << " element " << i << ": expected " << ref[i] << ", got " << out[r][i];
+        return s.str();
+      }
+  return "ok";
+}
+
+struct AllreduceCase {
+  const char* shape;
+  Op op;
+  size_t count;
+};
+
+class Allreduce : public ::testing::TestWithParam<AllreduceCase> {};
+
+TEST_P(Allreduce, MatchesTheReferenceOnEveryRank) {
+  const AllreduceCase c = GetParam();
+  const uint64_t seed = 20261122 + c.count;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  const auto r = run_isolated([&] { return check_allreduce(c.shape, c.op, c.count, seed); });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report, "ok") << c.shape << " " << driver::to_string(c.op) << " x" << c.count;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShapesOpsAndCounts, Allreduce,
+    ::testing::Values(AllreduceCase{"1x1x1", Op::Sum, 64}, AllreduceCase{"2x1x1", Op::Sum, 64},
+                      AllreduceCase{"3x1x1", Op::Max, 33}, AllreduceCase{"7x1x1", Op::Min, 1},
+                      AllreduceCase{"2x2x2", Op::Band, 100}, AllreduceCase{"5x3x1", Op::Bor, 65},
+                      AllreduceCase{"3x3x3", Op::Bxor, 31}, AllreduceCase{"4x4x4", Op::Sum, 1000},
+                      AllreduceCase{"4x2x1", Op::Sum, 2048}),
+    [](const ::testing::TestParamInfo<AllreduceCase>& p) {
+      return std::string(p.param.shape).replace(1, 1, "_").replace(3, 1, "_") + "_" +
+             driver::to_string(p.param.op) + "_" + std::to_string(p.param.count);
+    });
+
+TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("3x2x1"));
+    std::vector<std::vector<uint64_t>> buf(6);
+    auto rep = m.run([&](driver::Task& t) {
+      buf[t.rank()].assign(70, t.rank() + 1);
+      t.world().allreduce(buf[t.rank()].data(), buf[t.rank()].data(), 70, Op::Sum);
+    });
+    if (!rep.ok) return rep.error;
+    for (const auto& b : buf)
+      if (std::any_of(b.begin(), b.end(), [](uint64_t v) { return v != 21; })) return std::string("wrong sum");
+    return std::string("ok");
+  });
+  EXPECT_EQ(r.report, "ok");
+}
+
+TEST(Allreduce, SeveralInARowKeepTheirOrder) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("2x2x1"));
+    std::vector<std::string> errors(4);
+    auto rep = m.run([&](driver::Task& t) {
+      for (uint64_t k = 0; k < 5; ++k) {
+        std::vector<uint64_t> in(40, t.rank() * 10 + k), out(40);
+        t.world().allreduce(in, out, Op::Max);
+        if (out[0] != 30 + k || out[39] != 30 + k) errors[t.rank()] = "round " + std::to_string(k) + " wrong";
+      }
+    });
+    if (!rep.ok) return rep.error;
+    for (const auto& e : errors)
+      if (!e.empty()) return e;
+    return std::string("ok");
+  });
+  EXPECT_EQ(r.report, "ok");
+}
+
+TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
+  for (unsigned root : {0u, 3u, 6u}) {
+    const auto r = run_isolated([root] {
+      driver::Machine m(config("7x1x1"));
+      std::vector<std::vector<uint64_t>> buf(7);
+      auto rep = m.run([&](driver::Task& t) {
+        buf[t.rank()] = input(99, t.rank(), 45);
+        t.world().bcast(buf[t.rank()], root);
+      });
+      if (!rep.ok) return rep.error;
+      const auto want = input(99, root, 45);
+      for (unsigned i = 0; i < 7; ++i)
+        if (buf[i] != want) return "rank " + std::to_string(i) + " differs";
+      return std::string("ok");
+    });
+    EXPECT_EQ(r.report, "ok") << "root " << root;
+  }
+}
+
+// ------------------------------------------------------------------ misuse and failures
+TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("2x1x1"));
+    auto rep = m.run([&](driver::Task& t) {
+      std::vector<uint64_t> b(4);
+      t.world().bcast(b, 9);
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("bcast: root 9 is not a rank"), std::string::npos) << r.report;
+}
+
+TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("1x1x1"));
+    auto rep = m.run([&](driver::Task& t) {
+      std::vector<uint64_t> in(10), out(5);
+      t.world().allreduce(in, out, Op::Sum);
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("allreduce: receive buffer holds 5 elements"), std::string::npos) << r.report;
+}
+
+TEST(Misuse, ANullBufferIsNamed) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("1x1x1"));
+    auto rep = m.run([&](driver::Task& t) {
+      uint64_t out[4];
+      t.world().allreduce(nullptr, out, 4, Op::Sum);
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("allreduce: send buffer is null"), std::string::npos) << r.report;
+}
+
+TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
+  const auto r = run_isolated([] {
+    auto c = config("2x2x1");
+    c.watchdog_cycles = 5000;
+    driver::Machine m(c);
+    auto rep = m.run([&](driver::Task& t) {
+      if (t.rank() == 3) return;  // rank 3 skips the collective
+      std::vector<uint64_t> in(8, 1), out(8);
+      t.world().allreduce(in, out, Op::Sum);
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("watchdog"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("3 of 4 ranks had not finished: 0 1 2"), std::string::npos) << r.report;
+}
+
+TEST(Failures, MismatchedCollectivesRaiseAHardwareErrorNamingNodeAndLink) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("3x1x1"));
+    auto rep = m.run([&](driver::Task& t) {
+      std::vector<uint64_t> in(8, 1), out(8);
+      if (t.rank() == 2) t.world().allreduce(in, out, Op::Max);  // the others do Sum
+      else t.world().allreduce(in, out, Op::Sum);
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("node 0: tree adapter error: header mismatch"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("from link 2"), std::string::npos) << r.report;
+}
+
+TEST(Firmware, AnUnprivilegedSystemClassRouteIsRefused) {
+  const auto r2 = run_isolated([] {
+    sim::Machine m(config("1x1x1"));
+    std::string seen = "no error";
+    auto res = m.run([&](sim::Machine::Task& t) {
+      fw::ClassRoute route = t.tree.machine_tree_route();
+      try {
+        t.tree.configure_class_route(13, route, /*privileged=*/false);
+      } catch (const fw::HardwareError& e) {
+        seen = e.what();
+      }
+      t.tree.configure_class_route(13, route, /*privileged=*/true);
+      if (t.tree.read_class_route(13).encode() != route.encode()) seen += "; privileged write did not stick";
+    });
+    return res.finished ? seen : std::string("did not finish");
+  });
+  EXPECT_NE(r2.report.find("class route 13"), std::string::npos) << r2.report;
+  EXPECT_NE(r2.report.find("privilege violation"), std::string::npos) << r2.report;
+  EXPECT_EQ(r2.report.find("did not stick"), std::string::npos) << r2.report;
+}
+
+TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
+  const auto r = run_isolated([] {
+    { sim::Machine first(config("1x1x1")); first.run([](sim::Machine::Task&) {}); }
+    try {
+      sim::Machine second(config("1x1x1"));
+    } catch (const std::logic_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("second machine built");
+  });
+  EXPECT_NE(r.report.find("only once per process"), std::string::npos) << r.report;
+}
+
+}  // namespace
+}  // namespace collnet

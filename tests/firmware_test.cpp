@@ -1,0 +1,148 @@
+// Encodings the firmware owns (header, class route), the machine shape parser and the
+// tree wiring the machine and firmware agree on.
+#include <set>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "driver/error.hpp"
+#include "driver/op.hpp"
+#include "firmware/packet.hpp"
+#include "systemc/shape.hpp"
+#include "systemc/tree_wiring.hpp"
+
+namespace collnet {
+namespace {
+
+using fw::AluOp;
+using fw::ClassRoute;
+using fw::Header;
+
+TEST(Header, PutsEveryFieldWhereThePackageSays) {
+  Header h;
+  h.cls = 0xA;
+  h.p2p = true;
+  h.irq = false;
+  h.op = AluOp::Add;
+  h.size_words = 4;
+  h.tag = 0x1234;
+  const uint32_t w = h.encode();
+  EXPECT_EQ(w >> 28, 0xAu);
+  EXPECT_EQ((w >> 27) & 1, 1u);
+  EXPECT_EQ((w >> 26) & 1, 0u);
+  EXPECT_EQ((w >> 23) & 7, 6u);
+  EXPECT_EQ((w >> 16) & 0x7f, 3u);
+  EXPECT_EQ((w >> 2) & 0x3fff, 0x1234u);
+  EXPECT_EQ(w & 3, 0u);
+}
+
+TEST(Header, RoundTripsThroughItsEncoding) {
+  for (unsigned cls = 0; cls < 16; ++cls)
+    for (unsigned op = 0; op < 7; ++op)
+      for (unsigned size : {1u, 4u, 128u}) {
+        Header h;
+        h.cls = cls;
+        h.op = static_cast<AluOp>(op);
+        h.size_words = size;
+        h.tag = (cls * 977 + op) & 0x3fff;
+        h.irq = op & 1;
+        EXPECT_EQ(Header::decode(h.encode()), h) << h.describe();
+      }
+}
+
+TEST(Header, RefusesFieldsThatDoNotFit) {
+  Header h;
+  h.cls = 16;
+  EXPECT_THROW(h.encode(), std::invalid_argument);
+  h.cls = 0;
+  h.tag = 1u << 14;
+  EXPECT_THROW(h.encode(), std::invalid_argument);
+  h.tag = 0;
+  h.size_words = 0;
+  EXPECT_THROW(h.encode(), std::invalid_argument);
+  h.size_words = 129;
+  EXPECT_THROW(h.encode(), std::invalid_argument);
+}
+
+TEST(ClassRoute, RoundTripsAndDescribesItself) {
+  ClassRoute r;
+  r.up_link = 0;
+  r.down_mask = 0b110;
+  r.local_source = true;
+  r.local_destination = false;
+  const ClassRoute back = ClassRoute::decode(r.encode());
+  EXPECT_EQ(back.up_link, 0u);
+  EXPECT_EQ(back.down_mask, 0b110u);
+  EXPECT_TRUE(back.local_source);
+  EXPECT_FALSE(back.local_destination);
+  EXPECT_EQ(r.describe(), "{up 0, down 1 2, contributes}");
+  r.up_link = 5;
+  EXPECT_THROW(r.encode(), std::invalid_argument);
+}
+
+TEST(Shape, ParsesXyz) {
+  const sim::Shape s = sim::Shape::parse("5x3x1");
+  EXPECT_EQ(s.x, 5u);
+  EXPECT_EQ(s.y, 3u);
+  EXPECT_EQ(s.z, 1u);
+  EXPECT_EQ(s.nodes(), 15u);
+  EXPECT_EQ(s.str(), "5x3x1");
+}
+
+TEST(Shape, RejectsMalformedShapesNamingThem) {
+  for (const char* bad : {"", "4x4", "4x4x4x4", "0x1x1", "1x0x1", "ax1x1", "4x4x", "-1x1x1", "65x1x1", "4 x4x4"}) {
+    try {
+      sim::Shape::parse(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << "message does not quote the input: " << e.what();
+    }
+  }
+}
+
+TEST(TreeWiring, ChildrenOfIAre2iPlus1And2iPlus2) {
+  const sim::TreeWiring w(7);
+  const auto edges = w.edges();
+  ASSERT_EQ(edges.size(), 6u);
+  for (const auto& e : edges) {
+    EXPECT_EQ(e.parent, (e.child - 1) / 2);
+    EXPECT_EQ(e.parent_link, e.child % 2 == 1 ? 1u : 2u);
+    EXPECT_EQ(e.child_link, 0u);
+  }
+  EXPECT_EQ(w.depth(), 2u);
+  EXPECT_EQ(sim::TreeWiring(1).depth(), 0u);
+  EXPECT_EQ(sim::TreeWiring(64).depth(), 6u);
+}
+
+TEST(TreeWiring, PersonalityMatchesTheEdges) {
+  const unsigned n = 12;
+  const sim::TreeWiring w(n);
+  for (unsigned r = 0; r < n; ++r) {
+    fw::Personality p;
+    w.describe(r, p);
+    EXPECT_EQ(p.tree_up_link, r == 0 ? -1 : 0);
+    unsigned down = 0;
+    for (const auto& e : w.edges())
+      if (e.parent == r) down |= 1u << e.parent_link;
+    EXPECT_EQ(p.tree_down_links, down) << "rank " << r;
+  }
+}
+
+TEST(Ops, ParseTheirNamesAndRejectOthers) {
+  for (driver::Op op : driver::all_ops()) EXPECT_EQ(driver::parse_op(driver::to_string(op)), op);
+  try {
+    driver::parse_op("bogus");
+    ADD_FAILURE() << "accepted bogus";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bogus"), std::string::npos);
+  }
+}
+
+TEST(Ops, IdentityIsNeutralInTheReference) {
+  for (driver::Op op : driver::all_ops())
+    for (uint64_t x : {0ull, 1ull, 0x8000000000000000ull, ~0ull, 0x123456789abcdefull})
+      EXPECT_EQ(driver::apply(op, x, driver::identity(op)), x) << driver::to_string(op);
+}
+
+}  // namespace
+}  // namespace collnet
