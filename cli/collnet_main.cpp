@@ -102,3 +102,9 @@ int collnet_main(int argc, char** argv) {
 }  // namespace
 
 int sc_main(int argc, char** argv) { return collnet_main(argc, argv); }
+
+// SystemC's own main() prints a banner before sc_main runs; this one asks it not to.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -15,6 +15,9 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error("a simulated machine can be built only once per process (SystemC cannot restart)");
 
+  // sc_stop() is how a finished run ends, not news for the user.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+
   context_ = std::make_unique<VerilatedContext>();
   context_->timeunit(-9);
   context_->timeprecision(-9);

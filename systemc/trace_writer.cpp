@@ -6,6 +6,7 @@
 #include "node.hpp"
 // clang-format on
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -25,6 +26,8 @@ TraceWriter::TraceWriter(sc_core::sc_module_name name, const std::string& fst_pa
     : sc_module(name), clk("clk"), fst_(std::make_unique<VerilatedFstC>()), gtkw_path_(gtkw_path_for(fst_path)),
       clock_node_(nodes.at(0)) {
   for (Node* n : nodes) n->model().trace(fst_.get(), 99);
+  fst_->set_time_unit("1ns");  // one cycle per nanosecond on the waveform's time axis
+  fst_->set_time_resolution("1ns");
   fst_->open(fst_path.c_str());
   if (!fst_->isOpen()) throw std::runtime_error("cannot open trace file '" + fst_path + "' for writing");
 
@@ -32,7 +35,7 @@ TraceWriter::TraceWriter(sc_core::sc_module_name name, const std::string& fst_pa
   for (Node* n : nodes) names.emplace_back(n->name());
   std::ofstream gtkw(gtkw_path_);
   if (!gtkw) throw std::runtime_error("cannot write GTKWave view '" + gtkw_path_ + "'");
-  gtkw << gtkw_text(fst_path, names);
+  gtkw << gtkw_text(std::filesystem::absolute(fst_path).string(), names);
 
   SC_METHOD(on_negedge);
   sensitive << clk.neg();

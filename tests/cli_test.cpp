@@ -155,7 +155,7 @@ TEST(CliTrace, WritesAnFstThatFst2vcdReadsWithEveryNodesAluAndLinks) {
   ASSERT_TRUE(g) << "no .gtkw beside the FST";
   std::stringstream ss;
   ss << g.rdbuf();
-  EXPECT_NE(ss.str().find("[dumpfile] \"" + fst + "\""), std::string::npos);
+  EXPECT_NE(ss.str().find("[dumpfile] \"" + fst + "\""), std::string::npos) << "the view must name the FST by its absolute path";
   EXPECT_NE(ss.str().find("node3.nd_node.tree0_out_valid_o"), std::string::npos);
 }
 
