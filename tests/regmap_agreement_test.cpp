@@ -30,7 +30,7 @@ std::map<std::string, uint64_t> package_constants() {
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string src = ss.str();
-  const std::regex re(R"(localparam\s+(?:int\s+unsigned|logic\s*\[\d+:0\])\s+(\w+)\s*=\s*([^;]+);)");
+  const std::regex re(R"(localparam\s+(?:int(?:\s+unsigned)?|logic\s*\[\d+:0\])\s+(\w+)\s*=\s*([^;]+);)");
   std::map<std::string, uint64_t> out;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), re); it != std::sregex_iterator(); ++it)
     out[(*it)[1]] = sv_value((*it)[2]);

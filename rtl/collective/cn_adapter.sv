@@ -9,12 +9,10 @@
 // (one pulse per packet buffer freed at the receiver).
 `default_nettype none
 
-module cn_adapter
-  import cn_pkg::*;
-#(
-  parameter int unsigned LinkPackets = 4,  // receive buffers per link, in packets
-  parameter int unsigned InjPackets  = 8,  // injection FIFO depth, in packets
-  parameter int unsigned RcvPackets  = 8   // reception FIFO depth, in packets
+module cn_adapter #(
+  parameter int LinkPackets = 4,  // receive buffers per link, in packets
+  parameter int InjPackets  = 8,  // injection FIFO depth, in packets
+  parameter int RcvPackets  = 8   // reception FIFO depth, in packets
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -27,39 +25,41 @@ module cn_adapter
   output logic                  bus_ready_o,
   output logic                  bus_rvalid_o,
   output logic      [63:0]      bus_rdata_o,
-  // links
+  // links (link l's data in bits [l*64 +: 64])
   input  wire logic [2:0]       link_in_valid_i,
   input  wire logic [2:0]       link_in_hdr_i,
-  input  wire logic [2:0][63:0] link_in_data_i,
+  input  wire logic [3*64-1:0]  link_in_data_i,
   output logic      [2:0]       link_in_credit_o,
   output logic      [2:0]       link_out_valid_o,
   output logic      [2:0]       link_out_hdr_o,
-  output logic      [2:0][63:0] link_out_data_o,
+  output logic      [3*64-1:0]  link_out_data_o,
   input  wire logic [2:0]       link_out_credit_i,
   // any sticky error bit set
   output logic                  err_o
 );
 
-  localparam int unsigned LoopPackets = 2;
+  localparam int LoopPackets = 2;
 
   // ------------------------------------------------------------ register block
-  logic [NumClasses*RouteBits-1:0]                routes;
-  logic                                           inj_hdr_push, inj_pl_push;
-  logic [63:0]                                    inj_wdata;
-  logic                                           inj_hdr_full, inj_pl_full, inj_hdr_empty, inj_pl_empty;
-  logic [$clog2(InjPackets + 1)-1:0]              inj_hdr_count;
-  logic [$clog2(InjPackets * PayloadFlits + 1)-1:0] inj_pl_count;
-  logic [31:0]                                    inj_hdr;
-  logic [63:0]                                    inj_pl;
-  logic                                           rcv_hdr_pop, rcv_pl_pop;
-  logic                                           rcv_hdr_full, rcv_pl_full, rcv_hdr_empty, rcv_pl_empty;
-  logic [$clog2(RcvPackets + 1)-1:0]              rcv_hdr_count;
-  logic [$clog2(RcvPackets * PayloadFlits + 1)-1:0] rcv_pl_count;
-  logic [31:0]                                    rcv_hdr;
-  logic [63:0]                                    rcv_pl;
-  logic [ErrBits-1:0]                             err_set, err_bits;
-  logic [31:0]                                    err_expected, err_got;
-  logic [1:0]                                     err_source;
+  logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0]          routes;
+  logic                                                     inj_hdr_push, inj_pl_push;
+  logic [63:0]                                              inj_wdata;
+  logic                                                     inj_hdr_full, inj_pl_full;
+  logic                                                     inj_hdr_empty, inj_pl_empty;
+  logic [$clog2(InjPackets + 1)-1:0]                        inj_hdr_count;
+  logic [$clog2(InjPackets * cn_pkg::PayloadFlits + 1)-1:0] inj_pl_count;
+  logic [31:0]                                              inj_hdr;
+  logic [63:0]                                              inj_pl;
+  logic                                                     rcv_hdr_pop, rcv_pl_pop;
+  logic                                                     rcv_hdr_full, rcv_pl_full;
+  logic                                                     rcv_hdr_empty, rcv_pl_empty;
+  logic [$clog2(RcvPackets + 1)-1:0]                        rcv_hdr_count;
+  logic [$clog2(RcvPackets * cn_pkg::PayloadFlits + 1)-1:0] rcv_pl_count;
+  logic [31:0]                                              rcv_hdr;
+  logic [63:0]                                              rcv_pl;
+  logic [cn_pkg::ErrBits-1:0]                               err_set, err_bits;
+  logic [31:0]                                              err_expected, err_got;
+  logic [1:0]                                               err_source;
 
   cn_regs #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_regs (
     .clk_i, .rst_ni,
@@ -85,7 +85,7 @@ module cn_adapter
     .pop_i(cb_hdr_pop[0]), .data_o(inj_hdr),
     .full_o(inj_hdr_full), .empty_o(inj_hdr_empty), .count_o(inj_hdr_count)
   );
-  cmn_fifo #(.Width(64), .Depth(InjPackets * PayloadFlits)) u_inj_pl (
+  cmn_fifo #(.Width(64), .Depth(InjPackets * cn_pkg::PayloadFlits)) u_inj_pl (
     .clk_i, .rst_ni, .push_i(inj_pl_push), .data_i(inj_wdata),
     .pop_i(cb_pl_pop[0]), .data_o(inj_pl),
     .full_o(inj_pl_full), .empty_o(inj_pl_empty), .count_o(inj_pl_count)
@@ -99,7 +99,7 @@ module cn_adapter
     .pop_i(rcv_hdr_pop), .data_o(rcv_hdr),
     .full_o(rcv_hdr_full), .empty_o(rcv_hdr_empty), .count_o(rcv_hdr_count)
   );
-  cmn_fifo #(.Width(64), .Depth(RcvPackets * PayloadFlits)) u_rcv_pl (
+  cmn_fifo #(.Width(64), .Depth(RcvPackets * cn_pkg::PayloadFlits)) u_rcv_pl (
     .clk_i, .rst_ni, .push_i(rcv_pl_push), .data_i(bc_data),
     .pop_i(rcv_pl_pop), .data_o(rcv_pl),
     .full_o(rcv_pl_full), .empty_o(rcv_pl_empty), .count_o(rcv_pl_count)
@@ -110,22 +110,24 @@ module cn_adapter
 
   // ------------------------------------------------------------ links
   logic [2:0]       rx_hdr_valid, rx_pl_valid, rx_proto_err, tx_credit_err, tx_can_start, tx_send, tx_hdr;
-  logic [2:0][31:0] rx_hdr;
-  logic [2:0][63:0] rx_pl, tx_data;
+  logic [3*32-1:0]  rx_hdr;          // link l in bits [l*32 +: 32]
+  logic [3*64-1:0]  rx_pl, tx_data;  // link l in bits [l*64 +: 64]
 
   for (genvar l = 0; l < 3; l++) begin : g_link
     cn_link_rx #(.Packets(LinkPackets)) u_rx (
       .clk_i, .rst_ni,
-      .valid_i(link_in_valid_i[l]), .hdr_i(link_in_hdr_i[l]), .data_i(link_in_data_i[l]),
+      .valid_i(link_in_valid_i[l]), .hdr_i(link_in_hdr_i[l]), .data_i(link_in_data_i[l*64 +: 64]),
       .credit_o(link_in_credit_o[l]),
-      .hdr_valid_o(rx_hdr_valid[l]), .hdr_o(rx_hdr[l]), .hdr_pop_i(cb_hdr_pop[l+1] || bc_hdr_pop[l+1]),
-      .pl_valid_o(rx_pl_valid[l]), .pl_o(rx_pl[l]), .pl_pop_i(cb_pl_pop[l+1] || bc_pl_pop[l+1]),
+      .hdr_valid_o(rx_hdr_valid[l]), .hdr_o(rx_hdr[l*32 +: 32]),
+      .hdr_pop_i(cb_hdr_pop[l+1] || bc_hdr_pop[l+1]),
+      .pl_valid_o(rx_pl_valid[l]), .pl_o(rx_pl[l*64 +: 64]), .pl_pop_i(cb_pl_pop[l+1] || bc_pl_pop[l+1]),
       .proto_err_o(rx_proto_err[l])
     );
     cn_link_tx #(.Credits(LinkPackets)) u_tx (
       .clk_i, .rst_ni,
-      .send_i(tx_send[l]), .hdr_i(tx_hdr[l]), .data_i(tx_data[l]), .can_start_o(tx_can_start[l]),
-      .valid_o(link_out_valid_o[l]), .hdr_o(link_out_hdr_o[l]), .data_o(link_out_data_o[l]),
+      .send_i(tx_send[l]), .hdr_i(tx_hdr[l]), .data_i(tx_data[l*64 +: 64]),
+      .can_start_o(tx_can_start[l]),
+      .valid_o(link_out_valid_o[l]), .hdr_o(link_out_hdr_o[l]), .data_o(link_out_data_o[l*64 +: 64]),
       .credit_i(link_out_credit_i[l]), .credit_err_o(tx_credit_err[l])
     );
   end
@@ -139,7 +141,7 @@ module cn_adapter
   logic [63:0] cb_data;
   logic [1:0]  cb_dst;
 
-  assign loop_send = cb_valid && (cb_dst == RouteUpNone);
+  assign loop_send = cb_valid && (cb_dst == cn_pkg::RouteUpNone);
 
   cn_link_tx #(.Credits(LoopPackets)) u_loop_tx (
     .clk_i, .rst_ni,
@@ -209,27 +211,30 @@ module cn_adapter
       logic bc_take, cb_take;
       bc_take    = bc_valid && bc_links[l];
       cb_take    = cb_valid && (cb_dst == 2'(l));
-      tx_send[l] = bc_take || cb_take;
-      tx_hdr[l]  = bc_take ? bc_hdr : cb_hdr;
-      tx_data[l] = bc_take ? bc_data : cb_data;
+      tx_send[l]          = bc_take || cb_take;
+      tx_hdr[l]           = bc_take ? bc_hdr : cb_hdr;
+      tx_data[l*64 +: 64] = bc_take ? bc_data : cb_data;
     end
   end
 
   // ------------------------------------------------------------ errors
   always_comb begin
-    err_set                 = '0;
-    err_set[ErrHdrMismatch] = cb_err_mismatch;
-    err_set[ErrBadRoute]    = cb_err_route;
-    err_set[ErrBadOpcode]   = cb_err_op;
-    err_set[ErrLinkProto]   = (|rx_proto_err) || (|tx_credit_err) || loop_proto_err || loop_credit_err;
+    err_set                         = '0;
+    err_set[cn_pkg::ErrHdrMismatch] = cb_err_mismatch;
+    err_set[cn_pkg::ErrBadRoute]    = cb_err_route;
+    err_set[cn_pkg::ErrBadOpcode]   = cb_err_op;
+    err_set[cn_pkg::ErrLinkProto]   = (|rx_proto_err) || (|tx_credit_err) ||
+                                      loop_proto_err || loop_credit_err;
   end
 
 `ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
   for (genvar l = 0; l < 3; l++) begin : g_one_driver
     assert property (@(posedge clk_i) disable iff (!rst_ni)
                      !(bc_valid && bc_links[l] && cb_valid && cb_dst == 2'(l)))
       else $error("cn_adapter: both engines drive link %0d", l);
   end
+`endif
 `endif
 
 endmodule : cn_adapter

@@ -4,9 +4,7 @@
 // Purely combinational: the adapter registers its result on the link.
 `default_nettype none
 
-module cn_alu
-  import cn_pkg::*;
-(
+module cn_alu (
   input  wire logic [2:0]  opcode_i,
   input  wire logic [63:0] a_i,
   input  wire logic [63:0] b_i,
@@ -21,13 +19,13 @@ module cn_alu
 
   always_comb begin
     unique case (opcode_i)
-      OpNone, OpOr: result_o = a_i | b_i | c_i;
-      OpAnd:        result_o = a_i & b_i & c_i;
-      OpXor:        result_o = a_i ^ b_i ^ c_i;
-      OpMax:        result_o = (max_ab > c_i) ? max_ab : c_i;
-      OpMin:        result_o = (min_ab < c_i) ? min_ab : c_i;
-      OpAdd:        result_o = a_i + b_i + c_i;
-      default:      result_o = '0;  // reserved opcode: the adapter flags it, never delivers it
+      cn_pkg::OpNone, cn_pkg::OpOr: result_o = a_i | b_i | c_i;
+      cn_pkg::OpAnd:                result_o = a_i & b_i & c_i;
+      cn_pkg::OpXor:                result_o = a_i ^ b_i ^ c_i;
+      cn_pkg::OpMax:                result_o = (max_ab > c_i) ? max_ab : c_i;
+      cn_pkg::OpMin:                result_o = (min_ab < c_i) ? min_ab : c_i;
+      cn_pkg::OpAdd:                result_o = a_i + b_i + c_i;
+      default:                      result_o = '0;  // reserved opcode: flagged, never delivered
     endcase
   end
 

@@ -9,36 +9,34 @@
 //               (rcv_hdr_space_i / rcv_pl_space_i).
 `default_nettype none
 
-module cn_bcast
-  import cn_pkg::*;
-(
-  input  wire logic                              clk_i,
-  input  wire logic                              rst_ni,
-  input  wire logic [NumClasses*RouteBits-1:0]   routes_i,
-  // packet sources
-  input  wire logic [3:0]                        src_hdr_valid_i,
-  input  wire logic [3:0][31:0]                  src_hdr_i,
-  output logic      [3:0]                        src_hdr_pop_o,
-  input  wire logic [3:0]                        src_pl_valid_i,
-  input  wire logic [3:0][63:0]                  src_pl_i,
-  output logic      [3:0]                        src_pl_pop_o,
+module cn_bcast (
+  input  wire logic                                          clk_i,
+  input  wire logic                                          rst_ni,
+  input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
+  // packet sources (source s in bits [s*32 +: 32] / [s*64 +: 64])
+  input  wire logic [3:0]                                    src_hdr_valid_i,
+  input  wire logic [4*32-1:0]                               src_hdr_i,
+  output logic      [3:0]                                    src_hdr_pop_o,
+  input  wire logic [3:0]                                    src_pl_valid_i,
+  input  wire logic [4*64-1:0]                               src_pl_i,
+  output logic      [3:0]                                    src_pl_pop_o,
   // link destinations
-  input  wire logic [2:0]                        dst_can_start_i,
-  output logic                                   out_valid_o,
-  output logic                                   out_hdr_o,
-  output logic      [63:0]                       out_data_o,
-  output logic      [2:0]                        out_links_o,  // links that take this flit
-  output logic      [2:0]                        hold_o,       // links held by a packet in flight
+  input  wire logic [2:0]                                    dst_can_start_i,
+  output logic                                               out_valid_o,
+  output logic                                               out_hdr_o,
+  output logic      [63:0]                                   out_data_o,
+  output logic      [2:0]                                    out_links_o,  // links that take this flit
+  output logic      [2:0]                                    hold_o,       // held by a packet in flight
   // local reception
-  input  wire logic                              rcv_hdr_space_i,
-  input  wire logic                              rcv_pl_space_i,
-  output logic                                   rcv_hdr_push_o,
-  output logic                                   rcv_pl_push_o,
+  input  wire logic                                          rcv_hdr_space_i,
+  input  wire logic                                          rcv_pl_space_i,
+  output logic                                               rcv_hdr_push_o,
+  output logic                                               rcv_pl_push_o,
   // observability
-  output logic                                   busy_o
+  output logic                                               busy_o
 );
 
-  localparam int unsigned CntW = $clog2(PayloadFlits);
+  localparam int CntW = $clog2(cn_pkg::PayloadFlits);
 
   logic            stream_q;
   logic [1:0]      src_q;
@@ -46,26 +44,28 @@ module cn_bcast
   logic            rcv_q;
   logic [CntW-1:0] cnt_q;
 
-  function automatic logic [RouteBits-1:0] route_of(input logic [31:0] h,
-                                                    input logic [NumClasses*RouteBits-1:0] rt);
-    return rt[hdr_class(h)*RouteBits +: RouteBits];
+  function automatic logic [cn_pkg::RouteBits-1:0] route_of(
+      input logic [31:0]                                     h,
+      input logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] rt);
+    route_of = rt[cn_pkg::hdr_class(h)*cn_pkg::RouteBits +: cn_pkg::RouteBits];
   endfunction
 
-  logic [3:0]           downward;
-  logic [1:0]           lead;
-  logic [RouteBits-1:0] lead_route;
-  logic [2:0]           links;
-  logic                 rcv, go, stream;
+  logic [3:0]                   downward;
+  logic [1:0]                   lead;
+  logic [cn_pkg::RouteBits-1:0] lead_route;
+  logic [2:0]                   links;
+  logic                         rcv, go, stream;
 
   always_comb begin
     downward[0] = src_hdr_valid_i[0];
     for (int l = 0; l < 3; l++) begin
-      downward[l+1] = src_hdr_valid_i[l+1] && (route_up(route_of(src_hdr_i[l+1], routes_i)) == 2'(l));
+      downward[l+1] = src_hdr_valid_i[l+1] &&
+                      (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
     end
     lead = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
-    lead_route = route_of(src_hdr_i[lead], routes_i);
-    links = route_down(lead_route);
-    rcv   = lead_route[RouteDstBit];
+    lead_route = route_of(src_hdr_i[lead*32 +: 32], routes_i);
+    links = cn_pkg::route_down(lead_route);
+    rcv   = lead_route[cn_pkg::RouteDstBit];
     go    = !stream_q && (|downward) && ((dst_can_start_i & links) == links) &&
             (!rcv || rcv_hdr_space_i);
     stream = stream_q && src_pl_valid_i[src_q] && (!rcv_q || rcv_pl_space_i);
@@ -74,7 +74,7 @@ module cn_bcast
     src_pl_pop_o  = stream ? (4'b1 << src_q) : 4'b0;
     out_valid_o   = go || stream;
     out_hdr_o     = go;
-    out_data_o    = go ? {32'b0, src_hdr_i[lead]} : src_pl_i[src_q];
+    out_data_o    = go ? {32'b0, src_hdr_i[lead*32 +: 32]} : src_pl_i[src_q*64 +: 64];
     out_links_o   = go ? links : stream ? links_q : 3'b0;
     hold_o        = stream_q ? links_q : 3'b0;
     rcv_hdr_push_o = go && rcv;
@@ -97,7 +97,7 @@ module cn_bcast
       cnt_q    <= '0;
     end else if (stream) begin
       cnt_q <= cnt_q + 1'b1;
-      if (cnt_q == CntW'(PayloadFlits - 1)) stream_q <= 1'b0;
+      if (cnt_q == CntW'(cn_pkg::PayloadFlits - 1)) stream_q <= 1'b0;
     end
   end
 

@@ -13,40 +13,38 @@
 // as a pulse with the expected header, the offending one and its source.
 `default_nettype none
 
-module cn_combine
-  import cn_pkg::*;
-(
-  input  wire logic                              clk_i,
-  input  wire logic                              rst_ni,
-  input  wire logic [NumClasses*RouteBits-1:0]   routes_i,
-  // packet sources
-  input  wire logic [3:0]                        src_hdr_valid_i,
-  input  wire logic [3:0][31:0]                  src_hdr_i,
-  output logic      [3:0]                        src_hdr_pop_o,
-  input  wire logic [3:0]                        src_pl_valid_i,
-  input  wire logic [3:0][63:0]                  src_pl_i,
-  output logic      [3:0]                        src_pl_pop_o,
+module cn_combine (
+  input  wire logic                                          clk_i,
+  input  wire logic                                          rst_ni,
+  input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
+  // packet sources (source s in bits [s*32 +: 32] / [s*64 +: 64])
+  input  wire logic [3:0]                                    src_hdr_valid_i,
+  input  wire logic [4*32-1:0]                               src_hdr_i,
+  output logic      [3:0]                                    src_hdr_pop_o,
+  input  wire logic [3:0]                                    src_pl_valid_i,
+  input  wire logic [4*64-1:0]                               src_pl_i,
+  output logic      [3:0]                                    src_pl_pop_o,
   // destination
-  input  wire logic [3:0]                        dst_can_start_i,
-  output logic                                   out_valid_o,
-  output logic                                   out_hdr_o,
-  output logic      [63:0]                       out_data_o,
-  output logic      [1:0]                        out_dst_o,
-  output logic      [3:0]                        hold_o,      // destination held by a packet in flight
+  input  wire logic [3:0]                                    dst_can_start_i,
+  output logic                                               out_valid_o,
+  output logic                                               out_hdr_o,
+  output logic      [63:0]                                   out_data_o,
+  output logic      [1:0]                                    out_dst_o,
+  output logic      [3:0]                                    hold_o,  // held by a packet in flight
   // errors
-  output logic                                   err_bad_route_o,
-  output logic                                   err_mismatch_o,
-  output logic                                   err_bad_opcode_o,
-  output logic      [31:0]                       err_expected_o,
-  output logic      [31:0]                       err_got_o,
-  output logic      [1:0]                        err_source_o,
+  output logic                                               err_bad_route_o,
+  output logic                                               err_mismatch_o,
+  output logic                                               err_bad_opcode_o,
+  output logic      [31:0]                                   err_expected_o,
+  output logic      [31:0]                                   err_got_o,
+  output logic      [1:0]                                    err_source_o,
   // observability
-  output logic                                   busy_o,
-  output logic      [2:0]                        alu_opcode_o,
-  output logic      [63:0]                       alu_result_o
+  output logic                                               busy_o,
+  output logic      [2:0]                                    alu_opcode_o,
+  output logic      [63:0]                                   alu_result_o
 );
 
-  localparam int unsigned CntW = $clog2(PayloadFlits);
+  localparam int CntW = $clog2(cn_pkg::PayloadFlits);
 
   typedef enum logic [1:0] {StIdle, StStream, StHalt} state_e;
 
@@ -56,40 +54,42 @@ module cn_combine
   logic [2:0]      op_q;
   logic [CntW-1:0] cnt_q;
 
-  function automatic logic [RouteBits-1:0] route_of(input logic [31:0] h,
-                                                    input logic [NumClasses*RouteBits-1:0] rt);
-    return rt[hdr_class(h)*RouteBits +: RouteBits];
+  function automatic logic [cn_pkg::RouteBits-1:0] route_of(
+      input logic [31:0]                                     h,
+      input logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] rt);
+    route_of = rt[cn_pkg::hdr_class(h)*cn_pkg::RouteBits +: cn_pkg::RouteBits];
   endfunction
 
   // ------------------------------------------------------------ header stage
-  logic [3:0]           upward;   // source offers a header travelling up
-  logic [1:0]           lead;     // first such source
-  logic [31:0]          lead_hdr;
-  logic [RouteBits-1:0] lead_route;
-  logic [3:0]           need;
-  logic [3:0]           arrived, differs;
-  logic                 all_arrived, any_differs, lead_ok, bad_op;
-  logic [1:0]           dst;
-  logic                 go;
-  logic [1:0]           diff_src;
+  logic [3:0]                   upward;   // source offers a header travelling up
+  logic [1:0]                   lead;     // first such source
+  logic [31:0]                  lead_hdr;
+  logic [cn_pkg::RouteBits-1:0] lead_route;
+  logic [3:0]                   need;
+  logic [3:0]                   arrived, differs;
+  logic                         all_arrived, any_differs, lead_ok, bad_op;
+  logic [1:0]                   dst;
+  logic                         go;
+  logic [1:0]                   diff_src;
 
   always_comb begin
     upward[0] = src_hdr_valid_i[0];
     for (int l = 0; l < 3; l++) begin
-      upward[l+1] = src_hdr_valid_i[l+1] && (route_up(route_of(src_hdr_i[l+1], routes_i)) != 2'(l));
+      upward[l+1] = src_hdr_valid_i[l+1] &&
+                    (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
     end
     lead = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
-    lead_hdr   = src_hdr_i[lead];
+    lead_hdr   = src_hdr_i[lead*32 +: 32];
     lead_route = route_of(lead_hdr, routes_i);
-    need       = {route_down(lead_route), lead_route[RouteSrcBit]};
+    need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
     lead_ok    = need[lead];
     arrived    = upward & need;
-    for (int s = 0; s < 4; s++) differs[s] = arrived[s] && (src_hdr_i[s] != lead_hdr);
+    for (int s = 0; s < 4; s++) differs[s] = arrived[s] && (src_hdr_i[s*32 +: 32] != lead_hdr);
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
     diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
-    bad_op      = (hdr_opcode(lead_hdr) == 3'd7);
-    dst         = route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
+    bad_op      = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
+    dst         = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
     go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op &&
          all_arrived && dst_can_start_i[dst];
   end
@@ -101,15 +101,16 @@ module cn_combine
   cn_identity u_identity (.opcode_i(op_q), .identity_o(identity));
 
   always_comb begin
-    opnd_a = need_q[0] ? src_pl_i[0] : identity;
+    opnd_a = need_q[0] ? src_pl_i[0*64 +: 64] : identity;
     unique case (need_q[3:1])
-      3'b001:  begin opnd_b = src_pl_i[1]; opnd_c = identity;    end
-      3'b010:  begin opnd_b = src_pl_i[2]; opnd_c = identity;    end
-      3'b100:  begin opnd_b = src_pl_i[3]; opnd_c = identity;    end
-      3'b011:  begin opnd_b = src_pl_i[1]; opnd_c = src_pl_i[2]; end
-      3'b101:  begin opnd_b = src_pl_i[1]; opnd_c = src_pl_i[3]; end
-      3'b110:  begin opnd_b = src_pl_i[2]; opnd_c = src_pl_i[3]; end
-      default: begin opnd_b = identity;    opnd_c = identity;    end  // 3'b111 is refused by the route check
+      3'b001:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = identity;             end
+      3'b010:  begin opnd_b = src_pl_i[2*64 +: 64]; opnd_c = identity;             end
+      3'b100:  begin opnd_b = src_pl_i[3*64 +: 64]; opnd_c = identity;             end
+      3'b011:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = src_pl_i[2*64 +: 64]; end
+      3'b101:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = src_pl_i[3*64 +: 64]; end
+      3'b110:  begin opnd_b = src_pl_i[2*64 +: 64]; opnd_c = src_pl_i[3*64 +: 64]; end
+      // 3'b111 (three children) is refused by the route check
+      default: begin opnd_b = identity;             opnd_c = identity;             end
     endcase
     flits_ready = ((src_pl_valid_i & need_q) == need_q);
     stream      = (state_q == StStream) && flits_ready;
@@ -141,7 +142,7 @@ module cn_combine
       state_q          <= StIdle;
       need_q           <= '0;
       dst_q            <= '0;
-      op_q             <= OpNone;
+      op_q             <= cn_pkg::OpNone;
       cnt_q            <= '0;
       err_bad_route_o  <= 1'b0;
       err_mismatch_o   <= 1'b0;
@@ -156,17 +157,17 @@ module cn_combine
       if (err_route || err_diff || err_op) begin
         state_q        <= StHalt;
         err_expected_o <= lead_hdr;
-        err_got_o      <= err_diff ? src_hdr_i[diff_src] : lead_hdr;
+        err_got_o      <= err_diff ? src_hdr_i[diff_src*32 +: 32] : lead_hdr;
         err_source_o   <= err_diff ? diff_src : lead;
       end else if (go) begin
         state_q <= StStream;
         need_q  <= need;
         dst_q   <= dst;
-        op_q    <= hdr_opcode(lead_hdr);
+        op_q    <= cn_pkg::hdr_opcode(lead_hdr);
         cnt_q   <= '0;
       end else if (stream) begin
         cnt_q <= cnt_q + 1'b1;
-        if (cnt_q == CntW'(PayloadFlits - 1)) state_q <= StIdle;
+        if (cnt_q == CntW'(cn_pkg::PayloadFlits - 1)) state_q <= StIdle;
       end
     end
   end

@@ -4,17 +4,15 @@
 // contribute), so the combine needs no payload from the processor for it.
 `default_nettype none
 
-module cn_identity
-  import cn_pkg::*;
-(
+module cn_identity (
   input  wire logic [2:0]  opcode_i,
   output logic      [63:0] identity_o
 );
 
   always_comb begin
     unique case (opcode_i)
-      OpAnd, OpMin: identity_o = '1;
-      default:      identity_o = '0;  // NONE, OR, XOR, MAX, ADD (and the reserved opcode)
+      cn_pkg::OpAnd, cn_pkg::OpMin: identity_o = '1;
+      default:                      identity_o = '0;  // NONE, OR, XOR, MAX, ADD (and the reserved opcode)
     endcase
   end
 

@@ -9,10 +9,8 @@
 // Link out: credit_o, a registered one-cycle pulse per freed packet buffer
 `default_nettype none
 
-module cn_link_rx
-  import cn_pkg::*;
-#(
-  parameter int unsigned Packets = 4  // packet buffers = credits granted to the sender
+module cn_link_rx #(
+  parameter int Packets = 4  // packet buffers = credits granted to the sender
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -33,7 +31,7 @@ module cn_link_rx
   output logic             proto_err_o
 );
 
-  localparam int unsigned CntW = $clog2(PayloadFlits + 1);
+  localparam int CntW = $clog2(cn_pkg::PayloadFlits + 1);
 
   logic            hdr_full, hdr_empty, pl_full, pl_empty;
   logic [CntW-1:0] in_left_q, out_left_q;  // payload flits still expected in / owed out
@@ -47,8 +45,8 @@ module cn_link_rx
 
   logic [31:0] unused_hi;  // a header flit carries the header in its low half
   assign unused_hi = data_i[63:32];
-  logic [$clog2(Packets + 1)-1:0]                unused_hdr_count;
-  logic [$clog2(Packets * PayloadFlits + 1)-1:0] unused_pl_count;
+  logic [$clog2(Packets + 1)-1:0]                        unused_hdr_count;
+  logic [$clog2(Packets * cn_pkg::PayloadFlits + 1)-1:0] unused_pl_count;
 
   cmn_fifo #(.Width(32), .Depth(Packets)) u_hdr_fifo (
     .clk_i, .rst_ni,
@@ -57,7 +55,7 @@ module cn_link_rx
     .full_o(hdr_full), .empty_o(hdr_empty), .count_o(unused_hdr_count)
   );
 
-  cmn_fifo #(.Width(64), .Depth(Packets * PayloadFlits)) u_pl_fifo (
+  cmn_fifo #(.Width(64), .Depth(Packets * cn_pkg::PayloadFlits)) u_pl_fifo (
     .clk_i, .rst_ni,
     .push_i(pl_push), .data_i(data_i),
     .pop_i(pl_pop_i && pl_valid_o), .data_o(pl_o),
@@ -75,12 +73,12 @@ module cn_link_rx
       credit_o    <= 1'b0;
       proto_err_o <= 1'b0;
     end else begin
-      if (hdr_push)     in_left_q <= CntW'(PayloadFlits);
+      if (hdr_push)     in_left_q <= CntW'(cn_pkg::PayloadFlits);
       else if (pl_push) in_left_q <= in_left_q - 1'b1;
 
       credit_o <= 1'b0;
       if (hdr_pop_i && hdr_valid_o) begin
-        out_left_q <= CntW'(PayloadFlits);
+        out_left_q <= CntW'(cn_pkg::PayloadFlits);
       end else if (pl_pop_i && pl_valid_o) begin
         out_left_q <= out_left_q - 1'b1;
         if (out_left_q == CntW'(1)) credit_o <= 1'b1;

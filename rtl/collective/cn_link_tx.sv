@@ -8,8 +8,8 @@
 `default_nettype none
 
 module cn_link_tx #(
-  parameter int unsigned Credits = 4,  // must equal the receiver's packet buffers
-  localparam int unsigned CntW = $clog2(Credits + 1)
+  parameter int Credits = 4,  // must equal the receiver's packet buffers
+  localparam int CntW = $clog2(Credits + 1)
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -51,8 +51,10 @@ module cn_link_tx #(
   end
 
 `ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(take && !can_start_o))
     else $error("cn_link_tx: header sent without a credit");
+`endif
 `endif
 
 endmodule : cn_link_tx

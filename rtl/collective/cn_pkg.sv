@@ -3,31 +3,34 @@
 // tests/regmap_agreement_test.cpp parses this file and fails if the two ever disagree.
 `default_nettype none
 
-// A package's constants are not all used by every module that imports it.
+// Portability (Verilator, Icarus Verilog 11, Yosys 0.23): modules refer to these items as
+// cn_pkg::Name because Yosys cannot import packages, integer constants are "int" because
+// Icarus cannot parse "int unsigned", and functions assign their name instead of "return".
+// A package's constants are not all used by every module that refers to it.
 /* verilator lint_off UNUSEDPARAM */
 package cn_pkg;
 
   // ---------------------------------------------------------------- geometry
-  localparam int unsigned NumLinks       = 3;   // tree links per node
-  localparam int unsigned NumClasses     = 16;  // class routes
-  localparam int unsigned FirstPrivClass = 12;  // classes 12..15 need the privileged bit
-  localparam int unsigned FlitBits       = 64;
-  localparam int unsigned HeaderBits     = 32;
-  localparam int unsigned PayloadFlits   = 32;  // 256-byte payload
+  localparam int NumLinks       = 3;   // tree links per node
+  localparam int NumClasses     = 16;  // class routes
+  localparam int FirstPrivClass = 12;  // classes 12..15 need the privileged bit
+  localparam int FlitBits       = 64;
+  localparam int HeaderBits     = 32;
+  localparam int PayloadFlits   = 32;  // 256-byte payload
 
   // ---------------------------------------------------------------- packet header
   // [31:28] class  [27] point-to-point  [26] interrupt  [25:23] opcode
   // [22:16] operand size (16-bit words - 1)  [15:2] tag  [1:0] reserved (zero)
-  localparam int unsigned HdrClassLsb = 28;
-  localparam int unsigned HdrClassW   = 4;
-  localparam int unsigned HdrP2pBit   = 27;
-  localparam int unsigned HdrIrqBit   = 26;
-  localparam int unsigned HdrOpLsb    = 23;
-  localparam int unsigned HdrOpW      = 3;
-  localparam int unsigned HdrSizeLsb  = 16;
-  localparam int unsigned HdrSizeW    = 7;
-  localparam int unsigned HdrTagLsb   = 2;
-  localparam int unsigned HdrTagW     = 14;
+  localparam int HdrClassLsb = 28;
+  localparam int HdrClassW   = 4;
+  localparam int HdrP2pBit   = 27;
+  localparam int HdrIrqBit   = 26;
+  localparam int HdrOpLsb    = 23;
+  localparam int HdrOpW      = 3;
+  localparam int HdrSizeLsb  = 16;
+  localparam int HdrSizeW    = 7;
+  localparam int HdrTagLsb   = 2;
+  localparam int HdrTagW     = 14;
 
   // ---------------------------------------------------------------- ALU opcodes
   localparam logic [2:0] OpNone = 3'd0;  // forward; several contributors combine as OR
@@ -42,12 +45,12 @@ package cn_pkg;
   // ---------------------------------------------------------------- class route
   // [1:0] up link (0..2, 3 = none: this node is the root of the class)
   // [4:2] down-link mask  [5] local contributes  [6] local receives
-  localparam int unsigned RouteUpLsb     = 0;
-  localparam int unsigned RouteDownLsb   = 2;
-  localparam int unsigned RouteSrcBit    = 5;
-  localparam int unsigned RouteDstBit    = 6;
-  localparam int unsigned RouteBits      = 7;
-  localparam logic [1:0]  RouteUpNone    = 2'd3;
+  localparam int         RouteUpLsb   = 0;
+  localparam int         RouteDownLsb = 2;
+  localparam int         RouteSrcBit  = 5;
+  localparam int         RouteDstBit  = 6;
+  localparam int         RouteBits    = 7;
+  localparam logic [1:0] RouteUpNone  = 2'd3;
 
   // ---------------------------------------------------------------- register map
   // 64-bit registers, byte addresses, 12-bit address space.
@@ -66,38 +69,38 @@ package cn_pkg;
   localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0001;  // "collnet", version 1.1
 
   // RegStatus fields
-  localparam int unsigned StatusInjHdrFreeLsb  = 0;   // [7:0]   free header slots in injection
-  localparam int unsigned StatusInjDataFreeLsb = 8;   // [19:8]  free payload words in injection
-  localparam int unsigned StatusRcvHdrLsb      = 32;  // [39:32] headers waiting in reception
-  localparam int unsigned StatusRcvDataLsb     = 40;  // [51:40] payload words waiting in reception
-  localparam int unsigned StatusErrBit         = 63;  // some bit of RegErr is set
+  localparam int StatusInjHdrFreeLsb  = 0;   // [7:0]   free header slots in injection
+  localparam int StatusInjDataFreeLsb = 8;   // [19:8]  free payload words in injection
+  localparam int StatusRcvHdrLsb      = 32;  // [39:32] headers waiting in reception
+  localparam int StatusRcvDataLsb     = 40;  // [51:40] payload words waiting in reception
+  localparam int StatusErrBit         = 63;  // some bit of RegErr is set
 
   // RegErr bits (sticky)
-  localparam int unsigned ErrInjOverflow  = 0;  // a push into a full injection FIFO was refused
-  localparam int unsigned ErrRcvUnderflow = 1;  // a pop from an empty reception FIFO returned 0
-  localparam int unsigned ErrHdrMismatch  = 2;  // sources of one combine carried different headers
-  localparam int unsigned ErrBadOpcode    = 3;  // a packet carried the reserved opcode
-  localparam int unsigned ErrBadRoute     = 4;  // a packet arrived where its class route does not expect it
-  localparam int unsigned ErrPriv         = 5;  // an unprivileged write to a system class route
-  localparam int unsigned ErrBadAddr      = 6;  // an access to an unmapped address
-  localparam int unsigned ErrBadRouteCfg  = 7;  // a class-route write that is not a tree route
-  localparam int unsigned ErrLinkProto    = 8;  // a link broke the packet framing or credit rules
-  localparam int unsigned ErrBits         = 9;
+  localparam int ErrInjOverflow  = 0;  // a push into a full injection FIFO was refused
+  localparam int ErrRcvUnderflow = 1;  // a pop from an empty reception FIFO returned 0
+  localparam int ErrHdrMismatch  = 2;  // sources of one combine carried different headers
+  localparam int ErrBadOpcode    = 3;  // a packet carried the reserved opcode
+  localparam int ErrBadRoute     = 4;  // a packet arrived where its class route does not expect it
+  localparam int ErrPriv         = 5;  // an unprivileged write to a system class route
+  localparam int ErrBadAddr      = 6;  // an access to an unmapped address
+  localparam int ErrBadRouteCfg  = 7;  // a class-route write that is not a tree route
+  localparam int ErrLinkProto    = 8;  // a link broke the packet framing or credit rules
+  localparam int ErrBits         = 9;
 
   // ---------------------------------------------------------------- field helpers
   // A field extractor reads only its field of the word it is given.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [3:0] hdr_class(input logic [31:0] h);
-    return h[HdrClassLsb +: HdrClassW];
+    hdr_class = h[HdrClassLsb +: HdrClassW];
   endfunction
   function automatic logic [2:0] hdr_opcode(input logic [31:0] h);
-    return h[HdrOpLsb +: HdrOpW];
+    hdr_opcode = h[HdrOpLsb +: HdrOpW];
   endfunction
   function automatic logic [1:0] route_up(input logic [RouteBits-1:0] r);
-    return r[RouteUpLsb +: 2];
+    route_up = r[RouteUpLsb +: 2];
   endfunction
   function automatic logic [2:0] route_down(input logic [RouteBits-1:0] r);
-    return r[RouteDownLsb +: 3];
+    route_down = r[RouteDownLsb +: 3];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 

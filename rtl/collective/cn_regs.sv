@@ -7,59 +7,59 @@
 // Addresses and fields: cn_pkg (the one source of truth, mirrored in firmware/regmap.hpp).
 `default_nettype none
 
-module cn_regs
-  import cn_pkg::*;
-#(
-  parameter int unsigned InjPackets = 8,
-  parameter int unsigned RcvPackets = 8,
-  localparam int unsigned InjHdrCntW = $clog2(InjPackets + 1),
-  localparam int unsigned InjPlCntW  = $clog2(InjPackets * PayloadFlits + 1),
-  localparam int unsigned RcvHdrCntW = $clog2(RcvPackets + 1),
-  localparam int unsigned RcvPlCntW  = $clog2(RcvPackets * PayloadFlits + 1)
+module cn_regs #(
+  parameter int InjPackets = 8,
+  parameter int RcvPackets = 8,
+  localparam int InjHdrCntW = $clog2(InjPackets + 1),
+  localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1),
+  localparam int RcvHdrCntW = $clog2(RcvPackets + 1),
+  localparam int RcvPlCntW  = $clog2(RcvPackets * cn_pkg::PayloadFlits + 1)
 ) (
-  input  wire logic                            clk_i,
-  input  wire logic                            rst_ni,
+  input  wire logic                                            clk_i,
+  input  wire logic                                            rst_ni,
   // register bus
-  input  wire logic                            req_i,
-  input  wire logic                            we_i,
-  input  wire logic [11:0]                     addr_i,
-  input  wire logic [63:0]                     wdata_i,
-  input  wire logic                            priv_i,
-  output logic                                 ready_o,
-  output logic                                 rvalid_o,
-  output logic      [63:0]                     rdata_o,
+  input  wire logic                                            req_i,
+  input  wire logic                                            we_i,
+  input  wire logic [11:0]                                     addr_i,
+  input  wire logic [63:0]                                     wdata_i,
+  input  wire logic                                            priv_i,
+  output logic                                                 ready_o,
+  output logic                                                 rvalid_o,
+  output logic      [63:0]                                     rdata_o,
   // class routes
-  output logic      [NumClasses*RouteBits-1:0] routes_o,
+  output logic      [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_o,
   // injection FIFOs
-  output logic                                 inj_hdr_push_o,
-  output logic                                 inj_pl_push_o,
-  output logic      [63:0]                     inj_data_o,
-  input  wire logic                            inj_hdr_full_i,
-  input  wire logic                            inj_pl_full_i,
-  input  wire logic [InjHdrCntW-1:0]           inj_hdr_count_i,
-  input  wire logic [InjPlCntW-1:0]            inj_pl_count_i,
+  output logic                                                 inj_hdr_push_o,
+  output logic                                                 inj_pl_push_o,
+  output logic      [63:0]                                     inj_data_o,
+  input  wire logic                                            inj_hdr_full_i,
+  input  wire logic                                            inj_pl_full_i,
+  input  wire logic [InjHdrCntW-1:0]                           inj_hdr_count_i,
+  input  wire logic [InjPlCntW-1:0]                            inj_pl_count_i,
   // reception FIFOs
-  output logic                                 rcv_hdr_pop_o,
-  output logic                                 rcv_pl_pop_o,
-  input  wire logic [31:0]                     rcv_hdr_i,
-  input  wire logic [63:0]                     rcv_pl_i,
-  input  wire logic [RcvHdrCntW-1:0]           rcv_hdr_count_i,
-  input  wire logic [RcvPlCntW-1:0]            rcv_pl_count_i,
+  output logic                                                 rcv_hdr_pop_o,
+  output logic                                                 rcv_pl_pop_o,
+  input  wire logic [31:0]                                     rcv_hdr_i,
+  input  wire logic [63:0]                                     rcv_pl_i,
+  input  wire logic [RcvHdrCntW-1:0]                           rcv_hdr_count_i,
+  input  wire logic [RcvPlCntW-1:0]                            rcv_pl_count_i,
   // errors
-  input  wire logic [ErrBits-1:0]              err_set_i,
-  input  wire logic [31:0]                     err_expected_i,
-  input  wire logic [31:0]                     err_got_i,
-  input  wire logic [1:0]                      err_source_i,
-  output logic      [ErrBits-1:0]              err_o
+  input  wire logic [cn_pkg::ErrBits-1:0]                      err_set_i,
+  input  wire logic [31:0]                                     err_expected_i,
+  input  wire logic [31:0]                                     err_got_i,
+  input  wire logic [1:0]                                      err_source_i,
+  output logic      [cn_pkg::ErrBits-1:0]                      err_o
 );
 
-  logic [RouteBits-1:0] route_q [NumClasses];
-  logic [ErrBits-1:0]   err_q;
-  logic [63:0]          info_q;
-  logic [1:0]           source_q;
+  logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
+  logic [cn_pkg::ErrBits-1:0]   err_q;
+  logic [63:0]                  info_q;
+  logic [1:0]                   source_q;
 
   always_comb begin
-    for (int c = 0; c < int'(NumClasses); c++) routes_o[c*RouteBits +: RouteBits] = route_q[c];
+    for (int c = 0; c < cn_pkg::NumClasses; c++) begin
+      routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits] = route_q[c];
+    end
   end
   assign err_o   = err_q;
   assign ready_o = 1'b1;
@@ -70,37 +70,38 @@ module cn_regs
   logic [3:0] route_idx;
   assign wr        = req_i && we_i;
   assign rd        = req_i && !we_i;
-  assign is_route  = (addr_i[11:7] == RegRouteBase[11:7]) && (addr_i[2:0] == 3'b0);
+  assign is_route  = (addr_i[11:7] == cn_pkg::RegRouteBase[11:7]) && (addr_i[2:0] == 3'b0);
   assign route_idx = addr_i[6:3];
 
   // A class route is a tree route: the up link is not also a down link and at most two
   // links go down (the ALU has two child inputs); bits above the route must be zero.
-  logic [RouteBits-1:0] new_route;
-  logic                 route_shape_ok, route_priv_ok;
-  assign new_route = wdata_i[RouteBits-1:0];
+  logic [cn_pkg::RouteBits-1:0] new_route;
+  logic                         route_shape_ok, route_priv_ok;
+  assign new_route = wdata_i[cn_pkg::RouteBits-1:0];
   always_comb begin
     logic [2:0] down;
     logic [1:0] up;
-    down = route_down(new_route);
-    up   = route_up(new_route);
-    route_shape_ok = (wdata_i[63:RouteBits] == '0) &&
-                     !(up != RouteUpNone && down[up]) &&
+    down = cn_pkg::route_down(new_route);
+    up   = cn_pkg::route_up(new_route);
+    route_shape_ok = (wdata_i[63:cn_pkg::RouteBits] == '0) &&
+                     !(up != cn_pkg::RouteUpNone && down[up]) &&
                      (down != 3'b111);
   end
-  assign route_priv_ok = priv_i || (32'(route_idx) < FirstPrivClass);
+  assign route_priv_ok = priv_i || (32'(route_idx) < cn_pkg::FirstPrivClass);
 
   logic wr_inj_hdr, wr_inj_pl, wr_clear, wr_route, wr_bad;
   logic rd_rcv_hdr, rd_rcv_pl, rd_known;
-  assign wr_inj_hdr = wr && (addr_i == RegInjHdr);
-  assign wr_inj_pl  = wr && (addr_i == RegInjData);
-  assign wr_clear   = wr && (addr_i == RegErrClear);
+  assign wr_inj_hdr = wr && (addr_i == cn_pkg::RegInjHdr);
+  assign wr_inj_pl  = wr && (addr_i == cn_pkg::RegInjData);
+  assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
   assign wr_route   = wr && is_route;
   assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_clear || wr_route);
-  assign rd_rcv_hdr = rd && (addr_i == RegRcvHdr);
-  assign rd_rcv_pl  = rd && (addr_i == RegRcvData);
+  assign rd_rcv_hdr = rd && (addr_i == cn_pkg::RegRcvHdr);
+  assign rd_rcv_pl  = rd && (addr_i == cn_pkg::RegRcvData);
   assign rd_known   = rd_rcv_hdr || rd_rcv_pl || is_route ||
-                      (addr_i == RegId) || (addr_i == RegStatus) || (addr_i == RegErr) ||
-                      (addr_i == RegErrInfo) || (addr_i == RegErrSource);
+                      (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegStatus) ||
+                      (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegErrInfo) ||
+                      (addr_i == cn_pkg::RegErrSource);
 
   assign inj_hdr_push_o = wr_inj_hdr && !inj_hdr_full_i;
   assign inj_pl_push_o  = wr_inj_pl && !inj_pl_full_i;
@@ -111,11 +112,12 @@ module cn_regs
   logic [63:0] status;
   always_comb begin
     status = '0;
-    status[StatusInjHdrFreeLsb  +: 8]  = 8'(InjPackets) - 8'(inj_hdr_count_i);
-    status[StatusInjDataFreeLsb +: 12] = 12'(InjPackets * PayloadFlits) - 12'(inj_pl_count_i);
-    status[StatusRcvHdrLsb      +: 8]  = 8'(rcv_hdr_count_i);
-    status[StatusRcvDataLsb     +: 12] = 12'(rcv_pl_count_i);
-    status[StatusErrBit]               = |err_q;
+    status[cn_pkg::StatusInjHdrFreeLsb  +: 8]  = 8'(InjPackets) - 8'(inj_hdr_count_i);
+    status[cn_pkg::StatusInjDataFreeLsb +: 12] = 12'(InjPackets * cn_pkg::PayloadFlits) -
+                                                 12'(inj_pl_count_i);
+    status[cn_pkg::StatusRcvHdrLsb      +: 8]  = 8'(rcv_hdr_count_i);
+    status[cn_pkg::StatusRcvDataLsb     +: 12] = 12'(rcv_pl_count_i);
+    status[cn_pkg::StatusErrBit]               = |err_q;
   end
 
   logic [63:0] rdata;
@@ -123,34 +125,37 @@ module cn_regs
     rdata = '0;
     if (is_route)                       rdata = 64'(route_q[route_idx]);
     else unique case (addr_i)
-      RegId:        rdata = RegIdValue;
-      RegStatus:    rdata = status;
-      RegRcvHdr:    rdata = (rcv_hdr_count_i != '0) ? 64'(rcv_hdr_i) : 64'b0;
-      RegRcvData:   rdata = (rcv_pl_count_i != '0) ? rcv_pl_i : 64'b0;
-      RegErr:       rdata = 64'(err_q);
-      RegErrInfo:   rdata = info_q;
-      RegErrSource: rdata = 64'(source_q);
-      default:      rdata = '0;
+      cn_pkg::RegId:        rdata = cn_pkg::RegIdValue;
+      cn_pkg::RegStatus:    rdata = status;
+      cn_pkg::RegRcvHdr:    rdata = (rcv_hdr_count_i != '0) ? 64'(rcv_hdr_i) : 64'b0;
+      cn_pkg::RegRcvData:   rdata = (rcv_pl_count_i != '0) ? rcv_pl_i : 64'b0;
+      cn_pkg::RegErr:       rdata = 64'(err_q);
+      cn_pkg::RegErrInfo:   rdata = info_q;
+      cn_pkg::RegErrSource: rdata = 64'(source_q);
+      default:              rdata = '0;
     endcase
   end
 
   // ------------------------------------------------------------ error bits
-  logic [ErrBits-1:0] err_new;
+  logic [cn_pkg::ErrBits-1:0] err_new;
   always_comb begin
     err_new = err_set_i;
-    err_new[ErrInjOverflow]  = err_set_i[ErrInjOverflow] ||
-                               (wr_inj_hdr && inj_hdr_full_i) || (wr_inj_pl && inj_pl_full_i);
-    err_new[ErrRcvUnderflow] = err_set_i[ErrRcvUnderflow] ||
-                               (rd_rcv_hdr && rcv_hdr_count_i == '0) ||
-                               (rd_rcv_pl && rcv_pl_count_i == '0);
-    err_new[ErrPriv]         = err_set_i[ErrPriv] || (wr_route && !route_priv_ok);
-    err_new[ErrBadRouteCfg]  = err_set_i[ErrBadRouteCfg] || (wr_route && route_priv_ok && !route_shape_ok);
-    err_new[ErrBadAddr]      = err_set_i[ErrBadAddr] || wr_bad || (rd && !rd_known);
+    err_new[cn_pkg::ErrInjOverflow]  = err_set_i[cn_pkg::ErrInjOverflow] ||
+                                       (wr_inj_hdr && inj_hdr_full_i) ||
+                                       (wr_inj_pl && inj_pl_full_i);
+    err_new[cn_pkg::ErrRcvUnderflow] = err_set_i[cn_pkg::ErrRcvUnderflow] ||
+                                       (rd_rcv_hdr && rcv_hdr_count_i == '0) ||
+                                       (rd_rcv_pl && rcv_pl_count_i == '0);
+    err_new[cn_pkg::ErrPriv]         = err_set_i[cn_pkg::ErrPriv] ||
+                                       (wr_route && !route_priv_ok);
+    err_new[cn_pkg::ErrBadRouteCfg]  = err_set_i[cn_pkg::ErrBadRouteCfg] ||
+                                       (wr_route && route_priv_ok && !route_shape_ok);
+    err_new[cn_pkg::ErrBadAddr]      = err_set_i[cn_pkg::ErrBadAddr] || wr_bad || (rd && !rd_known);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int c = 0; c < int'(NumClasses); c++) route_q[c] <= '0;
+      for (int c = 0; c < cn_pkg::NumClasses; c++) route_q[c] <= '0;
       err_q    <= '0;
       info_q   <= '0;
       source_q <= '0;
@@ -158,10 +163,12 @@ module cn_regs
       rdata_o  <= '0;
     end else begin
       if (wr_route && route_priv_ok && route_shape_ok) route_q[route_idx] <= new_route;
-      err_q <= (err_q & ~(wr_clear ? wdata_i[ErrBits-1:0] : '0)) | err_new;
+      err_q <= (err_q & ~(wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0)) | err_new;
       // The first header error since the last clear keeps its details.
-      if ((err_set_i[ErrHdrMismatch] || err_set_i[ErrBadRoute] || err_set_i[ErrBadOpcode]) &&
-          !(err_q[ErrHdrMismatch] || err_q[ErrBadRoute] || err_q[ErrBadOpcode])) begin
+      if ((err_set_i[cn_pkg::ErrHdrMismatch] || err_set_i[cn_pkg::ErrBadRoute] ||
+           err_set_i[cn_pkg::ErrBadOpcode]) &&
+          !(err_q[cn_pkg::ErrHdrMismatch] || err_q[cn_pkg::ErrBadRoute] ||
+            err_q[cn_pkg::ErrBadOpcode])) begin
         info_q   <= {err_got_i, err_expected_i};
         source_q <= err_source_i;
       end

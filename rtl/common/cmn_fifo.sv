@@ -6,10 +6,10 @@
 `default_nettype none
 
 module cmn_fifo #(
-  parameter int unsigned Width = 64,
-  parameter int unsigned Depth = 8,
-  localparam int unsigned PtrW = (Depth > 1) ? $clog2(Depth) : 1,
-  localparam int unsigned CntW = $clog2(Depth + 1)
+  parameter int Width = 64,
+  parameter int Depth = 8,
+  localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int CntW = $clog2(Depth + 1)
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -37,8 +37,7 @@ module cmn_fifo #(
   assign do_push = push_i && (!full_o || do_pop);
 
   function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] ptr);
-    if (ptr == PtrW'(Depth - 1)) return '0;
-    return ptr + 1'b1;
+    next_ptr = (ptr == PtrW'(Depth - 1)) ? '0 : ptr + 1'b1;
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -60,10 +59,12 @@ module cmn_fifo #(
   end
 
 `ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(push_i && full_o && !pop_i))
     else $error("cmn_fifo: push into a full FIFO");
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(pop_i && empty_o))
     else $error("cmn_fifo: pop from an empty FIFO");
+`endif
 
   initial begin
     if (Depth < 1) $fatal(1, "cmn_fifo: Depth must be at least 1");

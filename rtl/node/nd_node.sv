@@ -6,9 +6,9 @@
 `default_nettype none
 
 module nd_node #(
-  parameter int unsigned LinkPackets = 4,
-  parameter int unsigned InjPackets  = 8,
-  parameter int unsigned RcvPackets  = 8
+  parameter int LinkPackets = 4,
+  parameter int InjPackets  = 8,
+  parameter int RcvPackets  = 8
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -52,7 +52,7 @@ module nd_node #(
   output logic             err_o
 );
 
-  logic [2:0][63:0] out_data;
+  logic [3*64-1:0] out_data;
 
   assign {tree2_out_data_o, tree1_out_data_o, tree0_out_data_o} = out_data;
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# rtl_portability.sh: checks that the RTL builds outside Verilator too. Elaborates the
+# design with Icarus Verilog (iverilog -g2012, then loads it with vvp) and synthesizes it
+# with Yosys (read_verilog -sv -DSYNTHESIS; synth -flatten; check -assert), failing on
+# any error, on a failed check and on any inferred latch. Prints one summary line.
+#
+# Usage: scripts/rtl_portability.sh [top]       top module, default nd_node
+#        RTL_PORTABILITY_VERBOSE=1 ...          also print the tools' notes and warnings
+# Tools: iverilog/vvp (Icarus 11) and yosys (0.23) on PATH, or IVERILOG/VVP/YOSYS set.
+# Independent of the Makefile and of CMake; writes only to a temporary directory.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+top="${1:-nd_node}"
+verbose="${RTL_PORTABILITY_VERBOSE:-0}"
+IVERILOG="${IVERILOG:-iverilog}"
+VVP="${VVP:-vvp}"
+YOSYS="${YOSYS:-yosys}"
+
+for tool in "$IVERILOG" "$VVP" "$YOSYS"; do
+  command -v "$tool" > /dev/null || { echo "rtl_portability: $tool not found" >&2; exit 2; }
+done
+
+# The package first, then the shared FIFO, then every block, then the node top.
+files=(rtl/collective/cn_pkg.sv rtl/common/cmn_fifo.sv)
+for f in rtl/collective/*.sv; do
+  [[ "$f" == */cn_pkg.sv ]] || files+=("$f")
+done
+files+=(rtl/node/nd_node.sv)
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "rtl_portability: FAIL ($1)" >&2
+  [[ -f "$2" ]] && tail -n 40 "$2" >&2
+  exit 1
+}
+
+# ---------------------------------------------------------------- Icarus Verilog
+if ! "$IVERILOG" -g2012 -o "$tmp/ivl.out" -s "$top" "${files[@]}" > "$tmp/ivl.log" 2>&1; then
+  fail "iverilog elaboration" "$tmp/ivl.log"
+fi
+# Loading the compiled design runs its initial blocks (parameter checks); no clock runs.
+if ! "$VVP" -n "$tmp/ivl.out" > "$tmp/vvp.log" 2>&1; then
+  fail "vvp load" "$tmp/vvp.log"
+fi
+# Icarus 11 prints "sorry" notes for what it simulates conservatively (unique case taken as
+# plain case, whole-vector sensitivity for constant selects in always_comb): not errors.
+ivl_notes="$(grep -c 'sorry' "$tmp/ivl.log" || true)"
+if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
+
+# ---------------------------------------------------------------- Yosys
+ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -flatten; check -assert; stat"
+if ! "$YOSYS" -q -l "$tmp/yosys.log" -p "$ys" > /dev/null 2>&1; then
+  fail "yosys synthesis or check -assert" "$tmp/yosys.log"
+fi
+# shellcheck disable=SC2016  # literal $: Yosys latch cell names in the stat listing
+latch_re='Latch inferred|^ +\$_DLATCH|^ +\$dlatch'
+latches="$(grep -cE "$latch_re" "$tmp/yosys.log" || true)"
+if [[ "$latches" != 0 ]]; then
+  grep -E "$latch_re" "$tmp/yosys.log" >&2
+  fail "yosys inferred latches" /dev/null
+fi
+cells="$(grep -E '^ +Number of cells:' "$tmp/yosys.log" | tail -n 1 | awk '{print $4}')"
+warnings="$(grep -E '^Warning:' "$tmp/yosys.log" | sort -u || true)"
+nwarn="$(printf '%s' "$warnings" | grep -c . || true)"
+if [[ "$verbose" == 1 && -n "$warnings" ]]; then printf '%s\n' "$warnings"; fi
+
+echo "rtl_portability: OK top=$top iverilog: elaborated (${ivl_notes} sorry notes)" \
+     "yosys: ${cells} cells, 0 latches, ${nwarn} distinct warnings"
