@@ -10,16 +10,11 @@
 #include "driver/op.hpp"
 #include "inputs.hpp"
 #include "run_options.hpp"
+#include "verify.hpp"
 
 namespace collnet::cli {
 
 namespace {
-
-struct Mismatch {
-  uint64_t count = 0;
-  unsigned rank = 0;
-  uint64_t index = 0, expected = 0, got = 0;
-};
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -88,19 +83,8 @@ int run_collective(const RunOptions& o) {
     return finish(1);
   }
 
-  // Reference.
-  std::vector<uint64_t> ref(o.count);
-  if (o.collective == "allreduce") {
-    ref = in[0];
-    for (unsigned r = 1; r < n; ++r)
-      for (uint64_t i = 0; i < o.count; ++i) ref[i] = driver::apply(op, ref[i], in[r][i]);
-  } else {
-    ref = in[o.root];
-  }
-  Mismatch bad;
-  for (unsigned r = 0; r < n; ++r)
-    for (uint64_t i = 0; i < o.count; ++i)
-      if (out[r][i] != ref[i] && bad.count++ == 0) bad = {1, r, i, ref[i], out[r][i]};
+  const std::vector<uint64_t> ref = o.collective == "allreduce" ? reference_allreduce(in, op) : in[o.root];
+  const Mismatch bad = compare(out, ref);
 
   const uint64_t t0 = *std::min_element(start.begin(), start.end());
   const uint64_t t1 = *std::max_element(end.begin(), end.end());

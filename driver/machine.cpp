@@ -13,7 +13,7 @@ RunReport Machine::run(const std::function<void(Task&)>& fn) {
     t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
     Communicator world(t);
     Task task(t, world);
-    sim_.align(t);
+    sim_.align();
     report.start_cycle = t.cpu.cycle();
     fn(task);
   });

@@ -77,8 +77,7 @@ void Machine::task_finished() {
   if (++finished_ == processors_.size()) sc_core::sc_stop();
 }
 
-void Machine::align(Task& task) {
-  (void)task;
+void Machine::align() {
   if (++aligned_ == processors_.size()) {
     aligned_ = 0;
     aligned_event_.notify(sc_core::SC_ZERO_TIME);

@@ -56,7 +56,7 @@ class Machine {
 
   // Called by every task: returns once all tasks have called it, all in the same cycle.
   // A simulation convenience (free of modelled cost), used to start measurements together.
-  void align(Task& task);
+  void align();
 
   const MachineConfig& config() const { return config_; }
   unsigned nodes() const { return static_cast<unsigned>(nodes_.size()); }

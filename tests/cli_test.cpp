@@ -62,9 +62,10 @@ TEST_P(CliAllreduce, IsVerifiedAndReportsItsJson) {
 std::vector<RunCase> run_cases() {
   std::vector<RunCase> v;
   for (const char* t : {"1x1x1", "2x1x1", "3x1x1", "2x2x2", "5x3x1", "7x1x1", "4x4x4"}) v.push_back({t, "sum", 64});
-  for (unsigned count : {1u, 33u, 1000u}) v.push_back({"2x2x2", "sum", count});
-  for (const char* op : {"max", "min", "band", "bor", "bxor"}) v.push_back({"5x3x1", op, 64});
-  v.push_back({"4x4x4", "bxor", 1000});
+  for (const char* t : {"2x2x2", "4x4x4"})
+    for (unsigned count : {1u, 33u, 1000u}) v.push_back({t, "sum", count});
+  for (const char* t : {"5x3x1", "4x4x4"})
+    for (const char* op : {"max", "min", "band", "bor", "bxor"}) v.push_back({t, op, 64});
   return v;
 }
 
