@@ -56,15 +56,18 @@ module cn_bcast (
   logic [2:0]                   links;
   logic                         rcv, go, stream;
 
+  // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
+  // when several always_comb processes call the same function.
+  assign downward[0] = src_hdr_valid_i[0];
+  for (genvar l = 0; l < 3; l++) begin : g_downward
+    assign downward[l+1] = src_hdr_valid_i[l+1] &&
+                           (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
+  end
+  assign lead       = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
+  assign lead_route = route_of(src_hdr_i[lead*32 +: 32], routes_i);
+  assign links      = cn_pkg::route_down(lead_route);
+
   always_comb begin
-    downward[0] = src_hdr_valid_i[0];
-    for (int l = 0; l < 3; l++) begin
-      downward[l+1] = src_hdr_valid_i[l+1] &&
-                      (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
-    end
-    lead = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
-    lead_route = route_of(src_hdr_i[lead*32 +: 32], routes_i);
-    links = cn_pkg::route_down(lead_route);
     rcv   = lead_route[cn_pkg::RouteDstBit];
     go    = !stream_q && (|downward) && ((dst_can_start_i & links) == links) &&
             (!rcv || rcv_hdr_space_i);

@@ -72,24 +72,27 @@ module cn_combine (
   logic                         go;
   logic [1:0]                   diff_src;
 
+  // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
+  // when several always_comb processes call the same function.
+  assign upward[0] = src_hdr_valid_i[0];
+  for (genvar l = 0; l < 3; l++) begin : g_upward
+    assign upward[l+1] = src_hdr_valid_i[l+1] &&
+                         (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
+  end
+  assign lead       = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
+  assign lead_hdr   = src_hdr_i[lead*32 +: 32];
+  assign lead_route = route_of(lead_hdr, routes_i);
+  assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
+  assign bad_op     = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
+  assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
+
   always_comb begin
-    upward[0] = src_hdr_valid_i[0];
-    for (int l = 0; l < 3; l++) begin
-      upward[l+1] = src_hdr_valid_i[l+1] &&
-                    (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
-    end
-    lead = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
-    lead_hdr   = src_hdr_i[lead*32 +: 32];
-    lead_route = route_of(lead_hdr, routes_i);
-    need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
-    lead_ok    = need[lead];
-    arrived    = upward & need;
+    lead_ok     = need[lead];
+    arrived     = upward & need;
     for (int s = 0; s < 4; s++) differs[s] = arrived[s] && (src_hdr_i[s*32 +: 32] != lead_hdr);
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
     diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
-    bad_op      = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
-    dst         = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
     go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op &&
          all_arrived && dst_can_start_i[dst];
   end

@@ -5,7 +5,9 @@
 
 // Portability (Verilator, Icarus Verilog 11, Yosys 0.23): modules refer to these items as
 // cn_pkg::Name because Yosys cannot import packages, integer constants are "int" because
-// Icarus cannot parse "int unsigned", and functions assign their name instead of "return".
+// Icarus cannot parse "int unsigned", functions assign their name instead of "return"
+// (Yosys), and are called from continuous assignments, not always_comb (Icarus loops
+// forever when several always_comb processes call the same function).
 // A package's constants are not all used by every module that refers to it.
 /* verilator lint_off UNUSEDPARAM */
 package cn_pkg;

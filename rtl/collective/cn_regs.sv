@@ -75,18 +75,18 @@ module cn_regs #(
 
   // A class route is a tree route: the up link is not also a down link and at most two
   // links go down (the ALU has two child inputs); bits above the route must be zero.
+  // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
+  // when several always_comb processes call the same function.
   logic [cn_pkg::RouteBits-1:0] new_route;
+  logic [2:0]                   new_down;
+  logic [1:0]                   new_up;
   logic                         route_shape_ok, route_priv_ok;
-  assign new_route = wdata_i[cn_pkg::RouteBits-1:0];
-  always_comb begin
-    logic [2:0] down;
-    logic [1:0] up;
-    down = cn_pkg::route_down(new_route);
-    up   = cn_pkg::route_up(new_route);
-    route_shape_ok = (wdata_i[63:cn_pkg::RouteBits] == '0) &&
-                     !(up != cn_pkg::RouteUpNone && down[up]) &&
-                     (down != 3'b111);
-  end
+  assign new_route      = wdata_i[cn_pkg::RouteBits-1:0];
+  assign new_down       = cn_pkg::route_down(new_route);
+  assign new_up         = cn_pkg::route_up(new_route);
+  assign route_shape_ok = (wdata_i[63:cn_pkg::RouteBits] == '0) &&
+                          !(new_up != cn_pkg::RouteUpNone && new_down[new_up]) &&
+                          (new_down != 3'b111);
   assign route_priv_ok = priv_i || (32'(route_idx) < cn_pkg::FirstPrivClass);
 
   logic wr_inj_hdr, wr_inj_pl, wr_clear, wr_route, wr_bad;
