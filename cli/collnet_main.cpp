@@ -11,6 +11,7 @@
 #include "driver/error.hpp"
 #include "driver/op.hpp"
 #include "run_options.hpp"
+#include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 
 namespace {
@@ -64,6 +65,9 @@ int collnet_main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     return usage_error(std::string("--torus: ") + e.what());
   }
+  if (o.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
+    return usage_error("--torus: " + torus + " has " + std::to_string(o.machine.shape.nodes()) + " nodes; at most " +
+                       std::to_string(collnet::sim::MachineConfig::kMaxNodes) + " are supported");
   try {
     collnet::driver::parse_op(o.op);
   } catch (const collnet::Error& e) {
@@ -73,6 +77,12 @@ int collnet_main(int argc, char** argv) {
   if (count < 1 || count > (1LL << 28))
     return usage_error("--count: must be 1.." + std::to_string(1LL << 28) + ", got " + std::to_string(count));
   o.count = static_cast<uint64_t>(count);
+  // Inputs and results of every rank live in host memory: 16 bytes per element per rank.
+  constexpr uint64_t kMaxElements = uint64_t{1} << 27;
+  if (o.count * o.machine.shape.nodes() > kMaxElements)
+    return usage_error("--count: " + std::to_string(o.count) + " elements on each of " +
+                       std::to_string(o.machine.shape.nodes()) + " ranks is more than the " +
+                       std::to_string(kMaxElements) + " elements in all that a run may hold");
   if (root < 0 || root >= static_cast<long long>(o.machine.shape.nodes()))
     return usage_error("--root: rank " + std::to_string(root) + " is not on a machine of " +
                        std::to_string(o.machine.shape.nodes()) + " nodes");

@@ -6,6 +6,9 @@ namespace collnet::sim {
 
 void MachineConfig::validate() const {
   if (shape.nodes() < 1) throw std::invalid_argument("machine shape " + shape.str() + " has no nodes");
+  if (shape.nodes() > kMaxNodes)
+    throw std::invalid_argument("machine shape " + shape.str() + " has " + std::to_string(shape.nodes()) +
+                                " nodes; at most " + std::to_string(kMaxNodes) + " are supported");
   if (link_latency < 1 || link_latency > 1000)
     throw std::invalid_argument("link latency " + std::to_string(link_latency) + " must be 1..1000 cycles");
   if (access_cycles < 1 || access_cycles > 1000)

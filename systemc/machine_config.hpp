@@ -9,6 +9,8 @@
 namespace collnet::sim {
 
 struct MachineConfig {
+  static constexpr unsigned kMaxNodes = 32768;  // about 25 KB of host memory per node
+
   Shape shape;
   unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
   unsigned access_cycles = 1;             // cycles one register access costs a processor, >= 1

@@ -126,6 +126,8 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--count", "0"}, "--count"},
                       UsageCase{{"run", "allreduce", "--count", "many"}, "--count"},
                       UsageCase{{"run", "allreduce", "--type", "f128"}, "--type"},
+                      UsageCase{{"run", "allreduce", "--torus", "64x64x64"}, "at most 32768"},
+                      UsageCase{{"run", "allreduce", "--torus", "8x8x8", "--count", "1000000"}, "--count"},
                       UsageCase{{"run", "allreduce", "--link-latency", "0"}, "--link-latency"},
                       UsageCase{{"run", "bcast", "--torus", "2x1x1", "--root", "2"}, "--root"},
                       UsageCase{{"run", "allreduce", "--trace", "out.vcd"}, "--trace"},
