@@ -37,6 +37,11 @@ inline constexpr unsigned kOpMin = 4;
 inline constexpr unsigned kOpMax = 5;
 inline constexpr unsigned kOpAdd = 6;
 
+// ------------------------------------------------------------------ operand widths
+inline constexpr unsigned kWidth16 = 0;
+inline constexpr unsigned kWidth32 = 1;
+inline constexpr unsigned kWidth64 = 2;
+
 // ------------------------------------------------------------------ class route
 inline constexpr unsigned kRouteUpLsb = 0;
 inline constexpr unsigned kRouteDownLsb = 2;
@@ -78,7 +83,8 @@ inline constexpr unsigned kErrPriv = 5;
 inline constexpr unsigned kErrBadAddr = 6;
 inline constexpr unsigned kErrBadRouteCfg = 7;
 inline constexpr unsigned kErrLinkProto = 8;
-inline constexpr unsigned kErrBits = 9;
+inline constexpr unsigned kErrBadSize = 9;
+inline constexpr unsigned kErrBits = 10;
 
 // The name/value table that the agreement test compares with cn_pkg.sv. Names are the
 // SystemVerilog names.
@@ -111,6 +117,9 @@ inline constexpr Constant kConstants[] = {
     {"OpMin", kOpMin},
     {"OpMax", kOpMax},
     {"OpAdd", kOpAdd},
+    {"Width16", kWidth16},
+    {"Width32", kWidth32},
+    {"Width64", kWidth64},
     {"RouteUpLsb", kRouteUpLsb},
     {"RouteDownLsb", kRouteDownLsb},
     {"RouteSrcBit", kRouteSrcBit},
@@ -143,6 +152,7 @@ inline constexpr Constant kConstants[] = {
     {"ErrBadAddr", kErrBadAddr},
     {"ErrBadRouteCfg", kErrBadRouteCfg},
     {"ErrLinkProto", kErrLinkProto},
+    {"ErrBadSize", kErrBadSize},
     {"ErrBits", kErrBits},
 };
 

@@ -19,7 +19,8 @@ TreeStatus TreeStatus::decode(uint64_t w) {
 std::string describe_error_bits(uint64_t bits) {
   static const char* const names[kErrBits] = {
       "injection overflow", "reception underflow", "header mismatch", "bad opcode",        "unexpected link",
-      "privilege violation", "unmapped address",   "bad class route", "link protocol error"};
+      "privilege violation", "unmapped address",   "bad class route", "link protocol error",
+      "bad operand size"};
   std::string out;
   for (unsigned b = 0; b < kErrBits; ++b) {
     if (bits & (1ull << b)) {
@@ -70,7 +71,8 @@ void TreeFirmware::check_errors() {
   if (bits == 0) return;
   std::ostringstream s;
   s << "node " << me_.rank << ": tree adapter error: " << describe_error_bits(bits);
-  const uint64_t header_errors = (1ull << kErrHdrMismatch) | (1ull << kErrBadRoute) | (1ull << kErrBadOpcode);
+  const uint64_t header_errors =
+      (1ull << kErrHdrMismatch) | (1ull << kErrBadRoute) | (1ull << kErrBadOpcode) | (1ull << kErrBadSize);
   if (bits & header_errors) {
     const uint64_t info = bus_.read(kRegErrInfo);
     const unsigned source = static_cast<unsigned>(bus_.read(kRegErrSource));

@@ -1,8 +1,11 @@
-// The C++ reference of the combining network's ALU and identity unit (64-bit lanes).
+// The C++ reference of the combining network's ALU and identity unit: 64-bit words,
+// 16- and 32-bit lanes, and multi-word operands (ADD least significant word first with
+// carry, MAX/MIN compared most significant word first).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "firmware/regmap.hpp"
 
@@ -13,6 +16,7 @@ inline uint64_t ref_identity(unsigned op) {
   return (op == kOpAnd || op == kOpMin) ? ~0ull : 0ull;
 }
 
+// One 64-bit word of single-word operands (or any lane width for the bitwise ops).
 inline uint64_t ref_alu(unsigned op, uint64_t a, uint64_t b, uint64_t c) {
   using namespace fw::regmap;
   switch (op) {
@@ -25,6 +29,49 @@ inline uint64_t ref_alu(unsigned op, uint64_t a, uint64_t b, uint64_t c) {
     case kOpAdd: return a + b + c;
     default: return 0;  // reserved
   }
+}
+
+// A flit of `bits`-wide lanes (16 or 32).
+inline uint64_t ref_alu_lanes(unsigned op, unsigned bits, uint64_t a, uint64_t b, uint64_t c) {
+  const uint64_t mask = (1ull << bits) - 1;
+  uint64_t r = 0;
+  for (unsigned lsb = 0; lsb < 64; lsb += bits) {
+    const uint64_t la = (a >> lsb) & mask, lb = (b >> lsb) & mask, lc = (c >> lsb) & mask;
+    r |= (ref_alu(op, la, lb, lc) & mask) << lsb;
+  }
+  return r;
+}
+
+// Multi-word operands, words[0] least significant. ADD is modulo 2^(64 * words).
+inline std::vector<uint64_t> ref_add_words(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                                           const std::vector<uint64_t>& c) {
+  std::vector<uint64_t> r(a.size());
+  unsigned __int128 carry = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const unsigned __int128 s = static_cast<unsigned __int128>(a[i]) + b[i] + c[i] + carry;
+    r[i] = static_cast<uint64_t>(s);
+    carry = s >> 64;
+  }
+  return r;
+}
+
+// Unsigned comparison of multi-word operands (words[0] least significant).
+inline bool ref_less(const std::vector<uint64_t>& x, const std::vector<uint64_t>& y) {
+  for (size_t i = x.size(); i-- > 0;)
+    if (x[i] != y[i]) return x[i] < y[i];
+  return false;
+}
+
+inline std::vector<uint64_t> ref_max_words(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                                           const std::vector<uint64_t>& c) {
+  const auto& ab = ref_less(a, b) ? b : a;
+  return ref_less(ab, c) ? c : ab;
+}
+
+inline std::vector<uint64_t> ref_min_words(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                                           const std::vector<uint64_t>& c) {
+  const auto& ab = ref_less(b, a) ? b : a;
+  return ref_less(c, ab) ? c : ab;
 }
 
 }  // namespace collnet::tb

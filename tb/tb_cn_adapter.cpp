@@ -27,11 +27,12 @@ struct Packet {
   Payload pl{};
 };
 
-uint32_t header(unsigned cls, unsigned op, unsigned tag) {
+uint32_t header(unsigned cls, unsigned op, unsigned tag, unsigned size_words = 4) {
   fw::Header h;
   h.cls = cls;
   h.op = static_cast<fw::AluOp>(op);
   h.tag = tag;
+  h.size_words = size_words;
   return h.encode();
 }
 
@@ -446,6 +447,81 @@ TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
     EXPECT_EQ(got.pl, sent[i].pl) << "packet " << i;
   }
   EXPECT_EQ(b.errors(), 0u);
+}
+
+// ------------------------------------------------------------------ operand widths
+// The combined payload for operands of `words` 64-bit words: ADD words travel least
+// significant first, MAX/MIN words most significant first.
+Payload combine_wide(unsigned op, unsigned words, const Payload& a, const Payload& b, const Payload& c) {
+  Payload r{};
+  const bool msw_first = op == kOpMax || op == kOpMin;
+  for (unsigned base = 0; base < kPayloadFlits; base += words) {
+    std::vector<uint64_t> x(words), y(words), z(words);
+    auto at = [&](unsigned i) { return base + (msw_first ? words - 1 - i : i); };  // i: significance
+    for (unsigned i = 0; i < words; ++i) {
+      x[i] = a[at(i)];
+      y[i] = b[at(i)];
+      z[i] = c[at(i)];
+    }
+    const auto w = op == kOpAdd ? ref_add_words(x, y, z) : op == kOpMax ? ref_max_words(x, y, z) : ref_min_words(x, y, z);
+    for (unsigned i = 0; i < words; ++i) r[at(i)] = w[i];
+  }
+  return r;
+}
+
+TEST(CnAdapterWidths, MultiWordOperandsCombineAtOneFlitPerCycle) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(2, 0, 0b110, true, true);
+  unsigned n = 0;
+  for (unsigned words : {2u, 4u, 32u}) {
+    for (unsigned op : {kOpAdd, kOpMax, kOpMin}) {
+      const uint32_t h = header(2, op, n, words * 4);
+      Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+      for (Packet* p : {&c1, &c2, &me})  // long carry chains and ties
+        for (unsigned i = 0; i < kPayloadFlits; i += 3) p->pl[i] = (i % 2) ? ~0ull : c1.pl[i];
+      b.send(1, c1);
+      b.send(2, c2);
+      b.inject(me);
+      b.run_until_sent(0, ++n);
+      EXPECT_EQ(b.sent_on(0).back().pl, combine_wide(op, words, me.pl, c1.pl, c2.pl))
+          << words << "-word operands, opcode " << op;
+    }
+  }
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterWidths, SixteenAndThirtyTwoBitOperandsAreLanes) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(2, 0, 0b110, true, true);
+  unsigned n = 0;
+  for (unsigned bits : {16u, 32u}) {
+    for (unsigned op : kOps) {
+      const uint32_t h = header(2, op, n, bits / 16);
+      Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+      b.send(1, c1);
+      b.send(2, c2);
+      b.inject(me);
+      b.run_until_sent(0, ++n);
+      Payload want;
+      for (unsigned i = 0; i < kPayloadFlits; ++i) want[i] = ref_alu_lanes(op, bits, me.pl[i], c1.pl[i], c2.pl[i]);
+      EXPECT_EQ(b.sent_on(0).back().pl, want) << bits << "-bit lanes, opcode " << op;
+    }
+  }
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterWidths, AnOperandSizeTheAluCannotCutIsFlagged) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);
+  const uint32_t h = header(0, kOpAdd, 1, 3);  // 48-bit operands
+  b.inject({h, random_payload(rng)});
+  b.run(100);
+  EXPECT_EQ(b.errors(), 1u << kErrBadSize);
+  EXPECT_EQ(static_cast<uint32_t>(b.read(kRegErrInfo)), h);
+  EXPECT_TRUE(b.sent_on(0).empty());
 }
 
 // ------------------------------------------------------------------ errors

@@ -160,7 +160,7 @@ module cn_adapter #(
   // ------------------------------------------------------------ engines
   logic [3:0] cb_hold, cb_can_start;
   logic [2:0] bc_hold, bc_links, bc_claim, bc_can_start;
-  logic       cb_err_route, cb_err_mismatch, cb_err_op, cb_busy, bc_busy;
+  logic       cb_err_route, cb_err_mismatch, cb_err_op, cb_err_size, cb_busy, bc_busy;
   logic [2:0] cb_alu_op;
   logic [63:0] cb_alu_result;
 
@@ -180,6 +180,7 @@ module cn_adapter #(
     .out_valid_o(cb_valid), .out_hdr_o(cb_hdr), .out_data_o(cb_data), .out_dst_o(cb_dst),
     .hold_o(cb_hold),
     .err_bad_route_o(cb_err_route), .err_mismatch_o(cb_err_mismatch), .err_bad_opcode_o(cb_err_op),
+    .err_bad_size_o(cb_err_size),
     .err_expected_o(err_expected), .err_got_o(err_got), .err_source_o(err_source),
     .busy_o(cb_busy), .alu_opcode_o(cb_alu_op), .alu_result_o(cb_alu_result)
   );
@@ -223,6 +224,7 @@ module cn_adapter #(
     err_set[cn_pkg::ErrHdrMismatch] = cb_err_mismatch;
     err_set[cn_pkg::ErrBadRoute]    = cb_err_route;
     err_set[cn_pkg::ErrBadOpcode]   = cb_err_op;
+    err_set[cn_pkg::ErrBadSize]     = cb_err_size;
     err_set[cn_pkg::ErrLinkProto]   = (|rx_proto_err) || (|tx_credit_err) ||
                                       loop_proto_err || loop_credit_err;
   end

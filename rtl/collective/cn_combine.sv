@@ -35,6 +35,7 @@ module cn_combine (
   output logic                                               err_bad_route_o,
   output logic                                               err_mismatch_o,
   output logic                                               err_bad_opcode_o,
+  output logic                                               err_bad_size_o,
   output logic      [31:0]                                   err_expected_o,
   output logic      [31:0]                                   err_got_o,
   output logic      [1:0]                                    err_source_o,
@@ -52,6 +53,10 @@ module cn_combine (
   logic [3:0]      need_q;     // sources of the packet in flight
   logic [1:0]      dst_q;
   logic [2:0]      op_q;
+  logic [1:0]      width_q;    // how the ALU cuts a flit (cn_pkg::Width*)
+  logic [4:0]      opmask_q;   // words per operand - 1 (Width64), a power of two - 1
+  logic [1:0]      carry_q;    // ADD carry into the next word of the operand
+  logic [2:0]      tie_q;      // MAX/MIN: inputs still tied on the words seen
   logic [CntW-1:0] cnt_q;
 
   function automatic logic [cn_pkg::RouteBits-1:0] route_of(
@@ -67,7 +72,9 @@ module cn_combine (
   logic [cn_pkg::RouteBits-1:0] lead_route;
   logic [3:0]                   need;
   logic [3:0]                   arrived, differs;
-  logic                         all_arrived, any_differs, lead_ok, bad_op;
+  logic                         all_arrived, any_differs, lead_ok, bad_op, bad_size;
+  logic [1:0]                   width;
+  logic [4:0]                   opmask;
   logic [1:0]                   dst;
   logic                         go;
   logic [1:0]                   diff_src;
@@ -86,6 +93,24 @@ module cn_combine (
   assign bad_op     = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
   assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
 
+  // Operand size: 16 or 32 bits are lanes, 64 * 2^k bits are operands of 2^k words.
+  always_comb begin
+    width    = cn_pkg::Width64;
+    opmask   = 5'd0;
+    bad_size = 1'b0;
+    unique case (lead_hdr[cn_pkg::HdrSizeLsb +: cn_pkg::HdrSizeW])
+      7'd0:    width = cn_pkg::Width16;
+      7'd1:    width = cn_pkg::Width32;
+      7'd3:    opmask = 5'd0;
+      7'd7:    opmask = 5'd1;
+      7'd15:   opmask = 5'd3;
+      7'd31:   opmask = 5'd7;
+      7'd63:   opmask = 5'd15;
+      7'd127:  opmask = 5'd31;
+      default: bad_size = 1'b1;
+    endcase
+  end
+
   always_comb begin
     lead_ok     = need[lead];
     arrived     = upward & need;
@@ -93,13 +118,17 @@ module cn_combine (
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
     diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
-    go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op &&
+    go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && !bad_size &&
          all_arrived && dst_can_start_i[dst];
   end
 
   // ------------------------------------------------------------ payload stage
   logic [63:0] identity, opnd_a, opnd_b, opnd_c, result;
-  logic        flits_ready, stream;
+  logic        flits_ready, stream, first;
+  logic [1:0]  carry;
+  logic [2:0]  tie;
+
+  assign first = ((5'(cnt_q) & opmask_q) == 5'd0);  // the first word of an operand
 
   cn_identity u_identity (.opcode_i(op_q), .identity_o(identity));
 
@@ -119,7 +148,10 @@ module cn_combine (
     stream      = (state_q == StStream) && flits_ready;
   end
 
-  cn_alu u_alu (.opcode_i(op_q), .a_i(opnd_a), .b_i(opnd_b), .c_i(opnd_c), .result_o(result));
+  cn_alu u_alu (
+    .opcode_i(op_q), .width_i(width_q), .first_i(first), .carry_i(carry_q), .tie_i(tie_q),
+    .a_i(opnd_a), .b_i(opnd_b), .c_i(opnd_c), .result_o(result), .carry_o(carry), .tie_o(tie)
+  );
 
   // ------------------------------------------------------------ outputs
   always_comb begin
@@ -135,10 +167,11 @@ module cn_combine (
     alu_result_o  = result;
   end
 
-  logic err_route, err_diff, err_op;
+  logic err_route, err_diff, err_op, err_size;
   assign err_route = (state_q == StIdle) && (|upward) && !lead_ok;
   assign err_diff  = (state_q == StIdle) && (|upward) && lead_ok && any_differs;
   assign err_op    = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && bad_op;
+  assign err_size  = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && bad_size;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -146,10 +179,15 @@ module cn_combine (
       need_q           <= '0;
       dst_q            <= '0;
       op_q             <= cn_pkg::OpNone;
+      width_q          <= cn_pkg::Width64;
+      opmask_q         <= '0;
+      carry_q          <= '0;
+      tie_q            <= '1;
       cnt_q            <= '0;
       err_bad_route_o  <= 1'b0;
       err_mismatch_o   <= 1'b0;
       err_bad_opcode_o <= 1'b0;
+      err_bad_size_o   <= 1'b0;
       err_expected_o   <= '0;
       err_got_o        <= '0;
       err_source_o     <= '0;
@@ -157,7 +195,8 @@ module cn_combine (
       err_bad_route_o  <= err_route;
       err_mismatch_o   <= err_diff;
       err_bad_opcode_o <= err_op;
-      if (err_route || err_diff || err_op) begin
+      err_bad_size_o   <= err_size;
+      if (err_route || err_diff || err_op || err_size) begin
         state_q        <= StHalt;
         err_expected_o <= lead_hdr;
         err_got_o      <= err_diff ? src_hdr_i[diff_src*32 +: 32] : lead_hdr;
@@ -166,10 +205,14 @@ module cn_combine (
         state_q <= StStream;
         need_q  <= need;
         dst_q   <= dst;
-        op_q    <= cn_pkg::hdr_opcode(lead_hdr);
-        cnt_q   <= '0;
+        op_q     <= cn_pkg::hdr_opcode(lead_hdr);
+        width_q  <= width;
+        opmask_q <= opmask;
+        cnt_q    <= '0;
       end else if (stream) begin
-        cnt_q <= cnt_q + 1'b1;
+        cnt_q   <= cnt_q + 1'b1;
+        carry_q <= carry;
+        tie_q   <= tie;
         if (cnt_q == CntW'(cn_pkg::PayloadFlits - 1)) state_q <= StIdle;
       end
     end

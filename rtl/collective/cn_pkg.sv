@@ -44,6 +44,14 @@ package cn_pkg;
   localparam logic [2:0] OpAdd  = 3'd6;  // two's complement, 64-bit lanes
   // 3'd7 is reserved: a packet carrying it raises ErrBadOpcode.
 
+  // ---------------------------------------------------------------- operand widths
+  // The header's operand size (16-bit words - 1) selects how the ALU cuts a flit:
+  // 16 or 32 bits are lanes inside a flit; 64 * 2^k bits (k = 0..5) are operands of
+  // 2^k words. Any other size raises ErrBadSize.
+  localparam logic [1:0] Width16 = 2'd0;
+  localparam logic [1:0] Width32 = 2'd1;
+  localparam logic [1:0] Width64 = 2'd2;
+
   // ---------------------------------------------------------------- class route
   // [1:0] up link (0..2, 3 = none: this node is the root of the class)
   // [4:2] down-link mask  [5] local contributes  [6] local receives
@@ -87,7 +95,8 @@ package cn_pkg;
   localparam int ErrBadAddr      = 6;  // an access to an unmapped address
   localparam int ErrBadRouteCfg  = 7;  // a class-route write that is not a tree route
   localparam int ErrLinkProto    = 8;  // a link broke the packet framing or credit rules
-  localparam int ErrBits         = 9;
+  localparam int ErrBadSize      = 9;  // a packet carried an operand size the ALU cannot cut
+  localparam int ErrBits         = 10;
 
   // ---------------------------------------------------------------- field helpers
   // A field extractor reads only its field of the word it is given.

@@ -166,9 +166,9 @@ module cn_regs #(
       err_q <= (err_q & ~(wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0)) | err_new;
       // The first header error since the last clear keeps its details.
       if ((err_set_i[cn_pkg::ErrHdrMismatch] || err_set_i[cn_pkg::ErrBadRoute] ||
-           err_set_i[cn_pkg::ErrBadOpcode]) &&
+           err_set_i[cn_pkg::ErrBadOpcode] || err_set_i[cn_pkg::ErrBadSize]) &&
           !(err_q[cn_pkg::ErrHdrMismatch] || err_q[cn_pkg::ErrBadRoute] ||
-            err_q[cn_pkg::ErrBadOpcode])) begin
+            err_q[cn_pkg::ErrBadOpcode] || err_q[cn_pkg::ErrBadSize])) begin
         info_q   <= {err_got_i, err_expected_i};
         source_q <= err_source_i;
       end
