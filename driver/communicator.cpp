@@ -22,7 +22,7 @@ void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count,
   if (recv == nullptr) throw Error("allreduce: receive buffer is null for " + std::to_string(count) + " elements");
   const fw::Header h = next_header(alu_op(op));
   // Aliased buffers: results for packet p are written only after packet p was injected.
-  last_ = tree_stream(task_.tree, h, count, [send](size_t i) { return send[i]; }, identity(op), recv);
+  last_ = tree_stream(task_.tree, h, count, {[send](size_t i) { return send[i]; }, identity(op)}, recv);
 }
 
 void Communicator::allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op) {
@@ -38,10 +38,12 @@ void Communicator::bcast(uint64_t* buf, size_t count, unsigned root) {
                 std::to_string(size_));
   if (count == 0) return;
   if (buf == nullptr) throw Error("bcast: buffer is null for " + std::to_string(count) + " elements");
-  // OR of the root's data with zeros from every other rank.
+  // OR of the root's data with zeros, which the identity-injection unit supplies for every
+  // other rank: non-roots write one register instead of the whole message.
   const fw::Header h = next_header(fw::AluOp::Or);
-  const bool mine = rank_ == root;
-  last_ = tree_stream(task_.tree, h, count, [buf, mine](size_t i) { return mine ? buf[i] : 0; }, 0, buf);
+  Contribution mine;
+  if (rank_ == root) mine.word = [buf](size_t i) { return buf[i]; };
+  last_ = tree_stream(task_.tree, h, count, mine, buf);
 }
 
 void Communicator::bcast(std::vector<uint64_t>& buf, unsigned root) { bcast(buf.data(), buf.size(), root); }

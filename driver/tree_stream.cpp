@@ -8,8 +8,9 @@ namespace collnet::driver {
 
 using fw::regmap::kPayloadFlits;
 
-StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count,
-                        const std::function<uint64_t(size_t)>& word, uint64_t pad, uint64_t* out) {
+StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count, const Contribution& mine,
+                        uint64_t* out) {
+  constexpr size_t kMaxIdentityPackets = 0xffff;
   StreamStats st;
   const size_t packets = (count + kPayloadFlits - 1) / kPayloadFlits;
   st.packets = packets;
@@ -22,13 +23,22 @@ StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t coun
     ++st.status_polls;
     if (s.error) fw.check_errors();
 
-    // Inject: headers may run ahead of payload; the adapter pairs them in order.
-    if (sent_hdrs < packets && s.inj_hdr_free > 0 && sent_hdrs * kPayloadFlits <= sent_words) {
-      fw.push_header(hdr);
-      ++sent_hdrs;
+    if (!mine.word) {
+      // Identity packets: one register write covers up to 65535 packets.
+      if (sent_hdrs < packets && s.inj_hdr_free > 0) {
+        const size_t k = std::min(packets - sent_hdrs, kMaxIdentityPackets);
+        fw.push_identity(hdr, static_cast<unsigned>(k));
+        sent_hdrs += k;
+      }
+    } else {
+      // Written packets: the header first, then the words as the payload FIFO has room.
+      if (sent_hdrs < packets && s.inj_hdr_free > 0 && sent_hdrs * kPayloadFlits <= sent_words) {
+        fw.push_header(hdr);
+        ++sent_hdrs;
+      }
+      size_t room = std::min<size_t>(s.inj_data_free, std::min<size_t>(words - sent_words, kPayloadFlits));
+      for (; room > 0; --room, ++sent_words) fw.push_word(sent_words < count ? mine.word(sent_words) : mine.pad);
     }
-    size_t room = std::min<size_t>(s.inj_data_free, std::min<size_t>(words - sent_words, kPayloadFlits));
-    for (; room > 0; --room, ++sent_words) fw.push_word(sent_words < count ? word(sent_words) : pad);
 
     // Receive: a header announces each packet; its words follow as they arrive.
     unsigned hdrs = s.rcv_hdrs;

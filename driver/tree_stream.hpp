@@ -18,10 +18,18 @@ struct StreamStats {
   uint64_t status_polls = 0;
 };
 
-// Sends `count` words given by `word(i)` with header `hdr` (identity `pad` fills the last
-// packet), receives the combined `count` words into `out`. Throws fw::HardwareError if the
-// adapter flags an error, collnet::Error if a packet arrives with an unexpected header.
-StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count,
-                        const std::function<uint64_t(size_t)>& word, uint64_t pad, uint64_t* out);
+// What this node contributes: `word(i)` for i < count (the identity `pad` fills the last
+// packet), or, with no `word` function, nothing: the identity-injection unit supplies
+// identity packets for the whole message from one register write.
+struct Contribution {
+  std::function<uint64_t(size_t)> word;
+  uint64_t pad = 0;
+};
+
+// Sends the contribution with header `hdr` and receives the combined `count` words into
+// `out`. Throws fw::HardwareError if the adapter flags an error, collnet::Error if a packet
+// arrives with an unexpected header.
+StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count, const Contribution& mine,
+                        uint64_t* out);
 
 }  // namespace collnet::driver

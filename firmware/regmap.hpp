@@ -61,6 +61,7 @@ inline constexpr uint32_t kRegErr = 0x030;
 inline constexpr uint32_t kRegErrClear = 0x038;
 inline constexpr uint32_t kRegErrInfo = 0x040;
 inline constexpr uint32_t kRegErrSource = 0x048;
+inline constexpr uint32_t kRegInjIdentity = 0x050;
 inline constexpr uint32_t kRegRouteBase = 0x100;
 inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0001ULL;
 
@@ -72,6 +73,9 @@ inline constexpr unsigned kStatusInjDataFreeLsb = 8;
 inline constexpr unsigned kStatusRcvHdrLsb = 32;
 inline constexpr unsigned kStatusRcvDataLsb = 40;
 inline constexpr unsigned kStatusErrBit = 63;
+
+// RegInjIdentity fields
+inline constexpr unsigned kInjIdentityCountLsb = 32;
 
 // RegErr bits
 inline constexpr unsigned kErrInjOverflow = 0;
@@ -136,6 +140,7 @@ inline constexpr Constant kConstants[] = {
     {"RegErrClear", kRegErrClear},
     {"RegErrInfo", kRegErrInfo},
     {"RegErrSource", kRegErrSource},
+    {"RegInjIdentity", kRegInjIdentity},
     {"RegRouteBase", kRegRouteBase},
     {"RegIdValue", kRegIdValue},
     {"StatusInjHdrFreeLsb", kStatusInjHdrFreeLsb},
@@ -143,6 +148,7 @@ inline constexpr Constant kConstants[] = {
     {"StatusRcvHdrLsb", kStatusRcvHdrLsb},
     {"StatusRcvDataLsb", kStatusRcvDataLsb},
     {"StatusErrBit", kStatusErrBit},
+    {"InjIdentityCountLsb", kInjIdentityCountLsb},
     {"ErrInjOverflow", kErrInjOverflow},
     {"ErrRcvUnderflow", kErrRcvUnderflow},
     {"ErrHdrMismatch", kErrHdrMismatch},

@@ -64,6 +64,12 @@ ClassRoute TreeFirmware::machine_tree_route() const {
   return r;
 }
 
+void TreeFirmware::push_identity(const Header& h, unsigned packets) {
+  if (packets < 1 || packets > 0xffff)
+    throw std::invalid_argument("identity injection of " + std::to_string(packets) + " packets: must be 1..65535");
+  bus_.write(kRegInjIdentity, (uint64_t{packets} << kInjIdentityCountLsb) | h.encode());
+}
+
 TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(kRegStatus)); }
 
 void TreeFirmware::check_errors() {

@@ -58,6 +58,9 @@ class TreeFirmware {
   // Raw FIFO access; callers check status() for room and data first.
   void push_header(const Header& h) { bus_.write(regmap::kRegInjHdr, h.encode()); }
   void push_word(uint64_t w) { bus_.write(regmap::kRegInjData, w); }
+  // Asks the identity-injection unit for `packets` (1..65535) packets with header `h` whose
+  // payload is the identity of h's opcode; takes one header slot, no payload words.
+  void push_identity(const Header& h, unsigned packets);
   Header pop_header() { return Header::decode(static_cast<uint32_t>(bus_.read(regmap::kRegRcvHdr))); }
   uint64_t pop_word() { return bus_.read(regmap::kRegRcvData); }
 

@@ -449,6 +449,59 @@ TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
   EXPECT_EQ(b.errors(), 0u);
 }
 
+// ------------------------------------------------------------------ identity injection
+TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(7, 0, 0b110, true, true);
+  // Packet 0 written, packets 1..3 identity (one register write), packet 4 written.
+  std::vector<unsigned> ops = {kOpAdd, kOpMin, kOpMin, kOpMin, kOpAnd};
+  std::vector<Packet> mine(5), c1(5), c2(5);
+  for (unsigned i = 0; i < 5; ++i) {
+    const uint32_t h = header(7, ops[i], i == 0 || i == 4 ? i : 1);
+    mine[i] = {h, random_payload(rng)};
+    c1[i] = {h, random_payload(rng)};
+    c2[i] = {h, random_payload(rng)};
+  }
+  b.inject(mine[0]);
+  b.write(kRegInjIdentity, (uint64_t{3} << kInjIdentityCountLsb) | mine[1].hdr);
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 8u - 2u) << "packet 0 and the 3 identity packets take a slot each";
+  b.inject(mine[4]);
+  for (unsigned i = 0; i < 5; ++i) {
+    b.send(1, c1[i]);
+    b.send(2, c2[i]);
+  }
+  b.run_until_sent(0, 5);
+  for (unsigned i = 0; i < 5; ++i) {
+    const bool identity = i >= 1 && i <= 3;
+    const Payload local = identity ? identity_payload(ops[i]) : mine[i].pl;
+    EXPECT_EQ(b.sent_on(0)[i].hdr, mine[i].hdr) << "packet " << i;
+    EXPECT_EQ(b.sent_on(0)[i].pl, combine(ops[i], local, c1[i].pl, c2[i].pl)) << "packet " << i;
+  }
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff, 8u * kPayloadFlits) << "no payload was written";
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterIdentity, ALeafGathersByOrWithoutWritingPayload) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);
+  b.write(kRegInjIdentity, (uint64_t{40} << kInjIdentityCountLsb) | header(0, kOpOr, 9));
+  b.run_until_sent(0, 40, 50000);
+  for (const Packet& p : b.sent_on(0)) EXPECT_EQ(p.pl, identity_payload(kOpOr));
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterIdentity, ARequestForZeroPacketsDoesNothing) {
+  AdapterBench b;
+  b.route(0, 0, 0, true, true);
+  b.write(kRegInjIdentity, header(0, kOpOr, 9));
+  b.run(100);
+  EXPECT_TRUE(b.sent_on(0).empty());
+  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 8u);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
 // ------------------------------------------------------------------ operand widths
 // The combined payload for operands of `words` 64-bit words: ADD words travel least
 // significant first, MAX/MIN words most significant first.

@@ -48,8 +48,12 @@ module cn_adapter #(
   logic                                                     inj_hdr_empty, inj_pl_empty;
   logic [$clog2(InjPackets + 1)-1:0]                        inj_hdr_count;
   logic [$clog2(InjPackets * cn_pkg::PayloadFlits + 1)-1:0] inj_pl_count;
-  logic [31:0]                                              inj_hdr;
+  logic [48:0]                                              inj_entry, inj_head;
   logic [63:0]                                              inj_pl;
+  logic                                                     inj_entry_pop, inj_word_pop;
+  logic                                                     loc_hdr_valid, loc_pl_valid;
+  logic [31:0]                                              loc_hdr;
+  logic [63:0]                                              loc_pl;
   logic                                                     rcv_hdr_pop, rcv_pl_pop;
   logic                                                     rcv_hdr_full, rcv_pl_full;
   logic                                                     rcv_hdr_empty, rcv_pl_empty;
@@ -67,6 +71,7 @@ module cn_adapter #(
     .priv_i(bus_priv_i), .ready_o(bus_ready_o), .rvalid_o(bus_rvalid_o), .rdata_o(bus_rdata_o),
     .routes_o(routes),
     .inj_hdr_push_o(inj_hdr_push), .inj_pl_push_o(inj_pl_push), .inj_data_o(inj_wdata),
+    .inj_entry_o(inj_entry),
     .inj_hdr_full_i(inj_hdr_full), .inj_pl_full_i(inj_pl_full),
     .inj_hdr_count_i(inj_hdr_count), .inj_pl_count_i(inj_pl_count),
     .rcv_hdr_pop_o(rcv_hdr_pop), .rcv_pl_pop_o(rcv_pl_pop), .rcv_hdr_i(rcv_hdr), .rcv_pl_i(rcv_pl),
@@ -80,15 +85,23 @@ module cn_adapter #(
   // ------------------------------------------------------------ FIFO stacks
   logic [3:0] cb_hdr_pop, cb_pl_pop, bc_hdr_pop, bc_pl_pop;
 
-  cmn_fifo #(.Width(32), .Depth(InjPackets)) u_inj_hdr (
-    .clk_i, .rst_ni, .push_i(inj_hdr_push), .data_i(inj_wdata[31:0]),
-    .pop_i(cb_hdr_pop[0]), .data_o(inj_hdr),
+  cmn_fifo #(.Width(49), .Depth(InjPackets)) u_inj_hdr (
+    .clk_i, .rst_ni, .push_i(inj_hdr_push), .data_i(inj_entry),
+    .pop_i(inj_entry_pop), .data_o(inj_head),
     .full_o(inj_hdr_full), .empty_o(inj_hdr_empty), .count_o(inj_hdr_count)
   );
   cmn_fifo #(.Width(64), .Depth(InjPackets * cn_pkg::PayloadFlits)) u_inj_pl (
     .clk_i, .rst_ni, .push_i(inj_pl_push), .data_i(inj_wdata),
-    .pop_i(cb_pl_pop[0]), .data_o(inj_pl),
+    .pop_i(inj_word_pop), .data_o(inj_pl),
     .full_o(inj_pl_full), .empty_o(inj_pl_empty), .count_o(inj_pl_count)
+  );
+
+  cn_inj_source u_inj_source (
+    .clk_i, .rst_ni,
+    .entry_valid_i(!inj_hdr_empty), .entry_i(inj_head), .entry_pop_o(inj_entry_pop),
+    .word_valid_i(!inj_pl_empty), .word_i(inj_pl), .word_pop_o(inj_word_pop),
+    .hdr_valid_o(loc_hdr_valid), .hdr_o(loc_hdr), .hdr_pop_i(cb_hdr_pop[0]),
+    .pl_valid_o(loc_pl_valid), .pl_o(loc_pl), .pl_pop_i(cb_pl_pop[0])
   );
 
   logic        bc_valid, bc_hdr, rcv_hdr_push, rcv_pl_push;
@@ -172,9 +185,9 @@ module cn_adapter #(
 
   cn_combine u_combine (
     .clk_i, .rst_ni, .routes_i(routes),
-    .src_hdr_valid_i({rx_hdr_valid, !inj_hdr_empty}), .src_hdr_i({rx_hdr, inj_hdr}),
+    .src_hdr_valid_i({rx_hdr_valid, loc_hdr_valid}), .src_hdr_i({rx_hdr, loc_hdr}),
     .src_hdr_pop_o(cb_hdr_pop),
-    .src_pl_valid_i({rx_pl_valid, !inj_pl_empty}), .src_pl_i({rx_pl, inj_pl}),
+    .src_pl_valid_i({rx_pl_valid, loc_pl_valid}), .src_pl_i({rx_pl, loc_pl}),
     .src_pl_pop_o(cb_pl_pop),
     .dst_can_start_i(cb_can_start),
     .out_valid_o(cb_valid), .out_hdr_o(cb_hdr), .out_data_o(cb_data), .out_dst_o(cb_dst),

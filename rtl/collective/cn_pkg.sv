@@ -74,6 +74,7 @@ package cn_pkg;
   localparam logic [11:0] RegErrClear   = 12'h038;  // WO  write 1s to clear error bits
   localparam logic [11:0] RegErrInfo    = 12'h040;  // RO  [31:0] expected hdr [63:32] offending hdr
   localparam logic [11:0] RegErrSource  = 12'h048;  // RO  [1:0] source of the error (0 local, 1..3 link 0..2)
+  localparam logic [11:0] RegInjIdentity = 12'h050; // WO  [31:0] header, [47:32] K: inject K identity packets
   localparam logic [11:0] RegRouteBase  = 12'h100;  // RW  class route c at RegRouteBase + 8*c
 
   localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0001;  // "collnet", version 1.1
@@ -84,6 +85,9 @@ package cn_pkg;
   localparam int StatusRcvHdrLsb      = 32;  // [39:32] headers waiting in reception
   localparam int StatusRcvDataLsb     = 40;  // [51:40] payload words waiting in reception
   localparam int StatusErrBit         = 63;  // some bit of RegErr is set
+
+  // RegInjIdentity fields
+  localparam int InjIdentityCountLsb = 32;  // [47:32] number of identity packets (0: none)
 
   // RegErr bits (sticky)
   localparam int ErrInjOverflow  = 0;  // a push into a full injection FIFO was refused

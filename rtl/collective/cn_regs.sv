@@ -32,6 +32,7 @@ module cn_regs #(
   output logic                                                 inj_hdr_push_o,
   output logic                                                 inj_pl_push_o,
   output logic      [63:0]                                     inj_data_o,
+  output logic      [48:0]                                     inj_entry_o,  // see cn_inj_source
   input  wire logic                                            inj_hdr_full_i,
   input  wire logic                                            inj_pl_full_i,
   input  wire logic [InjHdrCntW-1:0]                           inj_hdr_count_i,
@@ -89,13 +90,16 @@ module cn_regs #(
                           (new_down != 3'b111);
   assign route_priv_ok = priv_i || (32'(route_idx) < cn_pkg::FirstPrivClass);
 
-  logic wr_inj_hdr, wr_inj_pl, wr_clear, wr_route, wr_bad;
+  logic wr_inj_hdr, wr_inj_pl, wr_inj_id, wr_clear, wr_route, wr_bad;
+  logic [15:0] id_count;
   logic rd_rcv_hdr, rd_rcv_pl, rd_known;
   assign wr_inj_hdr = wr && (addr_i == cn_pkg::RegInjHdr);
   assign wr_inj_pl  = wr && (addr_i == cn_pkg::RegInjData);
+  assign wr_inj_id  = wr && (addr_i == cn_pkg::RegInjIdentity);
   assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
   assign wr_route   = wr && is_route;
-  assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_clear || wr_route);
+  assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_id || wr_clear || wr_route);
+  assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: 16];
   assign rd_rcv_hdr = rd && (addr_i == cn_pkg::RegRcvHdr);
   assign rd_rcv_pl  = rd && (addr_i == cn_pkg::RegRcvData);
   assign rd_known   = rd_rcv_hdr || rd_rcv_pl || is_route ||
@@ -103,7 +107,9 @@ module cn_regs #(
                       (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegErrInfo) ||
                       (addr_i == cn_pkg::RegErrSource);
 
-  assign inj_hdr_push_o = wr_inj_hdr && !inj_hdr_full_i;
+  // A header entry: one written packet, or id_count identity packets (none if 0).
+  assign inj_hdr_push_o = (wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && !inj_hdr_full_i;
+  assign inj_entry_o    = wr_inj_id ? {id_count, 1'b1, wdata_i[31:0]} : {16'd1, 1'b0, wdata_i[31:0]};
   assign inj_pl_push_o  = wr_inj_pl && !inj_pl_full_i;
   assign inj_data_o     = wdata_i;
   assign rcv_hdr_pop_o  = rd_rcv_hdr && (rcv_hdr_count_i != '0);
@@ -141,7 +147,7 @@ module cn_regs #(
   always_comb begin
     err_new = err_set_i;
     err_new[cn_pkg::ErrInjOverflow]  = err_set_i[cn_pkg::ErrInjOverflow] ||
-                                       (wr_inj_hdr && inj_hdr_full_i) ||
+                                       ((wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && inj_hdr_full_i) ||
                                        (wr_inj_pl && inj_pl_full_i);
     err_new[cn_pkg::ErrRcvUnderflow] = err_set_i[cn_pkg::ErrRcvUnderflow] ||
                                        (rd_rcv_hdr && rcv_hdr_count_i == '0) ||
