@@ -1,6 +1,7 @@
-// The combining network's register map, packet header and class-route encoding as seen
-// by software. Mirrors rtl/collective/cn_pkg.sv constant for constant;
-// tests/regmap_agreement_test.cpp proves the two agree.
+// The node's register map as seen by software: the combining network's registers, packet
+// header and class-route encoding, and the barrier network's. Mirrors
+// rtl/collective/cn_pkg.sv and rtl/barrier/gi_pkg.sv constant for constant;
+// tests/regmap_agreement_test.cpp proves the two sides agree.
 #pragma once
 
 #include <cstdint>
@@ -90,6 +91,23 @@ inline constexpr unsigned kErrLinkProto = 8;
 inline constexpr unsigned kErrBadSize = 9;
 inline constexpr unsigned kErrBits = 10;
 
+// ------------------------------------------------------------------ barrier network (gi_pkg.sv)
+inline constexpr unsigned kGiChannels = 4;
+inline constexpr unsigned kGiFirstPrivCh = 2;
+inline constexpr unsigned kGiRouteUpLsb = 0;
+inline constexpr unsigned kGiRouteDownLsb = 2;
+inline constexpr unsigned kGiRoutePartBit = 5;
+inline constexpr unsigned kGiRouteBits = 6;
+inline constexpr uint32_t kRegGiRouteBase = 0x400;
+inline constexpr uint32_t kRegGiLocal = 0x420;
+inline constexpr uint32_t kRegGiResult = 0x428;
+inline constexpr uint32_t kRegGiErr = 0x430;
+inline constexpr uint32_t kRegGiErrClear = 0x438;
+inline constexpr unsigned kGiResultAndLsb = 0;
+inline constexpr unsigned kGiResultOrLsb = 8;
+inline constexpr unsigned kGiErrPriv = 0;
+inline constexpr unsigned kGiErrBadRoute = 1;
+
 // The name/value table that the agreement test compares with cn_pkg.sv. Names are the
 // SystemVerilog names.
 struct Constant {
@@ -160,6 +178,21 @@ inline constexpr Constant kConstants[] = {
     {"ErrLinkProto", kErrLinkProto},
     {"ErrBadSize", kErrBadSize},
     {"ErrBits", kErrBits},
+    {"GiChannels", kGiChannels},
+    {"GiFirstPrivCh", kGiFirstPrivCh},
+    {"GiRouteUpLsb", kGiRouteUpLsb},
+    {"GiRouteDownLsb", kGiRouteDownLsb},
+    {"GiRoutePartBit", kGiRoutePartBit},
+    {"GiRouteBits", kGiRouteBits},
+    {"RegGiRouteBase", kRegGiRouteBase},
+    {"RegGiLocal", kRegGiLocal},
+    {"RegGiResult", kRegGiResult},
+    {"RegGiErr", kRegGiErr},
+    {"RegGiErrClear", kRegGiErrClear},
+    {"GiResultAndLsb", kGiResultAndLsb},
+    {"GiResultOrLsb", kGiResultOrLsb},
+    {"GiErrPriv", kGiErrPriv},
+    {"GiErrBadRoute", kGiErrBadRoute},
 };
 
 }  // namespace collnet::fw::regmap

@@ -25,11 +25,14 @@ uint64_t sv_value(const std::string& text) {
 }
 
 std::map<std::string, uint64_t> package_constants() {
-  std::ifstream f(COLLNET_SOURCE_DIR "/rtl/collective/cn_pkg.sv");
-  EXPECT_TRUE(f) << "cannot read cn_pkg.sv";
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string src = ss.str();
+  std::string src;
+  for (const char* pkg : {"/rtl/collective/cn_pkg.sv", "/rtl/barrier/gi_pkg.sv"}) {
+    std::ifstream f(std::string(COLLNET_SOURCE_DIR) + pkg);
+    EXPECT_TRUE(f) << "cannot read " << pkg;
+    std::stringstream ss;
+    ss << f.rdbuf();
+    src += ss.str();
+  }
   const std::regex re(R"(localparam\s+(?:int(?:\s+unsigned)?|logic\s*\[\d+:0\])\s+(\w+)\s*=\s*([^;]+);)");
   std::map<std::string, uint64_t> out;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), re); it != std::sregex_iterator(); ++it)

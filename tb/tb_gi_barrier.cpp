@@ -1,0 +1,201 @@
+// gi_barrier: a single unit's registers, and seven units wired as a binary tree (children
+// of i are 2i+1 on link 1 and 2i+2 on link 2, parent on link 0) computing AND and OR per
+// channel, barriers with sense reversal, non-participants, and privileged channels.
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "Vgi_barrier.h"
+#include "firmware/regmap.hpp"
+#include "tb_harness.hpp"
+
+namespace collnet::tb {
+namespace {
+
+using namespace fw::regmap;
+
+using Unit = ClockedHarness<Vgi_barrier>;
+
+void write(Unit& u, uint32_t addr, uint64_t data, bool priv = false) {
+  u->req_i = 1;
+  u->we_i = 1;
+  u->addr_i = addr;
+  u->wdata_i = data;
+  u->priv_i = priv;
+}
+uint64_t read_now(Unit& u, uint32_t addr) {
+  u->req_i = 1;
+  u->we_i = 0;
+  u->addr_i = addr;
+  u.tick();
+  u->req_i = 0;
+  return u->rdata_o;
+}
+uint64_t route(unsigned up, unsigned down, bool part) {
+  return (uint64_t{up} << kGiRouteUpLsb) | (uint64_t{down} << kGiRouteDownLsb) | (uint64_t{part} << kGiRoutePartBit);
+}
+
+// Seven units as a tree; links are one cycle (a unit's registered output is its
+// neighbour's input at the next edge).
+class Tree {
+ public:
+  static constexpr unsigned kNodes = 7;
+  Tree() {
+    for (unsigned i = 0; i < kNodes; ++i) units_.push_back(std::make_unique<Unit>());
+  }
+  Unit& operator[](unsigned i) { return *units_[i]; }
+
+  // Programs channel `ch` over the whole tree; `members` says who participates.
+  void program(unsigned ch, unsigned members = 0x7f, bool priv = false) {
+    for (unsigned i = 0; i < kNodes; ++i) {
+      unsigned down = 0;
+      if (2 * i + 1 < kNodes) down |= 2;
+      if (2 * i + 2 < kNodes) down |= 4;
+      write(*units_[i], kRegGiRouteBase + 8 * ch, route(i == 0 ? 3 : 0, down, (members >> i) & 1), priv);
+    }
+    step();
+    release();
+  }
+  void set_local(unsigned node, unsigned bits) {
+    write(*units_[node], kRegGiLocal, bits);
+    step();
+    release();
+  }
+  void release() {
+    for (auto& u : units_) u->model().req_i = 0;
+  }
+  void step() {
+    // Inputs from the neighbours' registered outputs, then one edge everywhere.
+    std::vector<uint32_t> out(kNodes);
+    for (unsigned i = 0; i < kNodes; ++i) out[i] = (*units_[i])->link_out_o;
+    for (unsigned i = 0; i < kNodes; ++i) {
+      uint32_t in = 0;
+      if (i > 0) {
+        const unsigned parent = (i - 1) / 2, plink = (i == 2 * parent + 1) ? 1 : 2;
+        in |= ((out[parent] >> (8 * plink)) & 0xff) << 0;
+      }
+      for (unsigned l = 1; l <= 2; ++l) {
+        const unsigned child = 2 * i + l;
+        if (child < kNodes) in |= (out[child] & 0xff) << (8 * l);
+      }
+      (*units_[i])->link_in_i = in;
+    }
+    for (auto& u : units_) u->tick();
+  }
+  void run(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) step();
+  }
+  unsigned result_and(unsigned node, unsigned ch) { return (peek(node) >> (kGiResultAndLsb + ch)) & 1; }
+  unsigned result_or(unsigned node, unsigned ch) { return (peek(node) >> (kGiResultOrLsb + ch)) & 1; }
+
+ private:
+  uint64_t peek(unsigned node) {
+    // A read takes an edge; keep the rest of the tree moving with it.
+    write(*units_[node], kRegGiResult, 0);
+    (*units_[node])->we_i = 0;
+    step();
+    release();
+    return (*units_[node])->rdata_o;
+  }
+  std::vector<std::unique_ptr<Unit>> units_;
+};
+
+TEST(GiBarrier, AndCompletesOnlyWhenEveryNodeHasArrived) {
+  Tree t;
+  t.program(0);
+  t.run(10);
+  EXPECT_EQ(t.result_and(3, 0), 0u);
+  for (unsigned i = 0; i < Tree::kNodes; ++i) {
+    t.run(20);
+    for (unsigned n = 0; n < Tree::kNodes; ++n) EXPECT_EQ(t.result_and(n, 0), 0u) << i << " arrived, node " << n;
+    t.set_local(i, 1);
+  }
+  t.run(12);
+  for (unsigned n = 0; n < Tree::kNodes; ++n) EXPECT_EQ(t.result_and(n, 0), 1u) << "node " << n;
+}
+
+TEST(GiBarrier, TheResultReachesEveryNodeWithinTwoDepthHops) {
+  Tree t;
+  t.program(1);
+  for (unsigned i = 0; i + 1 < Tree::kNodes; ++i) t.set_local(i, 2);
+  t.run(10);
+  t.set_local(Tree::kNodes - 1, 2);  // the last arrival, a leaf at depth 2
+  // Up 2 hops to the root and down 2 hops, one cycle each, plus the result register.
+  unsigned cycles = 0;
+  while (t.result_and(3, 1) == 0 && cycles < 100) ++cycles;  // each poll is one cycle
+  EXPECT_LE(cycles, 2u * 2u + 2u) << "cycles from the last arrival to the result at a leaf";
+}
+
+TEST(GiBarrier, SenseReversalNeedsNoResetBetweenBarriers) {
+  Tree t;
+  t.program(0);
+  for (unsigned round = 0; round < 4; ++round) {
+    const unsigned sense = (round % 2 == 0) ? 1 : 0;
+    for (unsigned i = 0; i < Tree::kNodes; ++i) {
+      if (i == 5) continue;
+      t.set_local(i, sense);
+    }
+    t.run(12);
+    // Node 5 has not arrived: neither "all set" (sense 1) nor "none set" (sense 0).
+    EXPECT_EQ(sense ? t.result_and(0, 0) : 1u - t.result_or(0, 0), 0u) << "round " << round;
+    t.set_local(5, sense);
+    t.run(12);
+    EXPECT_EQ(sense ? t.result_and(0, 0) : 1u - t.result_or(0, 0), 1u) << "round " << round;
+  }
+}
+
+TEST(GiBarrier, NonParticipantsContributeTheIdentities) {
+  Tree t;
+  t.program(0, /*members=*/0b0010110);  // nodes 1, 2, 4
+  for (unsigned i : {1u, 2u, 4u}) t.set_local(i, 1);
+  t.run(12);
+  EXPECT_EQ(t.result_and(6, 0), 1u) << "AND ignores non-participants";
+  EXPECT_EQ(t.result_or(6, 0), 1u);
+  t.set_local(3, 1);  // a non-participant's bit changes nothing
+  t.set_local(1, 0);
+  t.set_local(2, 0);
+  t.set_local(4, 0);
+  t.run(12);
+  EXPECT_EQ(t.result_or(0, 0), 0u) << "OR ignores non-participants";
+}
+
+TEST(GiBarrier, ChannelsAreIndependent) {
+  Tree t;
+  t.program(0);
+  t.program(1);
+  for (unsigned i = 0; i < Tree::kNodes; ++i) t.set_local(i, 0b01);
+  t.run(12);
+  EXPECT_EQ(t.result_and(2, 0), 1u);
+  EXPECT_EQ(t.result_and(2, 1), 0u);
+  EXPECT_EQ(t.result_or(2, 1), 0u);
+}
+
+TEST(GiBarrierRegs, SystemChannelsNeedThePrivilegedBit) {
+  Unit u;
+  write(u, kRegGiRouteBase + 8 * 2, route(0, 0, true));
+  u.tick();
+  u->req_i = 0;
+  EXPECT_EQ(read_now(u, kRegGiRouteBase + 8 * 2), 0u);
+  EXPECT_EQ(read_now(u, kRegGiErr), 1u << kGiErrPriv);
+  write(u, kRegGiErrClear, ~0ull);
+  u.tick();
+  write(u, kRegGiRouteBase + 8 * 2, route(0, 0, true), /*priv=*/true);
+  u.tick();
+  u->req_i = 0;
+  EXPECT_EQ(read_now(u, kRegGiRouteBase + 8 * 2), route(0, 0, true));
+  EXPECT_EQ(read_now(u, kRegGiErr), 0u);
+}
+
+TEST(GiBarrierRegs, RefusesARouteWhoseUpLinkIsAlsoADownLink) {
+  Unit u;
+  write(u, kRegGiRouteBase, route(1, 0b010, true));
+  u.tick();
+  u->req_i = 0;
+  EXPECT_EQ(read_now(u, kRegGiRouteBase), 0u);
+  EXPECT_EQ(read_now(u, kRegGiErr), 1u << kGiErrBadRoute);
+  EXPECT_TRUE(u->err_o);
+}
+
+}  // namespace
+}  // namespace collnet::tb
