@@ -35,7 +35,7 @@ int collnet_main(int argc, char** argv) {
   long long latency = o.machine.link_latency;
   long long access = o.machine.access_cycles;
   long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
-  run->add_option("collective", o.collective, "allreduce | bcast")->required();
+  run->add_option("collective", o.collective, "allreduce | bcast | barrier")->required();
   run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
   run->add_option("--op", o.op, "sum | max | min | band | bor | bxor (allreduce)")->capture_default_str();
   run->add_option("--type", o.type, "element type: u64")->capture_default_str();
@@ -58,8 +58,8 @@ int collnet_main(int argc, char** argv) {
     return usage_error(e.what());
   }
 
-  if (o.collective != "allreduce" && o.collective != "bcast")
-    return usage_error("unknown collective '" + o.collective + "' (known: allreduce, bcast)");
+  if (o.collective != "allreduce" && o.collective != "bcast" && o.collective != "barrier")
+    return usage_error("unknown collective '" + o.collective + "' (known: allreduce, bcast, barrier)");
   try {
     o.machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {

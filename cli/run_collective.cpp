@@ -25,21 +25,30 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 int run_collective(const RunOptions& o) {
-  const driver::Op op = o.collective == "bcast" ? driver::Op::Bxor : driver::parse_op(o.op);
+  const bool barrier = o.collective == "barrier";
+  const driver::Op op = o.collective == "allreduce" ? driver::parse_op(o.op) : driver::Op::Bxor;
   const unsigned n = o.machine.shape.nodes();
+  const uint64_t count = barrier ? 0 : o.count;
 
   std::vector<std::vector<uint64_t>> in(n), out(n);
   for (unsigned r = 0; r < n; ++r) {
-    in[r] = seeded_input(o.seed, r, o.count, op);
-    out[r].assign(o.count, 0);
+    in[r] = seeded_input(o.seed, r, count, op);
+    out[r].assign(count, 0);
   }
   std::vector<uint64_t> start(n, 0), end(n, 0);
+  // A barrier's ranks arrive at seeded, different times, so that leaving early would show.
+  std::vector<uint64_t> arrival_delay(n, 0);
+  if (barrier)
+    for (unsigned r = 0; r < n; ++r) arrival_delay[r] = seeded_input(o.seed, r, 1, op)[0] % 256;
 
   driver::Machine machine(o.machine);
   const driver::RunReport report = machine.run([&](driver::Task& t) {
     const unsigned r = t.rank();
+    t.cpu().idle(arrival_delay[r]);
     start[r] = t.cycle();
-    if (o.collective == "allreduce") {
+    if (barrier) {
+      t.world().barrier();
+    } else if (o.collective == "allreduce") {
       t.world().allreduce(in[r].data(), out[r].data(), o.count, op);
     } else {
       out[r] = in[r];
@@ -52,12 +61,12 @@ int run_collective(const RunOptions& o) {
   js["collective"] = o.collective;
   js["nodes"] = n;
   js["torus"] = o.machine.shape.str();
-  js["count"] = o.count;
+  js["count"] = count;
   js["type"] = o.type;
-  js["op"] = o.collective == "bcast" ? "none" : o.op;
+  js["op"] = o.collective == "allreduce" ? o.op : "none";
   if (o.collective == "bcast") js["root"] = o.root;
   js["seed"] = o.seed;
-  js["bytes"] = o.count * 8;
+  js["bytes"] = count * 8;
   js["tree_depth"] = machine.sim().tree_depth();
   js["link_latency"] = o.machine.link_latency;
   js["access_cycles"] = o.machine.access_cycles;
@@ -83,26 +92,48 @@ int run_collective(const RunOptions& o) {
     return finish(1);
   }
 
-  const std::vector<uint64_t> ref = o.collective == "allreduce" ? reference_allreduce(in, op) : in[o.root];
-  const Mismatch bad = compare(out, ref);
-
-  const uint64_t t0 = *std::min_element(start.begin(), start.end());
-  const uint64_t t1 = *std::max_element(end.begin(), end.end());
-  const uint64_t cycles = t1 - t0;
   uint64_t flits = 0;
   for (unsigned r = 0; r < n; ++r)
     for (unsigned l = 0; l < 3; ++l) flits += machine.sim().link_flits(r, l);
-  const double us = static_cast<double>(cycles) / o.machine.clock_mhz;
-
-  js["cycles"] = cycles;
-  js["time_us"] = us;
   js["link_flits"] = flits;
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
-  js["verified"] = bad.count == 0;
 
+  const uint64_t last_in = *std::max_element(start.begin(), start.end());
+  const uint64_t last_out = *std::max_element(end.begin(), end.end());
   std::ostringstream line;
   line << o.collective;
+  uint64_t cycles = 0;
+  if (barrier) {
+    // The barrier's cost is what the last rank to arrive waits; verified if no rank left
+    // before the last one arrived.
+    cycles = last_out - last_in;
+    const auto early = std::min_element(end.begin(), end.end());
+    const bool ok = *early >= last_in;
+    js["cycles"] = cycles;
+    js["time_us"] = static_cast<double>(cycles) / o.machine.clock_mhz;
+    js["verified"] = ok;
+    line << " torus=" << o.machine.shape.str() << " nodes=" << n << ": " << cycles
+         << " cycles from the last arrival to the last departure (" << cycles / o.machine.clock_mhz << " us at "
+         << o.machine.clock_mhz << " MHz)";
+    if (ok) {
+      std::cout << line.str() << ", verified\n";
+      return finish(0);
+    }
+    std::cout << line.str() << ", WRONG\n";
+    std::cerr << "collnet: rank " << (early - end.begin()) << " left the barrier at cycle " << *early
+              << ", before the last rank arrived at cycle " << last_in << "\n";
+    return finish(1);
+  }
+
+  const std::vector<uint64_t> ref = o.collective == "allreduce" ? reference_allreduce(in, op) : in[o.root];
+  const Mismatch bad = compare(out, ref);
+  cycles = last_out - *std::min_element(start.begin(), start.end());
+  const double us = static_cast<double>(cycles) / o.machine.clock_mhz;
+  js["cycles"] = cycles;
+  js["time_us"] = us;
+  js["verified"] = bad.count == 0;
+
   if (o.collective == "allreduce") line << " op=" << o.op;
   else line << " root=" << o.root;
   line << " type=" << o.type << " count=" << o.count << " torus=" << o.machine.shape.str() << " nodes=" << n << ": "

@@ -9,7 +9,7 @@
 namespace collnet::cli {
 
 struct RunOptions {
-  std::string collective = "allreduce";  // allreduce | bcast
+  std::string collective = "allreduce";  // allreduce | bcast | barrier
   std::string op = "sum";
   std::string type = "u64";
   uint64_t count = 64;

@@ -16,6 +16,22 @@ fw::Header Communicator::next_header(fw::AluOp op) {
   return h;
 }
 
+void Communicator::barrier() {
+  sense_ = !sense_;
+  fw::BarrierFirmware& b = task_.barrier;
+  const unsigned bit = 1u << kWorldChannel;
+  const uint64_t mine = b.local();
+  b.set_local(sense_ ? (mine | bit) : (mine & ~uint64_t{bit}));
+  // Set: wait until every bit is set. Cleared: wait until none is.
+  if (sense_) {
+    while (!b.all_set(kWorldChannel)) {
+    }
+  } else {
+    while (b.any_set(kWorldChannel)) {
+    }
+  }
+}
+
 void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op) {
   if (count == 0) return;
   if (send == nullptr) throw Error("allreduce: send buffer is null for " + std::to_string(count) + " elements");

@@ -15,6 +15,7 @@ namespace collnet::driver {
 class Communicator {
  public:
   static constexpr unsigned kWorldClass = 0;
+  static constexpr unsigned kWorldChannel = 0;  // barrier-network channel
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
   explicit Communicator(sim::Machine::Task& task);
@@ -22,6 +23,10 @@ class Communicator {
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
   unsigned class_route() const { return cls_; }
+
+  // Returns once every rank has called it: the barrier network's AND over the
+  // communicator's channel, with sense reversal so consecutive barriers need no reset.
+  void barrier();
 
   // recv[i] = op over all ranks of send[i], on every rank. send and recv may alias.
   void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op);
@@ -40,6 +45,7 @@ class Communicator {
   sim::Machine::Task& task_;
   unsigned rank_, size_, cls_;
   unsigned seq_ = 0;
+  bool sense_ = false;  // the value this rank's barrier bit holds after its last barrier
   StreamStats last_;
 };
 

@@ -11,6 +11,7 @@ RunReport Machine::run(const std::function<void(Task&)>& fn) {
   const sim::Machine::Result res = sim_.run([&](sim::Machine::Task& t) {
     t.tree.probe();
     t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
+    t.barrier.configure_channel(Communicator::kWorldChannel, t.barrier.machine_tree_route());
     Communicator world(t);
     Task task(t, world);
     sim_.align();

@@ -31,6 +31,18 @@ for t in 1x1x1 2x2x1 2x2x2 4x4x2 4x4x4 8x4x4 8x8x4 8x8x8; do
 done
 echo
 
+echo "## Barrier on the barrier network (ranks arrive at seeded times), link latency 4"
+echo
+echo "| torus | nodes | tree depth | cycles from the last arrival to the last departure | bound 2 x depth x (L + 2) + 20 |"
+echo "|---|---|---|---|---|"
+for t in 2x2x2 4x4x4 8x8x8; do
+  run "barrier_$t" barrier --torus "$t"
+  f="$out/barrier_$t.json"
+  d=$(field "$f" tree_depth)
+  echo "| $t | $(field "$f" nodes) | $d | $(field "$f" cycles) | $((2 * d * 6 + 20)) |"
+done
+echo
+
 echo "## Allreduce bandwidth on 4x4x4 (sum, u64)"
 echo
 echo "| count | bytes per rank | cycles | bytes per cycle per rank | flits per cycle |"

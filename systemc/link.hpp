@@ -1,6 +1,6 @@
-// One direction of a tree link between two nodes: the flit the sender registered, and the
-// credit it returns for the opposite direction, arrive at the receiver `latency` cycles
-// later. The ring has latency+1 slots so the sender's write and the receiver's read of one
+// One direction of a tree link between two nodes: the flit the sender registered, the
+// credit it returns for the opposite direction and the barrier-network bits that share the
+// tree's wires arrive at the receiver `latency` cycles later. The ring has latency+1 slots so the sender's write and the receiver's read of one
 // cycle never touch the same slot: nodes may be evaluated in any order within a cycle.
 #pragma once
 
@@ -14,6 +14,7 @@ struct LinkFlit {
   bool hdr = false;
   uint64_t data = 0;
   bool credit = false;  // credit for the link's other direction
+  uint8_t gi = 0;       // barrier network: {OR, AND} of each of the 4 channels
 };
 
 class LinkWire {

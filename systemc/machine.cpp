@@ -56,13 +56,15 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
 
   processors_.reserve(n);
   firmware_.reserve(n);
+  barrier_firmware_.reserve(n);
   tasks_.reserve(n);
   for (unsigned r = 0; r < n; ++r) {
     processors_.push_back(std::make_unique<Processor>(
         ("cpu" + std::to_string(r)).c_str(), *nodes_[r], config_.access_cycles,
         [this, r] { fn_(tasks_[r]); }, [this] { task_finished(); }));
     firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[r], personalities_[r]));
-    tasks_.push_back(Task{r, *processors_[r], *firmware_[r], personalities_[r]});
+    barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[r], personalities_[r]));
+    tasks_.push_back(Task{r, *processors_[r], *firmware_[r], *barrier_firmware_[r], personalities_[r]});
   }
 
   if (!config_.trace_path.empty()) {

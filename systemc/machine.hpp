@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "firmware/personality.hpp"
+#include "firmware/barrier_firmware.hpp"
 #include "firmware/tree_firmware.hpp"
 #include "link.hpp"
 #include "machine_config.hpp"
@@ -34,6 +35,7 @@ class Machine {
     unsigned rank;
     Processor& cpu;
     fw::TreeFirmware& tree;
+    fw::BarrierFirmware& barrier;
     const fw::Personality& personality;
   };
   using TaskFn = std::function<void(Task&)>;
@@ -77,6 +79,7 @@ class Machine {
   std::vector<std::array<const LinkWire*, 3>> out_wires_;
   std::vector<fw::Personality> personalities_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;
+  std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
   std::vector<std::unique_ptr<Processor>> processors_;
   std::vector<Task> tasks_;
   std::unique_ptr<TraceWriter> trace_;

@@ -58,6 +58,9 @@ void Node::on_posedge() {
   m.tree2_in_hdr_i = in2.hdr;
   m.tree2_in_data_i = in2.data;
   m.tree2_out_credit_i = in2.credit;
+  m.gi0_in_i = in0.gi;
+  m.gi1_in_i = in1.gi;
+  m.gi2_in_i = in2.gi;
   m.bus_req_i = request_.active;
   m.bus_we_i = request_.write;
   m.bus_priv_i = request_.privileged;
@@ -67,9 +70,15 @@ void Node::on_posedge() {
   m.clk_i = 1;
   m.eval();
 
-  if (out_[0]) out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o, bool(m.tree0_in_credit_o)});
-  if (out_[1]) out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o, bool(m.tree1_in_credit_o)});
-  if (out_[2]) out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o, bool(m.tree2_in_credit_o)});
+  if (out_[0])
+    out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
+                          bool(m.tree0_in_credit_o), m.gi0_out_o});
+  if (out_[1])
+    out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
+                          bool(m.tree1_in_credit_o), m.gi1_out_o});
+  if (out_[2])
+    out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
+                          bool(m.tree2_in_credit_o), m.gi2_out_o});
 
   request_.active = false;
   m.clk_i = 0;

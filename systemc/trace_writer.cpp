@@ -68,6 +68,8 @@ std::string TraceWriter::gtkw_text(const std::string& fst_path, const std::vecto
       g << "@28\n" << p << "_in_credit_o\n" << p << "_out_valid_o\n" << p << "_out_hdr_o\n";
       g << "@22\n" << p << "_out_data_o[63:0]\n";
       g << "@28\n" << p << "_out_credit_i\n";
+      const std::string gi = top + "gi" + std::to_string(l);
+      g << "@22\n" << gi << "_in_i[7:0]\n" << gi << "_out_o[7:0]\n";
       g << "@1000200\n-" << n << " link " << l << "\n";
     }
     g << "@800200\n-" << n << " ALU\n";

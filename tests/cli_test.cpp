@@ -93,6 +93,18 @@ TEST(CliRun, TheSameSeedGivesTheSameCyclesAndADifferentSeedStillVerifies) {
   EXPECT_EQ(read_json(kTmp + "/s7a.json").at("cycles"), read_json(kTmp + "/s7b.json").at("cycles"));
 }
 
+TEST(CliBarrier, IsVerifiedOnEveryShape) {
+  for (const char* t : {"1x1x1", "2x1x1", "5x3x1", "8x8x8"}) {
+    const std::string json = kTmp + "/barrier_" + t + ".json";
+    const auto r = collnet({"run", "barrier", "--torus", t, "--json", json});
+    ASSERT_EQ(r.status, 0) << t << ": " << r.out << r.err;
+    const auto j = read_json(json);
+    EXPECT_EQ(j.at("collective"), "barrier");
+    EXPECT_EQ(j.at("verified"), true);
+    EXPECT_GT(j.at("cycles").get<uint64_t>(), 0u);
+  }
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;
@@ -151,7 +163,8 @@ TEST(CliTrace, WritesAnFstThatFst2vcdReadsWithEveryNodesAluAndLinks) {
     const std::string node = "$scope module node" + std::to_string(n) + " $end";
     EXPECT_NE(vcd.out.find(node), std::string::npos) << "no scope for node " << n;
   }
-  for (const char* sig : {"tree0_out_data_o", "tree1_in_valid_i", "tree2_out_credit_i", "alu_result_o", "alu_opcode_o"})
+  for (const char* sig : {"tree0_out_data_o", "tree1_in_valid_i", "tree2_out_credit_i", "alu_result_o", "alu_opcode_o",
+                          "gi0_out_o", "gi2_in_i"})
     EXPECT_NE(vcd.out.find(sig), std::string::npos) << "signal " << sig << " missing";
 
   std::ifstream g(gtkw);

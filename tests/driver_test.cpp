@@ -139,6 +139,36 @@ TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
   }
 }
 
+TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
+  for (const char* shape : {"1x1x1", "2x1x1", "7x1x1", "3x3x2", "4x4x4"}) {
+    const auto r = run_isolated([shape] {
+      driver::Machine m(config(shape));
+      const unsigned n = m.sim().nodes();
+      constexpr unsigned kRounds = 5;
+      std::vector<std::vector<uint64_t>> in(kRounds, std::vector<uint64_t>(n)), out = in;
+      auto rep = m.run([&](driver::Task& t) {
+        std::mt19937_64 rng(t.rank() * 31 + 7);
+        for (unsigned k = 0; k < kRounds; ++k) {
+          t.cpu().idle(rng() % 300);
+          in[k][t.rank()] = t.cycle();
+          t.world().barrier();
+          out[k][t.rank()] = t.cycle();
+        }
+      });
+      if (!rep.ok) return rep.error;
+      for (unsigned k = 0; k < kRounds; ++k) {
+        const uint64_t last_in = *std::max_element(in[k].begin(), in[k].end());
+        for (unsigned i = 0; i < n; ++i)
+          if (out[k][i] < last_in)
+            return "round " + std::to_string(k) + ": rank " + std::to_string(i) + " left at " +
+                   std::to_string(out[k][i]) + " before the last arrival at " + std::to_string(last_in);
+      }
+      return std::string("ok");
+    });
+    EXPECT_EQ(r.report, "ok") << shape;
+  }
+}
+
 // ------------------------------------------------------------------ misuse and failures
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {

@@ -1,6 +1,6 @@
-// nd_node: the node top that the machine instantiates once per node. Today it holds the
-// combining-network adapter behind the node's register bus; the torus router and the
-// barrier unit join it here. Every output is driven by a register inside a block, so a
+// nd_node: the node top that the machine instantiates once per node: the combining-network
+// adapter and the barrier unit behind the node's register bus (addresses 0x400-0x7ff go
+// to the barrier unit, the rest to the adapter); the torus router joins them here. Every output is driven by a register inside a block, so a
 // node is evaluated once per clock edge and links are pure delays between nodes.
 // Ports are flat, one group per tree link, so that waveform viewers group them cleanly.
 `default_nettype none
@@ -48,9 +48,32 @@ module nd_node #(
   output logic             tree2_out_hdr_o,
   output logic      [63:0] tree2_out_data_o,
   input  wire logic        tree2_out_credit_i,
+  // barrier network, per tree link: {OR, AND} of each of the 4 channels
+  input  wire logic [7:0]  gi0_in_i,
+  output logic      [7:0]  gi0_out_o,
+  input  wire logic [7:0]  gi1_in_i,
+  output logic      [7:0]  gi1_out_o,
+  input  wire logic [7:0]  gi2_in_i,
+  output logic      [7:0]  gi2_out_o,
   // any sticky error in the node
   output logic             err_o
 );
+
+  // ------------------------------------------------------------ register bus decode
+  logic        to_gi, gi_sel_q, cn_rvalid, gi_rvalid, cn_err, gi_err;
+  logic [63:0] cn_rdata, gi_rdata;
+
+  assign to_gi = (bus_addr_i[11:10] == 2'b01);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)        gi_sel_q <= 1'b0;
+    else if (bus_req_i) gi_sel_q <= to_gi;
+  end
+
+  // Both read paths are registered in their units; the select is registered too.
+  assign bus_rvalid_o = gi_sel_q ? gi_rvalid : cn_rvalid;
+  assign bus_rdata_o  = gi_sel_q ? gi_rdata : cn_rdata;
+  assign err_o        = cn_err || gi_err;
 
   logic [3*64-1:0] out_data;
 
@@ -60,8 +83,8 @@ module nd_node #(
     .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
   ) u_tree (
     .clk_i, .rst_ni,
-    .bus_req_i, .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,
-    .bus_ready_o, .bus_rvalid_o, .bus_rdata_o,
+    .bus_req_i(bus_req_i && !to_gi), .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,
+    .bus_ready_o, .bus_rvalid_o(cn_rvalid), .bus_rdata_o(cn_rdata),
     .link_in_valid_i({tree2_in_valid_i, tree1_in_valid_i, tree0_in_valid_i}),
     .link_in_hdr_i({tree2_in_hdr_i, tree1_in_hdr_i, tree0_in_hdr_i}),
     .link_in_data_i({tree2_in_data_i, tree1_in_data_i, tree0_in_data_i}),
@@ -70,7 +93,16 @@ module nd_node #(
     .link_out_hdr_o({tree2_out_hdr_o, tree1_out_hdr_o, tree0_out_hdr_o}),
     .link_out_data_o(out_data),
     .link_out_credit_i({tree2_out_credit_i, tree1_out_credit_i, tree0_out_credit_i}),
-    .err_o
+    .err_o(cn_err)
+  );
+
+  gi_barrier u_barrier (
+    .clk_i, .rst_ni,
+    .req_i(bus_req_i && to_gi), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .priv_i(bus_priv_i), .rvalid_o(gi_rvalid), .rdata_o(gi_rdata),
+    .link_in_i({gi2_in_i, gi1_in_i, gi0_in_i}),
+    .link_out_o({gi2_out_o, gi1_out_o, gi0_out_o}),
+    .err_o(gi_err)
   );
 
 endmodule : nd_node
