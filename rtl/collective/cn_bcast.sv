@@ -44,12 +44,6 @@ module cn_bcast (
   logic            rcv_q;
   logic [CntW-1:0] cnt_q;
 
-  function automatic logic [cn_pkg::RouteBits-1:0] route_of(
-      input logic [31:0]                                     h,
-      input logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] rt);
-    route_of = rt[cn_pkg::hdr_class(h)*cn_pkg::RouteBits +: cn_pkg::RouteBits];
-  endfunction
-
   logic [3:0]                   downward;
   logic [1:0]                   lead;
   logic [cn_pkg::RouteBits-1:0] lead_route;
@@ -61,10 +55,10 @@ module cn_bcast (
   assign downward[0] = src_hdr_valid_i[0];
   for (genvar l = 0; l < 3; l++) begin : g_downward
     assign downward[l+1] = src_hdr_valid_i[l+1] &&
-                           (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
+                           (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
   end
   assign lead       = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
-  assign lead_route = route_of(src_hdr_i[lead*32 +: 32], routes_i);
+  assign lead_route = cn_pkg::route_of(src_hdr_i[lead*32 +: 32], routes_i);
   assign links      = cn_pkg::route_down(lead_route);
 
   always_comb begin

@@ -59,12 +59,6 @@ module cn_combine (
   logic [2:0]      tie_q;      // MAX/MIN: inputs still tied on the words seen
   logic [CntW-1:0] cnt_q;
 
-  function automatic logic [cn_pkg::RouteBits-1:0] route_of(
-      input logic [31:0]                                     h,
-      input logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] rt);
-    route_of = rt[cn_pkg::hdr_class(h)*cn_pkg::RouteBits +: cn_pkg::RouteBits];
-  endfunction
-
   // ------------------------------------------------------------ header stage
   logic [3:0]                   upward;   // source offers a header travelling up
   logic [1:0]                   lead;     // first such source
@@ -84,11 +78,11 @@ module cn_combine (
   assign upward[0] = src_hdr_valid_i[0];
   for (genvar l = 0; l < 3; l++) begin : g_upward
     assign upward[l+1] = src_hdr_valid_i[l+1] &&
-                         (cn_pkg::route_up(route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
+                         (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
   end
   assign lead       = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
   assign lead_hdr   = src_hdr_i[lead*32 +: 32];
-  assign lead_route = route_of(lead_hdr, routes_i);
+  assign lead_route = cn_pkg::route_of(lead_hdr, routes_i);
   assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
   assign bad_op     = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
   assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path

@@ -117,6 +117,11 @@ package cn_pkg;
   function automatic logic [2:0] route_down(input logic [RouteBits-1:0] r);
     route_down = r[RouteDownLsb +: 3];
   endfunction
+  // The route of a header's class, from the flattened table (class c at [c*RouteBits +: RouteBits]).
+  function automatic logic [RouteBits-1:0] route_of(input logic [31:0] h,
+                                                    input logic [NumClasses*RouteBits-1:0] rt);
+    route_of = rt[hdr_class(h)*RouteBits +: RouteBits];
+  endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
 endpackage : cn_pkg
