@@ -96,6 +96,9 @@ int run_collective(const RunOptions& o) {
   for (unsigned r = 0; r < n; ++r)
     for (unsigned l = 0; l < 3; ++l) flits += machine.sim().link_flits(r, l);
   js["link_flits"] = flits;
+  // Tree links in both directions that the run could have used, and the packets per rank.
+  const uint64_t link_directions = 2ull * (n - 1);
+  const uint64_t packets = (count + 31) / 32;
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
 
@@ -133,6 +136,11 @@ int run_collective(const RunOptions& o) {
   js["cycles"] = cycles;
   js["time_us"] = us;
   js["verified"] = bad.count == 0;
+  js["packets"] = packets;
+  js["cycles_per_packet"] = static_cast<double>(cycles) / static_cast<double>(packets);
+  // Busy fraction of the tree's link directions over the collective (0 on one node).
+  js["link_utilization"] =
+      link_directions ? static_cast<double>(flits) / static_cast<double>(link_directions * cycles) : 0.0;
 
   if (o.collective == "allreduce") line << " op=" << o.op;
   else line << " root=" << o.root;

@@ -53,6 +53,9 @@ TEST_P(CliAllreduce, IsVerifiedAndReportsItsJson) {
   EXPECT_EQ(j.at("count"), c.count);
   EXPECT_EQ(j.at("verified"), true);
   EXPECT_GT(j.at("cycles").get<uint64_t>(), 0u);
+  EXPECT_EQ(j.at("packets"), (c.count + 31) / 32);
+  EXPECT_GE(j.at("link_utilization").get<double>(), 0.0);
+  EXPECT_LE(j.at("link_utilization").get<double>(), 1.0);
   unsigned x, y, z;
   char sep;
   std::istringstream(c.torus) >> x >> sep >> y >> sep >> z;
