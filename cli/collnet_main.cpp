@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -17,6 +19,28 @@
 namespace {
 
 constexpr int kExitUsage = 2;
+
+// "0,5,6,11,20" -> {0, 5, 6, 11, 20}: distinct ranks below `nodes`.
+std::vector<unsigned> parse_rank_list(const std::string& text, unsigned nodes) {
+  std::vector<unsigned> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a rank");
+    const unsigned r = static_cast<unsigned>(std::stoul(item));
+    if (r >= nodes)
+      throw std::invalid_argument("rank " + std::to_string(r) + " is not on a machine of " + std::to_string(nodes) +
+                                  " nodes");
+    for (unsigned seen : out)
+      if (seen == r) throw std::invalid_argument("rank " + std::to_string(r) + " is listed twice");
+    out.push_back(r);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
 
 int usage_error(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet run --help' for usage.\n";
@@ -45,6 +69,8 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--link-latency", latency, "cycles per tree link (>= 1)")->capture_default_str();
   run->add_option("--access-cycles", access, "cycles per register access (>= 1)")->capture_default_str();
   run->add_option("--watchdog", watchdog, "cycles before an unfinished run is reported")->capture_default_str();
+  std::string ranks_text;
+  run->add_option("--ranks", ranks_text, "run on a subset communicator of these ranks, e.g. 0,5,6,11,20");
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
   run->add_option("--json", o.json_path, "write the results as JSON");
 
@@ -86,6 +112,16 @@ int collnet_main(int argc, char** argv) {
   if (root < 0 || root >= static_cast<long long>(o.machine.shape.nodes()))
     return usage_error("--root: rank " + std::to_string(root) + " is not on a machine of " +
                        std::to_string(o.machine.shape.nodes()) + " nodes");
+  if (!ranks_text.empty()) {
+    try {
+      o.ranks = parse_rank_list(ranks_text, o.machine.shape.nodes());
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--ranks: ") + e.what());
+    }
+    if (root >= static_cast<long long>(o.ranks.size()))
+      return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
+                         std::to_string(o.ranks.size()) + " ranks (--root counts within --ranks)");
+  }
   o.root = static_cast<unsigned>(root);
   if (latency < 1 || latency > 1000)
     return usage_error("--link-latency: must be 1..1000 cycles, got " + std::to_string(latency));

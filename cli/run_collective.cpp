@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -27,39 +28,52 @@ std::string hex(uint64_t v) {
 int run_collective(const RunOptions& o) {
   const bool barrier = o.collective == "barrier";
   const driver::Op op = o.collective == "allreduce" ? driver::parse_op(o.op) : driver::Op::Bxor;
-  const unsigned n = o.machine.shape.nodes();
   const uint64_t count = barrier ? 0 : o.count;
 
+  // The participants: every world rank, or the --ranks subset. Data is indexed by the rank
+  // in the communicator; a rank's input depends only on the seed and its world rank.
+  std::vector<unsigned> members = o.ranks;
+  if (members.empty())
+    for (unsigned r = 0; r < o.machine.shape.nodes(); ++r) members.push_back(r);
+  std::sort(members.begin(), members.end());
+  const unsigned n = static_cast<unsigned>(members.size());
+
   std::vector<std::vector<uint64_t>> in(n), out(n);
-  for (unsigned r = 0; r < n; ++r) {
-    in[r] = seeded_input(o.seed, r, count, op);
-    out[r].assign(count, 0);
+  for (unsigned k = 0; k < n; ++k) {
+    in[k] = seeded_input(o.seed, members[k], count, op);
+    out[k].assign(count, 0);
   }
   std::vector<uint64_t> start(n, 0), end(n, 0);
   // A barrier's ranks arrive at seeded, different times, so that leaving early would show.
   std::vector<uint64_t> arrival_delay(n, 0);
   if (barrier)
-    for (unsigned r = 0; r < n; ++r) arrival_delay[r] = seeded_input(o.seed, r, 1, op)[0] % 256;
+    for (unsigned k = 0; k < n; ++k) arrival_delay[k] = seeded_input(o.seed, members[k], 1, op)[0] % 256;
 
   driver::Machine machine(o.machine);
   const driver::RunReport report = machine.run([&](driver::Task& t) {
-    const unsigned r = t.rank();
-    t.cpu().idle(arrival_delay[r]);
-    start[r] = t.cycle();
+    std::optional<driver::Communicator> subset =
+        o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
+    if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
+    driver::Communicator* comm = subset ? &*subset : &t.world();
+    const unsigned k = comm->rank();
+    t.cpu().idle(arrival_delay[k]);
+    start[k] = t.cycle();
     if (barrier) {
-      t.world().barrier();
+      comm->barrier();
     } else if (o.collective == "allreduce") {
-      t.world().allreduce(in[r].data(), out[r].data(), o.count, op);
+      comm->allreduce(in[k].data(), out[k].data(), o.count, op);
     } else {
-      out[r] = in[r];
-      t.world().bcast(out[r].data(), o.count, o.root);
+      out[k] = in[k];
+      comm->bcast(out[k].data(), o.count, o.root);
     }
-    end[r] = t.cycle();
+    end[k] = t.cycle();
   });
 
   nlohmann::json js;
   js["collective"] = o.collective;
-  js["nodes"] = n;
+  js["nodes"] = o.machine.shape.nodes();
+  js["members"] = n;
+  if (!o.ranks.empty()) js["ranks"] = members;
   js["torus"] = o.machine.shape.str();
   js["count"] = count;
   js["type"] = o.type;
@@ -97,13 +111,18 @@ int run_collective(const RunOptions& o) {
     for (unsigned l = 0; l < 3; ++l) flits += machine.sim().link_flits(r, l);
   js["link_flits"] = flits;
   // Tree links in both directions that the run could have used, and the packets per rank.
-  const uint64_t link_directions = 2ull * (n - 1);
+  const uint64_t link_directions = 2ull * (o.machine.shape.nodes() - 1);
   const uint64_t packets = (count + 31) / 32;
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
 
   const uint64_t last_in = *std::max_element(start.begin(), start.end());
   const uint64_t last_out = *std::max_element(end.begin(), end.end());
+  std::string members_text;
+  if (!o.ranks.empty()) {
+    members_text = " ranks=";
+    for (unsigned k = 0; k < n; ++k) members_text += (k ? "," : "") + std::to_string(members[k]);
+  }
   std::ostringstream line;
   line << o.collective;
   uint64_t cycles = 0;
@@ -116,7 +135,7 @@ int run_collective(const RunOptions& o) {
     js["cycles"] = cycles;
     js["time_us"] = static_cast<double>(cycles) / o.machine.clock_mhz;
     js["verified"] = ok;
-    line << " torus=" << o.machine.shape.str() << " nodes=" << n << ": " << cycles
+    line << " torus=" << o.machine.shape.str() << " nodes=" << o.machine.shape.nodes() << members_text << ": " << cycles
          << " cycles from the last arrival to the last departure (" << cycles / o.machine.clock_mhz << " us at "
          << o.machine.clock_mhz << " MHz)";
     if (ok) {
@@ -144,7 +163,8 @@ int run_collective(const RunOptions& o) {
 
   if (o.collective == "allreduce") line << " op=" << o.op;
   else line << " root=" << o.root;
-  line << " type=" << o.type << " count=" << o.count << " torus=" << o.machine.shape.str() << " nodes=" << n << ": "
+  line << " type=" << o.type << " count=" << o.count << " torus=" << o.machine.shape.str()
+       << " nodes=" << o.machine.shape.nodes() << members_text << ": "
        << cycles << " cycles (" << us << " us at " << o.machine.clock_mhz << " MHz), " << o.count * 8
        << " bytes per rank";
   if (bad.count == 0) {

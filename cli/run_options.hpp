@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "systemc/machine_config.hpp"
 
@@ -15,6 +16,7 @@ struct RunOptions {
   uint64_t count = 64;
   unsigned root = 0;
   uint64_t seed = 1;
+  std::vector<unsigned> ranks;  // run on a subset communicator of these world ranks (empty: world)
   std::string json_path;
   sim::MachineConfig machine;
 };

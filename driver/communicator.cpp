@@ -1,11 +1,40 @@
 #include "communicator.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 
 namespace collnet::driver {
 
 Communicator::Communicator(sim::Machine::Task& task)
-    : task_(task), rank_(task.rank), size_(task.personality.nodes), cls_(kWorldClass) {}
+    : task_(task), rank_(task.rank), size_(task.personality.nodes), cls_(kWorldClass), members_(size_) {
+  for (unsigned r = 0; r < size_; ++r) members_[r] = r;
+}
+
+Communicator::Communicator(sim::Machine::Task& task, unsigned cls, std::vector<unsigned> members)
+    : task_(task), rank_(0), size_(static_cast<unsigned>(members.size())), cls_(cls), members_(std::move(members)) {
+  rank_ = static_cast<unsigned>(std::lower_bound(members_.begin(), members_.end(), task.rank) - members_.begin());
+}
+
+std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
+  if (ranks.empty()) throw Error("create: the rank list is empty");
+  std::sort(ranks.begin(), ranks.end());
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i] >= size_)
+      throw Error("create: rank " + std::to_string(ranks[i]) + " is not in a communicator of size " +
+                  std::to_string(size_));
+    if (i > 0 && ranks[i] == ranks[i - 1]) throw Error("create: rank " + std::to_string(ranks[i]) + " is listed twice");
+  }
+  if (next_class_ >= fw::regmap::kFirstPrivClass)
+    throw Error("create: all " + std::to_string(fw::regmap::kFirstPrivClass - kFirstSubsetClass) +
+                " user class routes are in use");
+  const unsigned cls = next_class_++;
+  std::vector<unsigned> world(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) world[i] = members_[ranks[i]];
+  task_.tree.configure_class_route(cls, task_.tree.subset_route(world));
+  if (!std::binary_search(world.begin(), world.end(), task_.rank)) return std::nullopt;
+  return Communicator(task_, cls, std::move(world));
+}
 
 fw::Header Communicator::next_header(fw::AluOp op) {
   fw::Header h;
@@ -17,6 +46,11 @@ fw::Header Communicator::next_header(fw::AluOp op) {
 }
 
 void Communicator::barrier() {
+  if (!is_world()) {
+    uint64_t token = 0;
+    allreduce(&token, &token, 1, Op::Bor);
+    return;
+  }
   sense_ = !sense_;
   fw::BarrierFirmware& b = task_.barrier;
   const unsigned bit = 1u << kWorldChannel;

@@ -1,6 +1,9 @@
 #include "tree_firmware.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include "tree_layout.hpp"
 
 namespace collnet::fw {
 
@@ -68,6 +71,26 @@ void TreeFirmware::push_identity(const Header& h, unsigned packets) {
   if (packets < 1 || packets > 0xffff)
     throw std::invalid_argument("identity injection of " + std::to_string(packets) + " packets: must be 1..65535");
   bus_.write(kRegInjIdentity, (uint64_t{packets} << kInjIdentityCountLsb) | h.encode());
+}
+
+ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) const {
+  const TreeLayout tree(me_.nodes);
+  const unsigned top = TreeLayout::common_ancestor(members);
+  auto leads_to_member = [&](unsigned node) {
+    for (unsigned m : members)
+      if (TreeLayout::in_subtree(m, node)) return true;
+    return false;
+  };
+  ClassRoute r;  // empty: up link 0, no down links, neither source nor destination
+  r.up_link = 0;
+  if (!TreeLayout::in_subtree(me_.rank, top) || !leads_to_member(me_.rank)) return r;
+  r.up_link = me_.rank == top ? ClassRoute::kNoUpLink : TreeLayout::kUpLink;
+  for (unsigned link = 1; link <= 2; ++link)
+    if (tree.has_child(me_.rank, link) && leads_to_member(TreeLayout::child(me_.rank, link))) r.down_mask |= 1u << link;
+  const bool member = std::binary_search(members.begin(), members.end(), me_.rank);
+  r.local_source = member;
+  r.local_destination = member;
+  return r;
 }
 
 TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(kRegStatus)); }

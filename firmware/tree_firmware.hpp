@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "packet.hpp"
 #include "personality.hpp"
@@ -52,6 +53,11 @@ class TreeFirmware {
 
   // The route of the whole-machine tree for this node (all nodes contribute and receive).
   ClassRoute machine_tree_route() const;
+  // This node's route for a class spanning `members` (sorted, distinct world ranks): the
+  // part of the machine tree below the members' common ancestor that leads to a member.
+  // Members contribute and receive; other nodes on the route are covered by the identity
+  // unit; nodes off the route get an empty route (nothing of the class reaches them).
+  ClassRoute subset_route(const std::vector<unsigned>& members) const;
 
   TreeStatus status();
 

@@ -1,27 +1,24 @@
 #include "tree_wiring.hpp"
 
+#include "firmware/tree_layout.hpp"
+
 namespace collnet::sim {
 
 std::vector<TreeEdge> TreeWiring::edges() const {
   std::vector<TreeEdge> out;
-  for (unsigned child = 1; child < nodes_; ++child) {
-    const unsigned parent = (child - 1) / 2;
-    out.push_back({parent, child == 2 * parent + 1 ? 1u : 2u, child, kUpLink});
-  }
+  for (unsigned child = 1; child < nodes_; ++child)
+    out.push_back({fw::TreeLayout::parent(child), fw::TreeLayout::link_to(child), child, fw::TreeLayout::kUpLink});
   return out;
 }
 
 void TreeWiring::describe(unsigned rank, fw::Personality& p) const {
-  p.tree_up_link = rank == 0 ? -1 : static_cast<int>(kUpLink);
+  const fw::TreeLayout tree(nodes_);
+  p.tree_up_link = rank == 0 ? -1 : static_cast<int>(fw::TreeLayout::kUpLink);
   p.tree_down_links = 0;
-  if (2 * rank + 1 < nodes_) p.tree_down_links |= 1u << 1;
-  if (2 * rank + 2 < nodes_) p.tree_down_links |= 1u << 2;
+  for (unsigned link = 1; link <= 2; ++link)
+    if (tree.has_child(rank, link)) p.tree_down_links |= 1u << link;
 }
 
-unsigned TreeWiring::depth() const {
-  unsigned d = 0;
-  for (unsigned r = nodes_ - 1; r > 0; r = (r - 1) / 2) ++d;
-  return d;
-}
+unsigned TreeWiring::depth() const { return fw::TreeLayout(nodes_).depth(); }
 
 }  // namespace collnet::sim

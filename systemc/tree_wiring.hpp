@@ -1,6 +1,5 @@
-// How the machine wires its tree: rank 0 at the root, the children of rank i are ranks
-// 2i+1 (on i's link 1) and 2i+2 (on i's link 2), and every non-root node reaches its
-// parent on its link 0. This is the only place that knows it.
+// How the machine wires its tree: by fw::TreeLayout (heap order: rank 0 at the root, the
+// children of rank i are 2i+1 on i's link 1 and 2i+2 on link 2, the parent on link 0).
 #pragma once
 
 #include <vector>
@@ -16,8 +15,6 @@ struct TreeEdge {
 
 class TreeWiring {
  public:
-  static constexpr unsigned kUpLink = 0;
-
   explicit TreeWiring(unsigned nodes) : nodes_(nodes) {}
 
   std::vector<TreeEdge> edges() const;

@@ -108,6 +108,19 @@ TEST(CliBarrier, IsVerifiedOnEveryShape) {
   }
 }
 
+TEST(CliRanks, RunsOnASubsetCommunicator) {
+  const std::string json = kTmp + "/ranks.json";
+  for (const char* c : {"allreduce", "bcast", "barrier"}) {
+    const auto r = collnet({"run", c, "--torus", "3x3x3", "--ranks", "0,5,6,11,20", "--count", "77", "--json", json});
+    ASSERT_EQ(r.status, 0) << c << ": " << r.out << r.err;
+    const auto j = read_json(json);
+    EXPECT_EQ(j.at("verified"), true);
+    EXPECT_EQ(j.at("members"), 5);
+    EXPECT_EQ(j.at("nodes"), 27);
+    EXPECT_EQ(j.at("ranks"), nlohmann::json({0, 5, 6, 11, 20}));
+  }
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;
@@ -141,6 +154,10 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--count", "0"}, "--count"},
                       UsageCase{{"run", "allreduce", "--count", "many"}, "--count"},
                       UsageCase{{"run", "allreduce", "--type", "f128"}, "--type"},
+                      UsageCase{{"run", "allreduce", "--torus", "2x2x1", "--ranks", "1,9"}, "--ranks"},
+                      UsageCase{{"run", "allreduce", "--torus", "2x2x1", "--ranks", "1,1"}, "listed twice"},
+                      UsageCase{{"run", "allreduce", "--torus", "2x2x1", "--ranks", "1,,2"}, "--ranks"},
+                      UsageCase{{"run", "bcast", "--torus", "2x2x1", "--ranks", "1,2", "--root", "2"}, "--root"},
                       UsageCase{{"run", "allreduce", "--torus", "64x64x64"}, "at most 32768"},
                       UsageCase{{"run", "allreduce", "--torus", "8x8x8", "--count", "1000000"}, "--count"},
                       UsageCase{{"run", "allreduce", "--link-latency", "0"}, "--link-latency"},

@@ -169,6 +169,101 @@ TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
   }
 }
 
+// ------------------------------------------------------------------ subset communicators
+// Runs allreduce on a subset communicator; non-members only program their route.
+std::string check_subset(const std::string& shape, const std::vector<unsigned>& ranks, Op op, size_t count) {
+  driver::Machine m(config(shape));
+  std::vector<std::vector<uint64_t>> out(ranks.size());
+  std::vector<int> member_rank(m.sim().nodes(), -1);
+  auto rep = m.run([&](driver::Task& t) {
+    auto sub = t.world().create(ranks);
+    if (!sub) return;
+    member_rank[t.rank()] = static_cast<int>(sub->rank());
+    if (sub->size() != ranks.size()) throw Error("wrong subset size");
+    const auto in = input(5, t.rank(), count);
+    out[sub->rank()].assign(count, 0);
+    sub->allreduce(in.data(), out[sub->rank()].data(), count, op);
+  });
+  if (!rep.ok) return rep.error;
+  std::vector<unsigned> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<uint64_t> ref = input(5, sorted[0], count);
+  for (size_t k = 1; k < sorted.size(); ++k) {
+    const auto in = input(5, sorted[k], count);
+    for (size_t i = 0; i < count; ++i) ref[i] = driver::apply(op, ref[i], in[i]);
+  }
+  for (unsigned r = 0; r < m.sim().nodes(); ++r) {
+    const bool member = std::binary_search(sorted.begin(), sorted.end(), r);
+    if (member != (member_rank[r] >= 0)) return "rank " + std::to_string(r) + " membership is wrong";
+  }
+  for (size_t k = 0; k < sorted.size(); ++k)
+    if (out[k] != ref) return "subset rank " + std::to_string(k) + " differs from the reference";
+  return std::string("ok");
+}
+
+TEST(Subset, AllreduceOnIrregularSubsetsCoversRouteNodesByIdentity) {
+  struct Case {
+    const char* shape;
+    std::vector<unsigned> ranks;
+    Op op;
+  };
+  const Case cases[] = {
+      {"3x3x3", {0, 5, 6, 11, 20}, Op::Sum},  {"3x3x3", {20, 11, 6, 5, 0}, Op::Min},
+      {"4x4x4", {7, 8, 40, 41, 62}, Op::Band}, {"4x4x4", {63}, Op::Max},
+      {"2x2x2", {1, 2}, Op::Bxor},             {"7x1x1", {3, 4, 5, 6}, Op::Bor},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_isolated([&] { return check_subset(c.shape, c.ranks, c.op, 70); });
+    EXPECT_EQ(r.report, "ok") << c.shape << " " << driver::to_string(c.op);
+  }
+}
+
+TEST(Subset, BcastAndBarrierWorkOnASubset) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("3x3x3"));
+    const std::vector<unsigned> ranks = {2, 9, 13, 26};
+    std::vector<std::vector<uint64_t>> buf(27);
+    auto rep = m.run([&](driver::Task& t) {
+      auto sub = t.world().create(ranks);
+      if (!sub) return;
+      buf[t.rank()] = input(3, t.rank(), 40);
+      sub->barrier();
+      sub->bcast(buf[t.rank()], 2);  // subset rank 2 is world rank 13
+      sub->barrier();
+    });
+    if (!rep.ok) return rep.error;
+    for (unsigned r : ranks)
+      if (buf[r] != input(3, 13, 40)) return "rank " + std::to_string(r) + " differs";
+    return std::string("ok");
+  });
+  EXPECT_EQ(r.report, "ok");
+}
+
+TEST(Subset, CreatingWithABadRankIsNamed) {
+  for (const auto& [ranks, message] : std::vector<std::pair<std::vector<unsigned>, std::string>>{
+           {{0, 9}, "create: rank 9 is not in a communicator of size 4"},
+           {{1, 1}, "create: rank 1 is listed twice"},
+           {{}, "create: the rank list is empty"}}) {
+    const auto r = run_isolated([ranks = ranks] {
+      driver::Machine m(config("2x2x1"));
+      auto rep = m.run([&](driver::Task& t) { t.world().create(ranks); });
+      return rep.ok ? std::string("no error") : rep.error;
+    });
+    EXPECT_NE(r.report.find(message), std::string::npos) << r.report;
+  }
+}
+
+TEST(Subset, TheUserClassRoutesRunOut) {
+  const auto r = run_isolated([] {
+    driver::Machine m(config("2x1x1"));
+    auto rep = m.run([&](driver::Task& t) {
+      for (int i = 0; i < 12; ++i) t.world().create({0, 1});
+    });
+    return rep.ok ? std::string("no error") : rep.error;
+  });
+  EXPECT_NE(r.report.find("all 11 user class routes are in use"), std::string::npos) << r.report;
+}
+
 // ------------------------------------------------------------------ misuse and failures
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {
