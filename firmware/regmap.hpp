@@ -16,6 +16,10 @@ inline constexpr unsigned kFlitBits = 64;
 inline constexpr unsigned kHeaderBits = 32;
 inline constexpr unsigned kPayloadFlits = 32;
 inline constexpr unsigned kPayloadBytes = kPayloadFlits * kFlitBits / 8;
+inline constexpr unsigned kVectorWords = 4;    // 64-bit words in one vector register access
+inline constexpr unsigned kBusDataBits = 256;  // register bus data: kVectorWords * kFlitBits
+static_assert(kBusDataBits == kVectorWords * kFlitBits, "a vector access fills the bus");
+static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
 
 // ------------------------------------------------------------------ packet header
 inline constexpr unsigned kHdrClassLsb = 28;
@@ -63,8 +67,10 @@ inline constexpr uint32_t kRegErrClear = 0x038;
 inline constexpr uint32_t kRegErrInfo = 0x040;
 inline constexpr uint32_t kRegErrSource = 0x048;
 inline constexpr uint32_t kRegInjIdentity = 0x050;
+inline constexpr uint32_t kRegInjVector = 0x058;
+inline constexpr uint32_t kRegRcvVector = 0x060;
 inline constexpr uint32_t kRegRouteBase = 0x100;
-inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0001ULL;
+inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0002ULL;
 
 inline constexpr uint32_t route_reg(unsigned cls) { return kRegRouteBase + 8 * cls; }
 
@@ -122,6 +128,8 @@ inline constexpr Constant kConstants[] = {
     {"FlitBits", kFlitBits},
     {"HeaderBits", kHeaderBits},
     {"PayloadFlits", kPayloadFlits},
+    {"VectorWords", kVectorWords},
+    {"BusDataBits", kBusDataBits},
     {"HdrClassLsb", kHdrClassLsb},
     {"HdrClassW", kHdrClassW},
     {"HdrP2pBit", kHdrP2pBit},
@@ -159,6 +167,8 @@ inline constexpr Constant kConstants[] = {
     {"RegErrInfo", kRegErrInfo},
     {"RegErrSource", kRegErrSource},
     {"RegInjIdentity", kRegInjIdentity},
+    {"RegInjVector", kRegInjVector},
+    {"RegRcvVector", kRegRcvVector},
     {"RegRouteBase", kRegRouteBase},
     {"RegIdValue", kRegIdValue},
     {"StatusInjHdrFreeLsb", kStatusInjHdrFreeLsb},

@@ -95,6 +95,27 @@ ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) cons
 
 TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(kRegStatus)); }
 
+static_assert(std::tuple_size<RegisterBus::Vector>::value == kVectorWords, "a vector access moves a vector register");
+
+void TreeFirmware::push_words(const uint64_t* w, size_t n) {
+  size_t i = 0;
+  for (; i + kVectorWords <= n; i += kVectorWords) {
+    RegisterBus::Vector v;
+    std::copy(w + i, w + i + kVectorWords, v.begin());
+    bus_.write_vector(kRegInjVector, v);
+  }
+  for (; i < n; ++i) push_word(w[i]);
+}
+
+void TreeFirmware::pop_words(uint64_t* w, size_t n) {
+  size_t i = 0;
+  for (; i + kVectorWords <= n; i += kVectorWords) {
+    const RegisterBus::Vector v = bus_.read_vector(kRegRcvVector);
+    std::copy(v.begin(), v.end(), w + i);
+  }
+  for (; i < n; ++i) w[i] = pop_word();
+}
+
 void TreeFirmware::check_errors() {
   const uint64_t bits = bus_.read(kRegErr);
   if (bits == 0) return;

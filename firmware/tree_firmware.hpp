@@ -4,6 +4,7 @@
 // of a communicator or collectives (that is the driver's job).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -64,11 +65,16 @@ class TreeFirmware {
   // Raw FIFO access; callers check status() for room and data first.
   void push_header(const Header& h) { bus_.write(regmap::kRegInjHdr, h.encode()); }
   void push_word(uint64_t w) { bus_.write(regmap::kRegInjData, w); }
+  // `n` payload words, w[0] first: one vector access per whole group of
+  // regmap::kVectorWords words, one single-word access per word of the remainder.
+  void push_words(const uint64_t* w, size_t n);
   // Asks the identity-injection unit for `packets` (1..65535) packets with header `h` whose
   // payload is the identity of h's opcode; takes one header slot, no payload words.
   void push_identity(const Header& h, unsigned packets);
   Header pop_header() { return Header::decode(static_cast<uint32_t>(bus_.read(regmap::kRegRcvHdr))); }
   uint64_t pop_word() { return bus_.read(regmap::kRegRcvData); }
+  // The next `n` received payload words into w[0..n): accesses as for push_words.
+  void pop_words(uint64_t* w, size_t n);
 
   // Reads the sticky error state and throws HardwareError describing it if any bit is set.
   void check_errors();

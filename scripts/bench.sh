@@ -47,7 +47,7 @@ echo "## Allreduce bandwidth on 4x4x4 (sum, u64)"
 echo
 echo "| count | bytes per rank | cycles | bytes per cycle per rank | flits per cycle |"
 echo "|---|---|---|---|---|"
-for n in 32 256 1024 8192 32768; do
+for n in 32 256 1024 8192 32768 131072; do
   run "bw_$n" allreduce --torus 4x4x4 --count "$n"
   f="$out/bw_$n.json"
   c=$(field "$f" cycles)

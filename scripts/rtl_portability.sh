@@ -22,8 +22,8 @@ for tool in "$IVERILOG" "$VVP" "$YOSYS"; do
   command -v "$tool" > /dev/null || { echo "rtl_portability: $tool not found" >&2; exit 2; }
 done
 
-# The packages first, then the shared FIFO, then every block, then the node top.
-files=(rtl/collective/cn_pkg.sv rtl/barrier/gi_pkg.sv rtl/common/cmn_fifo.sv)
+# The packages first, then the shared FIFOs, then every block, then the node top.
+files=(rtl/collective/cn_pkg.sv rtl/barrier/gi_pkg.sv rtl/common/cmn_fifo.sv rtl/common/cmn_wfifo.sv)
 for f in rtl/collective/*.sv rtl/barrier/*.sv; do
   [[ "$f" == */cn_pkg.sv || "$f" == */gi_pkg.sv ]] || files+=("$f")
 done

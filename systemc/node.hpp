@@ -17,12 +17,14 @@ class VerilatedContext;
 
 namespace collnet::sim {
 
+// One register access. The bus carries four 64-bit words (a vector access); an ordinary
+// register takes word 0 and ignores the rest.
 struct BusRequest {
   bool active = false;
   bool write = false;
   bool privileged = false;
   uint32_t addr = 0;
-  uint64_t wdata = 0;
+  std::array<uint64_t, 4> wdata{};
 };
 
 class Node : public sc_core::sc_module {
@@ -36,9 +38,14 @@ class Node : public sc_core::sc_module {
   // Link l of this node sends on `out` and receives on `in`.
   void connect(unsigned link, LinkWire& out, const LinkWire& in);
 
-  // Presents a bus access for the next clock edge; its read data is bus_rdata() after it.
+  // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
+  // all an ordinary register returns) or bus_rvector() (all four words) after it.
   void present(const BusRequest& req) { request_ = req; }
+  // The node's processors share its bus: one holds it for the whole of an access.
+  bool bus_held() const { return bus_held_; }
+  void hold_bus(bool held) { bus_held_ = held; }
   uint64_t bus_rdata() const;
+  std::array<uint64_t, 4> bus_rvector() const;
   bool error_flag() const;
 
   const sc_core::sc_event& edge_event() const { return edge_; }
@@ -54,6 +61,7 @@ class Node : public sc_core::sc_module {
   std::array<LinkWire*, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
   BusRequest request_;
+  bool bus_held_ = false;
   sc_core::sc_event edge_;
   uint64_t cycle_ = 0;
 };

@@ -23,17 +23,34 @@ void Processor::run() {
 }
 
 void Processor::access(const BusRequest& req) {
+  // Another task of the node is using the bus: wait for it. The bus is released right
+  // after the last cycle of an access, before any further edge, so the caller still reads
+  // its own data.
+  while (node_.bus_held()) wait(node_.edge_event());
+  node_.hold_bus(true);
   node_.present(req);
   ++accesses_;
   for (unsigned i = 0; i < access_cycles_; ++i) wait(node_.edge_event());
+  node_.hold_bus(false);
 }
 
 uint64_t Processor::read(uint32_t addr, bool privileged) {
-  access({true, false, privileged, addr, 0});
+  access({true, false, privileged, addr, {}});
   return node_.bus_rdata();
 }
 
-void Processor::write(uint32_t addr, uint64_t data, bool privileged) { access({true, true, privileged, addr, data}); }
+void Processor::write(uint32_t addr, uint64_t data, bool privileged) {
+  access({true, true, privileged, addr, {data, 0, 0, 0}});
+}
+
+void Processor::write_vector(uint32_t addr, const Vector& v, bool privileged) {
+  access({true, true, privileged, addr, v});
+}
+
+fw::RegisterBus::Vector Processor::read_vector(uint32_t addr, bool privileged) {
+  access({true, false, privileged, addr, {}});
+  return node_.bus_rvector();
+}
 
 void Processor::idle(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) wait(node_.edge_event());

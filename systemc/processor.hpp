@@ -1,7 +1,8 @@
 // A simulated processor (one task) on a node: an SC_THREAD that runs firmware and driver
 // code. Each register access is presented to the node's bus and takes effect at the next
 // clock edge; the processor then stalls for the configured access cost in cycles, so code
-// pays simulated time for everything it does on the hardware.
+// pays simulated time for everything it does on the hardware. A vector access (32 bytes,
+// like a 256-bit SIMD load or store) is one bus access and costs what a 64-bit one costs.
 #pragma once
 
 #include <systemc>
@@ -25,9 +26,14 @@ class Processor : public sc_core::sc_module, public fw::RegisterBus {
 
   uint64_t read(uint32_t addr, bool privileged = false) override;
   void write(uint32_t addr, uint64_t data, bool privileged = false) override;
+  void write_vector(uint32_t addr, const Vector& v, bool privileged = false) override;
+  Vector read_vector(uint32_t addr, bool privileged = false) override;
 
   // Lets `n` clock edges pass without touching the bus.
   void idle(uint64_t n);
+  // One access to node memory shared by the node's tasks (an atomic update or a poll):
+  // costs what a register access costs, without the bus.
+  void memory_access() { idle(access_cycles_); }
   // Cycles (clock edges) since the machine started.
   uint64_t cycle() const { return node_.cycle(); }
   uint64_t accesses() const { return accesses_; }

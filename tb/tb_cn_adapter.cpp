@@ -1,6 +1,7 @@
 // cn_adapter as a leaf, an inner node and a root of a class: combining up through the ALU,
 // identity injection, turnaround and broadcast, credit flow control under random
-// back-pressure, reception back-pressure, and every error the register block reports.
+// back-pressure, reception back-pressure, vector (4-word) payload accesses, and every
+// error the register block reports.
 #include <array>
 #include <deque>
 #include <vector>
@@ -8,16 +9,18 @@
 #include <gtest/gtest.h>
 
 #include "Vcn_adapter.h"
-#include "alu_reference.hpp"
+#include "firmware/alu_model.hpp"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
 #include "tb_harness.hpp"
 
 namespace collnet::tb {
+using namespace collnet::fw;  // the ALU model (firmware/alu_model.hpp)
 namespace {
 
 using namespace fw::regmap;
 using Payload = std::array<uint64_t, kPayloadFlits>;
+using Vector = std::array<uint64_t, kVectorWords>;
 
 constexpr unsigned kLinkPackets = 4;  // cn_adapter default LinkPackets
 constexpr unsigned kRcvPackets = 8;   // cn_adapter default RcvPackets
@@ -49,16 +52,22 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
   explicit AdapterBench(uint64_t seed = 1) : rng_(seed) {}
 
   // ---------------------------------------------------------------- bus
-  void write(uint32_t addr, uint64_t data, bool priv = false) {
+  // The bus data ports are 256 bits (eight 32-bit words in the model): word k of a vector
+  // in bits [64k +: 64]. An ordinary access uses word 0.
+  void write_vector(uint32_t addr, const Vector& v, bool priv = false) {
     model().bus_req_i = 1;
     model().bus_we_i = 1;
     model().bus_addr_i = addr;
-    model().bus_wdata_i = data;
+    for (unsigned k = 0; k < kVectorWords; ++k) {
+      model().bus_wdata_i[2 * k] = static_cast<uint32_t>(v[k]);
+      model().bus_wdata_i[2 * k + 1] = static_cast<uint32_t>(v[k] >> 32);
+    }
     model().bus_priv_i = priv;
     step();
     model().bus_req_i = 0;
   }
-  uint64_t read(uint32_t addr) {
+  void write(uint32_t addr, uint64_t data, bool priv = false) { write_vector(addr, {data, 0, 0, 0}, priv); }
+  Vector read_vector(uint32_t addr) {
     model().bus_req_i = 1;
     model().bus_we_i = 0;
     model().bus_addr_i = addr;
@@ -66,7 +75,16 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     step();
     model().bus_req_i = 0;
     EXPECT_TRUE(model().bus_rvalid_o);
-    return model().bus_rdata_o;
+    Vector v;
+    for (unsigned k = 0; k < kVectorWords; ++k)
+      v[k] = (uint64_t{model().bus_rdata_o[2 * k + 1]} << 32) | model().bus_rdata_o[2 * k];
+    return v;
+  }
+  // Every ordinary register answers in word 0 only.
+  uint64_t read(uint32_t addr) {
+    const Vector v = read_vector(addr);
+    EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
+    return v[0];
   }
   void route(unsigned cls, unsigned up, unsigned down, bool src, bool dst, bool priv = false) {
     fw::ClassRoute r;
@@ -104,11 +122,16 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     return p;
   }
   uint64_t errors() { return read(kRegErr); }
+  unsigned inj_data_free() { return (read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff; }
+  unsigned rcv_data() { return (read(kRegStatus) >> kStatusRcvDataLsb) & 0xfff; }
+  unsigned rcv_hdrs() { return (read(kRegStatus) >> kStatusRcvHdrLsb) & 0xff; }
 
   // ---------------------------------------------------------------- links
-  void send(unsigned link, const Packet& p) {
-    tx_[link].push_back({true, p.hdr});
-    for (uint64_t w : p.pl) tx_[link].push_back({false, w});
+  void send(unsigned link, const Packet& p) { send(link, p, 0, kPayloadFlits); }
+  // Part of a packet: its header if `first` is 0, then payload flits [first, last).
+  void send(unsigned link, const Packet& p, unsigned first, unsigned last) {
+    if (first == 0) tx_[link].push_back({true, p.hdr});
+    for (unsigned i = first; i < last; ++i) tx_[link].push_back({false, p.pl[i]});
   }
   // Probability (percent) that a sender idles in a cycle / a receiver holds a credit back.
   void set_send_gaps(unsigned percent) { gap_percent_ = percent; }
@@ -259,7 +282,13 @@ TEST(CnAdapterRegs, FlagsUnmappedAddresses) {
   b.write(0x7f8, 1);
   EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
   b.write(kRegErrClear, ~0ull);
-  EXPECT_EQ(b.read(0x058), 0u);
+  EXPECT_EQ(b.read(0x068), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
+  b.write(kRegErrClear, ~0ull);
+  b.write_vector(kRegRcvVector, {1, 2, 3, 4});  // read-only
+  EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ(b.read(kRegInjVector), 0u);  // write-only
   EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
 }
 
@@ -500,6 +529,129 @@ TEST(CnAdapterIdentity, ARequestForZeroPacketsDoesNothing) {
   EXPECT_TRUE(b.sent_on(0).empty());
   EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 8u);
   EXPECT_EQ(b.errors(), 0u);
+}
+
+// ------------------------------------------------------------------ vector accesses
+Vector vector_at(const Payload& p, unsigned v) { return {p[4 * v], p[4 * v + 1], p[4 * v + 2], p[4 * v + 3]}; }
+
+TEST(CnAdapterVector, OrdinaryRegistersAnswerInWordZeroOfTheWideBus) {
+  AdapterBench b;
+  EXPECT_EQ(b.read_vector(kRegId), (Vector{kRegIdValue, 0, 0, 0}));
+  EXPECT_EQ(b.read_vector(kRegStatus)[0], b.read(kRegStatus));
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterVector, EightVectorWritesCarryAPacketWordZeroFirst) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);  // leaf
+  Packet p{header(0, kOpAdd, 1), random_payload(rng)};
+  b.write(kRegInjHdr, p.hdr);
+  for (unsigned v = 0; v < kPayloadFlits / kVectorWords; ++v) b.write_vector(kRegInjVector, vector_at(p.pl, v));
+  b.run_until_sent(0, 1);
+  EXPECT_EQ(b.sent_on(0).back().hdr, p.hdr);
+  EXPECT_EQ(b.sent_on(0).back().pl, p.pl);
+  // Vector and single-word writes mix freely within a packet.
+  Packet q{header(0, kOpAdd, 2), random_payload(rng)};
+  b.write(kRegInjHdr, q.hdr);
+  unsigned i = 0;
+  for (; i < 3; ++i) b.write(kRegInjData, q.pl[i]);
+  for (; i + kVectorWords <= kPayloadFlits; i += kVectorWords)
+    b.write_vector(kRegInjVector, {q.pl[i], q.pl[i + 1], q.pl[i + 2], q.pl[i + 3]});
+  for (; i < kPayloadFlits; ++i) b.write(kRegInjData, q.pl[i]);
+  b.run_until_sent(0, 2);
+  EXPECT_EQ(b.sent_on(0).back().pl, q.pl);
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterVector, EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, false, true);  // a leaf that only receives
+  Packet p{header(0, kOpOr, 3), random_payload(rng)};
+  b.send(0, p);
+  b.run(100);
+  ASSERT_EQ(b.rcv_data(), kPayloadFlits);
+  EXPECT_EQ(static_cast<uint32_t>(b.read(kRegRcvHdr)), p.hdr);
+  for (unsigned v = 0; v < kPayloadFlits / kVectorWords; ++v) {
+    EXPECT_EQ(b.read_vector(kRegRcvVector), vector_at(p.pl, v)) << "vector " << v;
+    EXPECT_EQ(b.rcv_data(), kPayloadFlits - kVectorWords * (v + 1)) << "a vector read pops four words";
+  }
+  // Mixed with single-word reads.
+  Packet q{header(0, kOpOr, 4), random_payload(rng)};
+  b.send(0, q);
+  b.run(100);
+  EXPECT_EQ(static_cast<uint32_t>(b.read(kRegRcvHdr)), q.hdr);
+  EXPECT_EQ(b.read(kRegRcvData), q.pl[0]);
+  for (unsigned i = 1; i + kVectorWords <= kPayloadFlits; i += kVectorWords)
+    EXPECT_EQ(b.read_vector(kRegRcvVector), (Vector{q.pl[i], q.pl[i + 1], q.pl[i + 2], q.pl[i + 3]})) << "word " << i;
+  for (unsigned i = kPayloadFlits - 3; i < kPayloadFlits; ++i) EXPECT_EQ(b.read(kRegRcvData), q.pl[i]);
+  EXPECT_EQ(b.rcv_data(), 0u);
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterVector, AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);
+  // Payload without headers stays in the injection FIFO: fill it to 3 free words.
+  constexpr unsigned kDepthWords = 8 * kPayloadFlits;
+  std::vector<uint64_t> want;
+  for (unsigned i = 0; i + kVectorWords <= kDepthWords - 3; i += kVectorWords) {
+    const Vector v{rng(), rng(), rng(), rng()};
+    b.write_vector(kRegInjVector, v);
+    want.insert(want.end(), v.begin(), v.end());
+  }
+  want.push_back(rng());
+  b.write(kRegInjData, want.back());
+  ASSERT_EQ(b.inj_data_free(), 3u);
+  EXPECT_EQ(b.errors(), 0u);
+
+  b.write_vector(kRegInjVector, {0xbad0, 0xbad1, 0xbad2, 0xbad3});
+  EXPECT_EQ(b.errors(), 1u << kErrInjOverflow);
+  EXPECT_EQ(b.inj_data_free(), 3u) << "a refused vector pushes nothing";
+  b.write(kRegErrClear, ~0ull);
+  for (unsigned i = 0; i < 3; ++i) {
+    want.push_back(rng());
+    b.write(kRegInjData, want.back());
+  }
+  EXPECT_EQ(b.inj_data_free(), 0u);
+  EXPECT_EQ(b.errors(), 0u) << "the last three words fit one by one";
+
+  // Headers release the payload: eight packets, exactly the words written.
+  for (unsigned p = 0; p < 8; ++p) b.write(kRegInjHdr, header(0, kOpAdd, p));
+  b.run_until_sent(0, 8);
+  for (unsigned p = 0; p < 8; ++p)
+    for (unsigned i = 0; i < kPayloadFlits; ++i)
+      ASSERT_EQ(b.sent_on(0)[p].pl[i], want[p * kPayloadFlits + i]) << "packet " << p << " word " << i;
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterVector, AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, false, true);  // a leaf that only receives
+  Packet p{header(0, kOpOr, 5), random_payload(rng)};
+  b.send(0, p, 0, 3);  // the header and three words, the rest later
+  b.run(50);
+  ASSERT_EQ(b.rcv_hdrs(), 1u);
+  ASSERT_EQ(b.rcv_data(), 3u);
+  EXPECT_EQ(static_cast<uint32_t>(b.read(kRegRcvHdr)), p.hdr);
+
+  EXPECT_EQ(b.read_vector(kRegRcvVector), (Vector{0, 0, 0, 0}));
+  EXPECT_EQ(b.errors(), 1u << kErrRcvUnderflow);
+  EXPECT_EQ(b.rcv_data(), 3u) << "a refused vector pops nothing";
+  b.write(kRegErrClear, ~0ull);
+
+  b.send(0, p, 3, kPayloadFlits);
+  b.run(100);
+  ASSERT_EQ(b.rcv_data(), kPayloadFlits);
+  for (unsigned v = 0; v < kPayloadFlits / kVectorWords; ++v)
+    EXPECT_EQ(b.read_vector(kRegRcvVector), vector_at(p.pl, v)) << "vector " << v;
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
 }
 
 // ------------------------------------------------------------------ operand widths

@@ -2,10 +2,11 @@
 #include <gtest/gtest.h>
 
 #include "Vcn_identity.h"
-#include "alu_reference.hpp"
+#include "firmware/alu_model.hpp"
 #include "tb_harness.hpp"
 
 namespace collnet::tb {
+using namespace collnet::fw;  // the ALU model (firmware/alu_model.hpp)
 namespace {
 
 TEST(CnIdentity, GivesTheIdentityOfEveryOpcode) {

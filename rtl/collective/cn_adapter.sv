@@ -3,7 +3,10 @@
 // payloads in separate FIFOs), the combine engine (up the tree, through the ALU) and
 // the broadcast engine (down the tree, to children and local reception). At the root of
 // a class the combined result turns around through an internal path into the broadcast
-// engine. All link outputs are registered.
+// engine. All link outputs are registered. The register bus is cn_pkg::BusDataBits wide so
+// that the processor moves cn_pkg::VectorWords payload words per access: the payload FIFOs
+// (cmn_wfifo) take or give that many words at the bus side and one flit per cycle at the
+// engine side.
 //
 // Link l, both directions: valid, hdr (header flit), data[63:0] forward; credit back
 // (one pulse per packet buffer freed at the receiver).
@@ -20,11 +23,11 @@ module cn_adapter #(
   input  wire logic             bus_req_i,
   input  wire logic             bus_we_i,
   input  wire logic [11:0]      bus_addr_i,
-  input  wire logic [63:0]      bus_wdata_i,
+  input  wire logic [cn_pkg::BusDataBits-1:0] bus_wdata_i,
   input  wire logic             bus_priv_i,
   output logic                  bus_ready_o,
   output logic                  bus_rvalid_o,
-  output logic      [63:0]      bus_rdata_o,
+  output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o,
   // links (link l's data in bits [l*64 +: 64])
   input  wire logic [2:0]       link_in_valid_i,
   input  wire logic [2:0]       link_in_hdr_i,
@@ -39,28 +42,34 @@ module cn_adapter #(
 );
 
   localparam int LoopPackets = 2;
+  localparam int InjPlDepth  = InjPackets * cn_pkg::PayloadFlits;  // payload FIFO depths, words
+  localparam int RcvPlDepth  = RcvPackets * cn_pkg::PayloadFlits;
+  localparam int RcvPlCntW   = $clog2(RcvPlDepth + 1);
+  localparam int WordsW      = $clog2(cn_pkg::VectorWords + 1);
+  localparam int UpperBits   = cn_pkg::BusDataBits - 64;  // bus data above word 0
 
   // ------------------------------------------------------------ register block
   logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0]          routes;
   logic                                                     inj_hdr_push, inj_pl_push;
-  logic [63:0]                                              inj_wdata;
-  logic                                                     inj_hdr_full, inj_pl_full;
-  logic                                                     inj_hdr_empty, inj_pl_empty;
+  logic [WordsW-1:0]                                        inj_pl_n, rcv_pl_n;
+  logic [cn_pkg::BusDataBits-1:0]                           inj_wdata;
+  logic                                                     inj_hdr_full;
+  logic                                                     inj_hdr_empty;
   logic [$clog2(InjPackets + 1)-1:0]                        inj_hdr_count;
-  logic [$clog2(InjPackets * cn_pkg::PayloadFlits + 1)-1:0] inj_pl_count;
+  logic [$clog2(InjPlDepth + 1)-1:0]                        inj_pl_count;
   logic [48:0]                                              inj_entry, inj_head;
-  logic [63:0]                                              inj_pl;
+  logic [cn_pkg::BusDataBits-1:0]                           inj_pl;  // word 0: the next flit
   logic                                                     inj_entry_pop, inj_word_pop;
   logic                                                     loc_hdr_valid, loc_pl_valid;
   logic [31:0]                                              loc_hdr;
   logic [63:0]                                              loc_pl;
   logic                                                     rcv_hdr_pop, rcv_pl_pop;
   logic                                                     rcv_hdr_full, rcv_pl_full;
-  logic                                                     rcv_hdr_empty, rcv_pl_empty;
+  logic                                                     rcv_hdr_empty;
   logic [$clog2(RcvPackets + 1)-1:0]                        rcv_hdr_count;
-  logic [$clog2(RcvPackets * cn_pkg::PayloadFlits + 1)-1:0] rcv_pl_count;
+  logic [RcvPlCntW-1:0]                                     rcv_pl_count;
   logic [31:0]                                              rcv_hdr;
-  logic [63:0]                                              rcv_pl;
+  logic [cn_pkg::BusDataBits-1:0]                           rcv_pl;
   logic [cn_pkg::ErrBits-1:0]                               err_set, err_bits;
   logic [31:0]                                              err_expected, err_got;
   logic [1:0]                                               err_source;
@@ -70,11 +79,12 @@ module cn_adapter #(
     .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
     .priv_i(bus_priv_i), .ready_o(bus_ready_o), .rvalid_o(bus_rvalid_o), .rdata_o(bus_rdata_o),
     .routes_o(routes),
-    .inj_hdr_push_o(inj_hdr_push), .inj_pl_push_o(inj_pl_push), .inj_data_o(inj_wdata),
-    .inj_entry_o(inj_entry),
-    .inj_hdr_full_i(inj_hdr_full), .inj_pl_full_i(inj_pl_full),
+    .inj_hdr_push_o(inj_hdr_push), .inj_pl_push_o(inj_pl_push), .inj_pl_n_o(inj_pl_n),
+    .inj_data_o(inj_wdata), .inj_entry_o(inj_entry),
+    .inj_hdr_full_i(inj_hdr_full),
     .inj_hdr_count_i(inj_hdr_count), .inj_pl_count_i(inj_pl_count),
-    .rcv_hdr_pop_o(rcv_hdr_pop), .rcv_pl_pop_o(rcv_pl_pop), .rcv_hdr_i(rcv_hdr), .rcv_pl_i(rcv_pl),
+    .rcv_hdr_pop_o(rcv_hdr_pop), .rcv_pl_pop_o(rcv_pl_pop), .rcv_pl_n_o(rcv_pl_n),
+    .rcv_hdr_i(rcv_hdr), .rcv_pl_i(rcv_pl),
     .rcv_hdr_count_i(rcv_hdr_count), .rcv_pl_count_i(rcv_pl_count),
     .err_set_i(err_set), .err_expected_i(err_expected), .err_got_i(err_got),
     .err_source_i(err_source), .err_o(err_bits)
@@ -90,16 +100,16 @@ module cn_adapter #(
     .pop_i(inj_entry_pop), .data_o(inj_head),
     .full_o(inj_hdr_full), .empty_o(inj_hdr_empty), .count_o(inj_hdr_count)
   );
-  cmn_fifo #(.Width(64), .Depth(InjPackets * cn_pkg::PayloadFlits)) u_inj_pl (
-    .clk_i, .rst_ni, .push_i(inj_pl_push), .data_i(inj_wdata),
-    .pop_i(inj_word_pop), .data_o(inj_pl),
-    .full_o(inj_pl_full), .empty_o(inj_pl_empty), .count_o(inj_pl_count)
+  // Injection payload: 1 or VectorWords words in from the bus, one flit out per cycle.
+  cmn_wfifo #(.Width(64), .Lanes(cn_pkg::VectorWords), .Depth(InjPlDepth)) u_inj_pl (
+    .clk_i, .rst_ni, .push_i(inj_pl_push), .push_n_i(inj_pl_n), .data_i(inj_wdata),
+    .pop_i(inj_word_pop), .pop_n_i(WordsW'(1)), .data_o(inj_pl), .count_o(inj_pl_count)
   );
 
   cn_inj_source u_inj_source (
     .clk_i, .rst_ni,
     .entry_valid_i(!inj_hdr_empty), .entry_i(inj_head), .entry_pop_o(inj_entry_pop),
-    .word_valid_i(!inj_pl_empty), .word_i(inj_pl), .word_pop_o(inj_word_pop),
+    .word_valid_i(inj_pl_count != '0), .word_i(inj_pl[63:0]), .word_pop_o(inj_word_pop),
     .hdr_valid_o(loc_hdr_valid), .hdr_o(loc_hdr), .hdr_pop_i(cb_hdr_pop[0]),
     .pl_valid_o(loc_pl_valid), .pl_o(loc_pl), .pl_pop_i(cb_pl_pop[0])
   );
@@ -112,14 +122,18 @@ module cn_adapter #(
     .pop_i(rcv_hdr_pop), .data_o(rcv_hdr),
     .full_o(rcv_hdr_full), .empty_o(rcv_hdr_empty), .count_o(rcv_hdr_count)
   );
-  cmn_fifo #(.Width(64), .Depth(RcvPackets * cn_pkg::PayloadFlits)) u_rcv_pl (
-    .clk_i, .rst_ni, .push_i(rcv_pl_push), .data_i(bc_data),
-    .pop_i(rcv_pl_pop), .data_o(rcv_pl),
-    .full_o(rcv_pl_full), .empty_o(rcv_pl_empty), .count_o(rcv_pl_count)
+  // Reception payload: one flit in per cycle, 1 or VectorWords words out to the bus.
+  cmn_wfifo #(.Width(64), .Lanes(cn_pkg::VectorWords), .Depth(RcvPlDepth)) u_rcv_pl (
+    .clk_i, .rst_ni, .push_i(rcv_pl_push), .push_n_i(WordsW'(1)),
+    .data_i({{UpperBits{1'b0}}, bc_data}),
+    .pop_i(rcv_pl_pop), .pop_n_i(rcv_pl_n), .data_o(rcv_pl), .count_o(rcv_pl_count)
   );
+  assign rcv_pl_full = (rcv_pl_count == RcvPlCntW'(RcvPlDepth));
 
-  logic unused_empty;
-  assign unused_empty = rcv_hdr_empty ^ rcv_pl_empty;
+  logic                 unused_empty;
+  logic [UpperBits-1:0] unused_inj_lanes;  // the engine takes one flit at a time
+  assign unused_empty     = rcv_hdr_empty;
+  assign unused_inj_lanes = inj_pl[cn_pkg::BusDataBits-1:64];
 
   // ------------------------------------------------------------ links
   logic [2:0]       rx_hdr_valid, rx_pl_valid, rx_proto_err, tx_credit_err, tx_can_start, tx_send, tx_hdr;

@@ -19,6 +19,8 @@ package cn_pkg;
   localparam int FlitBits       = 64;
   localparam int HeaderBits     = 32;
   localparam int PayloadFlits   = 32;  // 256-byte payload
+  localparam int VectorWords    = 4;   // 64-bit words in one vector register access
+  localparam int BusDataBits    = 256; // register bus data: VectorWords * FlitBits
 
   // ---------------------------------------------------------------- packet header
   // [31:28] class  [27] point-to-point  [26] interrupt  [25:23] opcode
@@ -63,7 +65,9 @@ package cn_pkg;
   localparam logic [1:0] RouteUpNone  = 2'd3;
 
   // ---------------------------------------------------------------- register map
-  // 64-bit registers, byte addresses, 12-bit address space.
+  // 64-bit registers, byte addresses, 12-bit address space. The bus carries BusDataBits:
+  // an ordinary register uses [63:0] (reads return zeros above), the two vector registers
+  // move VectorWords payload words in one access, word 0 in [63:0].
   localparam logic [11:0] RegId         = 12'h000;  // RO  identification (RegIdValue)
   localparam logic [11:0] RegStatus     = 12'h008;  // RO  FIFO levels, see Status* below
   localparam logic [11:0] RegInjHdr     = 12'h010;  // WO  push a header into injection
@@ -75,9 +79,11 @@ package cn_pkg;
   localparam logic [11:0] RegErrInfo    = 12'h040;  // RO  [31:0] expected hdr [63:32] offending hdr
   localparam logic [11:0] RegErrSource  = 12'h048;  // RO  [1:0] source of the error (0 local, 1..3 link 0..2)
   localparam logic [11:0] RegInjIdentity = 12'h050; // WO  [31:0] header, [47:32] K: inject K identity packets
+  localparam logic [11:0] RegInjVector  = 12'h058;  // WO  push VectorWords payload words (all or none)
+  localparam logic [11:0] RegRcvVector  = 12'h060;  // RO  pop VectorWords payload words (all or none)
   localparam logic [11:0] RegRouteBase  = 12'h100;  // RW  class route c at RegRouteBase + 8*c
 
-  localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0001;  // "collnet", version 1.1
+  localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0002;  // "collnet", version 1.2
 
   // RegStatus fields
   localparam int StatusInjHdrFreeLsb  = 0;   // [7:0]   free header slots in injection
@@ -92,6 +98,7 @@ package cn_pkg;
   // RegErr bits (sticky)
   localparam int ErrInjOverflow  = 0;  // a push into a full injection FIFO was refused
   localparam int ErrRcvUnderflow = 1;  // a pop from an empty reception FIFO returned 0
+                                       // (a vector push or pop: too few free or held words)
   localparam int ErrHdrMismatch  = 2;  // sources of one combine carried different headers
   localparam int ErrBadOpcode    = 3;  // a packet carried the reserved opcode
   localparam int ErrBadRoute     = 4;  // a packet arrived where its class route does not expect it

@@ -2,8 +2,10 @@
 // routes and the sticky error state, and turns register accesses into pushes into the
 // injection FIFOs and pops from the reception FIFOs. Every access completes in the cycle
 // it is presented (ready_o is constant 1); read data is registered and valid on rvalid_o
-// the cycle after. A refused access (full FIFO, unprivileged write to a system class,
-// malformed route, unmapped address) changes nothing but its error bit.
+// the cycle after. The data path is cn_pkg::BusDataBits wide: ordinary registers use word 0
+// ([63:0]), the vector registers push or pop cn_pkg::VectorWords payload words at once. A
+// refused access (full FIFO, too few words for a vector, unprivileged write to a system
+// class, malformed route, unmapped address) changes nothing but its error bit.
 // Addresses and fields: cn_pkg (the one source of truth, mirrored in firmware/regmap.hpp).
 `default_nettype none
 
@@ -13,7 +15,8 @@ module cn_regs #(
   localparam int InjHdrCntW = $clog2(InjPackets + 1),
   localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1),
   localparam int RcvHdrCntW = $clog2(RcvPackets + 1),
-  localparam int RcvPlCntW  = $clog2(RcvPackets * cn_pkg::PayloadFlits + 1)
+  localparam int RcvPlCntW  = $clog2(RcvPackets * cn_pkg::PayloadFlits + 1),
+  localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1)  // a payload word count 0..VectorWords
 ) (
   input  wire logic                                            clk_i,
   input  wire logic                                            rst_ni,
@@ -21,27 +24,28 @@ module cn_regs #(
   input  wire logic                                            req_i,
   input  wire logic                                            we_i,
   input  wire logic [11:0]                                     addr_i,
-  input  wire logic [63:0]                                     wdata_i,
+  input  wire logic [cn_pkg::BusDataBits-1:0]                  wdata_i,
   input  wire logic                                            priv_i,
   output logic                                                 ready_o,
   output logic                                                 rvalid_o,
-  output logic      [63:0]                                     rdata_o,
+  output logic      [cn_pkg::BusDataBits-1:0]                  rdata_o,
   // class routes
   output logic      [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_o,
   // injection FIFOs
   output logic                                                 inj_hdr_push_o,
   output logic                                                 inj_pl_push_o,
-  output logic      [63:0]                                     inj_data_o,
+  output logic      [WordsW-1:0]                               inj_pl_n_o,   // words pushed
+  output logic      [cn_pkg::BusDataBits-1:0]                  inj_data_o,   // word k at [k*64 +: 64]
   output logic      [48:0]                                     inj_entry_o,  // see cn_inj_source
   input  wire logic                                            inj_hdr_full_i,
-  input  wire logic                                            inj_pl_full_i,
   input  wire logic [InjHdrCntW-1:0]                           inj_hdr_count_i,
   input  wire logic [InjPlCntW-1:0]                            inj_pl_count_i,
   // reception FIFOs
   output logic                                                 rcv_hdr_pop_o,
   output logic                                                 rcv_pl_pop_o,
+  output logic      [WordsW-1:0]                               rcv_pl_n_o,   // words popped
   input  wire logic [31:0]                                     rcv_hdr_i,
-  input  wire logic [63:0]                                     rcv_pl_i,
+  input  wire logic [cn_pkg::BusDataBits-1:0]                  rcv_pl_i,     // the head's word k at [k*64 +: 64]
   input  wire logic [RcvHdrCntW-1:0]                           rcv_hdr_count_i,
   input  wire logic [RcvPlCntW-1:0]                            rcv_pl_count_i,
   // errors
@@ -90,30 +94,44 @@ module cn_regs #(
                           (new_down != 3'b111);
   assign route_priv_ok = priv_i || (32'(route_idx) < cn_pkg::FirstPrivClass);
 
-  logic wr_inj_hdr, wr_inj_pl, wr_inj_id, wr_clear, wr_route, wr_bad;
+  logic wr_inj_hdr, wr_inj_pl, wr_inj_vec, wr_inj_id, wr_clear, wr_route, wr_bad;
   logic [15:0] id_count;
-  logic rd_rcv_hdr, rd_rcv_pl, rd_known;
+  logic rd_rcv_hdr, rd_rcv_pl, rd_rcv_vec, rd_known;
   assign wr_inj_hdr = wr && (addr_i == cn_pkg::RegInjHdr);
   assign wr_inj_pl  = wr && (addr_i == cn_pkg::RegInjData);
+  assign wr_inj_vec = wr && (addr_i == cn_pkg::RegInjVector);
   assign wr_inj_id  = wr && (addr_i == cn_pkg::RegInjIdentity);
   assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
   assign wr_route   = wr && is_route;
-  assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_id || wr_clear || wr_route);
+  assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_vec || wr_inj_id || wr_clear || wr_route);
   assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: 16];
   assign rd_rcv_hdr = rd && (addr_i == cn_pkg::RegRcvHdr);
   assign rd_rcv_pl  = rd && (addr_i == cn_pkg::RegRcvData);
-  assign rd_known   = rd_rcv_hdr || rd_rcv_pl || is_route ||
+  assign rd_rcv_vec = rd && (addr_i == cn_pkg::RegRcvVector);
+  assign rd_known   = rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || is_route ||
                       (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegStatus) ||
                       (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegErrInfo) ||
                       (addr_i == cn_pkg::RegErrSource);
 
+  // Payload words: a vector moves all its words or none, so a packet's payload never
+  // splits at an unexpected place and a refused access can simply be repeated.
+  logic [InjPlCntW-1:0] inj_pl_free;
+  logic                 inj_pl_room, inj_vec_room, rcv_pl_any, rcv_vec_any;
+  assign inj_pl_free  = InjPlCntW'(InjPackets * cn_pkg::PayloadFlits) - inj_pl_count_i;
+  assign inj_pl_room  = (inj_pl_free != '0);
+  assign inj_vec_room = (32'(inj_pl_free) >= cn_pkg::VectorWords);
+  assign rcv_pl_any   = (rcv_pl_count_i != '0);
+  assign rcv_vec_any  = (32'(rcv_pl_count_i) >= cn_pkg::VectorWords);
+
   // A header entry: one written packet, or id_count identity packets (none if 0).
   assign inj_hdr_push_o = (wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && !inj_hdr_full_i;
   assign inj_entry_o    = wr_inj_id ? {id_count, 1'b1, wdata_i[31:0]} : {16'd1, 1'b0, wdata_i[31:0]};
-  assign inj_pl_push_o  = wr_inj_pl && !inj_pl_full_i;
+  assign inj_pl_push_o  = (wr_inj_pl && inj_pl_room) || (wr_inj_vec && inj_vec_room);
+  assign inj_pl_n_o     = wr_inj_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
   assign inj_data_o     = wdata_i;
   assign rcv_hdr_pop_o  = rd_rcv_hdr && (rcv_hdr_count_i != '0);
-  assign rcv_pl_pop_o   = rd_rcv_pl && (rcv_pl_count_i != '0);
+  assign rcv_pl_pop_o   = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
+  assign rcv_pl_n_o     = rd_rcv_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
 
   logic [63:0] status;
   always_comb begin
@@ -126,21 +144,27 @@ module cn_regs #(
     status[cn_pkg::StatusErrBit]               = |err_q;
   end
 
-  logic [63:0] rdata;
+  logic [63:0] rword, rcv_word;
+  assign rcv_word = rcv_pl_i[63:0];
   always_comb begin
-    rdata = '0;
-    if (is_route)                       rdata = 64'(route_q[route_idx]);
+    rword = '0;
+    if (is_route)                       rword = 64'(route_q[route_idx]);
     else unique case (addr_i)
-      cn_pkg::RegId:        rdata = cn_pkg::RegIdValue;
-      cn_pkg::RegStatus:    rdata = status;
-      cn_pkg::RegRcvHdr:    rdata = (rcv_hdr_count_i != '0) ? 64'(rcv_hdr_i) : 64'b0;
-      cn_pkg::RegRcvData:   rdata = (rcv_pl_count_i != '0) ? rcv_pl_i : 64'b0;
-      cn_pkg::RegErr:       rdata = 64'(err_q);
-      cn_pkg::RegErrInfo:   rdata = info_q;
-      cn_pkg::RegErrSource: rdata = 64'(source_q);
-      default:              rdata = '0;
+      cn_pkg::RegId:        rword = cn_pkg::RegIdValue;
+      cn_pkg::RegStatus:    rword = status;
+      cn_pkg::RegRcvHdr:    rword = (rcv_hdr_count_i != '0) ? 64'(rcv_hdr_i) : 64'b0;
+      cn_pkg::RegRcvData:   rword = rcv_pl_any ? rcv_word : 64'b0;
+      cn_pkg::RegErr:       rword = 64'(err_q);
+      cn_pkg::RegErrInfo:   rword = info_q;
+      cn_pkg::RegErrSource: rword = 64'(source_q);
+      default:              rword = '0;
     endcase
   end
+
+  // Ordinary registers answer in word 0; only a vector read fills the upper words.
+  logic [cn_pkg::BusDataBits-1:0] rdata;
+  assign rdata = (addr_i == cn_pkg::RegRcvVector) ? (rcv_vec_any ? rcv_pl_i : '0)
+                                                  : {{(cn_pkg::BusDataBits - 64){1'b0}}, rword};
 
   // ------------------------------------------------------------ error bits
   logic [cn_pkg::ErrBits-1:0] err_new;
@@ -148,10 +172,10 @@ module cn_regs #(
     err_new = err_set_i;
     err_new[cn_pkg::ErrInjOverflow]  = err_set_i[cn_pkg::ErrInjOverflow] ||
                                        ((wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && inj_hdr_full_i) ||
-                                       (wr_inj_pl && inj_pl_full_i);
+                                       (wr_inj_pl && !inj_pl_room) || (wr_inj_vec && !inj_vec_room);
     err_new[cn_pkg::ErrRcvUnderflow] = err_set_i[cn_pkg::ErrRcvUnderflow] ||
                                        (rd_rcv_hdr && rcv_hdr_count_i == '0) ||
-                                       (rd_rcv_pl && rcv_pl_count_i == '0);
+                                       (rd_rcv_pl && !rcv_pl_any) || (rd_rcv_vec && !rcv_vec_any);
     err_new[cn_pkg::ErrPriv]         = err_set_i[cn_pkg::ErrPriv] ||
                                        (wr_route && !route_priv_ok);
     err_new[cn_pkg::ErrBadRouteCfg]  = err_set_i[cn_pkg::ErrBadRouteCfg] ||

@@ -16,11 +16,11 @@ module nd_node #(
   input  wire logic        bus_req_i,
   input  wire logic        bus_we_i,
   input  wire logic [11:0] bus_addr_i,
-  input  wire logic [63:0] bus_wdata_i,
+  input  wire logic [cn_pkg::BusDataBits-1:0] bus_wdata_i,  // word 0 in [63:0]
   input  wire logic        bus_priv_i,
   output logic             bus_ready_o,
   output logic             bus_rvalid_o,
-  output logic      [63:0] bus_rdata_o,
+  output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o,
   // tree link 0
   input  wire logic        tree0_in_valid_i,
   input  wire logic        tree0_in_hdr_i,
@@ -60,8 +60,9 @@ module nd_node #(
 );
 
   // ------------------------------------------------------------ register bus decode
-  logic        to_gi, gi_sel_q, cn_rvalid, gi_rvalid, cn_err, gi_err;
-  logic [63:0] cn_rdata, gi_rdata;
+  logic                           to_gi, gi_sel_q, cn_rvalid, gi_rvalid, cn_err, gi_err;
+  logic [cn_pkg::BusDataBits-1:0] cn_rdata;
+  logic [63:0]                    gi_rdata;
 
   assign to_gi = (bus_addr_i[11:10] == 2'b01);
 
@@ -70,9 +71,10 @@ module nd_node #(
     else if (bus_req_i) gi_sel_q <= to_gi;
   end
 
-  // Both read paths are registered in their units; the select is registered too.
+  // Both read paths are registered in their units; the select is registered too. The
+  // barrier unit has only 64-bit registers: its read data is word 0 of the wide bus.
   assign bus_rvalid_o = gi_sel_q ? gi_rvalid : cn_rvalid;
-  assign bus_rdata_o  = gi_sel_q ? gi_rdata : cn_rdata;
+  assign bus_rdata_o  = gi_sel_q ? {{(cn_pkg::BusDataBits - 64){1'b0}}, gi_rdata} : cn_rdata;
   assign err_o        = cn_err || gi_err;
 
   logic [3*64-1:0] out_data;
@@ -98,7 +100,7 @@ module nd_node #(
 
   gi_barrier u_barrier (
     .clk_i, .rst_ni,
-    .req_i(bus_req_i && to_gi), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .req_i(bus_req_i && to_gi), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i[63:0]),
     .priv_i(bus_priv_i), .rvalid_o(gi_rvalid), .rdata_o(gi_rdata),
     .link_in_i({gi2_in_i, gi1_in_i, gi0_in_i}),
     .link_out_o({gi2_out_o, gi1_out_o, gi0_out_o}),
