@@ -1,6 +1,7 @@
 // collnet: the command line. `collnet run <collective> ...` runs one collective on a
 // simulated machine and checks it. Exit status: 0 verified, 1 wrong result or hardware
 // error, 2 bad usage.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include <systemc>
 
 #include "driver/error.hpp"
+#include "driver/datatype.hpp"
 #include "driver/op.hpp"
 #include "run_options.hpp"
 #include "systemc/machine_config.hpp"
@@ -32,7 +34,7 @@ std::vector<unsigned> parse_rank_list(const std::string& text, unsigned nodes) {
     const unsigned r = static_cast<unsigned>(std::stoul(item));
     if (r >= nodes)
       throw std::invalid_argument("rank " + std::to_string(r) + " is not on a machine of " + std::to_string(nodes) +
-                                  " nodes");
+                                  " ranks");
     for (unsigned seen : out)
       if (seen == r) throw std::invalid_argument("rank " + std::to_string(r) + " is listed twice");
     out.push_back(r);
@@ -54,23 +56,37 @@ int collnet_main(int argc, char** argv) {
 
   CLI::App* run = app.add_subcommand("run", "run one collective on a simulated machine and verify it");
   std::string torus = "4x4x4";
+  std::string op_text = "sum", type_text = "u64";
   long long count = static_cast<long long>(o.count);
   long long root = 0;
+  long long tasks = 1;
   long long latency = o.machine.link_latency;
   long long access = o.machine.access_cycles;
   long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
-  run->add_option("collective", o.collective, "allreduce | bcast | barrier")->required();
+  std::string collectives;
+  for (const std::string& c : collnet::cli::known_collectives()) collectives += (collectives.empty() ? "" : " | ") + c;
+  std::string ops;
+  for (collnet::driver::Op op : collnet::driver::all_ops())
+    ops += std::string(ops.empty() ? "" : " | ") + collnet::driver::to_string(op);
+  std::string types;
+  for (collnet::driver::Datatype t : collnet::driver::all_datatypes())
+    types += std::string(types.empty() ? "" : " | ") + collnet::driver::to_string(t);
+  run->add_option("collective", o.collective, collectives)->required();
   run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
-  run->add_option("--op", o.op, "sum | max | min | band | bor | bxor (allreduce)")->capture_default_str();
-  run->add_option("--type", o.type, "element type: u64")->capture_default_str();
+  run->add_option("--op", op_text, ops + " (reduce, allreduce, scan, exscan)")->capture_default_str();
+  run->add_option("--type", type_text, "element type: " + types)->capture_default_str();
   run->add_option("--count", count, "elements per rank (>= 1)")->capture_default_str();
-  run->add_option("--root", root, "root rank (bcast)")->capture_default_str();
+  run->add_option("--root", root, "root rank (bcast, reduce, gather)")->capture_default_str();
+  run->add_option("--tasks", tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
   run->add_option("--seed", o.seed, "seed of the input data")->capture_default_str();
   run->add_option("--link-latency", latency, "cycles per tree link (>= 1)")->capture_default_str();
-  run->add_option("--access-cycles", access, "cycles per register access (>= 1)")->capture_default_str();
+  run->add_option("--access-cycles", access, "cycles per register or memory access (>= 1)")->capture_default_str();
   run->add_option("--watchdog", watchdog, "cycles before an unfinished run is reported")->capture_default_str();
   std::string ranks_text;
   run->add_option("--ranks", ranks_text, "run on a subset communicator of these ranks, e.g. 0,5,6,11,20");
+  run->add_option("--input", o.input_path, "per-rank input data: a JSON array of one array per rank (replaces --count)");
+  run->add_option("--output", o.output_path, "write per-rank results as JSON");
+  run->add_flag("--check-args", o.check_arguments, "agree on the arguments before each collective");
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
   run->add_option("--json", o.json_path, "write the results as JSON");
 
@@ -84,8 +100,9 @@ int collnet_main(int argc, char** argv) {
     return usage_error(e.what());
   }
 
-  if (o.collective != "allreduce" && o.collective != "bcast" && o.collective != "barrier")
-    return usage_error("unknown collective '" + o.collective + "' (known: allreduce, bcast, barrier)");
+  const auto& known = collnet::cli::known_collectives();
+  if (std::find(known.begin(), known.end(), o.collective) == known.end())
+    return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + ")");
   try {
     o.machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
@@ -94,34 +111,48 @@ int collnet_main(int argc, char** argv) {
   if (o.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
     return usage_error("--torus: " + torus + " has " + std::to_string(o.machine.shape.nodes()) + " nodes; at most " +
                        std::to_string(collnet::sim::MachineConfig::kMaxNodes) + " are supported");
+  if (tasks < 1 || tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
+    return usage_error("--tasks: must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode) +
+                       ", got " + std::to_string(tasks));
+  o.machine.tasks_per_node = static_cast<unsigned>(tasks);
+  const unsigned world = o.machine.shape.nodes() * o.machine.tasks_per_node;
   try {
-    collnet::driver::parse_op(o.op);
+    o.op = collnet::driver::parse_op(op_text);
   } catch (const collnet::Error& e) {
     return usage_error(std::string("--op: ") + e.what());
   }
-  if (o.type != "u64") return usage_error("--type: unsupported type '" + o.type + "' (supported: u64)");
+  try {
+    o.type = collnet::driver::parse_datatype(type_text);
+  } catch (const collnet::Error& e) {
+    return usage_error(std::string("--type: ") + e.what());
+  }
+  if (collnet::cli::takes_op(o.collective) && !collnet::driver::accepts(o.op, o.type))
+    return usage_error("--op: " + op_text + " cannot reduce " + type_text +
+                       " elements (bitwise and logical ops take integer types)");
   if (count < 1 || count > (1LL << 28))
     return usage_error("--count: must be 1.." + std::to_string(1LL << 28) + ", got " + std::to_string(count));
   o.count = static_cast<uint64_t>(count);
-  // Inputs and results of every rank live in host memory: 16 bytes per element per rank.
-  constexpr uint64_t kMaxElements = uint64_t{1} << 27;
-  if (o.count * o.machine.shape.nodes() > kMaxElements)
-    return usage_error("--count: " + std::to_string(o.count) + " elements on each of " +
-                       std::to_string(o.machine.shape.nodes()) + " ranks is more than the " +
-                       std::to_string(kMaxElements) + " elements in all that a run may hold");
-  if (root < 0 || root >= static_cast<long long>(o.machine.shape.nodes()))
-    return usage_error("--root: rank " + std::to_string(root) + " is not on a machine of " +
-                       std::to_string(o.machine.shape.nodes()) + " nodes");
   if (!ranks_text.empty()) {
     try {
-      o.ranks = parse_rank_list(ranks_text, o.machine.shape.nodes());
+      o.ranks = parse_rank_list(ranks_text, world);
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--ranks: ") + e.what());
     }
-    if (root >= static_cast<long long>(o.ranks.size()))
-      return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
-                         std::to_string(o.ranks.size()) + " ranks (--root counts within --ranks)");
   }
+  const unsigned members = o.ranks.empty() ? world : static_cast<unsigned>(o.ranks.size());
+  // Inputs and results of every rank live in host memory; gather and scan move a
+  // position per rank.
+  const bool per_rank = o.collective == "gather" || o.collective == "allgather" || o.collective == "scan" ||
+                        o.collective == "exscan";
+  constexpr uint64_t kMaxElements = uint64_t{1} << 27;
+  const uint64_t elements = o.count * members * (per_rank ? members : 1);
+  if (o.input_path.empty() && elements > kMaxElements)
+    return usage_error("--count: " + std::to_string(o.count) + " elements on each of " + std::to_string(members) +
+                       " ranks makes " + std::to_string(elements) + " elements for " + o.collective +
+                       ", more than the " + std::to_string(kMaxElements) + " a run may hold");
+  if (root < 0 || root >= static_cast<long long>(members))
+    return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
+                       std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
   if (latency < 1 || latency > 1000)
     return usage_error("--link-latency: must be 1..1000 cycles, got " + std::to_string(latency));

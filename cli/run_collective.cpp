@@ -1,14 +1,14 @@
 #include <algorithm>
-#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "data_file.hpp"
 #include "driver/machine.hpp"
-#include "driver/op.hpp"
 #include "inputs.hpp"
 #include "run_options.hpp"
 #include "verify.hpp"
@@ -25,62 +25,94 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
-int run_collective(const RunOptions& o) {
-  const bool barrier = o.collective == "barrier";
-  const driver::Op op = o.collective == "allreduce" ? driver::parse_op(o.op) : driver::Op::Bxor;
-  const uint64_t count = barrier ? 0 : o.count;
+const std::vector<std::string>& known_collectives() {
+  static const std::vector<std::string> c = {"barrier", "bcast", "reduce", "allreduce",
+                                             "gather",  "allgather", "scan", "exscan"};
+  return c;
+}
 
-  // The participants: every world rank, or the --ranks subset. Data is indexed by the rank
-  // in the communicator; a rank's input depends only on the seed and its world rank.
+bool takes_op(const std::string& c) { return c == "reduce" || c == "allreduce" || c == "scan" || c == "exscan"; }
+bool takes_root(const std::string& c) { return c == "bcast" || c == "reduce" || c == "gather"; }
+
+int run_collective(const RunOptions& o) {
+  const std::string& coll = o.collective;
+  const bool barrier = coll == "barrier";
+  const driver::Op op = takes_op(coll) ? o.op : driver::Op::Bor;
+  const bool pairs = takes_op(coll) && driver::is_loc(op);
+  const unsigned tasks = o.machine.tasks_per_node;
+  const unsigned world = o.machine.shape.nodes() * tasks;
+
+  // The participants: every world rank, or the --ranks subset, indexed by their rank in the
+  // communicator. A rank's seeded input depends only on the seed and its world rank.
   std::vector<unsigned> members = o.ranks;
   if (members.empty())
-    for (unsigned r = 0; r < o.machine.shape.nodes(); ++r) members.push_back(r);
+    for (unsigned r = 0; r < world; ++r) members.push_back(r);
   std::sort(members.begin(), members.end());
   const unsigned n = static_cast<unsigned>(members.size());
 
-  std::vector<std::vector<uint64_t>> in(n), out(n);
-  for (unsigned k = 0; k < n; ++k) {
-    in[k] = seeded_input(o.seed, members[k], count, op);
-    out[k].assign(count, 0);
+  std::vector<std::vector<uint64_t>> in(n);
+  uint64_t count = barrier ? 0 : o.count;
+  if (!o.input_path.empty() && !barrier) {
+    in = read_data_file(o.input_path, o.type, pairs, n);
+    count = in[0].size() / (pairs ? 2 : 1);
+  } else {
+    for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], count, o.type, op);
   }
-  std::vector<uint64_t> start(n, 0), end(n, 0);
+  const size_t out_elements = (coll == "gather" || coll == "allgather") ? count * n : count;
+  std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(out_elements * (pairs ? 2 : 1), 0));
+  std::vector<uint64_t> start(n, 0), end(n, 0), packets(n, 0);
   // A barrier's ranks arrive at seeded, different times, so that leaving early would show.
   std::vector<uint64_t> arrival_delay(n, 0);
   if (barrier)
-    for (unsigned k = 0; k < n; ++k) arrival_delay[k] = seeded_input(o.seed, members[k], 1, op)[0] % 256;
+    for (unsigned k = 0; k < n; ++k)
+      arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
   driver::Machine machine(o.machine);
   const driver::RunReport report = machine.run([&](driver::Task& t) {
-    std::optional<driver::Communicator> subset =
-        o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
+    std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
     driver::Communicator* comm = subset ? &*subset : &t.world();
+    comm->set_argument_check(o.check_arguments);
     const unsigned k = comm->rank();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
+    const uint64_t* send = in[k].data();
+    uint64_t* recv = out[k].data();
     if (barrier) {
       comm->barrier();
-    } else if (o.collective == "allreduce") {
-      comm->allreduce(in[k].data(), out[k].data(), o.count, op);
-    } else {
+    } else if (coll == "allreduce") {
+      comm->allreduce(send, recv, count, o.type, op);
+    } else if (coll == "reduce") {
+      comm->reduce(send, recv, count, o.type, op, o.root);
+    } else if (coll == "bcast") {
       out[k] = in[k];
-      comm->bcast(out[k].data(), o.count, o.root);
+      comm->bcast(out[k].data(), count, o.type, o.root);
+    } else if (coll == "gather") {
+      comm->gather(send, recv, count, o.type, o.root);
+    } else if (coll == "allgather") {
+      comm->allgather(send, recv, count, o.type);
+    } else if (coll == "scan") {
+      comm->scan(send, recv, count, o.type, op);
+    } else {
+      comm->exscan(send, recv, count, o.type, op);
     }
     end[k] = t.cycle();
+    packets[k] = comm->last().packets;
   });
 
   nlohmann::json js;
-  js["collective"] = o.collective;
+  js["collective"] = coll;
   js["nodes"] = o.machine.shape.nodes();
+  js["tasks_per_node"] = tasks;
   js["members"] = n;
   if (!o.ranks.empty()) js["ranks"] = members;
   js["torus"] = o.machine.shape.str();
   js["count"] = count;
-  js["type"] = o.type;
-  js["op"] = o.collective == "allreduce" ? o.op : "none";
-  if (o.collective == "bcast") js["root"] = o.root;
+  js["type"] = driver::to_string(o.type);
+  js["op"] = takes_op(coll) ? driver::to_string(op) : "none";
+  if (takes_root(coll)) js["root"] = o.root;
   js["seed"] = o.seed;
-  js["bytes"] = count * 8;
+  js["bytes"] = count * driver::bytes(o.type);
   js["tree_depth"] = machine.sim().tree_depth();
   js["link_latency"] = o.machine.link_latency;
   js["access_cycles"] = o.machine.access_cycles;
@@ -99,7 +131,7 @@ int run_collective(const RunOptions& o) {
   };
 
   if (!report.ok) {
-    std::cerr << "collnet: " << o.collective << " failed: " << report.error << "\n";
+    std::cerr << "collnet: " << coll << " failed: " << report.error << "\n";
     js["verified"] = false;
     js["error"] = report.error;
     js["cycles"] = nullptr;
@@ -107,12 +139,11 @@ int run_collective(const RunOptions& o) {
   }
 
   uint64_t flits = 0;
-  for (unsigned r = 0; r < n; ++r)
+  for (unsigned r = 0; r < o.machine.shape.nodes(); ++r)
     for (unsigned l = 0; l < 3; ++l) flits += machine.sim().link_flits(r, l);
   js["link_flits"] = flits;
-  // Tree links in both directions that the run could have used, and the packets per rank.
+  // Tree links in both directions that the run could have used.
   const uint64_t link_directions = 2ull * (o.machine.shape.nodes() - 1);
-  const uint64_t packets = (count + 31) / 32;
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
 
@@ -123,21 +154,22 @@ int run_collective(const RunOptions& o) {
     members_text = " ranks=";
     for (unsigned k = 0; k < n; ++k) members_text += (k ? "," : "") + std::to_string(members[k]);
   }
+  const std::string machine_text = " torus=" + o.machine.shape.str() + " nodes=" +
+                                   std::to_string(o.machine.shape.nodes()) +
+                                   (tasks > 1 ? " tasks=" + std::to_string(tasks) : "") + members_text;
   std::ostringstream line;
-  line << o.collective;
-  uint64_t cycles = 0;
+  line << coll;
   if (barrier) {
     // The barrier's cost is what the last rank to arrive waits; verified if no rank left
     // before the last one arrived.
-    cycles = last_out - last_in;
+    const uint64_t cycles = last_out - last_in;
     const auto early = std::min_element(end.begin(), end.end());
     const bool ok = *early >= last_in;
     js["cycles"] = cycles;
     js["time_us"] = static_cast<double>(cycles) / o.machine.clock_mhz;
     js["verified"] = ok;
-    line << " torus=" << o.machine.shape.str() << " nodes=" << o.machine.shape.nodes() << members_text << ": " << cycles
-         << " cycles from the last arrival to the last departure (" << cycles / o.machine.clock_mhz << " us at "
-         << o.machine.clock_mhz << " MHz)";
+    line << machine_text << ": " << cycles << " cycles from the last arrival to the last departure ("
+         << cycles / o.machine.clock_mhz << " us at " << o.machine.clock_mhz << " MHz)";
     if (ok) {
       std::cout << line.str() << ", verified\n";
       return finish(0);
@@ -148,25 +180,37 @@ int run_collective(const RunOptions& o) {
     return finish(1);
   }
 
-  const std::vector<uint64_t> ref = o.collective == "allreduce" ? reference_allreduce(in, op) : in[o.root];
-  const Mismatch bad = compare(out, ref);
-  cycles = last_out - *std::min_element(start.begin(), start.end());
+  Problem problem;
+  problem.collective = coll;
+  problem.type = o.type;
+  problem.op = op;
+  problem.root = o.root;
+  const auto want = reference(problem, in);
+  const Mismatch bad = compare(out, want);
+  if (!o.output_path.empty()) {
+    std::vector<std::optional<std::vector<uint64_t>>> results(n);
+    for (unsigned k = 0; k < n; ++k)
+      if (want[k]) results[k] = out[k];
+    write_data_file(o.output_path, o.type, pairs, results);
+  }
+
+  const uint64_t cycles = last_out - *std::min_element(start.begin(), start.end());
+  const uint64_t pk = std::max<uint64_t>(1, *std::max_element(packets.begin(), packets.end()));
   const double us = static_cast<double>(cycles) / o.machine.clock_mhz;
   js["cycles"] = cycles;
   js["time_us"] = us;
   js["verified"] = bad.count == 0;
-  js["packets"] = packets;
-  js["cycles_per_packet"] = static_cast<double>(cycles) / static_cast<double>(packets);
+  js["packets"] = pk;
+  js["cycles_per_packet"] = static_cast<double>(cycles) / static_cast<double>(pk);
+  js["flits_per_cycle"] = static_cast<double>(count * driver::bytes(o.type)) / 8.0 / static_cast<double>(cycles);
   // Busy fraction of the tree's link directions over the collective (0 on one node).
   js["link_utilization"] =
       link_directions ? static_cast<double>(flits) / static_cast<double>(link_directions * cycles) : 0.0;
 
-  if (o.collective == "allreduce") line << " op=" << o.op;
-  else line << " root=" << o.root;
-  line << " type=" << o.type << " count=" << o.count << " torus=" << o.machine.shape.str()
-       << " nodes=" << o.machine.shape.nodes() << members_text << ": "
-       << cycles << " cycles (" << us << " us at " << o.machine.clock_mhz << " MHz), " << o.count * 8
-       << " bytes per rank";
+  if (takes_op(coll)) line << " op=" << driver::to_string(op);
+  if (takes_root(coll)) line << " root=" << o.root;
+  line << " type=" << driver::to_string(o.type) << " count=" << count << machine_text << ": " << cycles << " cycles ("
+       << us << " us at " << o.machine.clock_mhz << " MHz), " << count * driver::bytes(o.type) << " bytes per rank";
   if (bad.count == 0) {
     std::cout << line.str() << ", verified\n";
     return finish(0);

@@ -5,20 +5,32 @@
 #include <string>
 #include <vector>
 
+#include "driver/datatype.hpp"
+#include "driver/op.hpp"
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {
 
+// The collectives `collnet run` knows, in the order its help lists them.
+const std::vector<std::string>& known_collectives();
+// Whether a collective reduces with an op (the others move data and ignore --op).
+bool takes_op(const std::string& collective);
+// Whether a collective has a root.
+bool takes_root(const std::string& collective);
+
 struct RunOptions {
-  std::string collective = "allreduce";  // allreduce | bcast | barrier
-  std::string op = "sum";
-  std::string type = "u64";
+  std::string collective = "allreduce";
+  driver::Op op = driver::Op::Sum;
+  driver::Datatype type = driver::Datatype::U64;
   uint64_t count = 64;
   unsigned root = 0;
   uint64_t seed = 1;
   std::vector<unsigned> ranks;  // run on a subset communicator of these world ranks (empty: world)
   std::string json_path;
-  sim::MachineConfig machine;
+  std::string input_path;   // per-rank input data (empty: seeded)
+  std::string output_path;  // per-rank results
+  bool check_arguments = false;
+  sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
 };
 
 // Runs the collective, checks it against the reference, prints a report.

@@ -1,24 +1,207 @@
 #include "verify.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "driver/float_sum.hpp"
+
 namespace collnet::cli {
 
-std::vector<uint64_t> reference_allreduce(const std::vector<std::vector<uint64_t>>& inputs, driver::Op op) {
-  if (inputs.empty()) return {};
-  std::vector<uint64_t> ref = inputs.front();
-  for (size_t r = 1; r < inputs.size(); ++r)
-    for (size_t i = 0; i < ref.size(); ++i) ref[i] = driver::apply(op, ref[i], inputs[r].at(i));
-  return ref;
+using driver::Datatype;
+using driver::Op;
+
+namespace {
+
+// a < b in the type's order; floats by IEEE 754 totalOrder (-NaN < -inf < ... < -0 < +0
+// < ... < +inf < +NaN).
+bool less(Datatype t, uint64_t a, uint64_t b) {
+  a &= driver::raw_mask(t);
+  b &= driver::raw_mask(t);
+  if (driver::is_float(t)) {
+    const unsigned sign = driver::bits(t) - 1;
+    const bool na = (a >> sign) & 1, nb = (b >> sign) & 1;
+    if (na != nb) return na;
+    return na ? a > b : a < b;
+  }
+  if (driver::is_signed(t)) return driver::raw_to_int(t, a) < driver::raw_to_int(t, b);
+  return a < b;
 }
 
-Mismatch compare(const std::vector<std::vector<uint64_t>>& results, const std::vector<uint64_t>& want) {
+// A wide two's complement-free accumulator: magnitudes of the positive and the negative
+// contributions, in units of the smallest subnormal.
+struct Wide {
+  std::vector<uint64_t> w = std::vector<uint64_t>(40, 0);
+  void add_shifted(uint64_t m, unsigned shift) {
+    const unsigned word = shift / 64, bit = shift % 64;
+    unsigned __int128 carry = static_cast<unsigned __int128>(m << bit);
+    uint64_t hi = bit ? m >> (64 - bit) : 0;
+    for (size_t i = word; i < w.size() && (carry || hi); ++i) {
+      const unsigned __int128 s = static_cast<unsigned __int128>(w[i]) + static_cast<uint64_t>(carry);
+      w[i] = static_cast<uint64_t>(s);
+      carry = (s >> 64) + hi;
+      hi = 0;
+    }
+  }
+};
+
+bool wide_less(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  for (size_t i = a.size(); i-- > 0;)
+    if (a[i] != b[i]) return a[i] < b[i];
+  return false;
+}
+
+std::vector<uint64_t> wide_sub(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  std::vector<uint64_t> r(a.size());
+  uint64_t borrow = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const unsigned __int128 d = static_cast<unsigned __int128>(a[i]) - b[i] - borrow;
+    r[i] = static_cast<uint64_t>(d);
+    borrow = (d >> 64) ? 1 : 0;
+  }
+  return r;
+}
+
+uint64_t float_sum(Datatype t, const std::vector<uint64_t>& values) {
+  const bool f32 = t == Datatype::F32;
+  const unsigned frac_bits = f32 ? 23 : 52, exp_bits = f32 ? 8 : 11;
+  const int bias = f32 ? 127 : 1023, min_ulp = f32 ? -149 : -1074;
+  const uint64_t all_ones = (1ull << exp_bits) - 1;
+  bool nan = false, pinf = false, ninf = false;
+  uint64_t e_max = 0;
+  for (uint64_t v : values) {
+    const uint64_t e = (v >> frac_bits) & all_ones;
+    if (e == all_ones) {
+      if (v & ((1ull << frac_bits) - 1)) nan = true;
+      else if ((v >> (driver::bits(t) - 1)) & 1) ninf = true;
+      else pinf = true;
+    }
+    e_max = std::max<uint64_t>(e_max, e == 0 ? 1 : e);
+  }
+  if (nan || (pinf && ninf)) return driver::double_to_raw(t, std::numeric_limits<double>::quiet_NaN());
+  if (pinf || ninf) return driver::double_to_raw(t, (pinf ? 1 : -1) * std::numeric_limits<double>::infinity());
+  // Bits of a contribution below the quantum 2^(e_max - bias - K) are truncated toward -inf.
+  const int quantum = static_cast<int>(e_max) - bias - static_cast<int>(driver::float_sum::kFractionBits) - min_ulp;
+  Wide pos, neg;
+  for (uint64_t v : values) {
+    const uint64_t e = (v >> frac_bits) & all_ones;
+    uint64_t m = (v & ((1ull << frac_bits) - 1)) | (e ? 1ull << frac_bits : 0);
+    const unsigned shift = static_cast<unsigned>(e == 0 ? 0 : e - 1);  // v = m * 2^(shift + min_ulp)
+    const bool negative = (v >> (driver::bits(t) - 1)) & 1;
+    unsigned at = shift;
+    if (quantum > static_cast<int>(shift)) {
+      const unsigned drop = static_cast<unsigned>(quantum) - shift;
+      const bool lost = drop >= 64 ? m != 0 : (m & ((1ull << drop) - 1)) != 0;
+      m = drop >= 64 ? 0 : m >> drop;
+      if (negative && lost) ++m;  // floor of a negative value: a larger magnitude
+      at = static_cast<unsigned>(quantum);
+    }
+    (negative ? neg : pos).add_shifted(m, at);
+  }
+  const bool negative = wide_less(pos.w, neg.w);
+  const std::vector<uint64_t> mag = negative ? wide_sub(neg.w, pos.w) : wide_sub(pos.w, neg.w);
+  return driver::float_sum::round_to_type(t, negative, mag, min_ulp);
+}
+
+}  // namespace
+
+uint64_t reference_op(Datatype t, Op op, const std::vector<uint64_t>& values) {
+  if (values.empty()) throw std::invalid_argument("reference_op: no values");
+  const uint64_t mask = driver::raw_mask(t);
+  if (op == Op::Sum && driver::is_float(t)) return float_sum(t, values);
+  uint64_t r = values.front() & mask;
+  if (op == Op::Land || op == Op::Lor || op == Op::Lxor) r = r != 0;
+  for (size_t i = 1; i < values.size(); ++i) {
+    const uint64_t v = values[i] & mask;
+    switch (op) {
+      case Op::Sum: r = (r + v) & mask; break;
+      case Op::Max: r = less(t, r, v) ? v : r; break;
+      case Op::Min: r = less(t, v, r) ? v : r; break;
+      case Op::Band: r &= v; break;
+      case Op::Bor: r |= v; break;
+      case Op::Bxor: r ^= v; break;
+      case Op::Land: r = r && v; break;
+      case Op::Lor: r = r || v; break;
+      case Op::Lxor: r = r != (v != 0); break;
+      default: throw std::invalid_argument("reference_op: use reference_loc for maxloc and minloc");
+    }
+  }
+  return r;
+}
+
+std::pair<uint64_t, uint64_t> reference_loc(Datatype t, Op op, const std::vector<std::pair<uint64_t, uint64_t>>& pairs) {
+  std::pair<uint64_t, uint64_t> best = pairs.at(0);
+  best.first &= driver::raw_mask(t);
+  for (size_t i = 1; i < pairs.size(); ++i) {
+    const uint64_t v = pairs[i].first & driver::raw_mask(t);
+    const bool better = op == Op::Maxloc ? less(t, best.first, v) : less(t, v, best.first);
+    if (better || (v == best.first && pairs[i].second < best.second)) best = {v, pairs[i].second};
+  }
+  return best;
+}
+
+std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
+                                                            const std::vector<std::vector<uint64_t>>& in) {
+  const size_t n = in.size();
+  std::vector<std::optional<std::vector<uint64_t>>> out(n);
+  if (n == 0) return out;
+  const bool loc = driver::is_loc(p.op);
+  const size_t stride = loc ? 2 : 1;
+  const size_t count = in[0].size() / stride;
+  // The op over ranks [0, upto) at every element.
+  auto reduce_over = [&](size_t upto) {
+    std::vector<uint64_t> r(count * stride);
+    for (size_t i = 0; i < count; ++i) {
+      if (loc) {
+        std::vector<std::pair<uint64_t, uint64_t>> pairs;
+        for (size_t k = 0; k < upto; ++k) pairs.emplace_back(in[k].at(2 * i), in[k].at(2 * i + 1));
+        const auto best = reference_loc(p.type, p.op, pairs);
+        r[2 * i] = best.first;
+        r[2 * i + 1] = best.second;
+      } else {
+        std::vector<uint64_t> values;
+        for (size_t k = 0; k < upto; ++k) values.push_back(in[k].at(i));
+        r[i] = reference_op(p.type, p.op, values);
+      }
+    }
+    return r;
+  };
+  const std::string& c = p.collective;
+  if (c == "allreduce" || c == "reduce") {
+    const std::vector<uint64_t> r = reduce_over(n);
+    for (size_t k = 0; k < n; ++k)
+      if (c == "allreduce" || k == p.root) out[k] = r;
+  } else if (c == "scan" || c == "exscan") {
+    for (size_t k = c == "scan" ? 0 : 1; k < n; ++k) out[k] = reduce_over(c == "scan" ? k + 1 : k);
+  } else if (c == "bcast") {
+    std::vector<uint64_t> r = in.at(p.root);
+    for (uint64_t& v : r) v &= driver::raw_mask(p.type);
+    for (size_t k = 0; k < n; ++k) out[k] = r;
+  } else if (c == "gather" || c == "allgather") {
+    std::vector<uint64_t> r;
+    for (const auto& v : in)
+      for (uint64_t x : v) r.push_back(x & driver::raw_mask(p.type));
+    for (size_t k = 0; k < n; ++k)
+      if (c == "allgather" || k == p.root) out[k] = r;
+  } else {
+    throw std::invalid_argument("reference: no reference for '" + c + "'");
+  }
+  return out;
+}
+
+Mismatch compare(const std::vector<std::vector<uint64_t>>& results,
+                 const std::vector<std::optional<std::vector<uint64_t>>>& want) {
   Mismatch m;
-  for (unsigned r = 0; r < results.size(); ++r) {
-    for (uint64_t i = 0; i < want.size(); ++i) {
-      const uint64_t got = i < results[r].size() ? results[r][i] : ~want[i];
-      if (got != want[i] && m.count++ == 0) {
+  for (unsigned r = 0; r < want.size(); ++r) {
+    if (!want[r]) continue;
+    const std::vector<uint64_t>& w = *want[r];
+    for (uint64_t i = 0; i < w.size(); ++i) {
+      const uint64_t got = r < results.size() && i < results[r].size() ? results[r][i] : ~w[i];
+      if (got != w[i] && m.count++ == 0) {
         m.rank = r;
         m.index = i;
-        m.expected = want[i];
+        m.expected = w[i];
         m.got = got;
       }
     }

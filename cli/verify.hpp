@@ -1,15 +1,39 @@
-// The reference model `collnet run` checks results against, and the comparison.
+// The reference model `collnet run` and the tests check results against: plain C++ on the
+// element types (not on the network's encodings), and the comparison.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "driver/datatype.hpp"
 #include "driver/op.hpp"
 
 namespace collnet::cli {
 
-// The element-wise reduction of every rank's input.
-std::vector<uint64_t> reference_allreduce(const std::vector<std::vector<uint64_t>>& inputs, driver::Op op);
+// One collective as every rank called it. Elements are raw bit patterns (pairs of value
+// and index for maxloc/minloc, as in driver/communicator.hpp).
+struct Problem {
+  std::string collective;  // allreduce reduce bcast gather allgather scan exscan
+  driver::Datatype type = driver::Datatype::U64;
+  driver::Op op = driver::Op::Sum;
+  unsigned root = 0;
+};
+
+// The op over `values` (raw elements of one position, in rank order). Floating-point
+// sums follow driver/float_sum.hpp's precision rule: the exact sum of the contributions,
+// each truncated toward minus infinity to the quantum set by the largest exponent,
+// rounded once to nearest-even.
+uint64_t reference_op(driver::Datatype t, driver::Op op, const std::vector<uint64_t>& values);
+// maxloc/minloc over (value, index) pairs: the winning pair.
+std::pair<uint64_t, uint64_t> reference_loc(driver::Datatype t, driver::Op op,
+                                            const std::vector<std::pair<uint64_t, uint64_t>>& pairs);
+
+// What each rank's receive buffer must hold afterwards; nothing for ranks whose buffer
+// the collective does not define (non-roots of reduce and gather, rank 0 of exscan).
+std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
+                                                            const std::vector<std::vector<uint64_t>>& inputs);
 
 struct Mismatch {
   uint64_t count = 0;  // wrong elements over all ranks
@@ -17,7 +41,8 @@ struct Mismatch {
   uint64_t index = 0, expected = 0, got = 0;
 };
 
-// Compares every rank's result with `want`.
-Mismatch compare(const std::vector<std::vector<uint64_t>>& results, const std::vector<uint64_t>& want);
+// Compares every rank's result with what it must hold.
+Mismatch compare(const std::vector<std::vector<uint64_t>>& results,
+                 const std::vector<std::optional<std::vector<uint64_t>>>& want);
 
 }  // namespace collnet::cli

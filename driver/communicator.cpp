@@ -3,20 +3,69 @@
 #include <algorithm>
 
 #include "error.hpp"
+#include "firmware/alu_model.hpp"
+#include "float_sum.hpp"
 
 namespace collnet::driver {
 
-Communicator::Communicator(sim::Machine::Task& task)
-    : task_(task), rank_(task.rank), size_(task.personality.nodes), cls_(kWorldClass), members_(size_) {
+namespace {
+
+// Collective identifiers folded into the tag, so that ranks in different collectives
+// never combine.
+enum CallId : uint64_t { kAllreduce = 1, kReduce, kBcast, kGather, kAllgather, kScan, kExscan, kBarrier, kAgree };
+
+uint64_t describe(CallId call, size_t count, Datatype type, Op op, unsigned root) {
+  return (static_cast<uint64_t>(call) << 56) ^ (static_cast<uint64_t>(count) << 16) ^
+         (static_cast<uint64_t>(type) << 8) ^ (static_cast<uint64_t>(op) << 4) ^ (static_cast<uint64_t>(root) << 32);
+}
+
+uint8_t fold8(uint64_t d) {
+  d ^= d >> 32;
+  d ^= d >> 16;
+  d ^= d >> 8;
+  return static_cast<uint8_t>(d);
+}
+
+void check_buffer(const char* call, const char* which, const void* p, size_t count) {
+  if (p == nullptr && count > 0)
+    throw Error(std::string(call) + ": " + which + " buffer is null for " + std::to_string(count) + " elements");
+}
+
+}  // namespace
+
+Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node)
+    : task_(task),
+      node_(node),
+      rank_(task.rank * task.tasks + task.task),
+      size_(task.personality.nodes * task.tasks),
+      cls_(kWorldClass),
+      tasks_per_node_(task.tasks),
+      members_(size_),
+      local_index_(task.task),
+      local_count_(task.tasks) {
   for (unsigned r = 0; r < size_; ++r) members_[r] = r;
 }
 
-Communicator::Communicator(sim::Machine::Task& task, unsigned cls, std::vector<unsigned> members)
-    : task_(task), rank_(0), size_(static_cast<unsigned>(members.size())), cls_(cls), members_(std::move(members)) {
-  rank_ = static_cast<unsigned>(std::lower_bound(members_.begin(), members_.end(), task.rank) - members_.begin());
+Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members)
+    : task_(task),
+      node_(node),
+      rank_(0),
+      size_(static_cast<unsigned>(members.size())),
+      cls_(cls),
+      tasks_per_node_(task.tasks),
+      members_(std::move(members)) {
+  const unsigned me = task.rank * task.tasks + task.task;
+  rank_ = static_cast<unsigned>(std::lower_bound(members_.begin(), members_.end(), me) - members_.begin());
+  local_count_ = 0;
+  for (unsigned r = 0; r < size_; ++r) {
+    if (node_of(r) != task.rank) continue;
+    if (r < rank_) ++local_index_;
+    ++local_count_;
+  }
 }
 
 std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
+  if (!is_world()) throw Error("create: subsets are created from the world communicator");
   if (ranks.empty()) throw Error("create: the rank list is empty");
   std::sort(ranks.begin(), ranks.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -29,73 +78,325 @@ std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
     throw Error("create: all " + std::to_string(fw::regmap::kFirstPrivClass - kFirstSubsetClass) +
                 " user class routes are in use");
   const unsigned cls = next_class_++;
-  std::vector<unsigned> world(ranks.size());
-  for (size_t i = 0; i < ranks.size(); ++i) world[i] = members_[ranks[i]];
-  task_.tree.configure_class_route(cls, task_.tree.subset_route(world));
-  if (!std::binary_search(world.begin(), world.end(), task_.rank)) return std::nullopt;
-  return Communicator(task_, cls, std::move(world));
+  // The route spans the members' nodes; one task per node programs it.
+  std::vector<unsigned> nodes;
+  for (unsigned r : ranks) nodes.push_back(r / tasks_per_node_);
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  if (is_leader()) task_.tree.configure_class_route(cls, task_.tree.subset_route(nodes));
+  // No packet of the class may reach a node before its route is programmed.
+  barrier();
+  if (!std::binary_search(ranks.begin(), ranks.end(), rank_)) return std::nullopt;
+  return Communicator(task_, node_, cls, std::move(ranks));
 }
 
-fw::Header Communicator::next_header(fw::AluOp op) {
+fw::Header Communicator::header(const Encoding& e, uint64_t descriptor) {
   fw::Header h;
   h.cls = cls_;
-  h.op = op;
-  h.size_words = 4;  // 64-bit operands
-  h.tag = seq_++ & ((1u << fw::regmap::kHdrTagW) - 1);
+  h.op = e.alu;
+  h.size_words = e.header_size();
+  // [13:8] sequence, [7:0] the arguments: ranks that disagree send different headers.
+  h.tag = ((seq_++ & 0x3fu) << 8) | fold8(descriptor);
   return h;
 }
 
+// ------------------------------------------------------------------ the node's tasks
+
+void Communicator::local_arrive(NodeTasks::Slot& s) {
+  // Seed 004: the counter is padded to the next power of two; the leader adds its own
+  // arrival plus the padding, the others one each, and all arrived when it reaches it.
+  const uint64_t target = local_barrier_target(local_count_);
+  task_.cpu.memory_access();  // atomic increment
+  s.counter += is_leader() ? 1 + (target - local_count_) : 1;
+  if (!is_leader()) return;
+  while (s.counter != target) task_.cpu.memory_access();
+  s.counter = 0;
+  s.failure = nullptr;
+}
+
+void Communicator::local_release(NodeTasks::Slot& s) {
+  task_.cpu.memory_access();
+  ++s.generation;
+}
+
+void Communicator::local_wait_release(NodeTasks::Slot& s, uint64_t generation) {
+  while (s.generation == generation) task_.cpu.memory_access();
+  if (s.failure) {
+    try {
+      std::rethrow_exception(s.failure);
+    } catch (const std::exception& e) {
+      throw Error("the task leading node " + std::to_string(task_.rank) + " failed: " + e.what());
+    }
+  }
+}
+
+// ------------------------------------------------------------------ passes
+
+std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t> message,
+                                         std::pair<size_t, size_t> owned, uint64_t descriptor) {
+  const fw::Header h = header(e, descriptor);
+  auto stream = [&](const std::vector<uint64_t>& msg, std::pair<size_t, size_t> own) {
+    std::vector<uint64_t> out(msg.size());
+    Contribution c;
+    c.word = [&msg](size_t i) { return msg[i]; };
+    c.pad = fw::ref_identity(static_cast<unsigned>(e.alu));
+    c.own_begin = own.first;
+    c.own_end = own.second;
+    last_ = tree_stream(task_.tree, h, msg.size(), c, out.data());
+    return out;
+  };
+  if (local_count_ == 1) return stream(message, owned);
+
+  NodeTasks::Slot& s = node_.slot(cls_);
+  s.messages.resize(local_count_, nullptr);
+  s.owned.resize(local_count_);
+  s.messages[local_index_] = &message;
+  s.owned[local_index_] = owned;
+  const uint64_t generation = s.generation;
+  local_arrive(s);
+  if (!is_leader()) {
+    local_wait_release(s, generation);
+    return s.result;
+  }
+  try {
+    // Combine the node's contributions as the ALU would (4 words per processor cycle).
+    std::pair<size_t, size_t> own = owned;
+    for (unsigned k = 1; k < local_count_; ++k) {
+      fw::alu_combine(static_cast<unsigned>(e.alu), e.header_size(), message, *s.messages[k]);
+      if (s.owned[k].first < s.owned[k].second) {
+        own.first = own.first < own.second ? std::min(own.first, s.owned[k].first) : s.owned[k].first;
+        own.second = std::max(own.second, s.owned[k].second);
+      }
+    }
+    task_.cpu.idle((message.size() * (local_count_ - 1) + 3) / 4);
+    s.result = stream(message, own);
+  } catch (...) {
+    s.failure = std::current_exception();
+    local_release(s);
+    throw;
+  }
+  local_release(s);
+  return s.result;
+}
+
+void Communicator::agree(const char* call, size_t count, Datatype type, Op op, unsigned root) {
+  if (!check_arguments_) return;
+  // MAX of each argument and of its complement: the largest and the smallest value.
+  const uint64_t args[4] = {count, static_cast<uint64_t>(type), static_cast<uint64_t>(op), root};
+  const char* names[4] = {"count", "type", "op", "root"};
+  std::vector<uint64_t> msg(8);
+  for (unsigned k = 0; k < 4; ++k) {
+    msg[2 * k] = args[k];
+    msg[2 * k + 1] = ~args[k];
+  }
+  const std::vector<uint64_t> r = pass(Encoding{fw::AluOp::Max, 64}, msg, {0, msg.size()}, kAgree);
+  for (unsigned k = 0; k < 4; ++k) {
+    const uint64_t hi = r[2 * k], lo = ~r[2 * k + 1];
+    if (hi == lo) continue;
+    std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+    if (k == 1) range = std::string(to_string(static_cast<Datatype>(lo))) + " to " + to_string(static_cast<Datatype>(hi));
+    if (k == 2) range = std::string(to_string(static_cast<Op>(lo))) + " to " + to_string(static_cast<Op>(hi));
+    throw Error(std::string(call) + ": the ranks passed different " + names[k] + " (from " + range + ")");
+  }
+}
+
+std::vector<uint64_t> Communicator::reduce_positions(const char* call, const uint64_t* send, size_t count,
+                                                     Datatype type, Op op, size_t positions, size_t from,
+                                                     uint64_t descriptor) {
+  check_accepts(call, op, type);
+  const size_t total = positions * count;
+  const unsigned stride = is_loc(op) ? 2 : 1;
+  const size_t want = std::min<size_t>(rank_, positions - 1) * count;  // the position this rank reads
+  std::vector<uint64_t> out(count * stride);
+
+  if (is_float(type) && op == Op::Sum) {
+    const Encoding ee = float_sum::exponent_encoding(), fe = float_sum::fixed_encoding();
+    std::vector<uint64_t> exps = ee.identity_message(total);
+    for (size_t p = from; p < positions; ++p)
+      for (size_t i = 0; i < count; ++i) put(exps, ee, p * count + i, {float_sum::exponent_key(type, send[i])});
+    const std::vector<uint64_t> emax = pass(ee, std::move(exps), ee.word_range(from * count, total), descriptor);
+    std::vector<uint64_t> fixed = fe.identity_message(total);
+    for (size_t p = from; p < positions; ++p)
+      for (size_t i = 0; i < count; ++i) {
+        const size_t k = p * count + i;
+        put(fixed, fe, k, float_sum::to_fixed(type, send[i], get(emax, ee, k)[0]));
+      }
+    const std::vector<uint64_t> sum = pass(fe, std::move(fixed), fe.word_range(from * count, total), descriptor);
+    for (size_t i = 0; i < count; ++i)
+      out[i] = float_sum::from_fixed(type, get(sum, fe, want + i), get(emax, ee, want + i)[0]);
+    return out;
+  }
+
+  const Encoding e = reduce_encoding(type, op);
+  std::vector<uint64_t> msg = e.identity_message(total);
+  for (size_t p = from; p < positions; ++p)
+    for (size_t i = 0; i < count; ++i)
+      put(msg, e, p * count + i, encode(type, op, send[i * stride], is_loc(op) ? send[i * stride + 1] : 0));
+  const std::vector<uint64_t> res = pass(e, std::move(msg), e.word_range(from * count, total), descriptor);
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t index = 0;
+    out[i * stride] = decode(type, op, get(res, e, want + i), &index);
+    if (is_loc(op)) out[i * stride + 1] = index;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ collectives
+
+void Communicator::check_root(const char* call, unsigned root) const {
+  if (root >= size_)
+    throw Error(std::string(call) + ": root " + std::to_string(root) + " is not a rank of a communicator of size " +
+                std::to_string(size_));
+}
+
 void Communicator::barrier() {
-  if (!is_world()) {
-    uint64_t token = 0;
-    allreduce(&token, &token, 1, Op::Bor);
-    return;
-  }
-  sense_ = !sense_;
-  fw::BarrierFirmware& b = task_.barrier;
-  const unsigned bit = 1u << kWorldChannel;
-  const uint64_t mine = b.local();
-  b.set_local(sense_ ? (mine | bit) : (mine & ~uint64_t{bit}));
-  // Set: wait until every bit is set. Cleared: wait until none is.
-  if (sense_) {
-    while (!b.all_set(kWorldChannel)) {
-    }
-  } else {
-    while (b.any_set(kWorldChannel)) {
+  NodeTasks::Slot& s = node_.slot(cls_);
+  const uint64_t generation = s.generation;
+  if (local_count_ > 1) {
+    local_arrive(s);
+    if (!is_leader()) {
+      local_wait_release(s, generation);
+      return;
     }
   }
+  try {
+    if (is_world()) {
+      sense_ = !sense_;
+      fw::BarrierFirmware& b = task_.barrier;
+      const unsigned bit = 1u << kWorldChannel;
+      const uint64_t mine = b.local();
+      b.set_local(sense_ ? (mine | bit) : (mine & ~uint64_t{bit}));
+      // Set: wait until every bit is set. Cleared: wait until none is.
+      if (sense_) {
+        while (!b.all_set(kWorldChannel)) {
+        }
+      } else {
+        while (b.any_set(kWorldChannel)) {
+        }
+      }
+    } else {
+      // A subset: a one-word OR over its class route, straight from the leader.
+      const std::vector<uint64_t> token(1, 0);
+      const unsigned saved = local_count_;
+      local_count_ = 1;
+      pass(Encoding{fw::AluOp::Or, 64}, token, {0, 1}, kBarrier);
+      local_count_ = saved;
+    }
+  } catch (...) {
+    if (local_count_ > 1) {
+      s.failure = std::current_exception();
+      local_release(s);
+    }
+    throw;
+  }
+  if (local_count_ > 1) local_release(s);
 }
 
-void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op) {
+void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
+  check_accepts("allreduce", op, type);
   if (count == 0) return;
-  if (send == nullptr) throw Error("allreduce: send buffer is null for " + std::to_string(count) + " elements");
-  if (recv == nullptr) throw Error("allreduce: receive buffer is null for " + std::to_string(count) + " elements");
-  const fw::Header h = next_header(alu_op(op));
-  // Aliased buffers: results for packet p are written only after packet p was injected.
-  last_ = tree_stream(task_.tree, h, count, {[send](size_t i) { return send[i]; }, identity(op)}, recv);
+  check_buffer("allreduce", "send", send, count);
+  check_buffer("allreduce", "receive", recv, count);
+  agree("allreduce", count, type, op, 0);
+  const std::vector<uint64_t> r =
+      reduce_positions("allreduce", send, count, type, op, 1, 0, describe(kAllreduce, count, type, op, 0));
+  std::copy(r.begin(), r.end(), recv);
 }
 
-void Communicator::allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op) {
+void Communicator::reduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root) {
+  check_accepts("reduce", op, type);
+  check_root("reduce", root);
+  if (count == 0) return;
+  check_buffer("reduce", "send", send, count);
+  if (rank_ == root) check_buffer("reduce", "receive", recv, count);
+  agree("reduce", count, type, op, root);
+  const std::vector<uint64_t> r =
+      reduce_positions("reduce", send, count, type, op, 1, 0, describe(kReduce, count, type, op, root));
+  if (rank_ == root) std::copy(r.begin(), r.end(), recv);
+}
+
+void Communicator::bcast(uint64_t* buf, size_t count, Datatype type, unsigned root) {
+  check_root("bcast", root);
+  if (count == 0) return;
+  check_buffer("bcast", "the", buf, count);
+  agree("bcast", count, type, Op::Bor, root);
+  // OR of the root's data with zeros, which the identity-injection unit supplies for every
+  // other rank: non-roots write one register instead of the whole message.
+  std::vector<uint64_t> msg(raw_words(type, count), 0);
+  if (rank_ == root)
+    for (size_t i = 0; i < count; ++i) put_raw(msg, type, i, buf[i]);
+  const std::pair<size_t, size_t> own = rank_ == root ? std::make_pair(size_t{0}, msg.size()) : std::make_pair(size_t{0}, size_t{0});
+  const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kBcast, count, type, Op::Bor, root));
+  for (size_t i = 0; i < count; ++i) buf[i] = get_raw(r, type, i);
+}
+
+void Communicator::gather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root) {
+  check_root("gather", root);
+  if (count == 0) return;
+  check_buffer("gather", "send", send, count);
+  if (rank_ == root) check_buffer("gather", "receive", recv, count * size_);
+  agree("gather", count, type, Op::Bor, root);
+  std::vector<uint64_t> msg(raw_words(type, size_ * count), 0);
+  for (size_t i = 0; i < count; ++i) put_raw(msg, type, rank_ * count + i, send[i]);
+  const auto own = raw_word_range(type, rank_ * count, (rank_ + 1) * count);
+  const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kGather, count, type, Op::Bor, root));
+  if (rank_ == root)
+    for (size_t i = 0; i < size_ * count; ++i) recv[i] = get_raw(r, type, i);
+}
+
+void Communicator::allgather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type) {
+  if (count == 0) return;
+  check_buffer("allgather", "send", send, count);
+  check_buffer("allgather", "receive", recv, count * size_);
+  agree("allgather", count, type, Op::Bor, 0);
+  std::vector<uint64_t> msg(raw_words(type, size_ * count), 0);
+  for (size_t i = 0; i < count; ++i) put_raw(msg, type, rank_ * count + i, send[i]);
+  const auto own = raw_word_range(type, rank_ * count, (rank_ + 1) * count);
+  const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kAllgather, count, type, Op::Bor, 0));
+  for (size_t i = 0; i < size_ * count; ++i) recv[i] = get_raw(r, type, i);
+}
+
+void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
+                          bool inclusive) {
+  check_accepts(call, op, type);
+  if (count == 0) return;
+  check_buffer(call, "send", send, count);
+  if (inclusive || rank_ > 0) check_buffer(call, "receive", recv, count);
+  agree(call, count, type, op, 0);
+  const size_t from = inclusive ? rank_ : rank_ + 1;
+  const std::vector<uint64_t> r = reduce_positions(call, send, count, type, op, size_, from,
+                                                   describe(inclusive ? kScan : kExscan, count, type, op, 0));
+  if (inclusive || rank_ > 0) std::copy(r.begin(), r.end(), recv);
+}
+
+void Communicator::scan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
+  prefix("scan", send, recv, count, type, op, true);
+}
+
+void Communicator::exscan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
+  prefix("exscan", send, recv, count, type, op, false);
+}
+
+void Communicator::allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op, Datatype type) {
   if (recv.size() < send.size())
     throw Error("allreduce: receive buffer holds " + std::to_string(recv.size()) + " elements, send buffer " +
                 std::to_string(send.size()));
-  allreduce(send.data(), recv.data(), send.size(), op);
+  const size_t stride = is_loc(op) ? 2 : 1;
+  if (send.size() % stride)
+    throw Error("allreduce: a " + std::string(to_string(op)) + " buffer holds (value, index) pairs; " +
+                std::to_string(send.size()) + " is odd");
+  allreduce(send.data(), recv.data(), send.size() / stride, type, op);
 }
 
-void Communicator::bcast(uint64_t* buf, size_t count, unsigned root) {
-  if (root >= size_)
-    throw Error("bcast: root " + std::to_string(root) + " is not a rank of a communicator of size " +
-                std::to_string(size_));
-  if (count == 0) return;
-  if (buf == nullptr) throw Error("bcast: buffer is null for " + std::to_string(count) + " elements");
-  // OR of the root's data with zeros, which the identity-injection unit supplies for every
-  // other rank: non-roots write one register instead of the whole message.
-  const fw::Header h = next_header(fw::AluOp::Or);
-  Contribution mine;
-  if (rank_ == root) mine.word = [buf](size_t i) { return buf[i]; };
-  last_ = tree_stream(task_.tree, h, count, mine, buf);
+void Communicator::bcast(std::vector<uint64_t>& buf, unsigned root, Datatype type) {
+  bcast(buf.data(), buf.size(), type, root);
 }
 
-void Communicator::bcast(std::vector<uint64_t>& buf, unsigned root) { bcast(buf.data(), buf.size(), root); }
+void Communicator::allgather(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Datatype type) {
+  if (recv.size() < send.size() * size_)
+    throw Error("allgather: receive buffer holds " + std::to_string(recv.size()) + " elements, needs " +
+                std::to_string(send.size() * size_) + " (" + std::to_string(send.size()) + " from each of " +
+                std::to_string(size_) + " ranks)");
+  allgather(send.data(), recv.data(), send.size(), type);
+}
 
 }  // namespace collnet::driver

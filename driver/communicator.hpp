@@ -1,12 +1,23 @@
 // A group of ranks that run collectives together, bound to a class route of the combining
-// network: the world communicator (every node, class 0) or any subset created from it.
+// network: the world communicator (every task of every node, class 0) or any subset
+// created from it. A rank is a task: with T tasks per node, node n runs ranks n*T .. n*T+T-1.
+//
+// Buffers hold raw elements: each uint64_t carries one element's bit pattern in its low
+// bits (datatype.hpp converts). For maxloc/minloc an element is a (value, index) pair held
+// in two uint64_t: [2i] the value, [2i+1] the index; ties go to the smaller index.
+// Every rank of the communicator calls each collective with the same count, type, op and
+// root. Misuse raises collnet::Error naming the call and the argument.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "datatype.hpp"
+#include "encoding.hpp"
+#include "node_tasks.hpp"
 #include "op.hpp"
 #include "systemc/machine.hpp"
 #include "tree_stream.hpp"
@@ -16,54 +27,105 @@ namespace collnet::driver {
 class Communicator {
  public:
   static constexpr unsigned kWorldClass = 0;
-  static constexpr unsigned kWorldChannel = 0;  // barrier-network channel
-
+  static constexpr unsigned kWorldChannel = 0;      // barrier-network channel
   static constexpr unsigned kFirstSubsetClass = 1;  // user classes 1..11 serve subsets
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
-  explicit Communicator(sim::Machine::Task& task);
+  Communicator(sim::Machine::Task& task, NodeTasks& node);
 
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
   unsigned class_route() const { return cls_; }
   // The world rank of this communicator's rank `r`.
   unsigned world_rank(unsigned r) const { return members_.at(r); }
+  // The node a rank runs on.
+  unsigned node_of(unsigned r) const { return members_.at(r) / tasks_per_node_; }
 
-  // A communicator of the given world ranks (any order, no repeats). Collective over this
+  // A communicator of the given ranks (any order, no repeats). Collective over this
   // communicator: every rank calls it with the same list, in the same order as its other
-  // creates. Each node programs its part of a class route spanning the members; nodes on
-  // that route that are not members are covered by the identity-injection unit. Returns
-  // nothing on ranks that are not members. Throws collnet::Error naming a bad rank, or when
-  // the user class routes are used up.
+  // creates. Each node programs its part of a class route spanning the members' nodes;
+  // nodes on that route without members are covered by the identity-injection unit.
+  // Returns nothing on ranks that are not members. Throws collnet::Error naming a bad
+  // rank, or when the user class routes are used up.
   std::optional<Communicator> create(std::vector<unsigned> ranks);
 
-  // Returns once every rank has called it. World: the barrier network's AND over its
-  // channel, with sense reversal so consecutive barriers need no reset. A subset: a
-  // one-word allreduce on its class route.
+  // Returns once every rank has called it. The tasks of a node meet on the node first;
+  // the leader then joins the barrier network (world) or a one-word allreduce (a subset).
   void barrier();
 
   // recv[i] = op over all ranks of send[i], on every rank. send and recv may alias.
-  void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op);
-  void allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op);
-
+  void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
+  // The same, with the result on `root` only (other ranks may pass recv = nullptr).
+  void reduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root);
   // buf on every rank becomes root's buf.
-  void bcast(uint64_t* buf, size_t count, unsigned root);
-  void bcast(std::vector<uint64_t>& buf, unsigned root);
+  void bcast(uint64_t* buf, size_t count, Datatype type, unsigned root);
+  // recv[r*count + i] = rank r's send[i]: on `root` (gather) or every rank (allgather).
+  // By OR: rank r owns positions r*count.., every other rank contributes zeros there, most
+  // of them through the identity-injection unit.
+  void gather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root);
+  void allgather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type);
+  // Inclusive prefix: recv[i] = op over ranks 0..rank of send[i]. Exclusive: over ranks
+  // 0..rank-1; rank 0's recv is not written. By parallel-prefix broadcast: a message of
+  // size() positions in which rank r contributes its data at positions r.. (r+1.. for
+  // exscan) and the identity below; position p of the result is rank p's prefix.
+  void scan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
+  void exscan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
 
-  // Statistics of the last collective on this rank.
+  // u64 shorthands, and vector forms that check the buffers' sizes.
+  void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op) {
+    allreduce(send, recv, count, Datatype::U64, op);
+  }
+  void allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op,
+                 Datatype type = Datatype::U64);
+  void bcast(uint64_t* buf, size_t count, unsigned root) { bcast(buf, count, Datatype::U64, root); }
+  void bcast(std::vector<uint64_t>& buf, unsigned root, Datatype type = Datatype::U64);
+  void allgather(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Datatype type = Datatype::U64);
+
+  // With checking on, every collective first agrees on its arguments (one extra one-packet
+  // pass): ranks passing different counts, types, ops or roots all raise collnet::Error.
+  // Off by default: a mismatch then shows as the adapter's header-mismatch error, because
+  // the arguments are folded into every packet's tag.
+  void set_argument_check(bool on) { check_arguments_ = on; }
+
+  // Statistics of the last collective on this rank (the leader's, with several tasks).
   const StreamStats& last() const { return last_; }
 
  private:
-  Communicator(sim::Machine::Task& task, unsigned cls, std::vector<unsigned> members);
-  fw::Header next_header(fw::AluOp op);
+  Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members);
   bool is_world() const { return cls_ == kWorldClass; }
+  bool is_leader() const { return local_index_ == 0; }
+  fw::Header header(const Encoding& e, uint64_t descriptor);
+  // The arguments of a collective, folded into one word.
+  void agree(const char* call, size_t count, Datatype type, Op op, unsigned root);
+  // One pass over the tree: this rank's message (owning words [owned.first, owned.second),
+  // identity elsewhere) combined with every other rank's; returns the combined message.
+  std::vector<uint64_t> pass(const Encoding& e, std::vector<uint64_t> message, std::pair<size_t, size_t> owned,
+                             uint64_t descriptor);
+  // Elements of every rank's data laid out at position p*count (scan and gather):
+  // a reduction of `positions` x count elements in which this rank contributes
+  // send[i] at the positions in [from, positions).
+  std::vector<uint64_t> reduce_positions(const char* call, const uint64_t* send, size_t count, Datatype type, Op op,
+                                         size_t positions, size_t from, uint64_t descriptor);
+  void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
+              bool inclusive);
+  void check_root(const char* call, unsigned root) const;
+  // The local barrier of the node's tasks: returns on the leader once all arrived; the
+  // others wait for the leader's release.
+  void local_arrive(NodeTasks::Slot& s);
+  void local_release(NodeTasks::Slot& s);
+  void local_wait_release(NodeTasks::Slot& s, uint64_t generation);
 
   sim::Machine::Task& task_;
+  NodeTasks& node_;
   unsigned rank_, size_, cls_;
+  unsigned tasks_per_node_;
   std::vector<unsigned> members_;  // world ranks, sorted; members_[rank_] is this rank
+  unsigned local_index_ = 0;       // among this communicator's ranks on this node
+  unsigned local_count_ = 1;
   unsigned next_class_ = kFirstSubsetClass;
   unsigned seq_ = 0;
-  bool sense_ = false;  // the value this rank's barrier bit holds after its last barrier
+  bool sense_ = false;  // the value this node's barrier bit holds after its last barrier
+  bool check_arguments_ = false;
   StreamStats last_;
 };
 

@@ -4,15 +4,19 @@
 
 namespace collnet::driver {
 
-Machine::Machine(const sim::MachineConfig& config) : sim_(config) {}
+Machine::Machine(const sim::MachineConfig& config) : sim_(config) {
+  for (unsigned r = 0; r < sim_.nodes(); ++r) node_tasks_.push_back(std::make_unique<NodeTasks>());
+}
 
 RunReport Machine::run(const std::function<void(Task&)>& fn) {
   RunReport report;
   const sim::Machine::Result res = sim_.run([&](sim::Machine::Task& t) {
-    t.tree.probe();
-    t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
-    t.barrier.configure_channel(Communicator::kWorldChannel, t.barrier.machine_tree_route());
-    Communicator world(t);
+    if (t.task == 0) {  // the node's first task boots it
+      t.tree.probe();
+      t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
+      t.barrier.configure_channel(Communicator::kWorldChannel, t.barrier.machine_tree_route());
+    }
+    Communicator world(t, *node_tasks_[t.rank]);
     Task task(t, world);
     sim_.align();
     report.start_cycle = t.cpu.cycle();
@@ -30,7 +34,7 @@ RunReport Machine::run(const std::function<void(Task&)>& fn) {
   }
   if (!res.finished) {
     std::ostringstream s;
-    s << "watchdog: after " << res.cycles << " cycles " << res.unfinished.size() << " of " << sim_.nodes()
+    s << "watchdog: after " << res.cycles << " cycles " << res.unfinished.size() << " of " << sim_.nodes() * sim_.config().tasks_per_node
       << " ranks had not finished:";
     for (size_t i = 0; i < res.unfinished.size() && i < 32; ++i) s << ' ' << res.unfinished[i];
     if (res.unfinished.size() > 32) s << " ...";

@@ -17,8 +17,11 @@ namespace collnet::driver {
 class Task {
  public:
   Task(sim::Machine::Task& t, Communicator& world) : t_(t), world_(world) {}
-  unsigned rank() const { return t_.rank; }
-  unsigned size() const { return t_.personality.nodes; }
+  // The world rank: node * tasks per node + task.
+  unsigned rank() const { return world_.rank(); }
+  unsigned size() const { return world_.size(); }
+  unsigned node() const { return t_.rank; }
+  unsigned task_on_node() const { return t_.task; }
   Communicator& world() { return world_; }
   // Cycles since the machine started.
   uint64_t cycle() const { return t_.cpu.cycle(); }
@@ -47,6 +50,7 @@ class Machine {
 
  private:
   sim::Machine sim_;
+  std::vector<std::unique_ptr<NodeTasks>> node_tasks_;  // one per node
 };
 
 }  // namespace collnet::driver

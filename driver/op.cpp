@@ -1,7 +1,5 @@
 #include "op.hpp"
 
-#include <algorithm>
-
 #include "error.hpp"
 
 namespace collnet::driver {
@@ -10,13 +8,13 @@ namespace {
 struct OpInfo {
   Op op;
   const char* name;
-  fw::AluOp alu;
-  uint64_t identity;
+  bool integers_only;
 };
 constexpr OpInfo kOps[] = {
-    {Op::Sum, "sum", fw::AluOp::Add, 0},        {Op::Max, "max", fw::AluOp::Max, 0},
-    {Op::Min, "min", fw::AluOp::Min, ~0ull},    {Op::Band, "band", fw::AluOp::And, ~0ull},
-    {Op::Bor, "bor", fw::AluOp::Or, 0},         {Op::Bxor, "bxor", fw::AluOp::Xor, 0},
+    {Op::Sum, "sum", false},   {Op::Max, "max", false},       {Op::Min, "min", false},
+    {Op::Band, "band", true},  {Op::Bor, "bor", true},        {Op::Bxor, "bxor", true},
+    {Op::Land, "land", true},  {Op::Lor, "lor", true},        {Op::Lxor, "lxor", true},
+    {Op::Maxloc, "maxloc", false}, {Op::Minloc, "minloc", false},
 };
 const OpInfo& info(Op op) {
   for (const OpInfo& i : kOps)
@@ -36,23 +34,20 @@ Op parse_op(const std::string& text) {
 const char* to_string(Op op) { return info(op).name; }
 
 const std::vector<Op>& all_ops() {
-  static const std::vector<Op> ops = {Op::Sum, Op::Max, Op::Min, Op::Band, Op::Bor, Op::Bxor};
+  static const std::vector<Op> ops = [] {
+    std::vector<Op> v;
+    for (const OpInfo& i : kOps) v.push_back(i.op);
+    return v;
+  }();
   return ops;
 }
 
-fw::AluOp alu_op(Op op) { return info(op).alu; }
-uint64_t identity(Op op) { return info(op).identity; }
+bool accepts(Op op, Datatype t) { return !(info(op).integers_only && is_float(t)); }
 
-uint64_t apply(Op op, uint64_t a, uint64_t b) {
-  switch (op) {
-    case Op::Sum: return a + b;
-    case Op::Max: return std::max(a, b);
-    case Op::Min: return std::min(a, b);
-    case Op::Band: return a & b;
-    case Op::Bor: return a | b;
-    case Op::Bxor: return a ^ b;
-  }
-  throw Error("unknown reduction operation");
+void check_accepts(const char* call, Op op, Datatype t) {
+  if (!accepts(op, t))
+    throw Error(std::string(call) + ": op " + to_string(op) + " cannot reduce " + to_string(t) +
+                " elements (bitwise and logical ops take integer types)");
 }
 
 }  // namespace collnet::driver

@@ -1,24 +1,28 @@
-// Reduction operations of the collectives library, how each maps onto the network's ALU,
-// and a plain C++ reference of each (what results are checked against).
+// Reduction operations of the collectives library and which element types each takes.
+// How an (op, type) pair is carried by the network's ALU is driver/encoding.hpp.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "firmware/packet.hpp"
+#include "datatype.hpp"
 
 namespace collnet::driver {
 
-enum class Op { Sum, Max, Min, Band, Bor, Bxor };
+enum class Op { Sum, Max, Min, Band, Bor, Bxor, Land, Lor, Lxor, Maxloc, Minloc };
 
-// "sum", "max", "min", "band", "bor", "bxor"; throws collnet::Error naming the text.
+// "sum", "max", "min", "band", "bor", "bxor", "land", "lor", "lxor", "maxloc", "minloc";
+// throws collnet::Error naming the text.
 Op parse_op(const std::string& text);
 const char* to_string(Op op);
 const std::vector<Op>& all_ops();
 
-fw::AluOp alu_op(Op op);
-uint64_t identity(Op op);             // u64 identity element
-uint64_t apply(Op op, uint64_t a, uint64_t b);  // u64 reference
+// maxloc and minloc reduce (value, index) pairs.
+inline bool is_loc(Op op) { return op == Op::Maxloc || op == Op::Minloc; }
+// Whether `op` can reduce elements of type `t`: the bitwise and logical ops take integer
+// types only.
+bool accepts(Op op, Datatype t);
+// Throws collnet::Error "<call>: op band cannot reduce f64 elements" unless accepts(op, t).
+void check_accepts(const char* call, Op op, Datatype t);
 
 }  // namespace collnet::driver

@@ -19,11 +19,14 @@ struct StreamStats {
 };
 
 // What this node contributes: `word(i)` for i < count (the identity `pad` fills the last
-// packet), or, with no `word` function, nothing: the identity-injection unit supplies
-// identity packets for the whole message from one register write.
+// packet). Only words in [own_begin, own_end) need to be written: a packet holding none
+// of them is sent by the identity-injection unit (consecutive ones from one register
+// write). With no `word` function the node owns nothing.
 struct Contribution {
   std::function<uint64_t(size_t)> word;
   uint64_t pad = 0;
+  size_t own_begin = 0;
+  size_t own_end = SIZE_MAX;
 };
 
 // Sends the contribution with header `hdr` and receives the combined `count` words into

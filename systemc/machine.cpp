@@ -54,17 +54,22 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     wiring_.describe(r, p);
   }
 
-  processors_.reserve(n);
-  firmware_.reserve(n);
-  barrier_firmware_.reserve(n);
-  tasks_.reserve(n);
+  const unsigned tasks = config_.tasks_per_node;
+  processors_.reserve(n * tasks);
+  firmware_.reserve(n * tasks);
+  barrier_firmware_.reserve(n * tasks);
+  tasks_.reserve(n * tasks);
   for (unsigned r = 0; r < n; ++r) {
-    processors_.push_back(std::make_unique<Processor>(
-        ("cpu" + std::to_string(r)).c_str(), *nodes_[r], config_.access_cycles,
-        [this, r] { fn_(tasks_[r]); }, [this] { task_finished(); }));
-    firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[r], personalities_[r]));
-    barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[r], personalities_[r]));
-    tasks_.push_back(Task{r, *processors_[r], *firmware_[r], *barrier_firmware_[r], personalities_[r]});
+    for (unsigned t = 0; t < tasks; ++t) {
+      const unsigned id = r * tasks + t;
+      const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
+      processors_.push_back(std::make_unique<Processor>(
+          name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
+          [this] { task_finished(); }));
+      firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
+      barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
+      tasks_.push_back(Task{r, t, tasks, *processors_[id], *firmware_[id], *barrier_firmware_[id], personalities_[r]});
+    }
   }
 
   if (!config_.trace_path.empty()) {

@@ -30,9 +30,12 @@ class TraceWriter;
 
 class Machine {
  public:
-  // What a task sees of its node.
+  // What a task sees of its node. Node `rank` runs tasks 0..tasks-1, each on its own
+  // processor; the processors share the node's bus.
   struct Task {
-    unsigned rank;
+    unsigned rank;   // the node
+    unsigned task;   // this task on the node
+    unsigned tasks;  // tasks per node
     Processor& cpu;
     fw::TreeFirmware& tree;
     fw::BarrierFirmware& barrier;
@@ -53,7 +56,8 @@ class Machine {
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
-  // Runs `fn` on every rank's processor until all return or the watchdog expires.
+  // Runs `fn` on every task's processor until all return or the watchdog expires.
+  // Result::unfinished and failures name tasks by rank * tasks_per_node + task.
   Result run(TaskFn fn);
 
   // Called by every task: returns once all tasks have called it, all in the same cycle.

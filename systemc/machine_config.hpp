@@ -10,10 +10,12 @@ namespace collnet::sim {
 
 struct MachineConfig {
   static constexpr unsigned kMaxNodes = 32768;  // about 25 KB of host memory per node
+  static constexpr unsigned kMaxTasksPerNode = 64;
 
   Shape shape;
   unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
-  unsigned access_cycles = 1;             // cycles one register access costs a processor, >= 1
+  unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
+  unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   std::string trace_path;                 // FST file to write (empty: no trace)
   double clock_mhz = 700.0;               // for reports only
