@@ -14,6 +14,7 @@
 #include "driver/error.hpp"
 #include "driver/datatype.hpp"
 #include "driver/op.hpp"
+#include "data_file.hpp"
 #include "run_options.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
@@ -154,6 +155,15 @@ int collnet_main(int argc, char** argv) {
     return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
                        std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
+  if (!o.input_path.empty() && o.collective != "barrier") {
+    try {
+      const bool pairs = collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op);
+      o.input = collnet::cli::read_data_file(o.input_path, o.type, pairs, members);
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--input: ") + e.what());
+    }
+    o.count = o.input[0].size() / (collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op) ? 2 : 1);
+  }
   if (latency < 1 || latency > 1000)
     return usage_error("--link-latency: must be 1..1000 cycles, got " + std::to_string(latency));
   o.machine.link_latency = static_cast<unsigned>(latency);

@@ -52,8 +52,8 @@ int run_collective(const RunOptions& o) {
 
   std::vector<std::vector<uint64_t>> in(n);
   uint64_t count = barrier ? 0 : o.count;
-  if (!o.input_path.empty() && !barrier) {
-    in = read_data_file(o.input_path, o.type, pairs, n);
+  if (!o.input.empty() && !barrier) {
+    in = o.input;
     count = in[0].size() / (pairs ? 2 : 1);
   } else {
     for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], count, o.type, op);

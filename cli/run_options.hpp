@@ -28,6 +28,7 @@ struct RunOptions {
   std::vector<unsigned> ranks;  // run on a subset communicator of these world ranks (empty: world)
   std::string json_path;
   std::string input_path;   // per-rank input data (empty: seeded)
+  std::vector<std::vector<uint64_t>> input;  // its contents, read while checking the options
   std::string output_path;  // per-rank results
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node

@@ -141,7 +141,9 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
     c.pad = fw::ref_identity(static_cast<unsigned>(e.alu));
     c.own_begin = own.first;
     c.own_end = own.second;
-    last_ = tree_stream(task_.tree, h, msg.size(), c, out.data());
+    const StreamStats st = tree_stream(task_.tree, h, msg.size(), c, out.data());
+    last_.packets += st.packets;
+    last_.status_polls += st.status_polls;
     return out;
   };
   if (local_count_ == 1) return stream(message, owned);
@@ -179,6 +181,7 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
 }
 
 void Communicator::agree(const char* call, size_t count, Datatype type, Op op, unsigned root) {
+  last_ = {};  // every data collective starts here
   if (!check_arguments_) return;
   // MAX of each argument and of its complement: the largest and the smallest value.
   const uint64_t args[4] = {count, static_cast<uint64_t>(type), static_cast<uint64_t>(op), root};

@@ -87,7 +87,8 @@ class Communicator {
   // the arguments are folded into every packet's tag.
   void set_argument_check(bool on) { check_arguments_ = on; }
 
-  // Statistics of the last collective on this rank (the leader's, with several tasks).
+  // Statistics of the last data collective on this rank, over all its passes (the
+  // leader's, with several tasks; zero on the others).
   const StreamStats& last() const { return last_; }
 
  private:

@@ -121,6 +121,55 @@ TEST(CliRanks, RunsOnASubsetCommunicator) {
   }
 }
 
+TEST(CliCollectives, EveryCollectiveRunsVerifiedAndReportsItsJson) {
+  const std::vector<std::vector<std::string>> runs = {
+      {"scan", "--torus", "4x4x4", "--type", "i32", "--op", "max", "--count", "3"},
+      {"exscan", "--torus", "3x3x3", "--type", "f64", "--op", "sum", "--count", "8"},
+      {"gather", "--torus", "4x4x4", "--type", "u64", "--count", "32", "--root", "5"},
+      {"allgather", "--torus", "2x2x2", "--type", "u8", "--count", "5", "--tasks", "4"},
+      {"reduce", "--torus", "7x1x1", "--type", "f32", "--op", "minloc", "--count", "10", "--root", "3"},
+      {"allreduce", "--torus", "3x3x3", "--type", "i16", "--op", "lxor", "--ranks", "0,5,6,11,20"},
+      {"bcast", "--torus", "4x4x4", "--type", "f64", "--count", "100", "--root", "17"},
+      {"barrier", "--torus", "2x2x2", "--tasks", "3"},
+      {"allreduce", "--torus", "2x2x1", "--type", "u16", "--op", "sum", "--count", "40", "--check-args"},
+  };
+  const std::string json = kTmp + "/collective.json";
+  for (auto args : runs) {
+    const std::string what = args[0];
+    args.insert(args.begin(), "run");
+    args.insert(args.end(), {"--json", json});
+    const auto r = collnet(args);
+    ASSERT_EQ(r.status, 0) << what << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+    const auto j = read_json(json);
+    EXPECT_EQ(j.at("collective"), what);
+    EXPECT_EQ(j.at("verified"), true);
+    for (const char* key : {"cycles", "bytes", "tree_depth", "link_latency"}) EXPECT_TRUE(j.contains(key)) << key;
+    if (what != "barrier")
+      for (const char* key : {"cycles_per_packet", "link_utilization", "packets", "flits_per_cycle"})
+        EXPECT_TRUE(j.contains(key)) << what << " " << key;
+  }
+}
+
+TEST(CliData, InputAndOutputFilesRoundTripFloatsBitExactly) {
+  const std::string in = kTmp + "/data_in.json", out = kTmp + "/data_out.json";
+  std::ofstream(in) << R"([[1.5, -2, 0.1], [0.25, "inf", 1e-30], [3, 4, -0.1]])";
+  const auto r = collnet({"run", "allreduce", "--torus", "3x1x1", "--type", "f64", "--op", "sum", "--input", in,
+                          "--output", out});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = read_json(out);
+  ASSERT_EQ(j.size(), 3u);
+  for (const auto& rank : j) {
+    EXPECT_EQ(rank.at(0).get<double>(), 4.75);
+    EXPECT_EQ(rank.at(1), "inf");
+    EXPECT_EQ(rank.at(2).get<double>(), 1e-30);  // exact: in double arithmetic 0.1 + 1e-30 - 0.1 is 0
+  }
+  // Scan output leaves nothing undefined; exscan's rank 0 is null.
+  std::ofstream(in) << "[[1], [2], [3]]";
+  ASSERT_EQ(collnet({"run", "exscan", "--torus", "3x1x1", "--type", "i8", "--input", in, "--output", out}).status, 0);
+  EXPECT_EQ(read_json(out), nlohmann::json::parse("[null, [1], [3]]"));
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;
@@ -165,6 +214,10 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--trace", "out.vcd"}, "--trace"},
                       UsageCase{{"run", "reduce_everything"}, "reduce_everything"},
                       UsageCase{{"run", "allreduce", "--frobnicate"}, "--frobnicate"},
+                      UsageCase{{"run", "allreduce", "--type", "f64", "--op", "band"}, "band cannot reduce f64"},
+                      UsageCase{{"run", "allreduce", "--tasks", "0"}, "--tasks"},
+                      UsageCase{{"run", "gather", "--torus", "2x1x1", "--tasks", "2", "--root", "4"}, "--root"},
+                      UsageCase{{"run", "allreduce", "--input", "/nonexistent/in.json"}, "--input"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

@@ -2,13 +2,16 @@
 // nodes, on the world and on irregular subsets, with 1 and 4 tasks per node, checked
 // against the plain C++ reference (cli/verify.hpp). One machine per test runs the whole
 // sweep, one collective after another.
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "cli/inputs.hpp"
 #include "cli/verify.hpp"
+#include "driver/error.hpp"
 #include "driver/machine.hpp"
 #include "support/isolated.hpp"
 
@@ -137,6 +140,138 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"7x1x1", 1, {2, 6}}, Case{"2x2x2", 4, {0, 5, 6, 11, 20}},
                       Case{"3x3x3", 4, {1, 2, 3, 21, 44, 45, 46, 47, 107}}),
     name);
+
+}  // namespace
+}  // namespace collnet
+
+namespace collnet {
+namespace {
+
+sim::MachineConfig small(const char* shape, unsigned tasks = 1) {
+  sim::MachineConfig cfg;
+  cfg.shape = sim::Shape::parse(shape);
+  cfg.tasks_per_node = tasks;
+  cfg.watchdog_cycles = 100'000;
+  return cfg;
+}
+
+// Runs `fn` on every rank of a machine and returns the run's error ("" if it succeeded).
+std::string run_error(const sim::MachineConfig& cfg, const std::function<void(driver::Task&)>& fn) {
+  const auto r = test::run_isolated([&] {
+    driver::Machine m(cfg);
+    const driver::RunReport rep = m.run(fn);
+    return rep.ok ? std::string("ok") : rep.error;
+  });
+  return r.exited ? r.report : "child crashed: " + r.report;
+}
+
+TEST(CollectiveMisuse, RaisesAnErrorNamingTheArgument) {
+  struct Misuse {
+    std::function<void(driver::Communicator&)> call;
+    const char* message;
+  };
+  std::vector<uint64_t> buf(64, 1), small_buf(3, 0);
+  const std::vector<Misuse> cases = {
+      {[&](driver::Communicator& c) { c.reduce(buf.data(), buf.data(), 4, Datatype::U64, Op::Sum, 9); },
+       "reduce: root 9 is not a rank of a communicator of size 8"},
+      {[&](driver::Communicator& c) { c.gather(buf.data(), buf.data(), 4, Datatype::U8, 8); }, "gather: root 8"},
+      {[&](driver::Communicator& c) { c.allreduce(buf.data(), buf.data(), 4, Datatype::F64, Op::Band); },
+       "allreduce: op band cannot reduce f64 elements"},
+      {[&](driver::Communicator& c) { c.scan(buf.data(), buf.data(), 4, Datatype::F32, Op::Lxor); },
+       "scan: op lxor cannot reduce f32"},
+      {[&](driver::Communicator& c) { c.allgather(std::vector<uint64_t>(2, 0), small_buf); },
+       "allgather: receive buffer holds 3 elements, needs 16"},
+      {[&](driver::Communicator& c) { c.allreduce(nullptr, buf.data(), 4, Datatype::U64, Op::Sum); },
+       "allreduce: send buffer is null"},
+      {[&](driver::Communicator& c) { c.allreduce(std::vector<uint64_t>(3, 0), buf, Op::Maxloc); },
+       "(value, index) pairs; 3 is odd"},
+  };
+  for (const Misuse& m : cases) {
+    const std::string err = run_error(small("2x2x1", 2), [&](driver::Task& t) { m.call(t.world()); });
+    EXPECT_NE(err.find(m.message), std::string::npos) << "expected '" << m.message << "', got: " << err;
+  }
+}
+
+TEST(CollectiveMisuse, DifferentCountsAreCaughtByTheArgumentCheck) {
+  const std::string err = run_error(small("3x1x1"), [](driver::Task& t) {
+    t.world().set_argument_check(true);
+    std::vector<uint64_t> v(8, 1);
+    t.world().allreduce(v.data(), v.data(), t.rank() == 1 ? 5 : 4, Datatype::U64, Op::Sum);
+  });
+  EXPECT_NE(err.find("allreduce: the ranks passed different count (from 4 to 5)"), std::string::npos) << err;
+}
+
+TEST(CollectiveMisuse, DifferentOpsWithoutTheCheckRaiseTheAdaptersHeaderMismatch) {
+  // The arguments are folded into the tag: the combining adapter sees two headers that
+  // disagree, flags it, and never delivers a result. Nothing hangs: the error names the
+  // node and link, or the watchdog names the ranks left waiting.
+  const std::string err = run_error(small("3x1x1"), [](driver::Task& t) {
+    std::vector<uint64_t> v(4, 1);
+    t.world().allreduce(v.data(), v.data(), 4, Datatype::U64, t.rank() == 2 ? Op::Max : Op::Sum);
+  });
+  EXPECT_NE(err, "ok");
+  EXPECT_NE(err.find("node 0"), std::string::npos) << err;
+  EXPECT_TRUE(err.find("header mismatch") != std::string::npos || err.find("error flag") != std::string::npos) << err;
+}
+
+TEST(FloatSumOnMachines, IsTheSameOnEveryShapeAndTaskCount) {
+  // Eight ranks as 8 nodes, 4 nodes x 2 tasks and 2 nodes x 4 tasks: three different trees
+  // and node-local combines must give bit-identical sums, equal to the reference.
+  const uint64_t seed = 99;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  std::vector<std::string> results;
+  for (auto [shape, tasks] : {std::pair{"8x1x1", 1u}, std::pair{"4x1x1", 2u}, std::pair{"2x1x1", 4u}}) {
+    const auto r = test::run_isolated([&, shape = shape, tasks = tasks] {
+      driver::Machine m(small(shape, tasks));
+      std::vector<std::vector<uint64_t>> out(8);
+      const auto rep = m.run([&](driver::Task& t) {
+        const auto in = cli::seeded_input(seed, t.rank(), 100, Datatype::F64, Op::Sum);
+        out[t.rank()].assign(100, 0);
+        t.world().allreduce(in.data(), out[t.rank()].data(), 100, Datatype::F64, Op::Sum);
+      });
+      if (!rep.ok) return rep.error;
+      std::vector<std::vector<uint64_t>> in;
+      for (unsigned k = 0; k < 8; ++k) in.push_back(cli::seeded_input(seed, k, 100, Datatype::F64, Op::Sum));
+      const auto want = cli::reference({"allreduce", Datatype::F64, Op::Sum, 0}, in);
+      if (cli::compare(out, want).count) return std::string("differs from the reference");
+      std::ostringstream s;
+      for (uint64_t w : out[3]) s << std::hex << w << ",";
+      return s.str();
+    });
+    ASSERT_TRUE(r.exited) << r.report;
+    results.push_back(r.report);
+  }
+  EXPECT_NE(results[0].find(','), std::string::npos) << results[0];
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
+}
+
+TEST(Tasks, NoTaskLeavesTheBarrierBeforeTheLastArrives) {
+  // Three tasks per node (the counter is padded to 4), arriving at different times.
+  const auto r = test::run_isolated([] {
+    driver::Machine m(small("3x2x1", 3));
+    std::vector<std::vector<uint64_t>> arrive(3, std::vector<uint64_t>(18)), leave = arrive;
+    const auto rep = m.run([&](driver::Task& t) {
+      for (int round = 0; round < 3; ++round) {
+        t.cpu().idle((t.rank() * 37 + round * 11) % 90);
+        arrive[round][t.rank()] = t.cycle();
+        t.world().barrier();
+        leave[round][t.rank()] = t.cycle();
+      }
+    });
+    if (!rep.ok) return rep.error;
+    for (int round = 0; round < 3; ++round) {
+      const uint64_t last = *std::max_element(arrive[round].begin(), arrive[round].end());
+      const auto first_out = std::min_element(leave[round].begin(), leave[round].end());
+      if (*first_out < last)
+        return "round " + std::to_string(round) + ": rank " + std::to_string(first_out - leave[round].begin()) +
+               " left at " + std::to_string(*first_out) + " before the last arrival at " + std::to_string(last);
+    }
+    return rep.ok ? std::string("ok") : rep.error;
+  });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report, "ok");
+}
 
 }  // namespace
 }  // namespace collnet
