@@ -156,13 +156,13 @@ int collnet_main(int argc, char** argv) {
                        std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
   if (!o.input_path.empty() && o.collective != "barrier") {
+    const bool pairs = collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op);
     try {
-      const bool pairs = collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op);
       o.input = collnet::cli::read_data_file(o.input_path, o.type, pairs, members);
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--input: ") + e.what());
     }
-    o.count = o.input[0].size() / (collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op) ? 2 : 1);
+    o.count = o.input[0].size() / (pairs ? 2 : 1);
   }
   if (latency < 1 || latency > 1000)
     return usage_error("--link-latency: must be 1..1000 cycles, got " + std::to_string(latency));

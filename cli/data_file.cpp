@@ -12,22 +12,22 @@ using driver::Datatype;
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 uint64_t canonical_nan(Datatype t) { return driver::double_to_raw(t, std::numeric_limits<double>::quiet_NaN()); }
 
 }  // namespace
+
+std::string hex64(uint64_t bits) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(bits));
+  return buf;
+}
 
 nlohmann::json element_to_json(Datatype t, uint64_t raw) {
   raw &= driver::raw_mask(t);
   if (driver::is_float(t)) {
     const double d = driver::raw_to_double(t, raw);
     if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-    if (std::isnan(d)) return raw == canonical_nan(t) ? std::string("nan") : hex(raw);
+    if (std::isnan(d)) return raw == canonical_nan(t) ? std::string("nan") : hex64(raw);
     return d;
   }
   if (driver::is_signed(t)) return driver::raw_to_int(t, raw);

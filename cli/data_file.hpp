@@ -17,6 +17,9 @@
 
 namespace collnet::cli {
 
+// A 64-bit bit pattern as "0x" and 16 hex digits (also how reports print elements).
+std::string hex64(uint64_t bits);
+
 // One raw element as JSON, and back; from_json throws std::invalid_argument naming what
 // is wrong with the value.
 nlohmann::json element_to_json(driver::Datatype t, uint64_t raw);

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -14,16 +13,6 @@
 #include "verify.hpp"
 
 namespace collnet::cli {
-
-namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-}  // namespace
 
 const std::vector<std::string>& known_collectives() {
   static const std::vector<std::string> c = {"barrier", "bcast", "reduce", "allreduce",
@@ -51,10 +40,9 @@ int run_collective(const RunOptions& o) {
   const unsigned n = static_cast<unsigned>(members.size());
 
   std::vector<std::vector<uint64_t>> in(n);
-  uint64_t count = barrier ? 0 : o.count;
+  const uint64_t count = barrier ? 0 : o.count;  // with --input, the files' length
   if (!o.input.empty() && !barrier) {
     in = o.input;
-    count = in[0].size() / (pairs ? 2 : 1);
   } else {
     for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], count, o.type, op);
   }
@@ -218,7 +206,7 @@ int run_collective(const RunOptions& o) {
   js["mismatches"] = bad.count;
   std::cout << line.str() << ", WRONG\n";
   std::cerr << "collnet: " << bad.count << " wrong elements; first at rank " << bad.rank << " index " << bad.index
-            << ": expected " << hex(bad.expected) << ", got " << hex(bad.got) << "\n";
+            << ": expected " << hex64(bad.expected) << ", got " << hex64(bad.got) << "\n";
   return finish(1);
 }
 

@@ -22,7 +22,7 @@ struct RunOptions {
   std::string collective = "allreduce";
   driver::Op op = driver::Op::Sum;
   driver::Datatype type = driver::Datatype::U64;
-  uint64_t count = 64;
+  uint64_t count = 64;  // elements per rank (set from the file with --input)
   unsigned root = 0;
   uint64_t seed = 1;
   std::vector<unsigned> ranks;  // run on a subset communicator of these world ranks (empty: world)

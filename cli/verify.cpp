@@ -64,9 +64,9 @@ std::vector<uint64_t> wide_sub(const std::vector<uint64_t>& a, const std::vector
 }
 
 uint64_t float_sum(Datatype t, const std::vector<uint64_t>& values) {
-  const bool f32 = t == Datatype::F32;
-  const unsigned frac_bits = f32 ? 23 : 52, exp_bits = f32 ? 8 : 11;
-  const int bias = f32 ? 127 : 1023, min_ulp = f32 ? -149 : -1074;
+  const driver::float_sum::Format f = driver::float_sum::format(t);
+  const unsigned frac_bits = f.fraction_bits, exp_bits = f.exponent_bits;
+  const int bias = f.bias, min_ulp = f.min_ulp_exp;
   const uint64_t all_ones = (1ull << exp_bits) - 1;
   bool nan = false, pinf = false, ninf = false;
   uint64_t e_max = 0;

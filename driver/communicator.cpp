@@ -131,22 +131,24 @@ void Communicator::local_wait_release(NodeTasks::Slot& s, uint64_t generation) {
 
 // ------------------------------------------------------------------ passes
 
+std::vector<uint64_t> Communicator::stream(const Encoding& e, const std::vector<uint64_t>& message,
+                                           std::pair<size_t, size_t> owned, uint64_t descriptor) {
+  const fw::Header h = header(e, descriptor);
+  std::vector<uint64_t> out(message.size());
+  Contribution c;
+  c.word = [&message](size_t i) { return message[i]; };
+  c.pad = fw::ref_identity(static_cast<unsigned>(e.alu));
+  c.own_begin = owned.first;
+  c.own_end = owned.second;
+  const StreamStats st = tree_stream(task_.tree, h, message.size(), c, out.data());
+  last_.packets += st.packets;
+  last_.status_polls += st.status_polls;
+  return out;
+}
+
 std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t> message,
                                          std::pair<size_t, size_t> owned, uint64_t descriptor) {
-  const fw::Header h = header(e, descriptor);
-  auto stream = [&](const std::vector<uint64_t>& msg, std::pair<size_t, size_t> own) {
-    std::vector<uint64_t> out(msg.size());
-    Contribution c;
-    c.word = [&msg](size_t i) { return msg[i]; };
-    c.pad = fw::ref_identity(static_cast<unsigned>(e.alu));
-    c.own_begin = own.first;
-    c.own_end = own.second;
-    const StreamStats st = tree_stream(task_.tree, h, msg.size(), c, out.data());
-    last_.packets += st.packets;
-    last_.status_polls += st.status_polls;
-    return out;
-  };
-  if (local_count_ == 1) return stream(message, owned);
+  if (local_count_ == 1) return stream(e, message, owned, descriptor);
 
   NodeTasks::Slot& s = node_.slot(cls_);
   s.messages.resize(local_count_, nullptr);
@@ -170,7 +172,7 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
       }
     }
     task_.cpu.idle((message.size() * (local_count_ - 1) + 3) / 4);
-    s.result = stream(message, own);
+    s.result = stream(e, message, own, descriptor);
   } catch (...) {
     s.failure = std::current_exception();
     local_release(s);
@@ -202,10 +204,8 @@ void Communicator::agree(const char* call, size_t count, Datatype type, Op op, u
   }
 }
 
-std::vector<uint64_t> Communicator::reduce_positions(const char* call, const uint64_t* send, size_t count,
-                                                     Datatype type, Op op, size_t positions, size_t from,
-                                                     uint64_t descriptor) {
-  check_accepts(call, op, type);
+std::vector<uint64_t> Communicator::reduce_positions(const uint64_t* send, size_t count, Datatype type, Op op,
+                                                     size_t positions, size_t from, uint64_t descriptor) {
   const size_t total = positions * count;
   const unsigned stride = is_loc(op) ? 2 : 1;
   const size_t want = std::min<size_t>(rank_, positions - 1) * count;  // the position this rank reads
@@ -278,11 +278,7 @@ void Communicator::barrier() {
       }
     } else {
       // A subset: a one-word OR over its class route, straight from the leader.
-      const std::vector<uint64_t> token(1, 0);
-      const unsigned saved = local_count_;
-      local_count_ = 1;
-      pass(Encoding{fw::AluOp::Or, 64}, token, {0, 1}, kBarrier);
-      local_count_ = saved;
+      stream(Encoding{fw::AluOp::Or, 64}, std::vector<uint64_t>(1, 0), {0, 1}, kBarrier);
     }
   } catch (...) {
     if (local_count_ > 1) {
@@ -301,7 +297,7 @@ void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count,
   check_buffer("allreduce", "receive", recv, count);
   agree("allreduce", count, type, op, 0);
   const std::vector<uint64_t> r =
-      reduce_positions("allreduce", send, count, type, op, 1, 0, describe(kAllreduce, count, type, op, 0));
+      reduce_positions(send, count, type, op, 1, 0, describe(kAllreduce, count, type, op, 0));
   std::copy(r.begin(), r.end(), recv);
 }
 
@@ -313,7 +309,7 @@ void Communicator::reduce(const uint64_t* send, uint64_t* recv, size_t count, Da
   if (rank_ == root) check_buffer("reduce", "receive", recv, count);
   agree("reduce", count, type, op, root);
   const std::vector<uint64_t> r =
-      reduce_positions("reduce", send, count, type, op, 1, 0, describe(kReduce, count, type, op, root));
+      reduce_positions(send, count, type, op, 1, 0, describe(kReduce, count, type, op, root));
   if (rank_ == root) std::copy(r.begin(), r.end(), recv);
 }
 
@@ -334,28 +330,28 @@ void Communicator::bcast(uint64_t* buf, size_t count, Datatype type, unsigned ro
 
 void Communicator::gather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root) {
   check_root("gather", root);
-  if (count == 0) return;
-  check_buffer("gather", "send", send, count);
-  if (rank_ == root) check_buffer("gather", "receive", recv, count * size_);
-  agree("gather", count, type, Op::Bor, root);
-  std::vector<uint64_t> msg(raw_words(type, size_ * count), 0);
-  for (size_t i = 0; i < count; ++i) put_raw(msg, type, rank_ * count + i, send[i]);
-  const auto own = raw_word_range(type, rank_ * count, (rank_ + 1) * count);
-  const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kGather, count, type, Op::Bor, root));
-  if (rank_ == root)
-    for (size_t i = 0; i < size_ * count; ++i) recv[i] = get_raw(r, type, i);
+  gather_to(send, recv, count, type, root, false);
 }
 
 void Communicator::allgather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type) {
+  gather_to(send, recv, count, type, 0, true);
+}
+
+void Communicator::gather_to(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root,
+                             bool everyone) {
+  const char* call = everyone ? "allgather" : "gather";
   if (count == 0) return;
-  check_buffer("allgather", "send", send, count);
-  check_buffer("allgather", "receive", recv, count * size_);
-  agree("allgather", count, type, Op::Bor, 0);
+  check_buffer(call, "send", send, count);
+  const bool receives = everyone || rank_ == root;
+  if (receives) check_buffer(call, "receive", recv, count * size_);
+  agree(call, count, type, Op::Bor, root);
   std::vector<uint64_t> msg(raw_words(type, size_ * count), 0);
   for (size_t i = 0; i < count; ++i) put_raw(msg, type, rank_ * count + i, send[i]);
   const auto own = raw_word_range(type, rank_ * count, (rank_ + 1) * count);
-  const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kAllgather, count, type, Op::Bor, 0));
-  for (size_t i = 0; i < size_ * count; ++i) recv[i] = get_raw(r, type, i);
+  const std::vector<uint64_t> r =
+      pass(raw_encoding(), std::move(msg), own, describe(everyone ? kAllgather : kGather, count, type, Op::Bor, root));
+  if (receives)
+    for (size_t i = 0; i < size_ * count; ++i) recv[i] = get_raw(r, type, i);
 }
 
 void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
@@ -366,7 +362,7 @@ void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv
   if (inclusive || rank_ > 0) check_buffer(call, "receive", recv, count);
   agree(call, count, type, op, 0);
   const size_t from = inclusive ? rank_ : rank_ + 1;
-  const std::vector<uint64_t> r = reduce_positions(call, send, count, type, op, size_, from,
+  const std::vector<uint64_t> r = reduce_positions(send, count, type, op, size_, from,
                                                    describe(inclusive ? kScan : kExscan, count, type, op, 0));
   if (inclusive || rank_ > 0) std::copy(r.begin(), r.end(), recv);
 }

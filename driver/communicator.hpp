@@ -98,15 +98,20 @@ class Communicator {
   fw::Header header(const Encoding& e, uint64_t descriptor);
   // The arguments of a collective, folded into one word.
   void agree(const char* call, size_t count, Datatype type, Op op, unsigned root);
+  // Streams one message over the class route from this task, no node-local combining.
+  std::vector<uint64_t> stream(const Encoding& e, const std::vector<uint64_t>& message,
+                               std::pair<size_t, size_t> owned, uint64_t descriptor);
   // One pass over the tree: this rank's message (owning words [owned.first, owned.second),
   // identity elsewhere) combined with every other rank's; returns the combined message.
   std::vector<uint64_t> pass(const Encoding& e, std::vector<uint64_t> message, std::pair<size_t, size_t> owned,
                              uint64_t descriptor);
-  // Elements of every rank's data laid out at position p*count (scan and gather):
+  // The reductions (allreduce, reduce, scan, exscan), laid out at position p*count:
   // a reduction of `positions` x count elements in which this rank contributes
   // send[i] at the positions in [from, positions).
-  std::vector<uint64_t> reduce_positions(const char* call, const uint64_t* send, size_t count, Datatype type, Op op,
-                                         size_t positions, size_t from, uint64_t descriptor);
+  std::vector<uint64_t> reduce_positions(const uint64_t* send, size_t count, Datatype type, Op op, size_t positions,
+                                         size_t from, uint64_t descriptor);
+  // gather (the root receives) and allgather (everyone does).
+  void gather_to(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root, bool everyone);
   void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
               bool inclusive);
   void check_root(const char* call, unsigned root) const;

@@ -7,6 +7,13 @@ namespace collnet::driver {
 
 namespace {
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+// Multi-word operands travel least significant word first for ADD, most significant word
+// first for MAX and MIN (the order the ALU compares in). Word k of a message operand is
+// operand word operand_word(e, k).
+unsigned operand_word(const Encoding& e, unsigned k) {
+  const bool msw_first = e.alu == fw::AluOp::Max || e.alu == fw::AluOp::Min;
+  return msw_first ? e.words_per_operand() - 1 - k : k;
+}
 unsigned lane_bits(Datatype t) { return bits(t) <= 16 ? 16 : bits(t); }
 }  // namespace
 
@@ -40,11 +47,8 @@ void put(std::vector<uint64_t>& msg, const Encoding& e, size_t i, const Operand&
     w = (w & ~(mask_of(e.operand_bits) << shift)) | ((v[0] & mask_of(e.operand_bits)) << shift);
     return;
   }
-  // Multi-word operands travel least significant word first for ADD, most significant
-  // word first for MAX and MIN (the order the ALU compares in).
   const unsigned wpo = e.words_per_operand();
-  const bool msw_first = e.alu == fw::AluOp::Max || e.alu == fw::AluOp::Min;
-  for (unsigned k = 0; k < wpo; ++k) msg[i * wpo + k] = v[msw_first ? wpo - 1 - k : k];
+  for (unsigned k = 0; k < wpo; ++k) msg[i * wpo + k] = v[operand_word(e, k)];
 }
 
 Operand get(const std::vector<uint64_t>& msg, const Encoding& e, size_t i) {
@@ -55,8 +59,7 @@ Operand get(const std::vector<uint64_t>& msg, const Encoding& e, size_t i) {
     return o;
   }
   const unsigned wpo = e.words_per_operand();
-  const bool msw_first = e.alu == fw::AluOp::Max || e.alu == fw::AluOp::Min;
-  for (unsigned k = 0; k < wpo; ++k) o[msw_first ? wpo - 1 - k : k] = msg[i * wpo + k];
+  for (unsigned k = 0; k < wpo; ++k) o[operand_word(e, k)] = msg[i * wpo + k];
   return o;
 }
 

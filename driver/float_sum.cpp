@@ -7,15 +7,6 @@ namespace collnet::driver::float_sum {
 
 namespace {
 
-struct Format {
-  unsigned fraction_bits, exponent_bits;
-  int bias, min_ulp_exp;  // 2^min_ulp_exp: the smallest subnormal
-};
-Format format(Datatype t) {
-  if (t == Datatype::F32) return {23, 8, 127, -149};
-  return {52, 11, 1023, -1074};
-}
-
 using U256 = Operand;
 
 U256 negate(const U256& x) {
@@ -38,6 +29,11 @@ U256 shift_left(uint64_t m, unsigned shift) {
 }
 
 }  // namespace
+
+Format format(Datatype t) {
+  if (t == Datatype::F32) return {23, 8, 127, -149};
+  return {52, 11, 1023, -1074};
+}
 
 Encoding exponent_encoding() { return Encoding{fw::AluOp::Max, 16}; }
 Encoding fixed_encoding() { return Encoding{fw::AluOp::Add, 256}; }

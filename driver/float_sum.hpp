@@ -24,6 +24,13 @@ namespace collnet::driver::float_sum {
 constexpr unsigned kFractionBits = 234;  // K
 constexpr unsigned kHeadroomBits = 20;   // log2 of the contributions a sum may have
 
+// An IEEE 754 binary format: f32 or f64.
+struct Format {
+  unsigned fraction_bits, exponent_bits;
+  int bias, min_ulp_exp;  // 2^min_ulp_exp: the smallest subnormal
+};
+Format format(Datatype t);
+
 Encoding exponent_encoding();  // MAX over 16-bit lanes
 Encoding fixed_encoding();     // ADD over 256-bit operands
 

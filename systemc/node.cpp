@@ -40,14 +40,13 @@ void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
 
 // The bus data ports are 256 bits: Verilator gives them as eight 32-bit words, least
 // significant first.
-uint64_t Node::bus_rdata() const { return (uint64_t{model_->bus_rdata_o[1]} << 32) | model_->bus_rdata_o[0]; }
-
-std::array<uint64_t, 4> Node::bus_rvector() const {
-  std::array<uint64_t, 4> v;
-  for (unsigned w = 0; w < 4; ++w)
-    v[w] = (uint64_t{model_->bus_rdata_o[2 * w + 1]} << 32) | model_->bus_rdata_o[2 * w];
-  return v;
+uint64_t Node::bus_rword(unsigned w) const {
+  return (uint64_t{model_->bus_rdata_o[2 * w + 1]} << 32) | model_->bus_rdata_o[2 * w];
 }
+
+uint64_t Node::bus_rdata() const { return bus_rword(0); }
+
+std::array<uint64_t, 4> Node::bus_rvector() const { return {bus_rword(0), bus_rword(1), bus_rword(2), bus_rword(3)}; }
 
 bool Node::error_flag() const { return model_->err_o; }
 
@@ -75,9 +74,11 @@ void Node::on_posedge() {
   m.bus_we_i = request_.write;
   m.bus_priv_i = request_.privileged;
   m.bus_addr_i = request_.addr;
-  for (unsigned w = 0; w < 4; ++w) {
-    m.bus_wdata_i[2 * w] = static_cast<uint32_t>(request_.wdata[w]);
-    m.bus_wdata_i[2 * w + 1] = static_cast<uint32_t>(request_.wdata[w] >> 32);
+  if (request_.active) {  // the data is ignored without a request: no copy on idle cycles
+    for (unsigned w = 0; w < 4; ++w) {
+      m.bus_wdata_i[2 * w] = static_cast<uint32_t>(request_.wdata[w]);
+      m.bus_wdata_i[2 * w + 1] = static_cast<uint32_t>(request_.wdata[w] >> 32);
+    }
   }
 
   m.clk_i = 1;

@@ -55,6 +55,7 @@ class Node : public sc_core::sc_module {
 
  private:
   void on_posedge();
+  uint64_t bus_rword(unsigned w) const;  // word w of the 256-bit read data
 
   unsigned rank_;
   std::unique_ptr<Vnd_node> model_;
