@@ -18,6 +18,9 @@ inline constexpr unsigned kPayloadFlits = 32;
 inline constexpr unsigned kPayloadBytes = kPayloadFlits * kFlitBits / 8;
 inline constexpr unsigned kVectorWords = 4;    // 64-bit words in one vector register access
 inline constexpr unsigned kBusDataBits = 256;  // register bus data: kVectorWords * kFlitBits
+inline constexpr unsigned kNumVcs = 2;  // virtual channels on every link
+inline constexpr unsigned kVcUser = 0;
+inline constexpr unsigned kVcSystem = 1;  // needs the privileged bit
 static_assert(kBusDataBits == kVectorWords * kFlitBits, "a vector access fills the bus");
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
 
@@ -70,7 +73,9 @@ inline constexpr uint32_t kRegInjIdentity = 0x050;
 inline constexpr uint32_t kRegInjVector = 0x058;
 inline constexpr uint32_t kRegRcvVector = 0x060;
 inline constexpr uint32_t kRegRouteBase = 0x100;
-inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0002ULL;
+// The system VC's FIFO registers: the user VC's (status, injection, reception) + this.
+inline constexpr uint32_t kRegSysVcOffset = 0x080;
+inline constexpr uint64_t kRegIdValue = 0x00c0'11e7'0001'0003ULL;
 
 inline constexpr uint32_t route_reg(unsigned cls) { return kRegRouteBase + 8 * cls; }
 
@@ -80,6 +85,9 @@ inline constexpr unsigned kStatusInjDataFreeLsb = 8;
 inline constexpr unsigned kStatusRcvHdrLsb = 32;
 inline constexpr unsigned kStatusRcvDataLsb = 40;
 inline constexpr unsigned kStatusErrBit = 63;
+
+// RegErrSource fields
+inline constexpr unsigned kErrSourceVcBit = 2;
 
 // RegInjIdentity fields
 inline constexpr unsigned kInjIdentityCountLsb = 32;
@@ -130,6 +138,9 @@ inline constexpr Constant kConstants[] = {
     {"PayloadFlits", kPayloadFlits},
     {"VectorWords", kVectorWords},
     {"BusDataBits", kBusDataBits},
+    {"NumVcs", kNumVcs},
+    {"VcUser", kVcUser},
+    {"VcSystem", kVcSystem},
     {"HdrClassLsb", kHdrClassLsb},
     {"HdrClassW", kHdrClassW},
     {"HdrP2pBit", kHdrP2pBit},
@@ -170,12 +181,14 @@ inline constexpr Constant kConstants[] = {
     {"RegInjVector", kRegInjVector},
     {"RegRcvVector", kRegRcvVector},
     {"RegRouteBase", kRegRouteBase},
+    {"RegSysVcOffset", kRegSysVcOffset},
     {"RegIdValue", kRegIdValue},
     {"StatusInjHdrFreeLsb", kStatusInjHdrFreeLsb},
     {"StatusInjDataFreeLsb", kStatusInjDataFreeLsb},
     {"StatusRcvHdrLsb", kStatusRcvHdrLsb},
     {"StatusRcvDataLsb", kStatusRcvDataLsb},
     {"StatusErrBit", kStatusErrBit},
+    {"ErrSourceVcBit", kErrSourceVcBit},
     {"InjIdentityCountLsb", kInjIdentityCountLsb},
     {"ErrInjOverflow", kErrInjOverflow},
     {"ErrRcvUnderflow", kErrRcvUnderflow},

@@ -34,6 +34,8 @@ std::string describe_error_bits(uint64_t bits) {
   return out.empty() ? "none" : out;
 }
 
+const char* vc_name(Vc vc) { return vc == Vc::System ? "system VC" : "user VC"; }
+
 void TreeFirmware::probe() {
   const uint64_t id = bus_.read(kRegId);
   if (id != kRegIdValue) {
@@ -70,7 +72,7 @@ ClassRoute TreeFirmware::machine_tree_route() const {
 void TreeFirmware::push_identity(const Header& h, unsigned packets) {
   if (packets < 1 || packets > 0xffff)
     throw std::invalid_argument("identity injection of " + std::to_string(packets) + " packets: must be 1..65535");
-  bus_.write(kRegInjIdentity, (uint64_t{packets} << kInjIdentityCountLsb) | h.encode());
+  bus_.write(fifo_reg(kRegInjIdentity), (uint64_t{packets} << kInjIdentityCountLsb) | h.encode(), privileged());
 }
 
 ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) const {
@@ -93,7 +95,7 @@ ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) cons
   return r;
 }
 
-TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(kRegStatus)); }
+TreeStatus TreeFirmware::status() { return TreeStatus::decode(bus_.read(fifo_reg(kRegStatus), privileged())); }
 
 static_assert(std::tuple_size<RegisterBus::Vector>::value == kVectorWords, "a vector access moves a vector register");
 
@@ -102,7 +104,7 @@ void TreeFirmware::push_words(const uint64_t* w, size_t n) {
   for (; i + kVectorWords <= n; i += kVectorWords) {
     RegisterBus::Vector v;
     std::copy(w + i, w + i + kVectorWords, v.begin());
-    bus_.write_vector(kRegInjVector, v);
+    bus_.write_vector(fifo_reg(kRegInjVector), v, privileged());
   }
   for (; i < n; ++i) push_word(w[i]);
 }
@@ -110,7 +112,7 @@ void TreeFirmware::push_words(const uint64_t* w, size_t n) {
 void TreeFirmware::pop_words(uint64_t* w, size_t n) {
   size_t i = 0;
   for (; i + kVectorWords <= n; i += kVectorWords) {
-    const RegisterBus::Vector v = bus_.read_vector(kRegRcvVector);
+    const RegisterBus::Vector v = bus_.read_vector(fifo_reg(kRegRcvVector), privileged());
     std::copy(v.begin(), v.end(), w + i);
   }
   for (; i < n; ++i) w[i] = pop_word();
@@ -125,8 +127,11 @@ void TreeFirmware::check_errors() {
       (1ull << kErrHdrMismatch) | (1ull << kErrBadRoute) | (1ull << kErrBadOpcode) | (1ull << kErrBadSize);
   if (bits & header_errors) {
     const uint64_t info = bus_.read(kRegErrInfo);
-    const unsigned source = static_cast<unsigned>(bus_.read(kRegErrSource));
+    const uint64_t source_reg = bus_.read(kRegErrSource);
+    const unsigned source = source_reg & 3;
+    const Vc vc = (source_reg >> kErrSourceVcBit) & 1 ? Vc::System : Vc::User;
     s << " (from " << (source == 0 ? std::string("local injection") : "link " + std::to_string(source - 1))
+      << " on the " << vc_name(vc)
       << ": expected " << Header::decode(static_cast<uint32_t>(info)).describe() << ", got "
       << Header::decode(static_cast<uint32_t>(info >> 32)).describe() << ")";
   }

@@ -40,9 +40,17 @@ struct TreeStatus {
   static TreeStatus decode(uint64_t word);
 };
 
+// The adapter's two virtual channels. Each has its own FIFO stacks; the system VC's
+// registers need the privileged bit (its firmware makes every access privileged).
+enum class Vc : unsigned { User = regmap::kVcUser, System = regmap::kVcSystem };
+const char* vc_name(Vc vc);
+
+// One node's adapter as seen through one VC: the FIFO accesses (status, push, pop,
+// identity) go to that VC's registers; routes and errors are shared by both VCs.
 class TreeFirmware {
  public:
-  TreeFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
+  TreeFirmware(RegisterBus& bus, const Personality& personality, Vc vc = Vc::User)
+      : bus_(bus), me_(personality), vc_(vc) {}
 
   // Checks the adapter answers with the expected identification; throws otherwise.
   void probe();
@@ -63,16 +71,18 @@ class TreeFirmware {
   TreeStatus status();
 
   // Raw FIFO access; callers check status() for room and data first.
-  void push_header(const Header& h) { bus_.write(regmap::kRegInjHdr, h.encode()); }
-  void push_word(uint64_t w) { bus_.write(regmap::kRegInjData, w); }
+  void push_header(const Header& h) { bus_.write(fifo_reg(regmap::kRegInjHdr), h.encode(), privileged()); }
+  void push_word(uint64_t w) { bus_.write(fifo_reg(regmap::kRegInjData), w, privileged()); }
   // `n` payload words, w[0] first: one vector access per whole group of
   // regmap::kVectorWords words, one single-word access per word of the remainder.
   void push_words(const uint64_t* w, size_t n);
   // Asks the identity-injection unit for `packets` (1..65535) packets with header `h` whose
   // payload is the identity of h's opcode; takes one header slot, no payload words.
   void push_identity(const Header& h, unsigned packets);
-  Header pop_header() { return Header::decode(static_cast<uint32_t>(bus_.read(regmap::kRegRcvHdr))); }
-  uint64_t pop_word() { return bus_.read(regmap::kRegRcvData); }
+  Header pop_header() {
+    return Header::decode(static_cast<uint32_t>(bus_.read(fifo_reg(regmap::kRegRcvHdr), privileged())));
+  }
+  uint64_t pop_word() { return bus_.read(fifo_reg(regmap::kRegRcvData), privileged()); }
   // The next `n` received payload words into w[0..n): accesses as for push_words.
   void pop_words(uint64_t* w, size_t n);
 
@@ -81,10 +91,18 @@ class TreeFirmware {
   void clear_errors(uint64_t mask) { bus_.write(regmap::kRegErrClear, mask); }
 
   const Personality& personality() const { return me_; }
+  Vc vc() const { return vc_; }
 
  private:
+  // A FIFO register of this firmware's VC.
+  uint32_t fifo_reg(uint32_t user_addr) const {
+    return vc_ == Vc::System ? user_addr + regmap::kRegSysVcOffset : user_addr;
+  }
+  bool privileged() const { return vc_ == Vc::System; }
+
   RegisterBus& bus_;
   Personality me_;
+  Vc vc_;
 };
 
 // Names of the set bits of RegErr, comma separated.

@@ -11,9 +11,10 @@ namespace collnet::sim {
 
 struct LinkFlit {
   bool valid = false;
+  bool vc = false;  // the flit's virtual channel (0 user, 1 system)
   bool hdr = false;
   uint64_t data = 0;
-  bool credit = false;  // credit for the link's other direction
+  uint8_t credit = 0;  // credits for the link's other direction, VC v at bit v
   uint8_t gi = 0;       // barrier network: {OR, AND} of each of the 4 channels
 };
 

@@ -57,6 +57,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   const unsigned tasks = config_.tasks_per_node;
   processors_.reserve(n * tasks);
   firmware_.reserve(n * tasks);
+  system_firmware_.reserve(n * tasks);
   barrier_firmware_.reserve(n * tasks);
   tasks_.reserve(n * tasks);
   for (unsigned r = 0; r < n; ++r) {
@@ -67,8 +68,11 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
           name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
           [this] { task_finished(); }));
       firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
+      system_firmware_.push_back(
+          std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
       barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
-      tasks_.push_back(Task{r, t, tasks, *processors_[id], *firmware_[id], *barrier_firmware_[id], personalities_[r]});
+      tasks_.push_back(Task{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
+                            *barrier_firmware_[id], personalities_[r]});
     }
   }
 

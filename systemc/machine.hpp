@@ -37,7 +37,8 @@ class Machine {
     unsigned task;   // this task on the node
     unsigned tasks;  // tasks per node
     Processor& cpu;
-    fw::TreeFirmware& tree;
+    fw::TreeFirmware& tree;         // the user VC
+    fw::TreeFirmware& tree_system;  // the system VC (privileged accesses)
     fw::BarrierFirmware& barrier;
     const fw::Personality& personality;
   };
@@ -83,6 +84,7 @@ class Machine {
   std::vector<std::array<const LinkWire*, 3>> out_wires_;
   std::vector<fw::Personality> personalities_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;
+  std::vector<std::unique_ptr<fw::TreeFirmware>> system_firmware_;
   std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
   std::vector<std::unique_ptr<Processor>> processors_;
   std::vector<Task> tasks_;

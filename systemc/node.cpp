@@ -56,14 +56,17 @@ void Node::on_posedge() {
   const LinkFlit& in1 = in_[1] ? in_[1]->get(cycle_) : kIdle;
   const LinkFlit& in2 = in_[2] ? in_[2]->get(cycle_) : kIdle;
   m.tree0_in_valid_i = in0.valid;
+  m.tree0_in_vc_i = in0.vc;
   m.tree0_in_hdr_i = in0.hdr;
   m.tree0_in_data_i = in0.data;
   m.tree0_out_credit_i = in0.credit;
   m.tree1_in_valid_i = in1.valid;
+  m.tree1_in_vc_i = in1.vc;
   m.tree1_in_hdr_i = in1.hdr;
   m.tree1_in_data_i = in1.data;
   m.tree1_out_credit_i = in1.credit;
   m.tree2_in_valid_i = in2.valid;
+  m.tree2_in_vc_i = in2.vc;
   m.tree2_in_hdr_i = in2.hdr;
   m.tree2_in_data_i = in2.data;
   m.tree2_out_credit_i = in2.credit;
@@ -81,22 +84,24 @@ void Node::on_posedge() {
     }
   }
 
+  // The falling edge settles this cycle's inputs before the rising edge, so that the edge
+  // and the RTL's concurrent assertions (which sample the values just before it) see them.
+  m.clk_i = 0;
+  m.eval();
   m.clk_i = 1;
   m.eval();
 
   if (out_[0])
-    out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
-                          bool(m.tree0_in_credit_o), m.gi0_out_o});
+    out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o),
+                          m.tree0_out_data_o, m.tree0_in_credit_o, m.gi0_out_o});
   if (out_[1])
-    out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
-                          bool(m.tree1_in_credit_o), m.gi1_out_o});
+    out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o),
+                          m.tree1_out_data_o, m.tree1_in_credit_o, m.gi1_out_o});
   if (out_[2])
-    out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
-                          bool(m.tree2_in_credit_o), m.gi2_out_o});
+    out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o),
+                          m.tree2_out_data_o, m.tree2_in_credit_o, m.gi2_out_o});
 
   request_.active = false;
-  m.clk_i = 0;
-  m.eval();
   ++cycle_;
   edge_.notify(sc_core::SC_ZERO_TIME);
 }

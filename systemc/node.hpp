@@ -41,9 +41,12 @@ class Node : public sc_core::sc_module {
   // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
   // all an ordinary register returns) or bus_rvector() (all four words) after it.
   void present(const BusRequest& req) { request_ = req; }
-  // The node's processors share its bus: one holds it for the whole of an access.
-  bool bus_held() const { return bus_held_; }
-  void hold_bus(bool held) { bus_held_ = held; }
+  // The node's processors share its bus, first come first served: an access takes a
+  // ticket, waits until its ticket is served, holds the bus for the whole access and
+  // then serves the next ticket. A task that polls in a loop cannot starve the others.
+  uint64_t take_bus_ticket() { return next_ticket_++; }
+  bool bus_serving(uint64_t ticket) const { return serving_ == ticket; }
+  void release_bus() { ++serving_; }
   uint64_t bus_rdata() const;
   std::array<uint64_t, 4> bus_rvector() const;
   bool error_flag() const;
@@ -62,7 +65,7 @@ class Node : public sc_core::sc_module {
   std::array<LinkWire*, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
   BusRequest request_;
-  bool bus_held_ = false;
+  uint64_t next_ticket_ = 0, serving_ = 0;
   sc_core::sc_event edge_;
   uint64_t cycle_ = 0;
 };

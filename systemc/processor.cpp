@@ -23,15 +23,15 @@ void Processor::run() {
 }
 
 void Processor::access(const BusRequest& req) {
-  // Another task of the node is using the bus: wait for it. The bus is released right
-  // after the last cycle of an access, before any further edge, so the caller still reads
-  // its own data.
-  while (node_.bus_held()) wait(node_.edge_event());
-  node_.hold_bus(true);
+  // Other tasks of the node are using or waiting for the bus: wait for our turn. The bus
+  // is released right after the last cycle of an access, before any further edge, so the
+  // caller still reads its own data.
+  const uint64_t ticket = node_.take_bus_ticket();
+  while (!node_.bus_serving(ticket)) wait(node_.edge_event());
   node_.present(req);
   ++accesses_;
   for (unsigned i = 0; i < access_cycles_; ++i) wait(node_.edge_event());
-  node_.hold_bus(false);
+  node_.release_bus();
 }
 
 uint64_t Processor::read(uint32_t addr, bool privileged) {

@@ -58,16 +58,17 @@ std::string TraceWriter::gtkw_text(const std::string& fst_path, const std::vecto
   g << "[sst_width] 260\n[signals_width] 300\n";
   for (const std::string& n : node_names) {
     const std::string top = n + ".nd_node.";
-    const std::string alu = top + "u_tree.u_combine.";
+    const std::string alu = top + "u_tree.u_user.u_combine.";  // the user VC's ALU
     g << "@800200\n-" << n << "\n";
     for (int l = 0; l < 3; ++l) {
       const std::string p = top + "tree" + std::to_string(l);
       g << "@800200\n-" << n << " link " << l << "\n";
-      g << "@28\n" << p << "_in_valid_i\n" << p << "_in_hdr_i\n";
+      g << "@28\n" << p << "_in_valid_i\n" << p << "_in_vc_i\n" << p << "_in_hdr_i\n";
       g << "@22\n" << p << "_in_data_i[63:0]\n";
-      g << "@28\n" << p << "_in_credit_o\n" << p << "_out_valid_o\n" << p << "_out_hdr_o\n";
+      g << "@22\n" << p << "_in_credit_o[1:0]\n";
+      g << "@28\n" << p << "_out_valid_o\n" << p << "_out_vc_o\n" << p << "_out_hdr_o\n";
       g << "@22\n" << p << "_out_data_o[63:0]\n";
-      g << "@28\n" << p << "_out_credit_i\n";
+      g << "@22\n" << p << "_out_credit_i[1:0]\n";
       const std::string gi = top + "gi" + std::to_string(l);
       g << "@22\n" << gi << "_in_i[7:0]\n" << gi << "_out_o[7:0]\n";
       g << "@1000200\n-" << n << " link " << l << "\n";

@@ -28,6 +28,7 @@ constexpr unsigned kRcvPackets = 8;   // cn_adapter default RcvPackets
 struct Packet {
   uint32_t hdr = 0;
   Payload pl{};
+  unsigned vc = 0;  // the VC it travelled on (packets the adapter sent)
 };
 
 uint32_t header(unsigned cls, unsigned op, unsigned tag, unsigned size_words = 4) {
@@ -45,11 +46,15 @@ Payload random_payload(std::mt19937_64& rng) {
   return p;
 }
 
-// The testbench side of the three links: senders that respect the adapter's credits and
-// receivers that return credits (optionally late), plus the register bus.
+// The testbench side of the three links: senders that respect the adapter's credits of
+// each VC and receivers that return credits per VC (optionally late), plus the register
+// bus. The senders interleave the VCs flit by flit at random, which a receiver must
+// accept; the adapter itself switches VC only between packets, which the bench checks.
 class AdapterBench : public ClockedHarness<Vcn_adapter> {
  public:
-  explicit AdapterBench(uint64_t seed = 1) : rng_(seed) {}
+  explicit AdapterBench(uint64_t seed = 1) : rng_(seed) {
+    for (auto& c : credits_) c.fill(kLinkPackets);
+  }
 
   // ---------------------------------------------------------------- bus
   // The bus data ports are 256 bits (eight 32-bit words in the model): word k of a vector
@@ -67,11 +72,11 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     model().bus_req_i = 0;
   }
   void write(uint32_t addr, uint64_t data, bool priv = false) { write_vector(addr, {data, 0, 0, 0}, priv); }
-  Vector read_vector(uint32_t addr) {
+  Vector read_vector(uint32_t addr, bool priv = false) {
     model().bus_req_i = 1;
     model().bus_we_i = 0;
     model().bus_addr_i = addr;
-    model().bus_priv_i = 0;
+    model().bus_priv_i = priv;
     step();
     model().bus_req_i = 0;
     EXPECT_TRUE(model().bus_rvalid_o);
@@ -81,11 +86,13 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     return v;
   }
   // Every ordinary register answers in word 0 only.
-  uint64_t read(uint32_t addr) {
-    const Vector v = read_vector(addr);
+  uint64_t read(uint32_t addr, bool priv = false) {
+    const Vector v = read_vector(addr, priv);
     EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
     return v[0];
   }
+  // A FIFO register of VC `vc` (the system VC's are privileged).
+  static uint32_t fifo(uint32_t addr, unsigned vc) { return vc == kVcSystem ? addr + kRegSysVcOffset : addr; }
   void route(unsigned cls, unsigned up, unsigned down, bool src, bool dst, bool priv = false) {
     fw::ClassRoute r;
     r.up_link = up;
@@ -94,102 +101,129 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     r.local_destination = dst;
     write(route_reg(cls), r.encode(), priv);
   }
-  void inject(const Packet& p) {
-    write(kRegInjHdr, p.hdr);
-    for (uint64_t w : p.pl) write(kRegInjData, w);
+  void inject(const Packet& p, unsigned vc = kVcUser) {
+    write(fifo(kRegInjHdr, vc), p.hdr, vc == kVcSystem);
+    for (uint64_t w : p.pl) write(fifo(kRegInjData, vc), w, vc == kVcSystem);
   }
-  // Reads one packet from reception, waiting for its words as they arrive.
-  Packet receive(unsigned max_cycles = 5000) {
+  // Reads one packet from VC `vc`'s reception, waiting for its words as they arrive.
+  Packet receive(unsigned vc = kVcUser, unsigned max_cycles = 5000) {
     Packet p;
+    p.vc = vc;
+    const bool priv = vc == kVcSystem;
     unsigned waited = 0;
-    while (((read(kRegStatus) >> kStatusRcvHdrLsb) & 0xff) == 0) {
+    while (((read(fifo(kRegStatus, vc), priv) >> kStatusRcvHdrLsb) & 0xff) == 0) {
       if (++waited > max_cycles) {
-        ADD_FAILURE() << "no packet arrived in reception";
+        ADD_FAILURE() << "no packet arrived in reception of VC " << vc;
         return p;
       }
     }
-    p.hdr = static_cast<uint32_t>(read(kRegRcvHdr));
+    p.hdr = static_cast<uint32_t>(read(fifo(kRegRcvHdr, vc), priv));
     for (unsigned i = 0; i < kPayloadFlits;) {
-      if (((read(kRegStatus) >> kStatusRcvDataLsb) & 0xfff) == 0) {
+      if (((read(fifo(kRegStatus, vc), priv) >> kStatusRcvDataLsb) & 0xfff) == 0) {
         if (++waited > max_cycles) {
           ADD_FAILURE() << "payload word " << i << " never arrived";
           return p;
         }
         continue;
       }
-      p.pl[i++] = read(kRegRcvData);
+      p.pl[i++] = read(fifo(kRegRcvData, vc), priv);
     }
     return p;
   }
   uint64_t errors() { return read(kRegErr); }
-  unsigned inj_data_free() { return (read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff; }
-  unsigned rcv_data() { return (read(kRegStatus) >> kStatusRcvDataLsb) & 0xfff; }
-  unsigned rcv_hdrs() { return (read(kRegStatus) >> kStatusRcvHdrLsb) & 0xff; }
+  uint64_t status(unsigned vc = kVcUser) { return read(fifo(kRegStatus, vc), vc == kVcSystem); }
+  unsigned inj_data_free(unsigned vc = kVcUser) { return (status(vc) >> kStatusInjDataFreeLsb) & 0xfff; }
+  unsigned rcv_data(unsigned vc = kVcUser) { return (status(vc) >> kStatusRcvDataLsb) & 0xfff; }
+  unsigned rcv_hdrs(unsigned vc = kVcUser) { return (status(vc) >> kStatusRcvHdrLsb) & 0xff; }
 
   // ---------------------------------------------------------------- links
-  void send(unsigned link, const Packet& p) { send(link, p, 0, kPayloadFlits); }
+  void send(unsigned link, const Packet& p, unsigned vc = kVcUser) { send(link, p, 0, kPayloadFlits, vc); }
   // Part of a packet: its header if `first` is 0, then payload flits [first, last).
-  void send(unsigned link, const Packet& p, unsigned first, unsigned last) {
-    if (first == 0) tx_[link].push_back({true, p.hdr});
-    for (unsigned i = first; i < last; ++i) tx_[link].push_back({false, p.pl[i]});
+  void send(unsigned link, const Packet& p, unsigned first, unsigned last, unsigned vc = kVcUser) {
+    if (first == 0) tx_[link][vc].push_back({true, p.hdr});
+    for (unsigned i = first; i < last; ++i) tx_[link][vc].push_back({false, p.pl[i]});
   }
   // Probability (percent) that a sender idles in a cycle / a receiver holds a credit back.
   void set_send_gaps(unsigned percent) { gap_percent_ = percent; }
   void set_credit_delay(unsigned percent) { credit_hold_percent_ = percent; }
-  void hold_credits(unsigned link, bool hold) { hold_[link] = hold; }
+  void hold_credits(unsigned link, bool hold, unsigned vc = kVcUser) { hold_[link][vc] = hold; }
 
-  // Packets the adapter sent on `link`, complete ones only.
+  // Packets the adapter sent on `link` (both VCs, in the order they completed), complete ones only.
   std::vector<Packet>& sent_on(unsigned link) { return rx_packets_[link]; }
-  unsigned sender_credits(unsigned link) const { return credits_[link]; }
+  std::vector<Packet> sent_on(unsigned link, unsigned vc) const {
+    std::vector<Packet> out;
+    for (const Packet& p : rx_packets_[link])
+      if (p.vc == vc) out.push_back(p);
+    return out;
+  }
+  unsigned sender_credits(unsigned link, unsigned vc = kVcUser) const { return credits_[link][vc]; }
 
   void step() {
     auto& m = model();
-    uint8_t valid = 0, hdr = 0, credit = 0;
+    uint8_t valid = 0, vcs = 0, hdr = 0, credit = 0;
     for (unsigned l = 0; l < 3; ++l) {
-      // Sender: a header needs a credit; payload flits follow, possibly with gaps.
-      if (!tx_[l].empty() && rng_() % 100 >= gap_percent_) {
-        const auto& f = tx_[l].front();
-        if (!f.first || credits_[l] > 0) {
+      // Sender: a header needs a credit of its VC; payload flits follow, possibly with
+      // gaps, and the two VCs' flits interleave at random.
+      if (rng_() % 100 >= gap_percent_) {
+        std::array<bool, kNumVcs> ready{};
+        unsigned n_ready = 0;
+        for (unsigned v = 0; v < kNumVcs; ++v) {
+          ready[v] = !tx_[l][v].empty() && (!tx_[l][v].front().first || credits_[l][v] > 0);
+          n_ready += ready[v];
+        }
+        if (n_ready > 0) {
+          unsigned v = ready[0] ? 0 : 1;
+          if (n_ready == 2) v = rng_() % 2;
+          const auto f = tx_[l][v].front();
+          tx_[l][v].pop_front();
           valid |= 1u << l;
+          vcs |= v << l;
           if (f.first) {
             hdr |= 1u << l;
-            --credits_[l];
+            --credits_[l][v];
           }
           m.link_in_data_i[2 * l] = static_cast<uint32_t>(f.second);
           m.link_in_data_i[2 * l + 1] = static_cast<uint32_t>(f.second >> 32);
-          tx_[l].pop_front();
         }
       }
-      // Receiver: return one owed credit, unless held back.
-      if (owed_[l] > 0 && !hold_[l] && rng_() % 100 >= credit_hold_percent_) {
-        credit |= 1u << l;
-        --owed_[l];
-      }
+      // Receiver: return one owed credit per VC, unless held back.
+      for (unsigned v = 0; v < kNumVcs; ++v)
+        if (owed_[l][v] > 0 && !hold_[l][v] && rng_() % 100 >= credit_hold_percent_) {
+          credit |= 1u << (2 * l + v);
+          --owed_[l][v];
+        }
     }
     m.link_in_valid_i = valid;
+    m.link_in_vc_i = vcs;
     m.link_in_hdr_i = hdr;
     m.link_out_credit_i = credit;
     tick();
     for (unsigned l = 0; l < 3; ++l) {
-      if (m.link_in_credit_o & (1u << l)) ++credits_[l];
+      for (unsigned v = 0; v < kNumVcs; ++v)
+        if (m.link_in_credit_o & (1u << (2 * l + v))) ++credits_[l][v];
       if (m.link_out_valid_o & (1u << l)) {
         const uint64_t d = (uint64_t{m.link_out_data_o[2 * l + 1]} << 32) | m.link_out_data_o[2 * l];
+        const unsigned v = (m.link_out_vc_o >> l) & 1;
         if (m.link_out_hdr_o & (1u << l)) {
           EXPECT_EQ(partial_[l].size(), 0u) << "header inside a packet on link " << l;
           partial_[l].clear();
           cur_[l].hdr = static_cast<uint32_t>(d);
+          cur_[l].vc = v;
           partial_[l].push_back(d);
         } else {
           EXPECT_GT(partial_[l].size(), 0u) << "payload outside a packet on link " << l;
+          EXPECT_EQ(v, cur_[l].vc) << "the adapter switched VC inside a packet on link " << l;
           if (!partial_[l].empty()) cur_[l].pl[partial_[l].size() - 1] = d;
           partial_[l].push_back(d);
         }
         if (partial_[l].size() == kPayloadFlits + 1) {
           rx_packets_[l].push_back(cur_[l]);
           partial_[l].clear();
-          ++owed_[l];
-          ++received_[l];
-          EXPECT_LE(received_[l] - returned(l), kLinkPackets) << "adapter overran its credits on link " << l;
+          const unsigned pv = cur_[l].vc;
+          ++owed_[l][pv];
+          ++received_[l][pv];
+          EXPECT_LE(received_[l][pv] - returned(l, pv), kLinkPackets)
+              << "adapter overran its credits of VC " << pv << " on link " << l;
         }
       }
     }
@@ -202,16 +236,22 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     for (unsigned i = 0; i < max_cycles && sent_on(link).size() < n; ++i) step();
     ASSERT_GE(sent_on(link).size(), n) << "link " << link << " sent " << sent_on(link).size() << " packets";
   }
-  bool senders_idle() const { return tx_[0].empty() && tx_[1].empty() && tx_[2].empty(); }
+  bool senders_idle() const {
+    for (const auto& link : tx_)
+      for (const auto& q : link)
+        if (!q.empty()) return false;
+    return true;
+  }
 
  private:
-  unsigned returned(unsigned l) const { return received_[l] - owed_[l]; }
+  unsigned returned(unsigned l, unsigned v) const { return received_[l][v] - owed_[l][v]; }
 
+  using PerVc = std::array<unsigned, kNumVcs>;
   std::mt19937_64 rng_;
-  std::array<std::deque<std::pair<bool, uint64_t>>, 3> tx_;
-  std::array<unsigned, 3> credits_{kLinkPackets, kLinkPackets, kLinkPackets};
-  std::array<unsigned, 3> owed_{}, received_{};
-  std::array<bool, 3> hold_{};
+  std::array<std::array<std::deque<std::pair<bool, uint64_t>>, kNumVcs>, 3> tx_;
+  std::array<PerVc, 3> credits_{};
+  std::array<PerVc, 3> owed_{}, received_{};
+  std::array<std::array<bool, kNumVcs>, 3> hold_{};
   std::array<std::vector<uint64_t>, 3> partial_;
   std::array<Packet, 3> cur_;
   std::array<std::vector<Packet>, 3> rx_packets_;
@@ -727,6 +767,181 @@ TEST(CnAdapterWidths, AnOperandSizeTheAluCannotCutIsFlagged) {
   EXPECT_EQ(b.errors(), 1u << kErrBadSize);
   EXPECT_EQ(static_cast<uint32_t>(b.read(kRegErrInfo)), h);
   EXPECT_TRUE(b.sent_on(0).empty());
+}
+
+// ------------------------------------------------------------------ virtual channels
+TEST(CnAdapterVc, TheSystemVcRegistersNeedThePrivilegedBit) {
+  AdapterBench b;
+  b.route(0, 0, 0, true, true);
+  b.write(kRegSysVcOffset + kRegInjHdr, header(0, kOpOr, 1), /*priv=*/false);
+  EXPECT_EQ(b.errors(), 1u << kErrPriv) << "an unprivileged push into the system VC";
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ(b.read(kRegSysVcOffset + kRegStatus, /*priv=*/false), 0u) << "a refused read answers zero";
+  EXPECT_EQ(b.errors(), 1u << kErrPriv) << "an unprivileged read of the system VC";
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ((b.status(kVcSystem) >> kStatusInjHdrFreeLsb) & 0xff, 8u) << "the refused push changed the FIFO";
+  b.run(100);
+  EXPECT_TRUE(b.sent_on(0).empty());
+  // Privileged, the window holds only the FIFO registers; the rest are unmapped.
+  EXPECT_EQ(b.read(kRegSysVcOffset + kRegErr, /*priv=*/true), 0u);
+  EXPECT_EQ(b.errors(), 1u << kErrBadAddr);
+  b.write(kRegErrClear, ~0ull);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterVc, EachVcHasItsOwnFifoStacks) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, false, true);  // receives only
+  const Packet u{header(0, kOpOr, 1), random_payload(rng)}, sy{header(0, kOpOr, 2), random_payload(rng)};
+  b.send(0, sy, kVcSystem);
+  b.send(0, u, kVcUser);
+  b.run(200);
+  EXPECT_EQ(b.rcv_hdrs(kVcUser), 1u);
+  EXPECT_EQ(b.rcv_hdrs(kVcSystem), 1u);
+  const Packet got_u = b.receive(kVcUser), got_s = b.receive(kVcSystem);
+  EXPECT_EQ(got_u.hdr, u.hdr);
+  EXPECT_EQ(got_u.pl, u.pl);
+  EXPECT_EQ(got_s.hdr, sy.hdr);
+  EXPECT_EQ(got_s.pl, sy.pl);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+// Both VCs combine the same class at once, with the two VCs' flits interleaved at random
+// on every input link, random gaps, and receivers that return credits late on every link.
+TEST(CnAdapterVc, BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.set_send_gaps(30);
+  b.set_credit_delay(80);
+  b.route(3, 0, 0b110, true, true);
+  constexpr unsigned kPackets = 24;  // per VC
+  std::array<std::vector<Payload>, kNumVcs> want;
+  for (unsigned i = 0; i < kPackets; ++i) {
+    for (unsigned vc = 0; vc < kNumVcs; ++vc) {
+      const unsigned op = kOps[rng() % 6];
+      const uint32_t h = header(3, op, i + 100 * vc);
+      Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+      b.send(1, c1, vc);
+      b.send(2, c2, vc);
+      while (b.inj_data_free(vc) < kPayloadFlits) {
+      }
+      b.inject(me, vc);
+      want[vc].push_back(combine(op, me.pl, c1.pl, c2.pl));
+    }
+  }
+  b.run_until_sent(0, 2 * kPackets, 400000);
+  for (unsigned vc = 0; vc < kNumVcs; ++vc) {
+    const std::vector<Packet> got = b.sent_on(0, vc);
+    ASSERT_EQ(got.size(), kPackets) << "VC " << vc;
+    for (unsigned i = 0; i < kPackets; ++i) {
+      EXPECT_EQ(fw::Header::decode(got[i].hdr).tag, i + 100 * vc) << "VC " << vc << " out of order";
+      EXPECT_EQ(got[i].pl, want[vc][i]) << "VC " << vc << " packet " << i;
+    }
+  }
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterVc, AVcWithoutCreditsDoesNotHoldTheOtherBack) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, true, true);  // leaf
+  b.hold_credits(0, true, kVcUser);
+  for (unsigned i = 0; i < kLinkPackets + 2; ++i) b.inject({header(0, kOpAdd, i), random_payload(rng)}, kVcUser);
+  b.run(500);
+  EXPECT_EQ(b.sent_on(0, kVcUser).size(), kLinkPackets) << "the user VC stops when its credits run out";
+  const Packet sys{header(0, kOpMax, 50), random_payload(rng)};
+  b.inject(sys, kVcSystem);
+  b.run(200);
+  ASSERT_EQ(b.sent_on(0, kVcSystem).size(), 1u) << "the system VC must pass a stalled user VC";
+  EXPECT_EQ(b.sent_on(0, kVcSystem)[0].pl, sys.pl);
+  b.hold_credits(0, false, kVcUser);
+  b.run_until_sent(0, kLinkPackets + 3);
+  EXPECT_EQ(b.sent_on(0, kVcUser).size(), kLinkPackets + 2);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(CnAdapterVc, AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0, false, true);  // receives only
+  for (unsigned i = 0; i < kRcvPackets + kLinkPackets; ++i) b.send(0, {header(0, kOpOr, i), random_payload(rng)});
+  b.run(1500);
+  EXPECT_EQ(b.rcv_hdrs(kVcUser), kRcvPackets);
+  const Packet sys{header(0, kOpOr, 77), random_payload(rng)};
+  b.send(0, sys, kVcSystem);
+  const Packet got = b.receive(kVcSystem);
+  EXPECT_EQ(got.hdr, sys.hdr);
+  EXPECT_EQ(got.pl, sys.pl);
+  for (unsigned i = 0; i < kRcvPackets + kLinkPackets; ++i)
+    EXPECT_EQ(fw::Header::decode(b.receive(kVcUser).hdr).tag, i) << "user packet lost or reordered";
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+// Two classes funnel into up link 0: the user VC's from child link 2, the system VC's
+// from child link 1, each arriving at the full link rate. Link 0 can carry only one
+// of them at a time; fair arbitration alternates packet by packet.
+TEST(CnAdapterVc, TwoVcsShareALinkPacketByPacket) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(1, 0, 0b010, false, false);
+  b.route(2, 0, 0b100, false, false);
+  constexpr unsigned kPackets = 30;  // per VC
+  for (unsigned i = 0; i < kPackets; ++i) {
+    b.send(1, {header(1, kOpOr, i), random_payload(rng)}, kVcSystem);
+    b.send(2, {header(2, kOpOr, i), random_payload(rng)}, kVcUser);
+  }
+  b.run_until_sent(0, 2 * kPackets, 20000);
+  const std::vector<Packet>& order = b.sent_on(0);
+  unsigned longest_run = 0, run = 0, last = 2, in_first_half[kNumVcs] = {};
+  for (size_t i = 0; i < order.size(); ++i) {
+    run = order[i].vc == last ? run + 1 : 1;
+    last = order[i].vc;
+    longest_run = std::max(longest_run, run);
+    if (i < kPackets) ++in_first_half[order[i].vc];
+    EXPECT_EQ(fw::Header::decode(order[i].hdr).cls, order[i].vc == kVcUser ? 2u : 1u) << "packet on the wrong VC";
+  }
+  EXPECT_LE(longest_run, 1u) << "under contention the VCs must alternate";
+  EXPECT_EQ(in_first_half[kVcUser], kPackets / 2);
+  EXPECT_EQ(in_first_half[kVcSystem], kPackets / 2);
+  // Alternating costs nothing: the link stays busy one flit per cycle.
+  EXPECT_EQ(b.sent_on(0, kVcUser).size(), kPackets);
+  EXPECT_EQ(b.sent_on(0, kVcSystem).size(), kPackets);
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(CnAdapterVc, AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  b.route(0, 0, 0b110, true, true);
+  const uint32_t h1 = header(0, kOpAdd, 7), h2 = header(0, kOpAdd, 8);
+  b.send(1, {h1, random_payload(rng)}, kVcSystem);
+  b.send(2, {h2, random_payload(rng)}, kVcSystem);
+  b.inject({h1, random_payload(rng)}, kVcSystem);
+  b.run(300);
+  EXPECT_EQ(b.errors(), 1u << kErrHdrMismatch);
+  EXPECT_EQ(b.read(kRegErrSource), (1u << kErrSourceVcBit) | 3u) << "link 2 on the system VC";
+  EXPECT_TRUE(b.sent_on(0).empty());
+  // The user VC keeps combining.
+  const uint32_t h = header(0, kOpXor, 9);
+  Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
+  b.send(1, c1);
+  b.send(2, c2);
+  b.inject(me);
+  b.run_until_sent(0, 1);
+  EXPECT_EQ(b.sent_on(0, kVcUser).at(0).pl, combine(kOpXor, me.pl, c1.pl, c2.pl));
+  EXPECT_TRUE(b.sent_on(0, kVcSystem).empty());
+}
+
+TEST(CnAdapterVc, ACreditForAVcThatTookNoneIsALinkProtocolError) {
+  AdapterBench b;
+  b->link_out_credit_i = 1u << (2 * 1 + kVcSystem);  // link 1, system VC: all its credits are home
+  b.tick();
+  b->link_out_credit_i = 0;
+  b.run(3);
+  EXPECT_EQ(b.errors(), 1u << kErrLinkProto);
 }
 
 // ------------------------------------------------------------------ errors

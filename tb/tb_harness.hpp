@@ -86,11 +86,14 @@ class ClockedHarness : public Harness<Model> {
     cycles_ = 0;
   }
 
+  // The falling edge comes first and settles the inputs set since the last tick, so that
+  // the rising edge (and every concurrent assertion, which samples the values just
+  // before it) sees them as a real clock edge would.
   void tick() {
     auto& m = this->model();
-    m.clk_i = 1;
-    this->eval();
     m.clk_i = 0;
+    this->eval();
+    m.clk_i = 1;
     this->eval();
     ++cycles_;
   }

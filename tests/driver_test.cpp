@@ -354,6 +354,65 @@ TEST(Firmware, AnUnprivilegedSystemClassRouteIsRefused) {
   EXPECT_EQ(r2.report.find("did not stick"), std::string::npos) << r2.report;
 }
 
+// Two tasks per node drive the two virtual channels at once: task 0 combines on the user
+// VC (class 1), task 1 on the system VC (class 13, privileged). Both streams share every
+// tree link; each must arrive whole, summed over the machine, in its own reception FIFOs.
+TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
+  const auto r = run_isolated([] {
+    sim::MachineConfig c = config("2x2x2");
+    c.tasks_per_node = 2;
+    sim::Machine m(c);
+    constexpr unsigned kPackets = 20;  // per VC, more than the FIFOs hold
+    constexpr unsigned kWords = fw::regmap::kPayloadFlits;
+    auto word = [](unsigned vc, unsigned rank, unsigned packet, unsigned i) {
+      return uint64_t{vc + 1} * 1'000'000'007ull * (rank + 1) + packet * 1000 + i;
+    };
+    std::vector<std::string> problems(m.nodes() * 2);
+    auto res = m.run([&](sim::Machine::Task& t) {
+      const bool system = t.task == 1;
+      fw::TreeFirmware& tree = system ? t.tree_system : t.tree;
+      const unsigned cls = system ? 13 : 1;
+      tree.configure_class_route(cls, tree.machine_tree_route(), system);
+      m.align();  // every route is in place before any packet moves
+      fw::Header h;
+      h.cls = cls;
+      h.op = fw::AluOp::Add;
+      h.size_words = 4;
+      unsigned sent = 0, got = 0;
+      std::string& problem = problems[t.rank * 2 + t.task];
+      std::vector<uint64_t> buf(kWords);
+      while (got < kPackets) {
+        const fw::TreeStatus s = tree.status();
+        if (sent < kPackets && s.inj_hdr_free > 0 && s.inj_data_free >= kWords) {
+          h.tag = sent;
+          for (unsigned i = 0; i < kWords; ++i) buf[i] = word(t.task, t.rank, sent, i);
+          tree.push_header(h);
+          tree.push_words(buf.data(), kWords);
+          ++sent;
+        }
+        if (s.rcv_hdrs > 0 && s.rcv_data >= kWords) {
+          const fw::Header back = tree.pop_header();
+          tree.pop_words(buf.data(), kWords);
+          if (back.cls != cls || back.tag != got) problem = "unexpected header " + back.describe();
+          for (unsigned i = 0; i < kWords && problem.empty(); ++i) {
+            uint64_t want = 0;
+            for (unsigned rank = 0; rank < m.nodes(); ++rank) want += word(t.task, rank, got, i);
+            if (buf[i] != want) problem = "packet " + std::to_string(got) + " word " + std::to_string(i) + " wrong";
+          }
+          ++got;
+        }
+      }
+      tree.check_errors();
+    });
+    if (!res.finished) return std::string("did not finish");
+    if (!res.failures.empty()) return std::string("a task failed");
+    for (size_t i = 0; i < problems.size(); ++i)
+      if (!problems[i].empty()) return "rank " + std::to_string(i / 2) + (i % 2 ? " system VC: " : " user VC: ") + problems[i];
+    return std::string("ok");
+  });
+  EXPECT_EQ(r.report, "ok");
+}
+
 TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
   const auto r = run_isolated([] {
     { sim::Machine first(config("1x1x1")); first.run([](sim::Machine::Task&) {}); }

@@ -5,8 +5,10 @@
 // destination can take it, so all copies stay in lock step.
 //
 // Sources:      index 0 = turnaround, 1..3 = links 0..2 (cn_link_rx packet sources).
-// Destinations: links 0..2 (dst_can_start_i: credit held and link free) and reception
-//               (rcv_hdr_space_i / rcv_pl_space_i).
+// Destinations: links 0..2 (dst_can_start_i: credit held, link free, VC arbitration
+//               granted; a packet starts only when every link of its class may start)
+//               and reception (rcv_hdr_space_i / rcv_pl_space_i). want_o/want_links_o
+//               ask the arbitration for links without depending on dst_can_start_i.
 `default_nettype none
 
 module cn_bcast (
@@ -22,6 +24,8 @@ module cn_bcast (
   output logic      [3:0]                                    src_pl_pop_o,
   // link destinations
   input  wire logic [2:0]                                    dst_can_start_i,
+  output logic                                               want_o,        // a packet is ready to start
+  output logic      [2:0]                                    want_links_o,  // ... on these links
   output logic                                               out_valid_o,
   output logic                                               out_hdr_o,
   output logic      [63:0]                                   out_data_o,
@@ -61,10 +65,13 @@ module cn_bcast (
   assign lead_route = cn_pkg::route_of(src_hdr_i[lead*32 +: 32], routes_i);
   assign links      = cn_pkg::route_down(lead_route);
 
+  // want_o is apart from the block below so that it never looks as if it depended on the grant.
+  assign rcv          = lead_route[cn_pkg::RouteDstBit];
+  assign want_o       = !stream_q && (|downward) && (!rcv || rcv_hdr_space_i);
+  assign want_links_o = links;
+  assign go           = want_o && ((dst_can_start_i & links) == links);
+
   always_comb begin
-    rcv   = lead_route[cn_pkg::RouteDstBit];
-    go    = !stream_q && (|downward) && ((dst_can_start_i & links) == links) &&
-            (!rcv || rcv_hdr_space_i);
     stream = stream_q && src_pl_valid_i[src_q] && (!rcv_q || rcv_pl_space_i);
 
     src_hdr_pop_o = go ? (4'b1 << lead) : 4'b0;

@@ -8,7 +8,10 @@
 // Sources:      index 0 = local injection, 1..3 = links 0..2 (packet-source interface
 //               of cn_link_rx: header FIFO head + payload FIFO head, with pops).
 // Destinations: 0..2 = links 0..2, 3 = turnaround; dst_can_start_i says whether a
-//               packet may start there this cycle (credit held, link not in use).
+//               packet may start there this cycle (credit held, link not in use, the
+//               link's VC arbitration granted). want_o/want_dst_o tell the arbitration
+//               that a packet is ready to start and where; they never depend on
+//               dst_can_start_i.
 // Errors halt the engine (nothing more is combined until reset) and are reported once
 // as a pulse with the expected header, the offending one and its source.
 `default_nettype none
@@ -26,6 +29,8 @@ module cn_combine (
   output logic      [3:0]                                    src_pl_pop_o,
   // destination
   input  wire logic [3:0]                                    dst_can_start_i,
+  output logic                                               want_o,      // a packet is ready to start
+  output logic      [1:0]                                    want_dst_o,  // ... towards this destination
   output logic                                               out_valid_o,
   output logic                                               out_hdr_o,
   output logic      [63:0]                                   out_data_o,
@@ -86,6 +91,7 @@ module cn_combine (
   assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
   assign bad_op     = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
   assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
+  assign want_dst_o = dst;
 
   // Operand size: 16 or 32 bits are lanes, 64 * 2^k bits are operands of 2^k words.
   always_comb begin
@@ -112,9 +118,12 @@ module cn_combine (
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
     diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
-    go = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && !bad_size &&
-         all_arrived && dst_can_start_i[dst];
   end
+
+  // Apart from the block above so that want_o never looks as if it depended on the grant.
+  assign want_o = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && !bad_size &&
+                  all_arrived;
+  assign go     = want_o && dst_can_start_i[dst];
 
   // ------------------------------------------------------------ payload stage
   logic [63:0] identity, opnd_a, opnd_b, opnd_c, result;

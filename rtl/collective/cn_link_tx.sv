@@ -1,59 +1,72 @@
 // cn_link_tx: send side of one combining-network link. Registers the flit it is given
-// (nothing leaves the node combinationally) and keeps the sender's packet credits: a
-// header may only be sent while a credit is held, which reserves a whole packet buffer
-// at the receiver, so the payload that follows is never refused.
+// (nothing leaves the node combinationally) and keeps the sender's packet credits, one
+// counter per virtual channel: a header of VC v may only be sent while a credit of v is
+// held, which reserves a whole packet buffer of v at the receiver, so the payload that
+// follows is never refused and one VC can never block the other.
 //
-// Engine side: send_i/hdr_i/data_i, can_start_o (a credit is available)
-// Link side:   valid_o/hdr_o/data_o (registered), credit_i (one pulse per packet buffer)
+// Engine side: send_i/vc_i/hdr_i/data_i, can_start_o[v] (a credit of VC v is available)
+// Link side:   valid_o/vc_o/hdr_o/data_o (registered), credit_i[v] (one pulse per packet
+//              buffer of VC v freed at the receiver)
 `default_nettype none
 
 module cn_link_tx #(
-  parameter int Credits = 4,  // must equal the receiver's packet buffers
-  localparam int CntW = $clog2(Credits + 1)
+  parameter int Credits = 4,  // per VC; must equal the receiver's packet buffers per VC
+  localparam int CntW = $clog2(Credits + 1),
+  localparam int Vcs  = cn_pkg::NumVcs
 ) (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
-  input  wire logic        send_i,
-  input  wire logic        hdr_i,
-  input  wire logic [63:0] data_i,
-  output logic             can_start_o,
-  output logic             valid_o,
-  output logic             hdr_o,
-  output logic [63:0]      data_o,
-  input  wire logic        credit_i,
-  output logic             credit_err_o  // a credit arrived that was never taken
+  input  wire logic           clk_i,
+  input  wire logic           rst_ni,
+  input  wire logic           send_i,
+  input  wire logic           vc_i,
+  input  wire logic           hdr_i,
+  input  wire logic [63:0]    data_i,
+  output logic      [Vcs-1:0] can_start_o,
+  output logic                valid_o,
+  output logic                vc_o,
+  output logic                hdr_o,
+  output logic      [63:0]    data_o,
+  input  wire logic [Vcs-1:0] credit_i,
+  output logic                credit_err_o  // a credit arrived that was never taken
 );
 
-  logic [CntW-1:0] credits_q;
-  logic            take;
+  logic [CntW-1:0] credits_q [Vcs];
+  logic [Vcs-1:0]  take, over;
 
-  assign can_start_o = (credits_q != '0);
-  assign take        = send_i && hdr_i;
+  always_comb begin
+    for (int v = 0; v < Vcs; v++) begin
+      can_start_o[v] = (credits_q[v] != '0);
+      take[v]        = send_i && hdr_i && (vc_i == 1'(v));
+      over[v]        = credit_i[v] && !take[v] && (credits_q[v] == CntW'(Credits));
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      credits_q    <= CntW'(Credits);
+      for (int v = 0; v < Vcs; v++) credits_q[v] <= CntW'(Credits);
       valid_o      <= 1'b0;
+      vc_o         <= 1'b0;
       hdr_o        <= 1'b0;
       data_o       <= '0;
       credit_err_o <= 1'b0;
     end else begin
-      credit_err_o <= 1'b0;
-      if (take && !credit_i)      credits_q <= credits_q - 1'b1;
-      else if (credit_i && !take) begin
-        if (credits_q == CntW'(Credits)) credit_err_o <= 1'b1;
-        else                             credits_q <= credits_q + 1'b1;
+      for (int v = 0; v < Vcs; v++) begin
+        if (take[v] && !credit_i[v])                credits_q[v] <= credits_q[v] - 1'b1;
+        else if (credit_i[v] && !take[v] && !over[v]) credits_q[v] <= credits_q[v] + 1'b1;
       end
+      credit_err_o <= |over;
       valid_o <= send_i;
       hdr_o   <= send_i && hdr_i;
-      if (send_i) data_o <= data_i;
+      if (send_i) begin
+        vc_o   <= vc_i;
+        data_o <= data_i;
+      end
     end
   end
 
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(take && !can_start_o))
-    else $error("cn_link_tx: header sent without a credit");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !(send_i && hdr_i && !can_start_o[vc_i]))
+    else $error("cn_link_tx: header sent without a credit of its VC");
 `endif
 `endif
 

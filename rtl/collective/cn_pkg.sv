@@ -21,6 +21,9 @@ package cn_pkg;
   localparam int PayloadFlits   = 32;  // 256-byte payload
   localparam int VectorWords    = 4;   // 64-bit words in one vector register access
   localparam int BusDataBits    = 256; // register bus data: VectorWords * FlitBits
+  localparam int NumVcs         = 2;   // virtual channels on every link
+  localparam int VcUser         = 0;
+  localparam int VcSystem       = 1;   // needs the privileged bit
 
   // ---------------------------------------------------------------- packet header
   // [31:28] class  [27] point-to-point  [26] interrupt  [25:23] opcode
@@ -77,13 +80,18 @@ package cn_pkg;
   localparam logic [11:0] RegErr        = 12'h030;  // RO  sticky error bits, see Err* below
   localparam logic [11:0] RegErrClear   = 12'h038;  // WO  write 1s to clear error bits
   localparam logic [11:0] RegErrInfo    = 12'h040;  // RO  [31:0] expected hdr [63:32] offending hdr
-  localparam logic [11:0] RegErrSource  = 12'h048;  // RO  [1:0] source of the error (0 local, 1..3 link 0..2)
+  localparam logic [11:0] RegErrSource  = 12'h048;  // RO  [1:0] source of the error (0 local, 1..3 link 0..2), [2] its VC
   localparam logic [11:0] RegInjIdentity = 12'h050; // WO  [31:0] header, [47:32] K: inject K identity packets
   localparam logic [11:0] RegInjVector  = 12'h058;  // WO  push VectorWords payload words (all or none)
   localparam logic [11:0] RegRcvVector  = 12'h060;  // RO  pop VectorWords payload words (all or none)
   localparam logic [11:0] RegRouteBase  = 12'h100;  // RW  class route c at RegRouteBase + 8*c
+  // The registers above address the user VC's FIFOs. The system VC's FIFO registers
+  // (RegStatus, RegInjHdr, RegInjData, RegRcvHdr, RegRcvData, RegInjIdentity, RegInjVector,
+  // RegRcvVector) sit at the same offsets plus RegSysVcOffset; any access there without the
+  // privileged bit is refused and sets ErrPriv.
+  localparam logic [11:0] RegSysVcOffset = 12'h080;
 
-  localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0002;  // "collnet", version 1.2
+  localparam logic [63:0] RegIdValue    = 64'h00c0_11e7_0001_0003;  // "collnet", version 1.3
 
   // RegStatus fields
   localparam int StatusInjHdrFreeLsb  = 0;   // [7:0]   free header slots in injection
@@ -91,6 +99,9 @@ package cn_pkg;
   localparam int StatusRcvHdrLsb      = 32;  // [39:32] headers waiting in reception
   localparam int StatusRcvDataLsb     = 40;  // [51:40] payload words waiting in reception
   localparam int StatusErrBit         = 63;  // some bit of RegErr is set
+
+  // RegErrSource fields
+  localparam int ErrSourceVcBit = 2;
 
   // RegInjIdentity fields
   localparam int InjIdentityCountLsb = 32;  // [47:32] number of identity packets (0: none)
@@ -102,7 +113,8 @@ package cn_pkg;
   localparam int ErrHdrMismatch  = 2;  // sources of one combine carried different headers
   localparam int ErrBadOpcode    = 3;  // a packet carried the reserved opcode
   localparam int ErrBadRoute     = 4;  // a packet arrived where its class route does not expect it
-  localparam int ErrPriv         = 5;  // an unprivileged write to a system class route
+  localparam int ErrPriv         = 5;  // an unprivileged write to a system class route, or an
+                                       // unprivileged access to the system VC's registers
   localparam int ErrBadAddr      = 6;  // an access to an unmapped address
   localparam int ErrBadRouteCfg  = 7;  // a class-route write that is not a tree route
   localparam int ErrLinkProto    = 8;  // a link broke the packet framing or credit rules

@@ -5,7 +5,9 @@
 // the cycle after. The data path is cn_pkg::BusDataBits wide: ordinary registers use word 0
 // ([63:0]), the vector registers push or pop cn_pkg::VectorWords payload words at once. A
 // refused access (full FIFO, too few words for a vector, unprivileged write to a system
-// class, malformed route, unmapped address) changes nothing but its error bit.
+// class or to the system VC's registers, malformed route, unmapped address) changes
+// nothing but its error bit. Each VC has its own FIFO stacks; the addressed VC is chosen
+// by the register window (cn_pkg::RegSysVcOffset), the error state and routes are shared.
 // Addresses and fields: cn_pkg (the one source of truth, mirrored in firmware/regmap.hpp).
 `default_nettype none
 
@@ -31,35 +33,36 @@ module cn_regs #(
   output logic      [cn_pkg::BusDataBits-1:0]                  rdata_o,
   // class routes
   output logic      [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_o,
-  // injection FIFOs
-  output logic                                                 inj_hdr_push_o,
-  output logic                                                 inj_pl_push_o,
+  // injection FIFOs, one stack per VC (VC v's count in [v*W +: W])
+  output logic      [cn_pkg::NumVcs-1:0]                       inj_hdr_push_o,
+  output logic      [cn_pkg::NumVcs-1:0]                       inj_pl_push_o,
   output logic      [WordsW-1:0]                               inj_pl_n_o,   // words pushed
   output logic      [cn_pkg::BusDataBits-1:0]                  inj_data_o,   // word k at [k*64 +: 64]
   output logic      [48:0]                                     inj_entry_o,  // see cn_inj_source
-  input  wire logic                                            inj_hdr_full_i,
-  input  wire logic [InjHdrCntW-1:0]                           inj_hdr_count_i,
-  input  wire logic [InjPlCntW-1:0]                            inj_pl_count_i,
-  // reception FIFOs
-  output logic                                                 rcv_hdr_pop_o,
-  output logic                                                 rcv_pl_pop_o,
+  input  wire logic [cn_pkg::NumVcs-1:0]                       inj_hdr_full_i,
+  input  wire logic [cn_pkg::NumVcs*InjHdrCntW-1:0]            inj_hdr_count_i,
+  input  wire logic [cn_pkg::NumVcs*InjPlCntW-1:0]             inj_pl_count_i,
+  // reception FIFOs, one stack per VC (VC v's header in [v*32 +: 32], payload head in
+  // [v*BusDataBits +: BusDataBits])
+  output logic      [cn_pkg::NumVcs-1:0]                       rcv_hdr_pop_o,
+  output logic      [cn_pkg::NumVcs-1:0]                       rcv_pl_pop_o,
   output logic      [WordsW-1:0]                               rcv_pl_n_o,   // words popped
-  input  wire logic [31:0]                                     rcv_hdr_i,
-  input  wire logic [cn_pkg::BusDataBits-1:0]                  rcv_pl_i,     // the head's word k at [k*64 +: 64]
-  input  wire logic [RcvHdrCntW-1:0]                           rcv_hdr_count_i,
-  input  wire logic [RcvPlCntW-1:0]                            rcv_pl_count_i,
+  input  wire logic [cn_pkg::NumVcs*32-1:0]                    rcv_hdr_i,
+  input  wire logic [cn_pkg::NumVcs*cn_pkg::BusDataBits-1:0]   rcv_pl_i,     // the head's word k at [k*64 +: 64]
+  input  wire logic [cn_pkg::NumVcs*RcvHdrCntW-1:0]            rcv_hdr_count_i,
+  input  wire logic [cn_pkg::NumVcs*RcvPlCntW-1:0]             rcv_pl_count_i,
   // errors
   input  wire logic [cn_pkg::ErrBits-1:0]                      err_set_i,
   input  wire logic [31:0]                                     err_expected_i,
   input  wire logic [31:0]                                     err_got_i,
-  input  wire logic [1:0]                                      err_source_i,
+  input  wire logic [2:0]                                      err_source_i,  // [2] VC, [1:0] source
   output logic      [cn_pkg::ErrBits-1:0]                      err_o
 );
 
   logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
   logic [cn_pkg::ErrBits-1:0]   err_q;
   logic [63:0]                  info_q;
-  logic [1:0]                   source_q;
+  logic [2:0]                   source_q;
 
   always_comb begin
     for (int c = 0; c < cn_pkg::NumClasses; c++) begin
@@ -70,11 +73,18 @@ module cn_regs #(
   assign ready_o = 1'b1;
 
   // ------------------------------------------------------------ decode
-  logic       wr, rd;
-  logic       is_route;
-  logic [3:0] route_idx;
-  assign wr        = req_i && we_i;
-  assign rd        = req_i && !we_i;
+  // The system VC's FIFO registers answer at the user VC's offsets + RegSysVcOffset, and
+  // only to privileged accesses; `faddr` is the address with the window folded away.
+  logic        wr, rd, in_sys, denied, vc;
+  logic [11:0] faddr;
+  logic        is_route;
+  logic [3:0]  route_idx;
+  assign in_sys    = (addr_i[11:7] == cn_pkg::RegSysVcOffset[11:7]);
+  assign denied    = req_i && in_sys && !priv_i;
+  assign vc        = in_sys;
+  assign faddr     = in_sys ? (addr_i - cn_pkg::RegSysVcOffset) : addr_i;
+  assign wr        = req_i && we_i && !denied;
+  assign rd        = req_i && !we_i && !denied;
   assign is_route  = (addr_i[11:7] == cn_pkg::RegRouteBase[11:7]) && (addr_i[2:0] == 3'b0);
   assign route_idx = addr_i[6:3];
 
@@ -96,64 +106,86 @@ module cn_regs #(
 
   logic wr_inj_hdr, wr_inj_pl, wr_inj_vec, wr_inj_id, wr_clear, wr_route, wr_bad;
   logic [15:0] id_count;
-  logic rd_rcv_hdr, rd_rcv_pl, rd_rcv_vec, rd_known;
-  assign wr_inj_hdr = wr && (addr_i == cn_pkg::RegInjHdr);
-  assign wr_inj_pl  = wr && (addr_i == cn_pkg::RegInjData);
-  assign wr_inj_vec = wr && (addr_i == cn_pkg::RegInjVector);
-  assign wr_inj_id  = wr && (addr_i == cn_pkg::RegInjIdentity);
+  logic rd_status, rd_rcv_hdr, rd_rcv_pl, rd_rcv_vec, rd_known;
+  assign wr_inj_hdr = wr && (faddr == cn_pkg::RegInjHdr);
+  assign wr_inj_pl  = wr && (faddr == cn_pkg::RegInjData);
+  assign wr_inj_vec = wr && (faddr == cn_pkg::RegInjVector);
+  assign wr_inj_id  = wr && (faddr == cn_pkg::RegInjIdentity);
   assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
   assign wr_route   = wr && is_route;
   assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_vec || wr_inj_id || wr_clear || wr_route);
   assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: 16];
-  assign rd_rcv_hdr = rd && (addr_i == cn_pkg::RegRcvHdr);
-  assign rd_rcv_pl  = rd && (addr_i == cn_pkg::RegRcvData);
-  assign rd_rcv_vec = rd && (addr_i == cn_pkg::RegRcvVector);
-  assign rd_known   = rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || is_route ||
-                      (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegStatus) ||
-                      (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegErrInfo) ||
-                      (addr_i == cn_pkg::RegErrSource);
+  assign rd_status  = rd && (faddr == cn_pkg::RegStatus);
+  assign rd_rcv_hdr = rd && (faddr == cn_pkg::RegRcvHdr);
+  assign rd_rcv_pl  = rd && (faddr == cn_pkg::RegRcvData);
+  assign rd_rcv_vec = rd && (faddr == cn_pkg::RegRcvVector);
+  assign rd_known   = rd_status || rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || is_route ||
+                      (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegErr) ||
+                      (addr_i == cn_pkg::RegErrInfo) || (addr_i == cn_pkg::RegErrSource);
+
+  // The FIFO levels of the addressed VC.
+  logic                  inj_hdr_full;
+  logic [InjHdrCntW-1:0] inj_hdr_count;
+  logic [InjPlCntW-1:0]  inj_pl_count;
+  logic [RcvHdrCntW-1:0] rcv_hdr_count;
+  logic [RcvPlCntW-1:0]  rcv_pl_count;
+  logic [31:0]           rcv_hdr;
+  logic [cn_pkg::BusDataBits-1:0] rcv_pl;
+  assign inj_hdr_full  = inj_hdr_full_i[vc];
+  assign inj_hdr_count = inj_hdr_count_i[vc*InjHdrCntW +: InjHdrCntW];
+  assign inj_pl_count  = inj_pl_count_i[vc*InjPlCntW +: InjPlCntW];
+  assign rcv_hdr_count = rcv_hdr_count_i[vc*RcvHdrCntW +: RcvHdrCntW];
+  assign rcv_pl_count  = rcv_pl_count_i[vc*RcvPlCntW +: RcvPlCntW];
+  assign rcv_hdr       = rcv_hdr_i[vc*32 +: 32];
+  assign rcv_pl        = rcv_pl_i[vc*cn_pkg::BusDataBits +: cn_pkg::BusDataBits];
 
   // Payload words: a vector moves all its words or none, so a packet's payload never
   // splits at an unexpected place and a refused access can simply be repeated.
   logic [InjPlCntW-1:0] inj_pl_free;
   logic                 inj_pl_room, inj_vec_room, rcv_pl_any, rcv_vec_any;
-  assign inj_pl_free  = InjPlCntW'(InjPackets * cn_pkg::PayloadFlits) - inj_pl_count_i;
+  assign inj_pl_free  = InjPlCntW'(InjPackets * cn_pkg::PayloadFlits) - inj_pl_count;
   assign inj_pl_room  = (inj_pl_free != '0);
   assign inj_vec_room = (32'(inj_pl_free) >= cn_pkg::VectorWords);
-  assign rcv_pl_any   = (rcv_pl_count_i != '0);
-  assign rcv_vec_any  = (32'(rcv_pl_count_i) >= cn_pkg::VectorWords);
+  assign rcv_pl_any   = (rcv_pl_count != '0);
+  assign rcv_vec_any  = (32'(rcv_pl_count) >= cn_pkg::VectorWords);
 
   // A header entry: one written packet, or id_count identity packets (none if 0).
-  assign inj_hdr_push_o = (wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && !inj_hdr_full_i;
+  logic inj_hdr_push, inj_pl_push, rcv_hdr_pop, rcv_pl_pop;
+  assign inj_hdr_push   = (wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && !inj_hdr_full;
+  // Exactly one VC's FIFOs are addressed: VC 1 (system) in the window, VC 0 (user) outside it.
+  assign inj_hdr_push_o = {inj_hdr_push && vc, inj_hdr_push && !vc};
+  assign inj_pl_push_o  = {inj_pl_push && vc, inj_pl_push && !vc};
+  assign rcv_hdr_pop_o  = {rcv_hdr_pop && vc, rcv_hdr_pop && !vc};
+  assign rcv_pl_pop_o   = {rcv_pl_pop && vc, rcv_pl_pop && !vc};
   assign inj_entry_o    = wr_inj_id ? {id_count, 1'b1, wdata_i[31:0]} : {16'd1, 1'b0, wdata_i[31:0]};
-  assign inj_pl_push_o  = (wr_inj_pl && inj_pl_room) || (wr_inj_vec && inj_vec_room);
+  assign inj_pl_push    = (wr_inj_pl && inj_pl_room) || (wr_inj_vec && inj_vec_room);
   assign inj_pl_n_o     = wr_inj_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
   assign inj_data_o     = wdata_i;
-  assign rcv_hdr_pop_o  = rd_rcv_hdr && (rcv_hdr_count_i != '0);
-  assign rcv_pl_pop_o   = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
+  assign rcv_hdr_pop    = rd_rcv_hdr && (rcv_hdr_count != '0);
+  assign rcv_pl_pop     = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
   assign rcv_pl_n_o     = rd_rcv_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
 
   logic [63:0] status;
   always_comb begin
     status = '0;
-    status[cn_pkg::StatusInjHdrFreeLsb  +: 8]  = 8'(InjPackets) - 8'(inj_hdr_count_i);
+    status[cn_pkg::StatusInjHdrFreeLsb  +: 8]  = 8'(InjPackets) - 8'(inj_hdr_count);
     status[cn_pkg::StatusInjDataFreeLsb +: 12] = 12'(InjPackets * cn_pkg::PayloadFlits) -
-                                                 12'(inj_pl_count_i);
-    status[cn_pkg::StatusRcvHdrLsb      +: 8]  = 8'(rcv_hdr_count_i);
-    status[cn_pkg::StatusRcvDataLsb     +: 12] = 12'(rcv_pl_count_i);
+                                                 12'(inj_pl_count);
+    status[cn_pkg::StatusRcvHdrLsb      +: 8]  = 8'(rcv_hdr_count);
+    status[cn_pkg::StatusRcvDataLsb     +: 12] = 12'(rcv_pl_count);
     status[cn_pkg::StatusErrBit]               = |err_q;
   end
 
   logic [63:0] rword, rcv_word;
-  assign rcv_word = rcv_pl_i[63:0];
+  assign rcv_word = rcv_pl[63:0];
   always_comb begin
     rword = '0;
-    if (is_route)                       rword = 64'(route_q[route_idx]);
+    if (is_route)        rword = 64'(route_q[route_idx]);
+    else if (rd_status)  rword = status;
+    else if (rd_rcv_hdr) rword = (rcv_hdr_count != '0) ? 64'(rcv_hdr) : 64'b0;
+    else if (rd_rcv_pl)  rword = rcv_pl_any ? rcv_word : 64'b0;
     else unique case (addr_i)
       cn_pkg::RegId:        rword = cn_pkg::RegIdValue;
-      cn_pkg::RegStatus:    rword = status;
-      cn_pkg::RegRcvHdr:    rword = (rcv_hdr_count_i != '0) ? 64'(rcv_hdr_i) : 64'b0;
-      cn_pkg::RegRcvData:   rword = rcv_pl_any ? rcv_word : 64'b0;
       cn_pkg::RegErr:       rword = 64'(err_q);
       cn_pkg::RegErrInfo:   rword = info_q;
       cn_pkg::RegErrSource: rword = 64'(source_q);
@@ -163,7 +195,7 @@ module cn_regs #(
 
   // Ordinary registers answer in word 0; only a vector read fills the upper words.
   logic [cn_pkg::BusDataBits-1:0] rdata;
-  assign rdata = (addr_i == cn_pkg::RegRcvVector) ? (rcv_vec_any ? rcv_pl_i : '0)
+  assign rdata = rd_rcv_vec ? (rcv_vec_any ? rcv_pl : '0)
                                                   : {{(cn_pkg::BusDataBits - 64){1'b0}}, rword};
 
   // ------------------------------------------------------------ error bits
@@ -171,12 +203,12 @@ module cn_regs #(
   always_comb begin
     err_new = err_set_i;
     err_new[cn_pkg::ErrInjOverflow]  = err_set_i[cn_pkg::ErrInjOverflow] ||
-                                       ((wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && inj_hdr_full_i) ||
+                                       ((wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && inj_hdr_full) ||
                                        (wr_inj_pl && !inj_pl_room) || (wr_inj_vec && !inj_vec_room);
     err_new[cn_pkg::ErrRcvUnderflow] = err_set_i[cn_pkg::ErrRcvUnderflow] ||
-                                       (rd_rcv_hdr && rcv_hdr_count_i == '0) ||
+                                       (rd_rcv_hdr && rcv_hdr_count == '0) ||
                                        (rd_rcv_pl && !rcv_pl_any) || (rd_rcv_vec && !rcv_vec_any);
-    err_new[cn_pkg::ErrPriv]         = err_set_i[cn_pkg::ErrPriv] ||
+    err_new[cn_pkg::ErrPriv]         = err_set_i[cn_pkg::ErrPriv] || denied ||
                                        (wr_route && !route_priv_ok);
     err_new[cn_pkg::ErrBadRouteCfg]  = err_set_i[cn_pkg::ErrBadRouteCfg] ||
                                        (wr_route && route_priv_ok && !route_shape_ok);
@@ -202,8 +234,8 @@ module cn_regs #(
         info_q   <= {err_got_i, err_expected_i};
         source_q <= err_source_i;
       end
-      rvalid_o <= rd;
-      if (rd) rdata_o <= rdata;
+      rvalid_o <= req_i && !we_i;  // a refused read answers too, with zeros
+      if (req_i && !we_i) rdata_o <= denied ? '0 : rdata;
     end
   end
 

@@ -2,7 +2,8 @@
 // adapter and the barrier unit behind the node's register bus (addresses 0x400-0x7ff go
 // to the barrier unit, the rest to the adapter); the torus router joins them here. Every output is driven by a register inside a block, so a
 // node is evaluated once per clock edge and links are pure delays between nodes.
-// Ports are flat, one group per tree link, so that waveform viewers group them cleanly.
+// Ports are flat, one group per tree link (valid, VC, header flag, data forward; one credit
+// per VC back), so that waveform viewers group them cleanly.
 `default_nettype none
 
 module nd_node #(
@@ -23,31 +24,37 @@ module nd_node #(
   output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o,
   // tree link 0
   input  wire logic        tree0_in_valid_i,
+  input  wire logic        tree0_in_vc_i,
   input  wire logic        tree0_in_hdr_i,
   input  wire logic [63:0] tree0_in_data_i,
-  output logic             tree0_in_credit_o,
+  output logic      [1:0]  tree0_in_credit_o,   // VC v at bit v
   output logic             tree0_out_valid_o,
+  output logic             tree0_out_vc_o,
   output logic             tree0_out_hdr_o,
   output logic      [63:0] tree0_out_data_o,
-  input  wire logic        tree0_out_credit_i,
+  input  wire logic [1:0]  tree0_out_credit_i,
   // tree link 1
   input  wire logic        tree1_in_valid_i,
+  input  wire logic        tree1_in_vc_i,
   input  wire logic        tree1_in_hdr_i,
   input  wire logic [63:0] tree1_in_data_i,
-  output logic             tree1_in_credit_o,
+  output logic      [1:0]  tree1_in_credit_o,   // VC v at bit v
   output logic             tree1_out_valid_o,
+  output logic             tree1_out_vc_o,
   output logic             tree1_out_hdr_o,
   output logic      [63:0] tree1_out_data_o,
-  input  wire logic        tree1_out_credit_i,
+  input  wire logic [1:0]  tree1_out_credit_i,
   // tree link 2
   input  wire logic        tree2_in_valid_i,
+  input  wire logic        tree2_in_vc_i,
   input  wire logic        tree2_in_hdr_i,
   input  wire logic [63:0] tree2_in_data_i,
-  output logic             tree2_in_credit_o,
+  output logic      [1:0]  tree2_in_credit_o,   // VC v at bit v
   output logic             tree2_out_valid_o,
+  output logic             tree2_out_vc_o,
   output logic             tree2_out_hdr_o,
   output logic      [63:0] tree2_out_data_o,
-  input  wire logic        tree2_out_credit_i,
+  input  wire logic [1:0]  tree2_out_credit_i,
   // barrier network, per tree link: {OR, AND} of each of the 4 channels
   input  wire logic [7:0]  gi0_in_i,
   output logic      [7:0]  gi0_out_o,
@@ -88,10 +95,12 @@ module nd_node #(
     .bus_req_i(bus_req_i && !to_gi), .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,
     .bus_ready_o, .bus_rvalid_o(cn_rvalid), .bus_rdata_o(cn_rdata),
     .link_in_valid_i({tree2_in_valid_i, tree1_in_valid_i, tree0_in_valid_i}),
+    .link_in_vc_i({tree2_in_vc_i, tree1_in_vc_i, tree0_in_vc_i}),
     .link_in_hdr_i({tree2_in_hdr_i, tree1_in_hdr_i, tree0_in_hdr_i}),
     .link_in_data_i({tree2_in_data_i, tree1_in_data_i, tree0_in_data_i}),
     .link_in_credit_o({tree2_in_credit_o, tree1_in_credit_o, tree0_in_credit_o}),
     .link_out_valid_o({tree2_out_valid_o, tree1_out_valid_o, tree0_out_valid_o}),
+    .link_out_vc_o({tree2_out_vc_o, tree1_out_vc_o, tree0_out_vc_o}),
     .link_out_hdr_o({tree2_out_hdr_o, tree1_out_hdr_o, tree0_out_hdr_o}),
     .link_out_data_o(out_data),
     .link_out_credit_i({tree2_out_credit_i, tree1_out_credit_i, tree0_out_credit_i}),
