@@ -1,6 +1,6 @@
 // The node's register map as seen by software: the combining network's registers, packet
-// header and class-route encoding, and the barrier network's. Mirrors
-// rtl/collective/cn_pkg.sv and rtl/barrier/gi_pkg.sv constant for constant;
+// header and class-route encoding, the barrier network's, and the torus packet header.
+// Mirrors rtl/collective/cn_pkg.sv, rtl/barrier/gi_pkg.sv and rtl/torus/tr_pkg.sv constant for constant;
 // tests/regmap_agreement_test.cpp proves the two sides agree.
 #pragma once
 
@@ -122,6 +122,34 @@ inline constexpr unsigned kGiResultOrLsb = 8;
 inline constexpr unsigned kGiErrPriv = 0;
 inline constexpr unsigned kGiErrBadRoute = 1;
 
+// ------------------------------------------------------------------ torus (tr_pkg.sv)
+inline constexpr unsigned kNumDirs = 6;  // x+ x- y+ y- z+ z-: direction 2*dim + (1 if minus)
+inline constexpr unsigned kCoordW = 8;
+inline constexpr unsigned kTrFlitBits = 64;
+inline constexpr unsigned kChunkFlits = 4;
+inline constexpr unsigned kMaxChunks = 8;
+inline constexpr unsigned kMaxPacketFlits = 33;
+static_assert(kMaxPacketFlits == 1 + kChunkFlits * kMaxChunks, "a header and 8 chunks");
+inline constexpr unsigned kTrNumVcs = 4;
+inline constexpr unsigned kTrVcDyn0 = 0;
+inline constexpr unsigned kTrVcDyn1 = 1;
+inline constexpr unsigned kTrVcEscape = 2;
+inline constexpr unsigned kTrVcPrio = 3;
+inline constexpr unsigned kTrHdrDstLsb = 0;
+inline constexpr unsigned kTrHdrHintLsb = 24;
+inline constexpr unsigned kTrHdrDepositBit = 30;
+inline constexpr unsigned kTrHdrDetermBit = 31;
+inline constexpr unsigned kTrHdrPrioBit = 32;
+inline constexpr unsigned kTrHdrSizeLsb = 33;
+inline constexpr unsigned kTrHdrSizeW = 3;
+inline constexpr unsigned kTrHdrSrcLsb = 36;
+inline constexpr unsigned kTrHdrSwTagLsb = 60;
+inline constexpr unsigned kTrErrLinkProto = 0;
+inline constexpr unsigned kTrErrBadDest = 1;
+inline constexpr unsigned kTrErrDownLink = 2;
+inline constexpr unsigned kTrErrDeposit = 3;
+inline constexpr unsigned kTrErrBits = 4;
+
 // The name/value table that the agreement test compares with cn_pkg.sv. Names are the
 // SystemVerilog names.
 struct Constant {
@@ -216,6 +244,31 @@ inline constexpr Constant kConstants[] = {
     {"GiResultOrLsb", kGiResultOrLsb},
     {"GiErrPriv", kGiErrPriv},
     {"GiErrBadRoute", kGiErrBadRoute},
+    {"NumDirs", kNumDirs},
+    {"CoordW", kCoordW},
+    {"TrFlitBits", kTrFlitBits},
+    {"ChunkFlits", kChunkFlits},
+    {"MaxChunks", kMaxChunks},
+    {"MaxPacketFlits", kMaxPacketFlits},
+    {"TrNumVcs", kTrNumVcs},
+    {"TrVcDyn0", kTrVcDyn0},
+    {"TrVcDyn1", kTrVcDyn1},
+    {"TrVcEscape", kTrVcEscape},
+    {"TrVcPrio", kTrVcPrio},
+    {"TrHdrDstLsb", kTrHdrDstLsb},
+    {"TrHdrHintLsb", kTrHdrHintLsb},
+    {"TrHdrDepositBit", kTrHdrDepositBit},
+    {"TrHdrDetermBit", kTrHdrDetermBit},
+    {"TrHdrPrioBit", kTrHdrPrioBit},
+    {"TrHdrSizeLsb", kTrHdrSizeLsb},
+    {"TrHdrSizeW", kTrHdrSizeW},
+    {"TrHdrSrcLsb", kTrHdrSrcLsb},
+    {"TrHdrSwTagLsb", kTrHdrSwTagLsb},
+    {"TrErrLinkProto", kTrErrLinkProto},
+    {"TrErrBadDest", kTrErrBadDest},
+    {"TrErrDownLink", kTrErrDownLink},
+    {"TrErrDeposit", kTrErrDeposit},
+    {"TrErrBits", kTrErrBits},
 };
 
 }  // namespace collnet::fw::regmap

@@ -26,7 +26,7 @@ uint64_t sv_value(const std::string& text) {
 
 std::map<std::string, uint64_t> package_constants() {
   std::string src;
-  for (const char* pkg : {"/rtl/collective/cn_pkg.sv", "/rtl/barrier/gi_pkg.sv"}) {
+  for (const char* pkg : {"/rtl/collective/cn_pkg.sv", "/rtl/barrier/gi_pkg.sv", "/rtl/torus/tr_pkg.sv"}) {
     std::ifstream f(std::string(COLLNET_SOURCE_DIR) + pkg);
     EXPECT_TRUE(f) << "cannot read " << pkg;
     std::stringstream ss;

@@ -1,0 +1,93 @@
+// tr_link_rx: the receive side of one torus link: one buffer per virtual channel (virtual
+// cut-through: the sender only starts a packet its buffer has room for), framing checks
+// per VC, and credits back to the sender. The dynamic VCs' buffers are counted in flits
+// (a credit per flit that leaves); the escape and priority VCs' buffers in packet slots
+// of tr_pkg::MaxPacketFlits flits (a credit per packet that has left), which is what
+// their bubble rule counts.
+//
+// Link in:  valid_i, hdr_i (first flit of a packet), vc_i, data_i
+// Link out: credit_o[v], a registered pulse per flit (VC 0, 1) or packet (VC 2, 3) freed
+// Heads:    head_valid_o[v] / head_o (VC v in [v*64 +: 64]) / pop_i[v]
+`default_nettype none
+
+module tr_link_rx #(
+  parameter int DynFlits = 64,  // buffer of each dynamic VC, in flits (at least one packet)
+  parameter int EscSlots = 3    // buffer of the escape and priority VCs, in packet slots (at least 2)
+) (
+  input  wire logic                                           clk_i,
+  input  wire logic                                           rst_ni,
+  input  wire logic                                           valid_i,
+  input  wire logic                                           hdr_i,
+  input  wire logic [1:0]                                     vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]                  data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]                    credit_o,
+  output logic      [tr_pkg::TrNumVcs-1:0]                    head_valid_o,
+  output logic      [tr_pkg::TrNumVcs*tr_pkg::TrFlitBits-1:0] head_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]                    pop_i,
+  // a flit broke framing (header inside a packet of its VC, payload outside one) or found
+  // its VC's buffer full (the sender ignored its credits); the flit is dropped
+  output logic                                                proto_err_o
+);
+
+  localparam int Vcs = tr_pkg::TrNumVcs;
+
+  logic [5:0]     in_len;
+  logic [5:0]     in_left_q [Vcs];   // flits of the packet still expected in on VC v
+  logic [5:0]     out_left_q [Vcs];  // flits of the packet at the head still to leave
+  logic [Vcs-1:0] full, empty, push, pop, frame_err, space_err, last;
+
+  assign in_len = tr_pkg::packet_flits(data_i);
+
+  always_comb begin
+    for (int v = 0; v < Vcs; v++) begin
+      logic mine;
+      mine         = valid_i && (vc_i == 2'(v));
+      frame_err[v] = mine && (hdr_i ? (in_left_q[v] != '0) : (in_left_q[v] == '0));
+      space_err[v] = mine && !frame_err[v] && full[v];
+      push[v]      = mine && !frame_err[v] && !space_err[v];
+      pop[v]       = pop_i[v] && !empty[v];
+    end
+  end
+
+  for (genvar v = 0; v < Vcs; v++) begin : g_vc
+    localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
+    logic [$clog2(Depth + 1)-1:0] unused_count;
+    logic [5:0]                   head_len;
+    cmn_fifo #(.Width(tr_pkg::TrFlitBits), .Depth(Depth)) u_buf (
+      .clk_i, .rst_ni, .push_i(push[v]), .data_i(data_i),
+      .pop_i(pop[v]), .data_o(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]),
+      .full_o(full[v]), .empty_o(empty[v]), .count_o(unused_count)
+    );
+    assign head_len = tr_pkg::packet_flits(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]);
+    // The flit leaving is the last of its packet (a packet has at least 5 flits, so never
+    // its header).
+    assign last[v] = (out_left_q[v] == 6'd1);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)                              out_left_q[v] <= '0;
+      else if (pop[v] && out_left_q[v] == '0)   out_left_q[v] <= head_len - 6'd1;
+      else if (pop[v])                          out_left_q[v] <= out_left_q[v] - 6'd1;
+    end
+  end
+  assign head_valid_o = ~empty;
+
+  logic [1:0] unused_last;  // the dynamic VCs return a credit per flit
+  assign unused_last = last[1:0];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int v = 0; v < Vcs; v++) in_left_q[v] <= '0;
+      credit_o    <= '0;
+      proto_err_o <= 1'b0;
+    end else begin
+      for (int v = 0; v < Vcs; v++) begin
+        if (push[v]) in_left_q[v] <= hdr_i ? in_len - 6'd1 : in_left_q[v] - 6'd1;
+      end
+      // Flit credits for the dynamic VCs, packet credits for the escape and priority VCs.
+      credit_o    <= {pop[3] && last[3], pop[2] && last[2], pop[1], pop[0]};
+      proto_err_o <= |(frame_err | space_err);
+    end
+  end
+
+endmodule : tr_link_rx
+
+`default_nettype wire

@@ -1,0 +1,185 @@
+// tr_route: the routing decision for the packet at the head of one router input (a link's
+// VC buffer or an injection FIFO). Purely combinational; the router instantiates one per
+// input. It picks the output (a link, or a reception FIFO when the packet has arrived)
+// and the output VC, and asks for it only if the whole packet fits (virtual cut-through):
+//
+// * Dynamic packets (minimal adaptive) may take any link that brings them closer, on
+//   either dynamic VC, preferring the link and VC with the most credits; if none is free
+//   they fall back to the escape VC.
+// * The escape VC (deterministic packets, and dynamic packets falling back) and the
+//   high-priority VC route in dimension order (x, then y, then z) along the hinted
+//   directions. Their buffers are counted in packet slots (one maximum-size packet
+//   each, whatever the packet's size). Bubble flow control: a packet continuing along
+//   the ring it travels on needs one free slot; a packet entering a ring's escape or
+//   priority VC (from injection, another dimension or a dynamic VC) needs two, so every
+//   ring always keeps a free slot (see docs/torus.md). A packet in the escape or
+//   priority VC never leaves it.
+// * Injection: the router writes the source coordinates into the header and, when the
+//   hint bits are zero, the minimal direction of every dimension (x+ on a tie).
+// * Deposit packets are also copied to the reception FIFO at every node they pass.
+// Packets that cannot be routed (a destination outside the torus, a link marked down on
+// their dimension-order path, a malformed deposit) are discarded with an error bit.
+`default_nettype none
+
+module tr_route #(
+  parameter int CntW    = 7,  // credit counter width
+  parameter int RcvCntW = 8,  // reception free-space width
+  parameter bit Bubble  = 1   // 0 drops the bubble rule: only to show, in a testbench, the deadlock it prevents
+) (
+  input  wire logic [63:0]                hdr_i,
+  input  wire logic                       inject_i,    // the input is an injection FIFO
+  input  wire logic [1:0]                 in_dim_i,    // dimension of the input link
+  input  wire logic [1:0]                 in_vc_i,     // VC of the input buffer
+  input  wire logic [3*tr_pkg::CoordW-1:0] my_i,
+  input  wire logic [3*tr_pkg::CoordW-1:0] dims_i,
+  input  wire logic [5:0]                 link_down_i,
+  input  wire logic [6*4*CntW-1:0]        credits_i,   // link d, VC v at [(d*4+v)*CntW +: CntW]:
+                                                       // flits (dynamic VCs) or slots (escape, priority)
+  input  wire logic [7:0]                 out_busy_i,  // links 0..5, reception 6 (normal) and 7 (priority)
+  input  wire logic [2*RcvCntW-1:0]       rcv_free_i,  // free flits of reception 0 and 1
+  output logic                            req_o,       // an output can take the packet now
+  output logic      [2:0]                 out_o,
+  output logic      [1:0]                 out_vc_o,
+  output logic                            copy_o,      // deposit: also to reception out_rcv_o
+  output logic      [2:0]                 out_rcv_o,
+  output logic      [63:0]                hdr_o,       // the header to send
+  output logic                            discard_o,   // drop the packet ...
+  output logic      [tr_pkg::TrErrBits-1:0] discard_err_o  // ... for this reason
+);
+
+  // ------------------------------------------------------------ header
+  logic [5:0]                 len;
+  logic [3*tr_pkg::CoordW-1:0] dst;
+  logic [5:0]                 hint_in, hint_min, hint;
+  logic                       deposit, determ, prio;
+
+  assign len     = tr_pkg::packet_flits(hdr_i);
+  assign dst     = hdr_i[tr_pkg::TrHdrDstLsb +: 3*tr_pkg::CoordW];
+  assign hint_in = hdr_i[tr_pkg::TrHdrHintLsb +: 6];
+  assign deposit = hdr_i[tr_pkg::TrHdrDepositBit];
+  assign determ  = hdr_i[tr_pkg::TrHdrDetermBit];
+  assign prio    = hdr_i[tr_pkg::TrHdrPrioBit];
+
+  // Per dimension: still to travel, the minimal direction, and the direction taken.
+  logic [2:0] need, plus, bad_dst;
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      logic [8:0] m, dd, kk, diff;
+      m  = {1'b0, my_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+      dd = {1'b0, dst[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+      kk = {1'b0, dims_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+      bad_dst[k] = (dd >= kk);
+      need[k]    = (dd != m);
+      diff       = (dd >= m) ? dd - m : dd + kk - m;  // hops in the + direction
+      hint_min[2*k]     = need[k] && (2 * diff <= kk);
+      hint_min[2*k + 1] = need[k] && (2 * diff > kk);
+      // The header's hint for this dimension, or the minimal direction if it has none.
+      plus[k] = hint_in[2*k] || (!hint_in[2*k + 1] && hint_min[2*k]);
+    end
+  end
+  assign hint = (inject_i && hint_in == '0) ? hint_min : hint_in;
+
+  always_comb begin
+    hdr_o = hdr_i;
+    if (inject_i) begin
+      hdr_o[tr_pkg::TrHdrHintLsb +: 6]                = hint;
+      hdr_o[tr_pkg::TrHdrSrcLsb +: 3*tr_pkg::CoordW] = my_i;
+    end
+  end
+
+  // ------------------------------------------------------------ dimension order
+  logic [1:0] dor_dim;
+  logic [2:0] dor_dir;
+  logic       arrived;
+  assign arrived = (need == 3'b0);
+  assign dor_dim = need[0] ? 2'd0 : need[1] ? 2'd1 : 2'd2;
+  assign dor_dir = {dor_dim, 1'b0} + {2'b0, !plus[dor_dim]};
+
+  logic [2:0] rcv_out;
+  logic [RcvCntW-1:0] rcv_free;
+  logic       rcv_ok;
+  assign rcv_out  = prio ? 3'd7 : 3'd6;
+  assign rcv_free = rcv_free_i[(prio ? 1 : 0)*RcvCntW +: RcvCntW];
+  assign rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
+
+  // ------------------------------------------------------------ escape / priority path
+  logic [1:0] esc_vc;
+  logic       escape_only, continuing, esc_ok, copy;
+  logic [CntW-1:0] esc_credits;
+  assign esc_vc      = prio ? 2'(tr_pkg::TrVcPrio) : 2'(tr_pkg::TrVcEscape);
+  assign escape_only = prio || determ || (!inject_i && in_vc_i == 2'(tr_pkg::TrVcEscape)) ||
+                       (!inject_i && in_vc_i == 2'(tr_pkg::TrVcPrio));
+  assign continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
+  assign esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
+  assign copy        = deposit && !inject_i;  // the injecting node keeps no copy
+  assign esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
+                       (32'(esc_credits) >= ((continuing || !Bubble) ? 1 : 2)) &&
+                       (!copy || rcv_ok);
+
+  // ------------------------------------------------------------ dynamic path
+  logic       dyn_ok, dyn_any_up;
+  logic [2:0] dyn_dir;
+  logic [1:0] dyn_vc;
+  always_comb begin
+    logic [CntW-1:0] best;
+    dyn_ok     = 1'b0;
+    dyn_any_up = 1'b0;
+    dyn_dir    = '0;
+    dyn_vc     = '0;
+    best       = '0;
+    for (int k = 0; k < 3; k++) begin
+      logic [2:0] d;
+      logic       usable;
+      d          = 3'(2*k) + {2'b0, !plus[k]};
+      usable     = need[k] && !link_down_i[d];
+      dyn_any_up = dyn_any_up || usable;
+      for (int v = 0; v < 2; v++) begin
+        logic [CntW-1:0] c;
+        c = credits_i[(32'(d) * 4 + v) * CntW +: CntW];
+        if (usable && !out_busy_i[d] && 32'(c) >= 32'(len) && (!dyn_ok || c > best)) begin
+          dyn_ok  = 1'b1;
+          dyn_dir = d;
+          dyn_vc  = 2'(v);
+          best    = c;
+        end
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ decision
+  logic bad_deposit, bad_dest, down;
+  assign bad_dest    = inject_i && (|bad_dst);
+  assign bad_deposit = inject_i && deposit && (!determ || prio || (32'(need[0]) + 32'(need[1]) + 32'(need[2]) > 1));
+  assign down        = !arrived && link_down_i[dor_dir] && (escape_only || !dyn_any_up);
+
+  always_comb begin
+    discard_err_o = '0;
+    discard_err_o[tr_pkg::TrErrBadDest]  = bad_dest;
+    discard_err_o[tr_pkg::TrErrDeposit]  = !bad_dest && bad_deposit;
+    discard_err_o[tr_pkg::TrErrDownLink] = !bad_dest && !bad_deposit && down;
+    discard_o = |discard_err_o;
+
+    req_o     = 1'b0;
+    out_o     = rcv_out;
+    out_vc_o  = esc_vc;
+    copy_o    = 1'b0;
+    out_rcv_o = rcv_out;
+    if (discard_o) begin
+      req_o = 1'b0;
+    end else if (arrived) begin
+      req_o = rcv_ok;
+    end else if (!escape_only && dyn_ok) begin
+      req_o    = 1'b1;
+      out_o    = dyn_dir;
+      out_vc_o = dyn_vc;
+    end else begin
+      req_o    = esc_ok;
+      out_o    = dor_dir;
+      out_vc_o = esc_vc;
+      copy_o   = copy;
+    end
+  end
+
+endmodule : tr_route
+
+`default_nettype wire

@@ -1,0 +1,306 @@
+// tr_router: one node's torus router. Six bidirectional links (x+, x-, y+, y-, z+, z-),
+// each with four virtual channels (two dynamic, escape, high priority: see tr_pkg and
+// tr_route), three injection FIFOs (0 and 1 normal, 2 high priority) and two reception
+// FIFOs (0 normal, 1 high priority). Virtual cut-through: a packet is switched to an
+// output only when the next buffer has room for all of it, then streams one flit per
+// cycle; an output carries one packet at a time and every input VC can stream at once.
+// Each output picks among the inputs that ask for it round robin. All link outputs are
+// registered.
+//
+// Inputs ("sources"): link d's VC v is source d*4+v (0..23), injection FIFO k is 24+k.
+// Outputs: links 0..5, reception 6 (normal) and 7 (priority).
+`default_nettype none
+
+module tr_router #(
+  parameter int DynFlits = 64,   // link buffer of each dynamic VC, flits
+  parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
+  parameter int InjFlits = 128,  // each injection FIFO, flits
+  parameter int RcvFlits = 256,  // each reception FIFO, flits
+  parameter bit Bubble   = 1,    // the bubble rule (0 only to show the deadlock it prevents)
+  localparam int InjCntW = $clog2(InjFlits + 1),
+  localparam int RcvCntW = $clog2(RcvFlits + 1)
+) (
+  input  wire logic                         clk_i,
+  input  wire logic                         rst_ni,
+  // configuration (static while packets move)
+  input  wire logic [3*tr_pkg::CoordW-1:0]  my_i,         // this node's x, y, z
+  input  wire logic [3*tr_pkg::CoordW-1:0]  dims_i,       // torus size in x, y, z (1..255)
+  input  wire logic [5:0]                   link_down_i,  // links not to use
+  // links (link d's data in [d*64 +: 64], VC in [d*2 +: 2], credits in [d*4 +: 4])
+  input  wire logic [5:0]                   in_valid_i,
+  input  wire logic [5:0]                   in_hdr_i,
+  input  wire logic [6*2-1:0]               in_vc_i,
+  input  wire logic [6*64-1:0]              in_data_i,
+  output logic      [6*4-1:0]               in_credit_o,
+  output logic      [5:0]                   out_valid_o,
+  output logic      [5:0]                   out_hdr_o,
+  output logic      [6*2-1:0]               out_vc_o,
+  output logic      [6*64-1:0]              out_data_o,
+  input  wire logic [6*4-1:0]               out_credit_i,
+  // injection: one flit per cycle into FIFO k (header first, then the payload)
+  input  wire logic [2:0]                   inj_push_i,
+  input  wire logic [63:0]                  inj_data_i,
+  output logic      [3*InjCntW-1:0]         inj_free_o,
+  // reception: FIFO k's head, popped one flit at a time
+  output logic      [1:0]                   rcv_valid_o,
+  output logic      [2*64-1:0]              rcv_data_o,
+  input  wire logic [1:0]                   rcv_pop_i,
+  output logic      [2*RcvCntW-1:0]         rcv_count_o,
+  // error pulses (tr_pkg::TrErr*)
+  output logic      [tr_pkg::TrErrBits-1:0] err_o
+);
+
+  localparam int S    = 27;  // sources
+  localparam int CntW = 7;   // credit counters (flits up to DynFlits, slots up to EscSlots)
+
+  // ------------------------------------------------------------ sources
+  logic [S-1:0]    head_valid, ready, pop;
+  logic [S*64-1:0] head;
+  logic [5:0]      rx_proto_err;
+
+  for (genvar d = 0; d < 6; d++) begin : g_rx
+    tr_link_rx #(.DynFlits(DynFlits), .EscSlots(EscSlots)) u_rx (
+      .clk_i, .rst_ni,
+      .valid_i(in_valid_i[d]), .hdr_i(in_hdr_i[d]), .vc_i(in_vc_i[d*2 +: 2]), .data_i(in_data_i[d*64 +: 64]),
+      .credit_o(in_credit_o[d*4 +: 4]),
+      .head_valid_o(head_valid[d*4 +: 4]), .head_o(head[d*4*64 +: 4*64]), .pop_i(pop[d*4 +: 4]),
+      .proto_err_o(rx_proto_err[d])
+    );
+  end
+
+  logic [3*InjCntW-1:0] inj_count;
+  for (genvar k = 0; k < 3; k++) begin : g_inj
+    logic empty, full;
+    cmn_fifo #(.Width(64), .Depth(InjFlits)) u_fifo (
+      .clk_i, .rst_ni, .push_i(inj_push_i[k] && !full), .data_i(inj_data_i),
+      .pop_i(pop[24 + k]), .data_o(head[(24 + k)*64 +: 64]),
+      .full_o(full), .empty_o(empty), .count_o(inj_count[k*InjCntW +: InjCntW])
+    );
+    assign head_valid[24 + k] = !empty;
+    assign inj_free_o[k*InjCntW +: InjCntW] = InjCntW'(InjFlits) - inj_count[k*InjCntW +: InjCntW];
+  end
+
+  // ------------------------------------------------------------ state
+  logic [S-1:0]      busy_q, discard_q;
+  logic [S*3-1:0]    out_q;        // source s streams to output out_q[s] ...
+  logic [S*2-1:0]    vc_q;         // ... on this VC
+  logic [S-1:0]      copy_q;       // ... and to reception rcv_q[s] (deposit)
+  logic [S*3-1:0]    rcv_q;
+  logic [S*6-1:0]    left_q;       // flits of the packet still to move
+  logic [7:0]        obusy_q;      // output o carries a packet from source osrc_q[o]
+  logic [8*5-1:0]    osrc_q;
+  logic [6*4*CntW-1:0] credits_q;  // link d, VC v
+
+  logic [2*RcvCntW-1:0] rcv_free;
+  for (genvar k = 0; k < 2; k++) begin : g_rcv_free
+    assign rcv_free[k*RcvCntW +: RcvCntW] = RcvCntW'(RcvFlits) - rcv_count_o[k*RcvCntW +: RcvCntW];
+  end
+
+  // ------------------------------------------------------------ routing, one per source
+  logic [S-1:0]   rt_req, rt_copy, rt_discard;
+  logic [S*3-1:0] rt_out, rt_rcv;
+  logic [S*2-1:0] rt_vc;
+  logic [S*64-1:0] rt_hdr;
+  logic [S*tr_pkg::TrErrBits-1:0] rt_err;
+  logic [S*6-1:0] head_len;
+
+  for (genvar s = 0; s < S; s++) begin : g_route
+    localparam bit Inject = (s >= 24);
+    assign head_len[s*6 +: 6] = tr_pkg::packet_flits(head[s*64 +: 64]);
+    // An injection FIFO offers a packet only once all of it is there, so a packet never
+    // waits for the processor in the middle of a link.
+    if (Inject) begin : g_whole
+      assign ready[s] = !busy_q[s] && head_valid[s] &&
+                        (32'(inj_count[(s - 24)*InjCntW +: InjCntW]) >= 32'(head_len[s*6 +: 6]));
+    end else begin : g_cut
+      assign ready[s] = !busy_q[s] && head_valid[s];
+    end
+    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .Bubble(Bubble)) u_route (
+      .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
+      .in_dim_i(Inject ? 2'd0 : 2'(s / 8)), .in_vc_i(Inject ? 2'd0 : 2'(s % 4)),
+      .my_i, .dims_i, .link_down_i, .credits_i(credits_q), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
+      .req_o(rt_req[s]), .out_o(rt_out[s*3 +: 3]), .out_vc_o(rt_vc[s*2 +: 2]),
+      .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*3 +: 3]), .hdr_o(rt_hdr[s*64 +: 64]),
+      .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrErrBits +: tr_pkg::TrErrBits])
+    );
+  end
+
+  // ------------------------------------------------------------ allocation
+  // Each output grants one of the ready sources that ask for it; a deposit packet needs
+  // the grant of its link and of its reception FIFO in the same cycle.
+  logic [8*S-1:0] oreq, ogrant;
+  logic [S-1:0]   go;
+  logic [7:0]     otake;
+  logic [8*5-1:0] ogrant_idx;
+
+  always_comb begin
+    for (int o = 0; o < 8; o++) begin
+      for (int s = 0; s < S; s++) begin
+        oreq[o*S + s] = ready[s] && rt_req[s] && !rt_discard[s] &&
+                        ((rt_out[s*3 +: 3] == 3'(o)) || (rt_copy[s] && rt_rcv[s*3 +: 3] == 3'(o)));
+      end
+    end
+  end
+
+  for (genvar o = 0; o < 8; o++) begin : g_arb
+    cmn_rr_arb #(.N(S)) u_arb (
+      .clk_i, .rst_ni, .req_i(oreq[o*S +: S]), .take_i(otake[o]),
+      .grant_o(ogrant[o*S +: S]), .idx_o(ogrant_idx[o*5 +: 5])
+    );
+  end
+
+  always_comb begin
+    for (int s = 0; s < S; s++) begin
+      logic [2:0] o, r;
+      o     = rt_out[s*3 +: 3];
+      r     = rt_rcv[s*3 +: 3];
+      go[s] = ready[s] && rt_req[s] && !rt_discard[s] && ogrant[32'(o)*S + s] &&
+              (!rt_copy[s] || ogrant[32'(r)*S + s]);
+    end
+    for (int o = 0; o < 8; o++) otake[o] = |(ogrant[o*S +: S] & go);
+  end
+
+  // ------------------------------------------------------------ streaming
+  // A source moves one flit per cycle while it holds an output and has a flit; the
+  // header moves in the cycle of the grant.
+  logic [S-1:0] move, fin, start_discard;
+  always_comb begin
+    for (int s = 0; s < S; s++) begin
+      start_discard[s] = ready[s] && rt_discard[s];
+      move[s] = busy_q[s] && head_valid[s];
+      fin[s]  = move[s] && (left_q[s*6 +: 6] == 6'd1);
+      pop[s]  = go[s] || start_discard[s] || move[s];
+    end
+  end
+
+  // What each output carries this cycle.
+  logic [7:0]    ovalid, ohdr;
+  logic [8*2-1:0] ovc;
+  logic [8*64-1:0] odata;
+  always_comb begin
+    for (int o = 0; o < 8; o++) begin
+      logic [4:0] g, b;
+      g = ogrant_idx[o*5 +: 5];
+      b = osrc_q[o*5 +: 5];
+      ovalid[o] = 1'b0;
+      ohdr[o]   = 1'b0;
+      ovc[o*2 +: 2]   = '0;
+      odata[o*64 +: 64] = '0;
+      if (otake[o]) begin
+        ovalid[o]         = 1'b1;
+        ohdr[o]           = 1'b1;
+        ovc[o*2 +: 2]     = rt_vc[32'(g)*2 +: 2];
+        odata[o*64 +: 64] = rt_hdr[32'(g)*64 +: 64];
+      end else if (obusy_q[o]) begin
+        ovalid[o]         = move[b];
+        ovc[o*2 +: 2]     = vc_q[32'(b)*2 +: 2];
+        odata[o*64 +: 64] = head[32'(b)*64 +: 64];
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ reception FIFOs
+  for (genvar k = 0; k < 2; k++) begin : g_rcv
+    logic empty, full;
+    cmn_fifo #(.Width(64), .Depth(RcvFlits)) u_fifo (
+      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .data_i(odata[(6 + k)*64 +: 64]),
+      .pop_i(rcv_pop_i[k] && !empty), .data_o(rcv_data_o[k*64 +: 64]),
+      .full_o(full), .empty_o(empty), .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
+    );
+    assign rcv_valid_o[k] = !empty;
+    logic unused_full;
+    assign unused_full = full;
+  end
+
+  // ------------------------------------------------------------ registers
+  logic [tr_pkg::TrErrBits-1:0] discard_err;
+  always_comb begin
+    discard_err = '0;
+    for (int s = 0; s < S; s++)
+      if (start_discard[s]) discard_err = discard_err | rt_err[s*tr_pkg::TrErrBits +: tr_pkg::TrErrBits];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q      <= '0;
+      discard_q   <= '0;
+      out_q       <= '0;
+      vc_q        <= '0;
+      copy_q      <= '0;
+      rcv_q       <= '0;
+      left_q      <= '0;
+      obusy_q     <= '0;
+      osrc_q      <= '0;
+      for (int d = 0; d < 6; d++) begin
+        for (int v = 0; v < 4; v++) begin
+          credits_q[(d*4 + v)*CntW +: CntW] <= (v < 2) ? CntW'(DynFlits) : CntW'(EscSlots);
+        end
+      end
+      out_valid_o <= '0;
+      out_hdr_o   <= '0;
+      out_vc_o    <= '0;
+      out_data_o  <= '0;
+      err_o       <= '0;
+    end else begin
+      for (int s = 0; s < S; s++) begin
+        if (go[s] || start_discard[s]) begin
+          busy_q[s]            <= 1'b1;
+          discard_q[s]         <= start_discard[s];
+          out_q[s*3 +: 3]      <= rt_out[s*3 +: 3];
+          vc_q[s*2 +: 2]       <= rt_vc[s*2 +: 2];
+          copy_q[s]            <= rt_copy[s];
+          rcv_q[s*3 +: 3]      <= rt_rcv[s*3 +: 3];
+          left_q[s*6 +: 6]     <= head_len[s*6 +: 6] - 6'd1;
+        end else if (move[s]) begin
+          left_q[s*6 +: 6] <= left_q[s*6 +: 6] - 6'd1;
+          if (fin[s]) busy_q[s] <= 1'b0;
+        end
+      end
+      for (int o = 0; o < 8; o++) begin
+        if (otake[o]) begin
+          obusy_q[o]       <= 1'b1;
+          osrc_q[o*5 +: 5] <= ogrant_idx[o*5 +: 5];
+        end else if (obusy_q[o] && fin[osrc_q[o*5 +: 5]]) begin
+          obusy_q[o] <= 1'b0;
+        end
+      end
+      // Credits: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
+      // returned by the neighbour's pulses.
+      for (int d = 0; d < 6; d++) begin
+        for (int v = 0; v < 4; v++) begin
+          logic spend;
+          spend = ovalid[d] && (ovc[d*2 +: 2] == 2'(v)) && ((v < 2) || ohdr[d]);
+          credits_q[(d*4 + v)*CntW +: CntW] <= credits_q[(d*4 + v)*CntW +: CntW]
+                                                - CntW'(spend) + CntW'(out_credit_i[d*4 + v]);
+        end
+      end
+      out_valid_o <= ovalid[5:0];
+      out_hdr_o   <= ohdr[5:0];
+      out_vc_o    <= ovc[11:0];
+      for (int d = 0; d < 6; d++) if (ovalid[d]) out_data_o[d*64 +: 64] <= odata[d*64 +: 64];
+      err_o <= discard_err;
+      err_o[tr_pkg::TrErrLinkProto] <= |rx_proto_err;
+    end
+  end
+
+  logic [S*3-1:0] unused_out;
+  logic [S-1:0]   unused_discard;
+  assign unused_out     = out_q ^ rcv_q;
+  assign unused_discard = discard_q ^ copy_q;
+
+`ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+  for (genvar d = 0; d < 6; d++) begin : g_credit_check
+    for (genvar v = 0; v < 4; v++) begin : g_vc
+      localparam int Max = (v < 2) ? DynFlits : EscSlots;
+      assert property (@(posedge clk_i) disable iff (!rst_ni)
+                       32'(credits_q[(d*4 + v)*CntW +: CntW]) <= Max)
+        else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
+    end
+  end
+`endif
+`endif
+
+endmodule : tr_router
+
+`default_nettype wire

@@ -1,0 +1,395 @@
+// tr_router alone, at (1, 2, 3) of a 4x4x4 torus: random packets enter on all six links
+// (all four VCs, with credit flow control, random gaps) and from the three injection FIFOs,
+// while the neighbours return credits late and software pops reception at random. A
+// scoreboard checks every packet leaves exactly once, intact, through an output and on a
+// VC its routing allows. Then hints and source stamping at injection, the deposit copy,
+// and the packets the router must refuse.
+#include <array>
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "Vtr_router.h"
+#include "firmware/regmap.hpp"
+#include "firmware/torus_packet.hpp"
+#include "tb_harness.hpp"
+
+namespace collnet::tb {
+namespace {
+
+using namespace fw::regmap;
+using fw::TorusHeader;
+
+constexpr unsigned kDynFlits = 64, kEscSlots = 3, kVcs = 4;
+const std::array<unsigned, 3> kMe{1, 2, 3}, kDims{4, 4, 4};
+
+struct Packet {
+  uint64_t hdr = 0;
+  std::vector<uint64_t> payload;  // payload[0] is a unique id
+};
+
+uint64_t get64(const uint32_t* words, unsigned i) { return (uint64_t{words[2 * i + 1]} << 32) | words[2 * i]; }
+void put64(uint32_t* words, unsigned i, uint64_t v) {
+  words[2 * i] = static_cast<uint32_t>(v);
+  words[2 * i + 1] = static_cast<uint32_t>(v >> 32);
+}
+
+class RouterBench : public ClockedHarness<Vtr_router> {
+ public:
+  explicit RouterBench(uint64_t seed, unsigned link_down = 0) : rng_(seed) {
+    auto& m = model();
+    m.my_i = kMe[0] | kMe[1] << 8 | kMe[2] << 16;
+    m.dims_i = kDims[0] | kDims[1] << 8 | kDims[2] << 16;
+    m.link_down_i = link_down;
+    for (auto& c : credits_) c = {kDynFlits, kDynFlits, kEscSlots, kEscSlots};
+    reset();
+  }
+
+  // ---------------------------------------------------------------- stimulus
+  void send(unsigned link, unsigned vc, const Packet& p) { tx_[link][vc].push_back(p); }
+  void inject(unsigned fifo, const Packet& p) { inj_[fifo].push_back(p); }
+  void set_gaps(unsigned send_pct, unsigned credit_hold_pct, unsigned rcv_pop_pct) {
+    gap_ = send_pct;
+    hold_ = credit_hold_pct;
+    pop_ = rcv_pop_pct;
+  }
+
+  struct Out {
+    unsigned port;  // 0..5 link, 6 / 7 reception
+    unsigned vc;
+    Packet p;
+  };
+  std::vector<Out>& delivered() { return out_; }
+  unsigned errors() const { return err_; }
+
+  void step() {
+    auto& m = model();
+    // Link senders: one packet at a time per link, any VC, within its credits.
+    uint8_t valid = 0, hdr = 0;
+    uint16_t vcs = 0;
+    for (unsigned l = 0; l < 6; ++l) {
+      auto& cur = cur_tx_[l];
+      if (cur.pos == 0) {
+        std::vector<unsigned> ok;
+        for (unsigned v = 0; v < kVcs; ++v) {
+          if (tx_[l][v].empty()) continue;
+          const unsigned len = 1 + static_cast<unsigned>(tx_[l][v].front().payload.size());
+          if (v < 2 ? credits_[l][v] >= len : credits_[l][v] >= 1) ok.push_back(v);
+        }
+        if (!ok.empty()) {
+          cur.vc = ok[rng_() % ok.size()];
+          cur.p = tx_[l][cur.vc].front();
+          tx_[l][cur.vc].pop_front();
+          cur.pos = 1;
+        }
+      }
+      if (cur.pos > 0 && rng_() % 100 >= gap_) {
+        const unsigned i = cur.pos - 1;
+        const uint64_t flit = i == 0 ? cur.p.hdr : cur.p.payload[i - 1];
+        valid |= 1u << l;
+        if (i == 0) hdr |= 1u << l;
+        vcs |= cur.vc << (2 * l);
+        put64(m.in_data_i.data(), l, flit);
+        if (cur.vc < 2) --credits_[l][cur.vc];
+        else if (i == 0) --credits_[l][cur.vc];
+        cur.pos = (i == cur.p.payload.size()) ? 0 : cur.pos + 1;
+      }
+    }
+    m.in_valid_i = valid;
+    m.in_hdr_i = hdr;
+    m.in_vc_i = vcs;
+    // Neighbours return what they owe, unless holding back.
+    uint32_t credit = 0;
+    for (unsigned l = 0; l < 6; ++l)
+      for (unsigned v = 0; v < kVcs; ++v)
+        if (owed_[l][v] > 0 && rng_() % 100 >= hold_) {
+          credit |= 1u << (4 * l + v);
+          --owed_[l][v];
+        }
+    m.out_credit_i = credit;
+    // Injection: one flit per cycle into one FIFO with room.
+    m.inj_push_i = 0;
+    const unsigned k = rng_() % 3;
+    if (!inj_[k].empty() && ((m.inj_free_o >> (8 * k)) & 0xff) > 0) {
+      auto& p = inj_[k].front();
+      const unsigned i = inj_pos_[k];
+      m.inj_data_i = i == 0 ? p.hdr : p.payload[i - 1];
+      m.inj_push_i = 1u << k;
+      if (++inj_pos_[k] == p.payload.size() + 1) {
+        inj_pos_[k] = 0;
+        inj_[k].pop_front();
+      }
+    }
+    // Reception: pop at random.
+    uint8_t pop = 0;
+    for (unsigned r = 0; r < 2; ++r)
+      if ((m.rcv_valid_o >> r & 1) && rng_() % 100 < pop_) {
+        pop |= 1u << r;
+        take(6 + r, r == 1 ? kTrVcPrio : 0, get64(m.rcv_data_o.data(), r), false);
+      }
+    m.rcv_pop_i = pop;
+
+    tick();
+
+    for (unsigned l = 0; l < 6; ++l)
+      for (unsigned v = 0; v < kVcs; ++v)
+        if (m.in_credit_o >> (4 * l + v) & 1) ++credits_[l][v];
+    for (unsigned l = 0; l < 6; ++l)
+      if (m.out_valid_o >> l & 1)
+        take(l, (m.out_vc_o >> (2 * l)) & 3, get64(m.out_data_o.data(), l), m.out_hdr_o >> l & 1);
+    err_ |= m.err_o;
+  }
+  void run(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) step();
+  }
+  bool idle() const {
+    for (unsigned l = 0; l < 6; ++l) {
+      if (cur_tx_[l].pos) return false;
+      for (const auto& q : tx_[l])
+        if (!q.empty()) return false;
+    }
+    for (const auto& q : inj_)
+      if (!q.empty()) return false;
+    return true;
+  }
+
+ private:
+  // A flit leaves on output `port`: assemble packets, return credits as a neighbour would.
+  void take(unsigned port, unsigned vc, uint64_t flit, bool hdr) {
+    auto& a = asm_[port];
+    if (port < 6) {
+      EXPECT_EQ(hdr, a.payload.empty() && !a.open) << "framing on link " << port;
+      if (a.open) EXPECT_EQ(vc, a_vc_[port]) << "VC changed inside a packet on link " << port;
+      if (vc < 2) ++owed_[port][vc];
+    }
+    if (!a.open) {
+      a.hdr = flit;
+      a.open = true;
+      a_vc_[port] = vc;
+      return;
+    }
+    a.payload.push_back(flit);
+    if (a.payload.size() == TorusHeader::decode(a.hdr).flits() - 1) {
+      if (port < 6 && vc >= 2) ++owed_[port][vc];
+      out_.push_back({port, a_vc_[port], {a.hdr, a.payload}});
+      a = {};
+    }
+  }
+
+  struct Asm {
+    uint64_t hdr = 0;
+    bool open = false;
+    std::vector<uint64_t> payload;
+  };
+  struct Cur {
+    unsigned vc = 0, pos = 0;  // pos: 0 idle, i+1 = next flit i
+    Packet p;
+  };
+  std::mt19937_64 rng_;
+  std::array<std::array<std::deque<Packet>, kVcs>, 6> tx_;
+  std::array<Cur, 6> cur_tx_;
+  std::array<std::array<unsigned, kVcs>, 6> credits_{}, owed_{};
+  std::array<std::deque<Packet>, 3> inj_;
+  std::array<size_t, 3> inj_pos_{};
+  std::array<Asm, 8> asm_;
+  std::array<unsigned, 8> a_vc_{};
+  std::vector<Out> out_;
+  unsigned gap_ = 0, hold_ = 0, pop_ = 100, err_ = 0;
+};
+
+Packet make_packet(std::mt19937_64& rng, uint64_t id, const TorusHeader& h) {
+  Packet p;
+  p.hdr = h.encode();
+  p.payload.resize(h.flits() - 1);
+  for (auto& w : p.payload) w = rng();
+  p.payload[0] = id;
+  return p;
+}
+
+// Where and on which VC the router may send a packet with header `h` that entered on
+// `in_vc` (kTrNumVcs for injection).
+std::string check_route(const TorusHeader& h, unsigned in_vc, unsigned port, unsigned vc) {
+  std::array<bool, 3> need{};
+  bool arrived = true;
+  for (unsigned k = 0; k < 3; ++k) arrived &= !(need[k] = h.dst[k] != kMe[k]);
+  if (arrived) return port == (h.priority ? 7u : 6u) ? "" : "an arrived packet left on port " + std::to_string(port);
+  if (port >= 6) return "a packet for elsewhere went to reception";
+  unsigned dor = 6;
+  std::set<unsigned> productive;
+  for (unsigned k = 0; k < 3; ++k)
+    if (need[k]) {
+      const unsigned d = 2 * k + ((h.hints >> (2 * k)) & 1 ? 0 : 1);
+      productive.insert(d);
+      if (dor == 6) dor = d;
+    }
+  const bool escape_only = h.priority || h.deterministic || in_vc == kTrVcEscape || in_vc == kTrVcPrio;
+  if (escape_only) {
+    if (port != dor) return "left on link " + std::to_string(port) + ", dimension order says " + std::to_string(dor);
+    if (vc != (h.priority ? kTrVcPrio : kTrVcEscape)) return "left on VC " + std::to_string(vc);
+    return "";
+  }
+  if (!productive.count(port)) return "left on link " + std::to_string(port) + ", which is not minimal";
+  if (vc == kTrVcPrio) return "a normal packet took the priority VC";
+  if (vc == kTrVcEscape && port != dor) return "escape VC off the dimension order";
+  return "";
+}
+
+TEST(TrRouter, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
+  const uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  RouterBench b(rng());
+  b.set_gaps(20, 60, 50);
+  struct Want {
+    Packet p;
+    unsigned in_vc;
+  };
+  std::map<uint64_t, Want> want;
+  constexpr unsigned kPackets = 3000;
+  for (uint64_t id = 1; id <= kPackets; ++id) {
+    TorusHeader h;
+    for (unsigned k = 0; k < 3; ++k) h.dst[k] = rng() % kDims[k];
+    h.chunks = 1 + rng() % 8;
+    const unsigned src = rng() % 9;  // 0..5 a link, 6..8 an injection FIFO
+    h.priority = rng() % 10 == 0;
+    h.deterministic = rng() % 3 == 0;
+    h.sw_tag = rng() % 16;
+    if (src < 6) {
+      // As the injecting router would have: minimal hints, the source stamped.
+      h.hints = fw::minimal_hints(kMe, h.dst, kDims);
+      h.src = {static_cast<unsigned>(rng() % 4), static_cast<unsigned>(rng() % 4), static_cast<unsigned>(rng() % 4)};
+      const unsigned vc = h.priority ? kTrVcPrio : h.deterministic ? kTrVcEscape : rng() % 3;
+      const Packet p = make_packet(rng, id, h);
+      b.send(src, vc, p);
+      want[id] = {p, vc};
+    } else {
+      const unsigned fifo = h.priority ? 2 : src - 6;
+      const Packet p = make_packet(rng, id, h);
+      b.inject(fifo % 3, p);
+      TorusHeader stamped = h;
+      stamped.hints = fw::minimal_hints(kMe, h.dst, kDims);
+      stamped.src = kMe;
+      want[id] = {{stamped.encode(), p.payload}, kTrNumVcs};
+    }
+  }
+  for (unsigned i = 0; i < 400000 && b.delivered().size() < kPackets; ++i) b.step();
+  ASSERT_EQ(b.delivered().size(), kPackets) << "packets stuck in the router";
+  std::set<uint64_t> seen;
+  for (const auto& o : b.delivered()) {
+    const uint64_t id = o.p.payload.at(0);
+    ASSERT_TRUE(want.count(id)) << "unknown packet id " << id;
+    EXPECT_TRUE(seen.insert(id).second) << "packet " << id << " delivered twice";
+    const Want& w = want[id];
+    EXPECT_EQ(o.p.hdr, w.p.hdr) << "packet " << id << " header";
+    EXPECT_EQ(o.p.payload, w.p.payload) << "packet " << id << " payload";
+    EXPECT_EQ(check_route(TorusHeader::decode(w.p.hdr), w.in_vc, o.port, o.vc), "") << "packet " << id;
+  }
+  EXPECT_TRUE(b.idle());
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+TEST(TrRouter, InjectionStampsTheSourceAndKeepsGivenHints) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  TorusHeader h;
+  h.dst = {3, 2, 3};  // x: 1 -> 3 is a tie on 4 nodes: minimal picks x+
+  const Packet a = make_packet(rng, 1, h);
+  b.inject(0, a);
+  h.hints = 0b10;  // x- given: the router must keep it
+  const Packet c = make_packet(rng, 2, h);
+  b.inject(0, c);
+  b.run(200);
+  ASSERT_EQ(b.delivered().size(), 2u);
+  for (const auto& o : b.delivered()) {
+    const TorusHeader got = TorusHeader::decode(o.p.hdr);
+    EXPECT_EQ(got.src, kMe);
+    if (o.p.payload[0] == 1) {
+      EXPECT_EQ(got.hints, 0b01u);
+      EXPECT_EQ(o.port, 0u);
+    } else {
+      EXPECT_EQ(got.hints, 0b10u);
+      EXPECT_EQ(o.port, 1u);
+    }
+  }
+}
+
+TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  TorusHeader h;
+  h.dst = {1, 0, 3};  // along y only
+  h.deposit = true;
+  h.deterministic = true;
+  h.hints = 0b1000;  // y-
+  h.src = {1, 3, 3};
+  const Packet passing = make_packet(rng, 7, h);
+  b.send(2, kTrVcEscape, passing);  // arrives from the y+ neighbour
+  b.run(200);
+  ASSERT_EQ(b.delivered().size(), 2u);
+  std::set<unsigned> ports;
+  for (const auto& o : b.delivered()) {
+    ports.insert(o.port);
+    EXPECT_EQ(o.p.payload, passing.payload);
+  }
+  EXPECT_EQ(ports, (std::set<unsigned>{3, 6})) << "forwarded on y- and copied to reception";
+  b.delivered().clear();
+  h.src = {};
+  h.hints = 0;
+  b.inject(0, make_packet(rng, 8, h));
+  b.run(200);
+  ASSERT_EQ(b.delivered().size(), 1u) << "the injecting node keeps no copy";
+  EXPECT_LT(b.delivered()[0].port, 6u);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
+  std::mt19937_64 rng(test_seed());
+  {
+    RouterBench b(rng());
+    TorusHeader h;
+    h.dst = {9, 0, 0};  // outside the 4x4x4 torus
+    b.inject(0, make_packet(rng, 1, h));
+    b.run(100);
+    EXPECT_TRUE(b.delivered().empty());
+    EXPECT_EQ(b.errors(), 1u << kTrErrBadDest);
+  }
+  {
+    RouterBench b(rng());
+    TorusHeader h;
+    h.dst = {1, 0, 0};
+    h.deposit = true;  // a deposit packet must be deterministic
+    b.inject(0, make_packet(rng, 1, h));
+    b.run(100);
+    EXPECT_TRUE(b.delivered().empty());
+    EXPECT_EQ(b.errors(), 1u << kTrErrDeposit);
+  }
+  {
+    RouterBench b(rng(), /*link_down=*/1u << 0);  // x+ is down
+    TorusHeader h;
+    h.dst = {2, 2, 3};
+    h.deterministic = true;
+    b.inject(0, make_packet(rng, 1, h));
+    b.run(100);
+    EXPECT_TRUE(b.delivered().empty());
+    EXPECT_EQ(b.errors(), 1u << kTrErrDownLink);
+  }
+}
+
+TEST(TrRouter, AdaptiveRoutingAvoidsALinkMarkedDown) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng(), /*link_down=*/1u << 0);  // x+ is down
+  TorusHeader h;
+  h.dst = {2, 3, 3};  // x+ and y+ are both minimal
+  for (uint64_t id = 1; id <= 20; ++id) b.inject(0, make_packet(rng, id, h));
+  b.run(2000);
+  ASSERT_EQ(b.delivered().size(), 20u);
+  for (const auto& o : b.delivered()) EXPECT_EQ(o.port, 2u) << "only y+ is up";
+  EXPECT_EQ(b.errors(), 0u);
+}
+
+}  // namespace
+}  // namespace collnet::tb

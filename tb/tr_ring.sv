@@ -1,0 +1,72 @@
+// tr_ring: N torus routers wired as one ring along x (a torus of N x 1 x 1), links of one
+// cycle, for the ring and bubble testbenches. Router i is at x = i; its x+ link feeds
+// router i+1's x- input and its x- link router i-1's x+ input. Ports are router i's
+// injection and reception in slice i.
+`default_nettype none
+
+module tr_ring #(
+  parameter int N      = 4,
+  parameter bit Bubble = 1
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire logic [N*3-1:0]  inj_push_i,
+  input  wire logic [N*64-1:0] inj_data_i,
+  output logic      [N*3*8-1:0] inj_free_o,
+  output logic      [N*2-1:0]  rcv_valid_o,
+  output logic      [N*2*64-1:0] rcv_data_o,
+  input  wire logic [N*2-1:0]  rcv_pop_i,
+  output logic      [N*4-1:0]  err_o,
+  output logic                 moving_o  // some link carries a flit this cycle
+);
+
+  // The y and z outputs of every router stay unconnected.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [N*6-1:0]    in_valid, in_hdr, out_valid, out_hdr;
+  logic [N*6*2-1:0]  in_vc, out_vc;
+  logic [N*6*64-1:0] in_data, out_data;
+  logic [N*6*4-1:0]  in_credit, out_credit;
+  logic [N*2*9-1:0]  unused_rcv_count;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  for (genvar i = 0; i < N; i++) begin : g_node
+    localparam int Next = (i + 1) % N;
+    localparam int Prev = (i + N - 1) % N;
+    // x+ (link 0) of i meets x- (link 1) of Next; x- of i meets x+ of Prev.
+    assign in_valid[i*6 + 0]              = out_valid[Next*6 + 1];
+    assign in_hdr[i*6 + 0]                = out_hdr[Next*6 + 1];
+    assign in_vc[(i*6 + 0)*2 +: 2]        = out_vc[(Next*6 + 1)*2 +: 2];
+    assign in_data[(i*6 + 0)*64 +: 64]    = out_data[(Next*6 + 1)*64 +: 64];
+    assign out_credit[(i*6 + 0)*4 +: 4]   = in_credit[(Next*6 + 1)*4 +: 4];
+    assign in_valid[i*6 + 1]              = out_valid[Prev*6 + 0];
+    assign in_hdr[i*6 + 1]                = out_hdr[Prev*6 + 0];
+    assign in_vc[(i*6 + 1)*2 +: 2]        = out_vc[(Prev*6 + 0)*2 +: 2];
+    assign in_data[(i*6 + 1)*64 +: 64]    = out_data[(Prev*6 + 0)*64 +: 64];
+    assign out_credit[(i*6 + 1)*4 +: 4]   = in_credit[(Prev*6 + 0)*4 +: 4];
+    // y and z have size 1: no links.
+    assign in_valid[i*6 + 2 +: 4]         = '0;
+    assign in_hdr[i*6 + 2 +: 4]           = '0;
+    assign in_vc[(i*6 + 2)*2 +: 8]        = '0;
+    assign in_data[(i*6 + 2)*64 +: 256]   = '0;
+    assign out_credit[(i*6 + 2)*4 +: 16]  = '0;
+
+    tr_router #(.InjFlits(128), .RcvFlits(256), .Bubble(Bubble)) u_router (
+      .clk_i, .rst_ni,
+      .my_i({8'd0, 8'd0, 8'(i)}), .dims_i({8'd1, 8'd1, 8'(N)}), .link_down_i(6'b0),
+      .in_valid_i(in_valid[i*6 +: 6]), .in_hdr_i(in_hdr[i*6 +: 6]), .in_vc_i(in_vc[i*12 +: 12]),
+      .in_data_i(in_data[i*384 +: 384]), .in_credit_o(in_credit[i*24 +: 24]),
+      .out_valid_o(out_valid[i*6 +: 6]), .out_hdr_o(out_hdr[i*6 +: 6]), .out_vc_o(out_vc[i*12 +: 12]),
+      .out_data_o(out_data[i*384 +: 384]), .out_credit_i(out_credit[i*24 +: 24]),
+      .inj_push_i(inj_push_i[i*3 +: 3]), .inj_data_i(inj_data_i[i*64 +: 64]),
+      .inj_free_o(inj_free_o[i*24 +: 24]),
+      .rcv_valid_o(rcv_valid_o[i*2 +: 2]), .rcv_data_o(rcv_data_o[i*128 +: 128]),
+      .rcv_pop_i(rcv_pop_i[i*2 +: 2]), .rcv_count_o(unused_rcv_count[i*18 +: 18]),
+      .err_o(err_o[i*4 +: 4])
+    );
+  end
+
+  assign moving_o = |out_valid;
+
+endmodule : tr_ring
+
+`default_nettype wire
