@@ -25,6 +25,20 @@ inline uint64_t test_seed(uint64_t fallback = 0xc011e7) {
   return seed;
 }
 
+// Bits [lsb, lsb + width) (width <= 64) of a Verilated wide port, which Verilator gives as
+// 32-bit words, least significant first.
+inline uint64_t wide_bits(const uint32_t* words, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) v |= uint64_t{(words[(lsb + i) / 32] >> ((lsb + i) % 32)) & 1} << i;
+  return v;
+}
+inline void set_wide_bits(uint32_t* words, unsigned lsb, unsigned width, uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    const uint32_t bit = 1u << ((lsb + i) % 32);
+    words[(lsb + i) / 32] = (v >> i & 1) ? (words[(lsb + i) / 32] | bit) : (words[(lsb + i) / 32] & ~bit);
+  }
+}
+
 template <class Model>
 class Harness {
  public:

@@ -17,6 +17,7 @@
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
 #include "tb_harness.hpp"
+#include "tb_torus.hpp"
 
 #ifndef RING_NODES
 #error "RING_NODES must be defined (the model's N)"
@@ -32,10 +33,7 @@ using fw::TorusHeader;
 constexpr unsigned kN = RING_NODES;
 constexpr unsigned kWatchdog = 10000;  // cycles without a flit on any link while packets are in flight
 
-struct Packet {
-  uint64_t hdr = 0;
-  std::vector<uint64_t> payload;  // payload[0] = unique id
-};
+using Packet = TorusPacket;
 
 class RingBench : public ClockedHarness<Vtr_ring> {
  public:
@@ -71,8 +69,7 @@ class RingBench : public ClockedHarness<Vtr_ring> {
       if (q.empty() || free_of(i) == 0) continue;
       const Packet& p = q.front();
       const uint64_t flit = pos_[i] == 0 ? p.hdr : p.payload[pos_[i] - 1];
-      m.inj_data_i[2 * i] = static_cast<uint32_t>(flit);
-      m.inj_data_i[2 * i + 1] = static_cast<uint32_t>(flit >> 32);
+      set_wide_bits(m.inj_data_i.data(), 64 * i, 64, flit);
       inj_push |= 1u << (3 * i);
       if (++pos_[i] == p.payload.size() + 1) {
         pos_[i] = 0;
@@ -86,20 +83,14 @@ class RingBench : public ClockedHarness<Vtr_ring> {
       for (unsigned r = 0; r < 2; ++r)
         if (m.rcv_valid_o >> (2 * i + r) & 1) {
           pop |= 1u << (2 * i + r);
-          const unsigned w = 2 * (2 * i + r);
-          take(i, r, (uint64_t{m.rcv_data_o[w + 1]} << 32) | m.rcv_data_o[w]);
+          take(i, r, wide_bits(m.rcv_data_o.data(), 64 * (2 * i + r), 64));
         }
     m.rcv_pop_i = pop;
     tick();
     err_ |= m.err_o;
   }
-  unsigned free_of(unsigned i) {
-    // inj_free_o: 8 bits per FIFO, 3 FIFOs per node; FIFO 0 of node i at bit 24 i.
-    const unsigned bit = 24 * i;
-    uint64_t v = model().inj_free_o[bit / 32] >> (bit % 32);
-    if (bit % 32 > 24 && bit / 32 + 1 < (24 * kN + 31) / 32) v |= uint64_t{model().inj_free_o[bit / 32 + 1]} << (32 - bit % 32);
-    return v & 0xff;
-  }
+  // Free flits of node i's injection FIFO 0 (inj_free_o: 8 bits per FIFO, 3 FIFOs per node).
+  unsigned free_of(unsigned i) { return static_cast<unsigned>(wide_bits(model().inj_free_o.data(), 24 * i, 8)); }
   void take(unsigned node, unsigned r, uint64_t flit) {
     auto& a = asm_[node][r];
     if (!a.open) {
@@ -126,15 +117,6 @@ class RingBench : public ClockedHarness<Vtr_ring> {
   uint64_t err_ = 0;
 };
 
-Packet make_packet(std::mt19937_64& rng, uint64_t id, const TorusHeader& h) {
-  Packet p;
-  p.hdr = h.encode();
-  p.payload.resize(h.flits() - 1);
-  for (auto& w : p.payload) w = rng();
-  p.payload[0] = id;
-  return p;
-}
-
 // Every node sends `per_node` maximum-size packets to its x- neighbour the long way round
 // (hint x+, N-1 hops), so nearly every packet in a buffer still has to move on.
 std::map<uint64_t, std::pair<unsigned, Packet>> bubble_traffic(RingBench& b, std::mt19937_64& rng, unsigned per_node) {
@@ -147,7 +129,7 @@ std::map<uint64_t, std::pair<unsigned, Packet>> bubble_traffic(RingBench& b, std
       h.hints = 0b01;  // x+, the long way
       h.deterministic = true;
       h.chunks = 8;
-      const Packet p = make_packet(rng, id, h);
+      const Packet p = make_torus_packet(rng, id, h);
       b.inject(i, p);
       sent[id++] = {h.dst[0], p};
     }
@@ -167,7 +149,7 @@ TEST(TrRing, RandomTrafficBetweenAllNodesArrivesOnceAndIntact) {
       h.chunks = 1 + rng() % 8;
       h.deterministic = rng() % 2;
       h.priority = rng() % 8 == 0;
-      const Packet p = make_packet(rng, id, h);
+      const Packet p = make_torus_packet(rng, id, h);
       b.inject(i, p);
       sent[id++] = {h.dst[0], p};
     }

@@ -17,6 +17,7 @@
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
 #include "tb_harness.hpp"
+#include "tb_torus.hpp"
 
 namespace collnet::tb {
 namespace {
@@ -27,16 +28,8 @@ using fw::TorusHeader;
 constexpr unsigned kDynFlits = 64, kEscSlots = 3, kVcs = 4;
 const std::array<unsigned, 3> kMe{1, 2, 3}, kDims{4, 4, 4};
 
-struct Packet {
-  uint64_t hdr = 0;
-  std::vector<uint64_t> payload;  // payload[0] is a unique id
-};
+using Packet = TorusPacket;
 
-uint64_t get64(const uint32_t* words, unsigned i) { return (uint64_t{words[2 * i + 1]} << 32) | words[2 * i]; }
-void put64(uint32_t* words, unsigned i, uint64_t v) {
-  words[2 * i] = static_cast<uint32_t>(v);
-  words[2 * i + 1] = static_cast<uint32_t>(v >> 32);
-}
 
 class RouterBench : public ClockedHarness<Vtr_router> {
  public:
@@ -93,7 +86,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
         valid |= 1u << l;
         if (i == 0) hdr |= 1u << l;
         vcs |= cur.vc << (2 * l);
-        put64(m.in_data_i.data(), l, flit);
+        set_wide_bits(m.in_data_i.data(), 64 * l, 64, flit);
         if (cur.vc < 2) --credits_[l][cur.vc];
         else if (i == 0) --credits_[l][cur.vc];
         cur.pos = (i == cur.p.payload.size()) ? 0 : cur.pos + 1;
@@ -129,7 +122,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
     for (unsigned r = 0; r < 2; ++r)
       if ((m.rcv_valid_o >> r & 1) && rng_() % 100 < pop_) {
         pop |= 1u << r;
-        take(6 + r, r == 1 ? kTrVcPrio : 0, get64(m.rcv_data_o.data(), r), false);
+        take(6 + r, r == 1 ? kTrVcPrio : 0, wide_bits(m.rcv_data_o.data(), 64 * r, 64), false);
       }
     m.rcv_pop_i = pop;
 
@@ -140,7 +133,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
         if (m.in_credit_o >> (4 * l + v) & 1) ++credits_[l][v];
     for (unsigned l = 0; l < 6; ++l)
       if (m.out_valid_o >> l & 1)
-        take(l, (m.out_vc_o >> (2 * l)) & 3, get64(m.out_data_o.data(), l), m.out_hdr_o >> l & 1);
+        take(l, (m.out_vc_o >> (2 * l)) & 3, wide_bits(m.out_data_o.data(), 64 * l, 64), m.out_hdr_o >> l & 1);
     err_ |= m.err_o;
   }
   void run(unsigned n) {
@@ -201,15 +194,6 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   unsigned gap_ = 0, hold_ = 0, pop_ = 100, err_ = 0;
 };
 
-Packet make_packet(std::mt19937_64& rng, uint64_t id, const TorusHeader& h) {
-  Packet p;
-  p.hdr = h.encode();
-  p.payload.resize(h.flits() - 1);
-  for (auto& w : p.payload) w = rng();
-  p.payload[0] = id;
-  return p;
-}
-
 // Where and on which VC the router may send a packet with header `h` that entered on
 // `in_vc` (kTrNumVcs for injection).
 std::string check_route(const TorusHeader& h, unsigned in_vc, unsigned port, unsigned vc) {
@@ -262,12 +246,12 @@ TEST(TrRouter, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
       h.hints = fw::minimal_hints(kMe, h.dst, kDims);
       h.src = {static_cast<unsigned>(rng() % 4), static_cast<unsigned>(rng() % 4), static_cast<unsigned>(rng() % 4)};
       const unsigned vc = h.priority ? kTrVcPrio : h.deterministic ? kTrVcEscape : rng() % 3;
-      const Packet p = make_packet(rng, id, h);
+      const Packet p = make_torus_packet(rng, id, h);
       b.send(src, vc, p);
       want[id] = {p, vc};
     } else {
       const unsigned fifo = h.priority ? 2 : src - 6;
-      const Packet p = make_packet(rng, id, h);
+      const Packet p = make_torus_packet(rng, id, h);
       b.inject(fifo % 3, p);
       TorusHeader stamped = h;
       stamped.hints = fw::minimal_hints(kMe, h.dst, kDims);
@@ -297,10 +281,10 @@ TEST(TrRouter, InjectionStampsTheSourceAndKeepsGivenHints) {
   RouterBench b(rng());
   TorusHeader h;
   h.dst = {3, 2, 3};  // x: 1 -> 3 is a tie on 4 nodes: minimal picks x+
-  const Packet a = make_packet(rng, 1, h);
+  const Packet a = make_torus_packet(rng, 1, h);
   b.inject(0, a);
   h.hints = 0b10;  // x- given: the router must keep it
-  const Packet c = make_packet(rng, 2, h);
+  const Packet c = make_torus_packet(rng, 2, h);
   b.inject(0, c);
   b.run(200);
   ASSERT_EQ(b.delivered().size(), 2u);
@@ -326,7 +310,7 @@ TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
   h.deterministic = true;
   h.hints = 0b1000;  // y-
   h.src = {1, 3, 3};
-  const Packet passing = make_packet(rng, 7, h);
+  const Packet passing = make_torus_packet(rng, 7, h);
   b.send(2, kTrVcEscape, passing);  // arrives from the y+ neighbour
   b.run(200);
   ASSERT_EQ(b.delivered().size(), 2u);
@@ -339,7 +323,7 @@ TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
   b.delivered().clear();
   h.src = {};
   h.hints = 0;
-  b.inject(0, make_packet(rng, 8, h));
+  b.inject(0, make_torus_packet(rng, 8, h));
   b.run(200);
   ASSERT_EQ(b.delivered().size(), 1u) << "the injecting node keeps no copy";
   EXPECT_LT(b.delivered()[0].port, 6u);
@@ -352,7 +336,7 @@ TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
     RouterBench b(rng());
     TorusHeader h;
     h.dst = {9, 0, 0};  // outside the 4x4x4 torus
-    b.inject(0, make_packet(rng, 1, h));
+    b.inject(0, make_torus_packet(rng, 1, h));
     b.run(100);
     EXPECT_TRUE(b.delivered().empty());
     EXPECT_EQ(b.errors(), 1u << kTrErrBadDest);
@@ -362,7 +346,7 @@ TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
     TorusHeader h;
     h.dst = {1, 0, 0};
     h.deposit = true;  // a deposit packet must be deterministic
-    b.inject(0, make_packet(rng, 1, h));
+    b.inject(0, make_torus_packet(rng, 1, h));
     b.run(100);
     EXPECT_TRUE(b.delivered().empty());
     EXPECT_EQ(b.errors(), 1u << kTrErrDeposit);
@@ -372,7 +356,7 @@ TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
     TorusHeader h;
     h.dst = {2, 2, 3};
     h.deterministic = true;
-    b.inject(0, make_packet(rng, 1, h));
+    b.inject(0, make_torus_packet(rng, 1, h));
     b.run(100);
     EXPECT_TRUE(b.delivered().empty());
     EXPECT_EQ(b.errors(), 1u << kTrErrDownLink);
@@ -384,7 +368,7 @@ TEST(TrRouter, AdaptiveRoutingAvoidsALinkMarkedDown) {
   RouterBench b(rng(), /*link_down=*/1u << 0);  // x+ is down
   TorusHeader h;
   h.dst = {2, 3, 3};  // x+ and y+ are both minimal
-  for (uint64_t id = 1; id <= 20; ++id) b.inject(0, make_packet(rng, id, h));
+  for (uint64_t id = 1; id <= 20; ++id) b.inject(0, make_torus_packet(rng, id, h));
   b.run(2000);
   ASSERT_EQ(b.delivered().size(), 20u);
   for (const auto& o : b.delivered()) EXPECT_EQ(o.port, 2u) << "only y+ is up";

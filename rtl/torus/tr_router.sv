@@ -51,6 +51,7 @@ module tr_router #(
 );
 
   localparam int S    = 27;  // sources
+  localparam int SrcW = $clog2(S);
   localparam int CntW = 7;   // credit counters (flits up to DynFlits, slots up to EscSlots)
 
   // ------------------------------------------------------------ sources
@@ -81,14 +82,13 @@ module tr_router #(
   end
 
   // ------------------------------------------------------------ state
-  logic [S-1:0]      busy_q, discard_q;
-  logic [S*3-1:0]    out_q;        // source s streams to output out_q[s] ...
-  logic [S*2-1:0]    vc_q;         // ... on this VC
-  logic [S-1:0]      copy_q;       // ... and to reception rcv_q[s] (deposit)
-  logic [S*3-1:0]    rcv_q;
+  // A busy source streams its packet (to the outputs that name it in osrc_q, or nowhere
+  // when it is being discarded) on VC vc_q.
+  logic [S-1:0]      busy_q;
+  logic [S*2-1:0]    vc_q;
   logic [S*6-1:0]    left_q;       // flits of the packet still to move
   logic [7:0]        obusy_q;      // output o carries a packet from source osrc_q[o]
-  logic [8*5-1:0]    osrc_q;
+  logic [8*SrcW-1:0]    osrc_q;
   logic [6*4*CntW-1:0] credits_q;  // link d, VC v
 
   logic [2*RcvCntW-1:0] rcv_free;
@@ -131,7 +131,7 @@ module tr_router #(
   logic [8*S-1:0] oreq, ogrant;
   logic [S-1:0]   go;
   logic [7:0]     otake;
-  logic [8*5-1:0] ogrant_idx;
+  logic [8*SrcW-1:0] ogrant_idx;
 
   always_comb begin
     for (int o = 0; o < 8; o++) begin
@@ -145,7 +145,7 @@ module tr_router #(
   for (genvar o = 0; o < 8; o++) begin : g_arb
     cmn_rr_arb #(.N(S)) u_arb (
       .clk_i, .rst_ni, .req_i(oreq[o*S +: S]), .take_i(otake[o]),
-      .grant_o(ogrant[o*S +: S]), .idx_o(ogrant_idx[o*5 +: 5])
+      .grant_o(ogrant[o*S +: S]), .idx_o(ogrant_idx[o*SrcW +: SrcW])
     );
   end
 
@@ -179,9 +179,9 @@ module tr_router #(
   logic [8*64-1:0] odata;
   always_comb begin
     for (int o = 0; o < 8; o++) begin
-      logic [4:0] g, b;
-      g = ogrant_idx[o*5 +: 5];
-      b = osrc_q[o*5 +: 5];
+      logic [SrcW-1:0] g, b;
+      g = ogrant_idx[o*SrcW +: SrcW];
+      b = osrc_q[o*SrcW +: SrcW];
       ovalid[o] = 1'b0;
       ohdr[o]   = 1'b0;
       ovc[o*2 +: 2]   = '0;
@@ -223,11 +223,7 @@ module tr_router #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q      <= '0;
-      discard_q   <= '0;
-      out_q       <= '0;
       vc_q        <= '0;
-      copy_q      <= '0;
-      rcv_q       <= '0;
       left_q      <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
@@ -245,11 +241,7 @@ module tr_router #(
       for (int s = 0; s < S; s++) begin
         if (go[s] || start_discard[s]) begin
           busy_q[s]            <= 1'b1;
-          discard_q[s]         <= start_discard[s];
-          out_q[s*3 +: 3]      <= rt_out[s*3 +: 3];
           vc_q[s*2 +: 2]       <= rt_vc[s*2 +: 2];
-          copy_q[s]            <= rt_copy[s];
-          rcv_q[s*3 +: 3]      <= rt_rcv[s*3 +: 3];
           left_q[s*6 +: 6]     <= head_len[s*6 +: 6] - 6'd1;
         end else if (move[s]) begin
           left_q[s*6 +: 6] <= left_q[s*6 +: 6] - 6'd1;
@@ -259,8 +251,8 @@ module tr_router #(
       for (int o = 0; o < 8; o++) begin
         if (otake[o]) begin
           obusy_q[o]       <= 1'b1;
-          osrc_q[o*5 +: 5] <= ogrant_idx[o*5 +: 5];
-        end else if (obusy_q[o] && fin[osrc_q[o*5 +: 5]]) begin
+          osrc_q[o*SrcW +: SrcW] <= ogrant_idx[o*SrcW +: SrcW];
+        end else if (obusy_q[o] && fin[osrc_q[o*SrcW +: SrcW]]) begin
           obusy_q[o] <= 1'b0;
         end
       end
@@ -282,11 +274,6 @@ module tr_router #(
       err_o[tr_pkg::TrErrLinkProto] <= |rx_proto_err;
     end
   end
-
-  logic [S*3-1:0] unused_out;
-  logic [S-1:0]   unused_discard;
-  assign unused_out     = out_q ^ rcv_q;
-  assign unused_discard = discard_q ^ copy_q;
 
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
