@@ -1,6 +1,7 @@
 // collnet: the command line. `collnet run <collective> ...` runs one collective on a
-// simulated machine and checks it. Exit status: 0 verified, 1 wrong result or hardware
-// error, 2 bad usage.
+// simulated machine and checks it; `collnet traffic ...` runs synthetic torus traffic
+// (cli/traffic_command.hpp). Exit status: 0 verified, 1 wrong result or hardware error,
+// 2 bad usage.
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "driver/op.hpp"
 #include "data_file.hpp"
 #include "run_options.hpp"
+#include "traffic_command.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 
@@ -91,6 +93,9 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
   run->add_option("--json", o.json_path, "write the results as JSON");
 
+  collnet::cli::TrafficCommand traffic_cmd;
+  CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -100,6 +105,8 @@ int collnet_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
+
+  if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
 
   const auto& known = collnet::cli::known_collectives();
   if (std::find(known.begin(), known.end(), o.collective) == known.end())

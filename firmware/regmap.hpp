@@ -148,7 +148,26 @@ inline constexpr unsigned kTrErrLinkProto = 0;
 inline constexpr unsigned kTrErrBadDest = 1;
 inline constexpr unsigned kTrErrDownLink = 2;
 inline constexpr unsigned kTrErrDeposit = 3;
-inline constexpr unsigned kTrErrBits = 4;
+inline constexpr unsigned kTrRouterErrBits = 4;
+inline constexpr unsigned kTrErrInjFull = 4;
+inline constexpr unsigned kTrErrRcvEmpty = 5;
+inline constexpr unsigned kTrErrBadAccess = 6;
+inline constexpr unsigned kTrErrBits = 7;
+inline constexpr uint32_t kRegTrStatus = 0x800;
+inline constexpr uint32_t kRegTrErr = 0x808;
+inline constexpr uint32_t kRegTrErrClear = 0x810;
+inline constexpr uint32_t kRegTrConfig = 0x818;
+inline constexpr uint32_t kRegTrInjHdr = 0x820;    // + 8 * FIFO
+inline constexpr uint32_t kRegTrInjChunk = 0x840;  // + 8 * FIFO, vector write
+inline constexpr uint32_t kRegTrRcvHdr = 0x860;    // + 8 * FIFO
+inline constexpr uint32_t kRegTrRcvChunk = 0x870;  // + 8 * FIFO, vector read
+inline constexpr unsigned kTrInjFifos = 3;
+inline constexpr unsigned kTrRcvFifos = 2;
+inline constexpr unsigned kTrInjFlits = 128;
+inline constexpr unsigned kTrRcvFlits = 256;
+inline constexpr unsigned kTrStatusInjFreeLsb = 0;
+inline constexpr unsigned kTrStatusRcvCountLsb = 32;
+inline constexpr unsigned kTrStatusErrBit = 63;
 
 // The name/value table that the agreement test compares with cn_pkg.sv. Names are the
 // SystemVerilog names.
@@ -268,7 +287,26 @@ inline constexpr Constant kConstants[] = {
     {"TrErrBadDest", kTrErrBadDest},
     {"TrErrDownLink", kTrErrDownLink},
     {"TrErrDeposit", kTrErrDeposit},
+    {"TrRouterErrBits", kTrRouterErrBits},
+    {"TrErrInjFull", kTrErrInjFull},
+    {"TrErrRcvEmpty", kTrErrRcvEmpty},
+    {"TrErrBadAccess", kTrErrBadAccess},
     {"TrErrBits", kTrErrBits},
+    {"RegTrStatus", kRegTrStatus},
+    {"RegTrErr", kRegTrErr},
+    {"RegTrErrClear", kRegTrErrClear},
+    {"RegTrConfig", kRegTrConfig},
+    {"RegTrInjHdr", kRegTrInjHdr},
+    {"RegTrInjChunk", kRegTrInjChunk},
+    {"RegTrRcvHdr", kRegTrRcvHdr},
+    {"RegTrRcvChunk", kRegTrRcvChunk},
+    {"TrInjFifos", kTrInjFifos},
+    {"TrRcvFifos", kTrRcvFifos},
+    {"TrInjFlits", kTrInjFlits},
+    {"TrRcvFlits", kTrRcvFlits},
+    {"TrStatusInjFreeLsb", kTrStatusInjFreeLsb},
+    {"TrStatusRcvCountLsb", kTrStatusRcvCountLsb},
+    {"TrStatusErrBit", kTrStatusErrBit},
 };
 
 }  // namespace collnet::fw::regmap

@@ -1,7 +1,9 @@
-// One direction of a tree link between two nodes: the flit the sender registered, the
-// credit it returns for the opposite direction and the barrier-network bits that share the
-// tree's wires arrive at the receiver `latency` cycles later. The ring has latency+1 slots so the sender's write and the receiver's read of one
-// cycle never touch the same slot: nodes may be evaluated in any order within a cycle.
+// One direction of a link between two nodes: what the sender registered at a clock edge
+// arrives at the receiver `latency` cycles later. A tree link carries the tree flit, the
+// credits for the opposite direction and the barrier-network bits that share its wires; a
+// torus link carries the torus flit and the credits for the opposite direction. The ring
+// has latency+1 slots so the sender's write and the receiver's read of one cycle never
+// touch the same slot: nodes may be evaluated in any order within a cycle.
 #pragma once
 
 #include <cstdint>
@@ -18,23 +20,35 @@ struct LinkFlit {
   uint8_t gi = 0;       // barrier network: {OR, AND} of each of the 4 channels
 };
 
-class LinkWire {
+struct TorusFlit {
+  bool valid = false;
+  bool hdr = false;
+  uint8_t vc = 0;      // 0, 1 dynamic, 2 escape, 3 high priority
+  uint64_t data = 0;
+  uint8_t credit = 0;  // credits for the link's other direction, VC v at bit v
+};
+
+template <class Flit>
+class DelayWire {
  public:
-  explicit LinkWire(unsigned latency) : slots_(latency + 1) {}
+  explicit DelayWire(unsigned latency) : slots_(latency + 1) {}
 
   // What the sender drives after the clock edge of `cycle`.
-  void put(uint64_t cycle, const LinkFlit& f) {
+  void put(uint64_t cycle, const Flit& f) {
     slots_[cycle % slots_.size()] = f;
     if (f.valid) ++flits_;
   }
   // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency.
-  const LinkFlit& get(uint64_t cycle) const { return slots_[(cycle + 1) % slots_.size()]; }
+  const Flit& get(uint64_t cycle) const { return slots_[(cycle + 1) % slots_.size()]; }
 
   uint64_t flits() const { return flits_; }
 
  private:
-  std::vector<LinkFlit> slots_;
+  std::vector<Flit> slots_;
   uint64_t flits_ = 0;
 };
+
+using LinkWire = DelayWire<LinkFlit>;
+using TorusWire = DelayWire<TorusFlit>;
 
 }  // namespace collnet::sim

@@ -45,6 +45,20 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     wires_.push_back(std::move(up));
   }
 
+  // The torus: node r's link d sends to its neighbour that way, which receives it on the
+  // opposite link; dimensions of size 1 have no links.
+  const fw::TorusLayout torus(config_.shape.dims());
+  torus_out_.resize(n);
+  for (unsigned r = 0; r < n; ++r)
+    for (unsigned d = 0; d < 6; ++d)
+      if (torus.has_link(d)) torus_out_[r][d] = std::make_unique<TorusWire>(config_.link_latency);
+  for (unsigned r = 0; r < n; ++r) {
+    for (unsigned d = 0; d < 6; ++d)
+      if (torus.has_link(d))
+        nodes_[r]->connect_torus(d, *torus_out_[r][d], *torus_out_[torus.neighbour(r, d)][fw::TorusLayout::opposite(d)]);
+    nodes_[r]->set_torus_config(torus.coord(r), torus.dims(), config_.torus_links_down(r));
+  }
+
   personalities_.resize(n);
   for (unsigned r = 0; r < n; ++r) {
     fw::Personality& p = personalities_[r];
@@ -52,6 +66,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     p.nodes = n;
     p.shape = config_.shape.dims();
     wiring_.describe(r, p);
+    p.coord = torus.coord(r);
+    p.torus_links_down = config_.torus_links_down(r);
   }
 
   const unsigned tasks = config_.tasks_per_node;
@@ -59,6 +75,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   firmware_.reserve(n * tasks);
   system_firmware_.reserve(n * tasks);
   barrier_firmware_.reserve(n * tasks);
+  torus_firmware_.reserve(n * tasks);
   tasks_.reserve(n * tasks);
   for (unsigned r = 0; r < n; ++r) {
     for (unsigned t = 0; t < tasks; ++t) {
@@ -71,8 +88,9 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
       system_firmware_.push_back(
           std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
       barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
+      torus_firmware_.push_back(std::make_unique<fw::TorusFirmware>(*processors_[id], personalities_[r]));
       tasks_.push_back(Task{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
-                            *barrier_firmware_[id], personalities_[r]});
+                            *barrier_firmware_[id], *torus_firmware_[id], personalities_[r]});
     }
   }
 
@@ -85,7 +103,17 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
 Machine::~Machine() = default;
 
 void Machine::task_finished() {
-  if (++finished_ == processors_.size()) sc_core::sc_stop();
+  if (++finished_ == processors_.size() && !advancing_) sc_core::sc_stop();
+}
+
+void Machine::advance(uint64_t cycles) {
+  if (!advancing_) {
+    if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+      throw std::logic_error("Machine::advance cannot follow Machine::run (SystemC cannot restart)");
+    advancing_ = true;
+    fn_ = [](Task&) {};
+  }
+  if (cycles > 0) sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));
 }
 
 void Machine::align() {
@@ -114,6 +142,15 @@ Machine::Result Machine::run(TaskFn fn) {
   }
   res.finished = res.unfinished.empty();
   return res;
+}
+
+void Machine::finish() {
+  if (trace_) trace_->close();
+}
+
+uint64_t Machine::torus_link_flits(unsigned rank, unsigned dir) const {
+  const auto& w = torus_out_.at(rank).at(dir);
+  return w ? w->flits() : 0;
 }
 
 uint64_t Machine::link_flits(unsigned rank, unsigned link) const {

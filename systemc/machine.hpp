@@ -15,6 +15,8 @@
 
 #include "firmware/personality.hpp"
 #include "firmware/barrier_firmware.hpp"
+#include "firmware/torus_firmware.hpp"
+#include "firmware/torus_layout.hpp"
 #include "firmware/tree_firmware.hpp"
 #include "link.hpp"
 #include "machine_config.hpp"
@@ -40,6 +42,7 @@ class Machine {
     fw::TreeFirmware& tree;         // the user VC
     fw::TreeFirmware& tree_system;  // the system VC (privileged accesses)
     fw::BarrierFirmware& barrier;
+    fw::TorusFirmware& torus;
     const fw::Personality& personality;
   };
   using TaskFn = std::function<void(Task&)>;
@@ -61,6 +64,13 @@ class Machine {
   // Result::unfinished and failures name tasks by rank * tasks_per_node + task.
   Result run(TaskFn fn);
 
+  // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
+  // nodes do the work. May be called again to go on; not together with run().
+  void advance(uint64_t cycles);
+  uint64_t cycle() const { return nodes_.front()->cycle(); }
+  // Ends an advance()d run: closes the waveform file, if any.
+  void finish();
+
   // Called by every task: returns once all tasks have called it, all in the same cycle.
   // A simulation convenience (free of modelled cost), used to start measurements together.
   void align();
@@ -70,7 +80,11 @@ class Machine {
   unsigned tree_depth() const { return wiring_.depth(); }
   // Flits sent by `rank` on its tree link `link` so far (0 for an unconnected link).
   uint64_t link_flits(unsigned rank, unsigned link) const;
+  // Flits sent by `rank` on its torus link `dir` so far (0 where there is no link).
+  uint64_t torus_link_flits(unsigned rank, unsigned dir) const;
   bool node_error(unsigned rank) const { return nodes_.at(rank)->error_flag(); }
+  // Attaches an agent to node `rank`'s bus (instead of running tasks there).
+  void attach(unsigned rank, EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
 
  private:
   void task_finished();
@@ -82,15 +96,18 @@ class Machine {
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<LinkWire>> wires_;
   std::vector<std::array<const LinkWire*, 3>> out_wires_;
+  std::vector<std::array<std::unique_ptr<TorusWire>, 6>> torus_out_;
   std::vector<fw::Personality> personalities_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> system_firmware_;
   std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
+  std::vector<std::unique_ptr<fw::TorusFirmware>> torus_firmware_;
   std::vector<std::unique_ptr<Processor>> processors_;
   std::vector<Task> tasks_;
   std::unique_ptr<TraceWriter> trace_;
   TaskFn fn_;
   unsigned finished_ = 0;
+  bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   unsigned aligned_ = 0;
   sc_core::sc_event aligned_event_;
 };

@@ -1,6 +1,9 @@
 #include "machine_config.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "firmware/torus_layout.hpp"
 
 namespace collnet::sim {
 
@@ -18,6 +21,37 @@ void MachineConfig::validate() const {
                                 std::to_string(kMaxTasksPerNode));
   if (watchdog_cycles < 1) throw std::invalid_argument("watchdog must allow at least one cycle");
   if (!(clock_mhz > 0)) throw std::invalid_argument("clock frequency must be positive");
+  const fw::TorusLayout torus(shape.dims());
+  for (unsigned r : down_nodes)
+    if (r >= shape.nodes())
+      throw std::invalid_argument("down node " + std::to_string(r) + " is not on a machine of " +
+                                  std::to_string(shape.nodes()) + " nodes");
+  for (const DownLink& l : down_links) {
+    if (l.rank >= shape.nodes())
+      throw std::invalid_argument("down link: node " + std::to_string(l.rank) + " is not on a machine of " +
+                                  std::to_string(shape.nodes()) + " nodes");
+    if (l.dir >= 6) throw std::invalid_argument("down link: direction " + std::to_string(l.dir) + " must be 0..5");
+    if (!torus.has_link(l.dir))
+      throw std::invalid_argument("down link: node " + std::to_string(l.rank) + " has no link in direction " +
+                                  std::to_string(l.dir) + " (that dimension has size 1)");
+  }
+}
+
+bool MachineConfig::node_down(unsigned rank) const {
+  return std::find(down_nodes.begin(), down_nodes.end(), rank) != down_nodes.end();
+}
+
+unsigned MachineConfig::torus_links_down(unsigned rank) const {
+  const fw::TorusLayout torus(shape.dims());
+  unsigned bits = 0;
+  for (unsigned d = 0; d < 6; ++d) {
+    if (!torus.has_link(d)) continue;
+    const unsigned nb = torus.neighbour(rank, d);
+    if (node_down(rank) || node_down(nb)) bits |= 1u << d;
+    for (const DownLink& l : down_links)
+      if ((l.rank == rank && l.dir == d) || (l.rank == nb && l.dir == fw::TorusLayout::opposite(d))) bits |= 1u << d;
+  }
+  return bits;
 }
 
 }  // namespace collnet::sim

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "shape.hpp"
 
@@ -19,6 +20,17 @@ struct MachineConfig {
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   std::string trace_path;                 // FST file to write (empty: no trace)
   double clock_mhz = 700.0;               // for reports only
+  // Torus parts marked down: every link of a down node, and each listed link (both of its
+  // directions), is marked down in the routers at both ends.
+  std::vector<unsigned> down_nodes;
+  struct DownLink {
+    unsigned rank, dir;  // the link leaving `rank` in direction `dir` (2 * dimension + 1 if minus)
+  };
+  std::vector<DownLink> down_links;
+
+  // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
+  unsigned torus_links_down(unsigned rank) const;
+  bool node_down(unsigned rank) const;
 
   // Throws std::invalid_argument naming the first bad field.
   void validate() const;

@@ -4,34 +4,63 @@
 #include "verilated.h"
 // clang-format off
 #include "node.hpp"
+#include "model_reset.hpp"
 // clang-format on
 
 namespace collnet::sim {
 
 namespace {
 const LinkFlit kIdle{};
+const TorusFlit kTorusIdle{};
+
+// The model's torus link ports by direction, so that one loop drives all six.
+struct TorusPorts {
+  CData *in_valid, *in_hdr, *in_vc, *in_credit, *out_valid, *out_hdr, *out_vc, *out_credit;
+  QData *in_data, *out_data;
+};
+
+#define COLLNET_TORUS_PORTS(m, d)                                                                     \
+  TorusPorts {                                                                                       \
+    &m.tor##d##_in_valid_i, &m.tor##d##_in_hdr_i, &m.tor##d##_in_vc_i, &m.tor##d##_out_credit_i,     \
+        &m.tor##d##_out_valid_o, &m.tor##d##_out_hdr_o, &m.tor##d##_out_vc_o, &m.tor##d##_in_credit_o, \
+        &m.tor##d##_in_data_i, &m.tor##d##_out_data_o                                                \
+  }
+
+std::array<TorusPorts, 6> torus_ports(Vnd_node& m) {
+  return {COLLNET_TORUS_PORTS(m, 0), COLLNET_TORUS_PORTS(m, 1), COLLNET_TORUS_PORTS(m, 2),
+          COLLNET_TORUS_PORTS(m, 3), COLLNET_TORUS_PORTS(m, 4), COLLNET_TORUS_PORTS(m, 5)};
 }
+#undef COLLNET_TORUS_PORTS
+}  // namespace
 
 Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context)
     : sc_module(name), clk("clk"), rank_(rank), model_(std::make_unique<Vnd_node>(&context, this->name())) {
-  // Reset: a falling edge of rst_ni (the asynchronous reset), held over one clock edge.
-  model_->clk_i = 0;
-  model_->rst_ni = 1;
-  model_->eval();
-  model_->rst_ni = 0;
-  model_->eval();
-  model_->clk_i = 1;
-  model_->eval();
-  model_->clk_i = 0;
-  model_->eval();
-  model_->rst_ni = 1;
-  model_->eval();
+  reset_model(*model_);
   SC_METHOD(on_posedge);
   sensitive << clk.pos();
   dont_initialize();
 }
 
 Node::~Node() { model_->final(); }
+
+void Node::connect_torus(unsigned dir, TorusWire& out, const TorusWire& in) {
+  tor_out_.at(dir) = &out;
+  tor_in_.at(dir) = &in;
+}
+
+void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims,
+                            unsigned links_down) {
+  uint32_t c = 0, d = 0;
+  for (unsigned k = 0; k < 3; ++k) {
+    c |= (coord[k] & 0xffu) << (8 * k);
+    d |= (dims[k] & 0xffu) << (8 * k);
+  }
+  model_->tor_coord_i = c;
+  model_->tor_dims_i = d;
+  model_->tor_link_down_i = links_down & 0x3fu;
+}
+
+uint64_t Node::torus_status() const { return model_->tor_status_o; }
 
 void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
   out_.at(link) = &out;
@@ -73,6 +102,15 @@ void Node::on_posedge() {
   m.gi0_in_i = in0.gi;
   m.gi1_in_i = in1.gi;
   m.gi2_in_i = in2.gi;
+  const std::array<TorusPorts, 6> tp = torus_ports(m);
+  for (unsigned d = 0; d < 6; ++d) {
+    const TorusFlit& f = tor_in_[d] ? tor_in_[d]->get(cycle_) : kTorusIdle;
+    *tp[d].in_valid = f.valid;
+    *tp[d].in_hdr = f.hdr;
+    *tp[d].in_vc = f.vc;
+    *tp[d].in_data = f.data;
+    *tp[d].in_credit = f.credit;
+  }
   m.bus_req_i = request_.active;
   m.bus_we_i = request_.write;
   m.bus_priv_i = request_.privileged;
@@ -101,7 +139,13 @@ void Node::on_posedge() {
     out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o),
                           m.tree2_out_data_o, m.tree2_in_credit_o, m.gi2_out_o});
 
+  for (unsigned d = 0; d < 6; ++d)
+    if (tor_out_[d])
+      tor_out_[d]->put(cycle_, {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data,
+                                *tp[d].out_credit});
+
   request_.active = false;
+  if (agent_) agent_->after_edge(cycle_, *this);
   ++cycle_;
   edge_.notify(sc_core::SC_ZERO_TIME);
 }

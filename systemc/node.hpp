@@ -1,7 +1,8 @@
 // One node of the machine: the Verilated node RTL (nd_node) inside a SystemC module that is
-// sensitive to the clock only. At each rising edge it drives the model's link inputs from
-// the incoming link wires and the bus request of its processor, evaluates the edge once,
-// and puts the registered outputs on the outgoing wires. Processors wait on edge_event().
+// sensitive to the clock only. At each rising edge it drives the model's link inputs (tree
+// and torus) from the incoming link wires and the bus request of its processor or agent,
+// evaluates the edge, and puts the registered outputs on the outgoing wires. Processors
+// wait on edge_event(); an attached EdgeAgent runs right after the edge.
 #pragma once
 
 #include <systemc>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "bus_port.hpp"
 #include "link.hpp"
 
 class Vnd_node;
@@ -17,17 +19,7 @@ class VerilatedContext;
 
 namespace collnet::sim {
 
-// One register access. The bus carries four 64-bit words (a vector access); an ordinary
-// register takes word 0 and ignores the rest.
-struct BusRequest {
-  bool active = false;
-  bool write = false;
-  bool privileged = false;
-  uint32_t addr = 0;
-  std::array<uint64_t, 4> wdata{};
-};
-
-class Node : public sc_core::sc_module {
+class Node : public sc_core::sc_module, public BusPort {
  public:
   SC_HAS_PROCESS(Node);
   Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context);
@@ -35,12 +27,18 @@ class Node : public sc_core::sc_module {
 
   sc_core::sc_in<bool> clk;
 
-  // Link l of this node sends on `out` and receives on `in`.
+  // Tree link l of this node sends on `out` and receives on `in`.
   void connect(unsigned link, LinkWire& out, const LinkWire& in);
+  // Torus link d (direction 2*dim + minus) sends on `out` and receives on `in`.
+  void connect_torus(unsigned dir, TorusWire& out, const TorusWire& in);
+  // The node's torus coordinates, the torus size and links marked down (static).
+  void set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims, unsigned links_down);
+  // An agent to run right after every clock edge (none: nullptr).
+  void attach(EdgeAgent* agent) { agent_ = agent; }
 
   // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
   // all an ordinary register returns) or bus_rvector() (all four words) after it.
-  void present(const BusRequest& req) { request_ = req; }
+  void present(const BusRequest& req) override { request_ = req; }
   // The node's processors share its bus, first come first served: an access takes a
   // ticket, waits until its ticket is served, holds the bus for the whole access and
   // then serves the next ticket. A task that polls in a loop cannot starve the others.
@@ -48,7 +46,8 @@ class Node : public sc_core::sc_module {
   bool bus_serving(uint64_t ticket) const { return serving_ == ticket; }
   void release_bus() { ++serving_; }
   uint64_t bus_rdata() const;
-  std::array<uint64_t, 4> bus_rvector() const;
+  std::array<uint64_t, 4> bus_rvector() const override;
+  uint64_t torus_status() const override;
   bool error_flag() const;
 
   const sc_core::sc_event& edge_event() const { return edge_; }
@@ -64,6 +63,9 @@ class Node : public sc_core::sc_module {
   std::unique_ptr<Vnd_node> model_;
   std::array<LinkWire*, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
+  std::array<TorusWire*, 6> tor_out_{};
+  std::array<const TorusWire*, 6> tor_in_{};
+  EdgeAgent* agent_ = nullptr;
   BusRequest request_;
   uint64_t next_ticket_ = 0, serving_ = 0;
   sc_core::sc_event edge_;

@@ -4,6 +4,7 @@
 // scoreboard checks every packet leaves exactly once, intact, through an output and on a
 // VC its routing allows. Then hints and source stamping at injection, the deposit copy,
 // and the packets the router must refuse.
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <map>
@@ -104,26 +105,39 @@ class RouterBench : public ClockedHarness<Vtr_router> {
           --owed_[l][v];
         }
     m.out_credit_i = credit;
-    // Injection: one flit per cycle into one FIFO with room.
+    // Injection: 1..4 flits of one packet per cycle into one FIFO with room.
     m.inj_push_i = 0;
     const unsigned k = rng_() % 3;
-    if (!inj_[k].empty() && ((m.inj_free_o >> (8 * k)) & 0xff) > 0) {
+    const unsigned free = (m.inj_free_o >> (8 * k)) & 0xff;
+    if (!inj_[k].empty()) {
       auto& p = inj_[k].front();
-      const unsigned i = inj_pos_[k];
-      m.inj_data_i = i == 0 ? p.hdr : p.payload[i - 1];
-      m.inj_push_i = 1u << k;
-      if (++inj_pos_[k] == p.payload.size() + 1) {
-        inj_pos_[k] = 0;
-        inj_[k].pop_front();
+      const unsigned left = static_cast<unsigned>(p.payload.size() + 1 - inj_pos_[k]);
+      const unsigned n = std::min<unsigned>({1 + static_cast<unsigned>(rng_() % 4), left, free});
+      for (unsigned j = 0; j < n; ++j) {
+        const unsigned i = inj_pos_[k] + j;
+        set_wide_bits(m.inj_data_i.data(), 64 * j, 64, i == 0 ? p.hdr : p.payload[i - 1]);
+      }
+      if (n > 0) {
+        m.inj_n_i = n;
+        m.inj_push_i = 1u << k;
+        inj_pos_[k] += n;
+        if (inj_pos_[k] == p.payload.size() + 1) {
+          inj_pos_[k] = 0;
+          inj_.at(k).pop_front();
+        }
       }
     }
-    // Reception: pop at random.
+    // Reception: pop 1..4 flits at random.
     uint8_t pop = 0;
+    unsigned pop_n = 1 + static_cast<unsigned>(rng_() % 4);
+    for (unsigned r = 0; r < 2; ++r) pop_n = std::min(pop_n, std::max(1u, rcv_count(r)));
     for (unsigned r = 0; r < 2; ++r)
-      if ((m.rcv_valid_o >> r & 1) && rng_() % 100 < pop_) {
+      if (rcv_count(r) >= pop_n && rng_() % 100 < pop_) {
         pop |= 1u << r;
-        take(6 + r, r == 1 ? kTrVcPrio : 0, wide_bits(m.rcv_data_o.data(), 64 * r, 64), false);
+        for (unsigned j = 0; j < pop_n; ++j)
+          take(6 + r, r == 1 ? kTrVcPrio : 0, wide_bits(m.rcv_data_o.data(), 256 * r + 64 * j, 64), false);
       }
+    m.rcv_n_i = pop_n;
     m.rcv_pop_i = pop;
 
     tick();
@@ -149,6 +163,9 @@ class RouterBench : public ClockedHarness<Vtr_router> {
       if (!q.empty()) return false;
     return true;
   }
+
+  // Flits held by reception FIFO r (rcv_count_o: 9 bits per FIFO).
+  unsigned rcv_count(unsigned r) { return (model().rcv_count_o >> (9 * r)) & 0x1ffu; }
 
  private:
   // A flit leaves on output `port`: assemble packets, return credits as a neighbour would.

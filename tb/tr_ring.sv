@@ -26,7 +26,8 @@ module tr_ring #(
   logic [N*6*2-1:0]  in_vc, out_vc;
   logic [N*6*64-1:0] in_data, out_data;
   logic [N*6*4-1:0]  in_credit, out_credit;
-  logic [N*2*9-1:0]  unused_rcv_count;
+  logic [N*2*9-1:0]  rcv_count;
+  logic [N*2*256-1:0] rcv_lanes;  // only the head flit is used
   /* verilator lint_on UNUSEDSIGNAL */
 
   for (genvar i = 0; i < N; i++) begin : g_node
@@ -57,12 +58,20 @@ module tr_ring #(
       .in_data_i(in_data[i*384 +: 384]), .in_credit_o(in_credit[i*24 +: 24]),
       .out_valid_o(out_valid[i*6 +: 6]), .out_hdr_o(out_hdr[i*6 +: 6]), .out_vc_o(out_vc[i*12 +: 12]),
       .out_data_o(out_data[i*384 +: 384]), .out_credit_i(out_credit[i*24 +: 24]),
-      .inj_push_i(inj_push_i[i*3 +: 3]), .inj_data_i(inj_data_i[i*64 +: 64]),
+      .inj_push_i(inj_push_i[i*3 +: 3]), .inj_n_i(3'd1), .inj_data_i({192'd0, inj_data_i[i*64 +: 64]}),
       .inj_free_o(inj_free_o[i*24 +: 24]),
-      .rcv_valid_o(rcv_valid_o[i*2 +: 2]), .rcv_data_o(rcv_data_o[i*128 +: 128]),
-      .rcv_pop_i(rcv_pop_i[i*2 +: 2]), .rcv_count_o(unused_rcv_count[i*18 +: 18]),
+      .rcv_pop_i(rcv_pop_i[i*2 +: 2]), .rcv_n_i(3'd1), .rcv_data_o(rcv_lanes[i*512 +: 512]),
+      .rcv_count_o(rcv_count[i*18 +: 18]),
       .err_o(err_o[i*4 +: 4])
     );
+  end
+
+  // One flit at a time at the ports: the head flit of each reception FIFO.
+  for (genvar i = 0; i < N; i++) begin : g_rcv
+    for (genvar k = 0; k < 2; k++) begin : g_fifo
+      assign rcv_valid_o[i*2 + k]          = (rcv_count[(i*2 + k)*9 +: 9] != '0);
+      assign rcv_data_o[(i*2 + k)*64 +: 64] = rcv_lanes[(i*2 + k)*256 +: 64];
+    end
   end
 
   assign moving_o = |out_valid;

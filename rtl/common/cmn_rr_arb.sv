@@ -17,24 +17,20 @@ module cmn_rr_arb #(
 
   logic [IdxW-1:0] last_q;  // the requester served last
 
-  // Two passes: the requesters above last_q first, then from 0 up to last_q.
+  // The lowest requester above last_q, or else the lowest one: mask, isolate the lowest
+  // set bit, encode. Nothing is computed without a request.
   always_comb begin
-    logic found;
+    logic [N-1:0] above, pick;
     grant_o = '0;
     idx_o   = '0;
-    found   = 1'b0;
-    for (int i = 0; i < N; i++) begin
-      if (!found && req_i[i] && IdxW'(i) > last_q) begin
-        grant_o[i] = 1'b1;
-        idx_o      = IdxW'(i);
-        found      = 1'b1;
-      end
-    end
-    for (int i = 0; i < N; i++) begin
-      if (!found && req_i[i]) begin
-        grant_o[i] = 1'b1;
-        idx_o      = IdxW'(i);
-        found      = 1'b1;
+    above   = '0;
+    pick    = '0;
+    if (|req_i) begin
+      above   = req_i & ({N{1'b1}} << (32'(last_q) + 1));
+      pick    = (|above) ? above : req_i;
+      grant_o = pick & (~pick + N'(1));
+      for (int i = 0; i < N; i++) begin
+        if (grant_o[i]) idx_o = IdxW'(i);
       end
     end
   end

@@ -49,11 +49,38 @@ package tr_pkg;
   localparam int TrHdrSwTagLsb  = 60;
 
   // ---------------------------------------------------------------- errors
-  localparam int TrErrLinkProto = 0;  // a link broke framing or overran a VC buffer
-  localparam int TrErrBadDest   = 1;  // an injected header named a coordinate outside the torus
-  localparam int TrErrDownLink  = 2;  // a packet's route needed a link marked down
-  localparam int TrErrDeposit   = 3;  // a deposit packet was not deterministic along one dimension
-  localparam int TrErrBits      = 4;
+  // Bits of RegTrErr. The router reports the first four (as pulses, made sticky by the
+  // register block); the register block adds the rest.
+  localparam int TrErrLinkProto   = 0;  // a link broke framing or overran a VC buffer
+  localparam int TrErrBadDest     = 1;  // an injected header named a coordinate outside the torus
+  localparam int TrErrDownLink    = 2;  // a packet's route needed a link marked down
+  localparam int TrErrDeposit     = 3;  // a deposit packet was not deterministic along one dimension
+  localparam int TrRouterErrBits  = 4;
+  localparam int TrErrInjFull     = 4;  // a header or chunk written to an injection FIFO without room
+  localparam int TrErrRcvEmpty    = 5;  // a header or chunk read from a reception FIFO holding less
+  localparam int TrErrBadAccess   = 6;  // an unmapped torus register, or a write to a read-only one
+  localparam int TrErrBits        = 7;
+
+  // ---------------------------------------------------------------- registers
+  // The torus window of the node's register bus, 0x800-0xbff. Every access completes in
+  // the cycle it is presented; read data follows a cycle later. A refused access (no room,
+  // too little to read, bad address) changes nothing but its error bit.
+  localparam logic [11:0] RegTrStatus    = 12'h800;  // RO  FIFO levels, see TrStatus* below
+  localparam logic [11:0] RegTrErr       = 12'h808;  // RO  sticky error bits (TrErr*)
+  localparam logic [11:0] RegTrErrClear  = 12'h810;  // WO  write 1s to clear error bits
+  localparam logic [11:0] RegTrConfig    = 12'h818;  // RO  [23:0] x, y, z  [47:24] torus size  [53:48] links down
+  localparam logic [11:0] RegTrInjHdr    = 12'h820;  // WO  + 8*k: push a header into injection FIFO k (0, 1 normal, 2 high priority)
+  localparam logic [11:0] RegTrInjChunk  = 12'h840;  // WO  + 8*k: push a chunk (four words, a vector write) into injection FIFO k
+  localparam logic [11:0] RegTrRcvHdr    = 12'h860;  // RO  + 8*k: pop one word (a header) from reception FIFO k (0 normal, 1 high priority)
+  localparam logic [11:0] RegTrRcvChunk  = 12'h870;  // RO  + 8*k: pop a chunk (four words, a vector read) from reception FIFO k
+  localparam int TrInjFifos          = 3;
+  localparam int TrRcvFifos          = 2;
+  localparam int TrInjFlits          = 128;  // each injection FIFO, flits
+  localparam int TrRcvFlits          = 256;  // each reception FIFO, flits
+  // RegTrStatus fields
+  localparam int TrStatusInjFreeLsb  = 0;    // 8 bits per injection FIFO k at + 8*k: free flits
+  localparam int TrStatusRcvCountLsb = 32;   // 12 bits per reception FIFO k at + 16*k: flits held
+  localparam int TrStatusErrBit      = 63;   // some error bit is set
 
   // ---------------------------------------------------------------- field helpers
   /* verilator lint_off UNUSEDSIGNAL */

@@ -26,6 +26,7 @@ module tr_route #(
   parameter int RcvCntW = 8,  // reception free-space width
   parameter bit Bubble  = 1   // 0 drops the bubble rule: only to show, in a testbench, the deadlock it prevents
 ) (
+  input  wire logic                       en_i,        // a header waits at the input: decide
   input  wire logic [63:0]                hdr_i,
   input  wire logic                       inject_i,    // the input is an injection FIFO
   input  wire logic [1:0]                 in_dim_i,    // dimension of the input link
@@ -44,139 +45,137 @@ module tr_route #(
   output logic      [2:0]                 out_rcv_o,
   output logic      [63:0]                hdr_o,       // the header to send
   output logic                            discard_o,   // drop the packet ...
-  output logic      [tr_pkg::TrErrBits-1:0] discard_err_o  // ... for this reason
+  output logic      [tr_pkg::TrRouterErrBits-1:0] discard_err_o  // ... for this reason
 );
 
-  // ------------------------------------------------------------ header
-  logic [5:0]                 len;
-  logic [3*tr_pkg::CoordW-1:0] dst;
-  logic [5:0]                 hint_in, hint_min, hint;
-  logic                       deposit, determ, prio;
-
-  assign len     = tr_pkg::packet_flits(hdr_i);
-  assign dst     = hdr_i[tr_pkg::TrHdrDstLsb +: 3*tr_pkg::CoordW];
-  assign hint_in = hdr_i[tr_pkg::TrHdrHintLsb +: 6];
-  assign deposit = hdr_i[tr_pkg::TrHdrDepositBit];
-  assign determ  = hdr_i[tr_pkg::TrHdrDetermBit];
-  assign prio    = hdr_i[tr_pkg::TrHdrPrioBit];
-
-  // Per dimension: still to travel, the minimal direction, and the direction taken.
-  logic [2:0] need, plus, bad_dst;
+  // Everything below is one procedural block that does nothing unless en_i: the router
+  // asks only inputs with a header waiting, and an idle input costs the simulator nothing.
   always_comb begin
-    for (int k = 0; k < 3; k++) begin
-      logic [8:0] m, dd, kk, diff;
-      m  = {1'b0, my_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
-      dd = {1'b0, dst[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
-      kk = {1'b0, dims_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
-      bad_dst[k] = (dd >= kk);
-      need[k]    = (dd != m);
-      diff       = (dd >= m) ? dd - m : dd + kk - m;  // hops in the + direction
-      hint_min[2*k]     = need[k] && (2 * diff <= kk);
-      hint_min[2*k + 1] = need[k] && (2 * diff > kk);
-      // The header's hint for this dimension, or the minimal direction if it has none.
-      plus[k] = hint_in[2*k] || (!hint_in[2*k + 1] && hint_min[2*k]);
-    end
-  end
-  assign hint = (inject_i && hint_in == '0) ? hint_min : hint_in;
+    logic [5:0]                  len, hint_in, hint_min, hint;
+    logic [3*tr_pkg::CoordW-1:0] dst;
+    logic                        deposit, determ, prio, arrived, escape_only, continuing;
+    logic                        copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down;
+    logic [2:0]                  need, plus, bad_dst, rcv_out, dor_dir, dyn_dir;
+    logic [1:0]                  dor_dim, esc_vc, dyn_vc;
+    logic [RcvCntW-1:0]          rcv_free;
+    logic [CntW-1:0]             esc_credits, best, c;
+    logic [8:0]                  m, dd, kk, diff;
+    logic [2:0]                  d;
+    logic                        usable;
 
-  always_comb begin
-    hdr_o = hdr_i;
-    if (inject_i) begin
-      hdr_o[tr_pkg::TrHdrHintLsb +: 6]                = hint;
-      hdr_o[tr_pkg::TrHdrSrcLsb +: 3*tr_pkg::CoordW] = my_i;
-    end
-  end
+    // Every temporary has a value on every path (no latches), cheap constants.
+    {len, hint_in, hint_min, hint, dst, deposit, determ, prio, arrived, escape_only, continuing} = '0;
+    {copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down} = '0;
+    {need, plus, bad_dst, rcv_out, dor_dir, dyn_dir, dor_dim, esc_vc, dyn_vc} = '0;
+    {rcv_free, esc_credits, best, c, m, dd, kk, diff, d, usable} = '0;
 
-  // ------------------------------------------------------------ dimension order
-  logic [1:0] dor_dim;
-  logic [2:0] dor_dir;
-  logic       arrived;
-  assign arrived = (need == 3'b0);
-  assign dor_dim = need[0] ? 2'd0 : need[1] ? 2'd1 : 2'd2;
-  assign dor_dir = {dor_dim, 1'b0} + {2'b0, !plus[dor_dim]};
+    req_o         = 1'b0;
+    out_o         = 3'd6;
+    out_vc_o      = 2'(tr_pkg::TrVcEscape);
+    copy_o        = 1'b0;
+    out_rcv_o     = 3'd6;
+    hdr_o         = hdr_i;
+    discard_o     = 1'b0;
+    discard_err_o = '0;
 
-  logic [2:0] rcv_out;
-  logic [RcvCntW-1:0] rcv_free;
-  logic       rcv_ok;
-  assign rcv_out  = prio ? 3'd7 : 3'd6;
-  assign rcv_free = rcv_free_i[(prio ? 1 : 0)*RcvCntW +: RcvCntW];
-  assign rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
+    if (en_i) begin
+      // ---------------------------------------------------------- header
+      len     = tr_pkg::packet_flits(hdr_i);
+      dst     = hdr_i[tr_pkg::TrHdrDstLsb +: 3*tr_pkg::CoordW];
+      hint_in = hdr_i[tr_pkg::TrHdrHintLsb +: 6];
+      deposit = hdr_i[tr_pkg::TrHdrDepositBit];
+      determ  = hdr_i[tr_pkg::TrHdrDetermBit];
+      prio    = hdr_i[tr_pkg::TrHdrPrioBit];
 
-  // ------------------------------------------------------------ escape / priority path
-  logic [1:0] esc_vc;
-  logic       escape_only, continuing, esc_ok, copy;
-  logic [CntW-1:0] esc_credits;
-  assign esc_vc      = prio ? 2'(tr_pkg::TrVcPrio) : 2'(tr_pkg::TrVcEscape);
-  assign escape_only = prio || determ || (!inject_i && in_vc_i == 2'(tr_pkg::TrVcEscape)) ||
-                       (!inject_i && in_vc_i == 2'(tr_pkg::TrVcPrio));
-  assign continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
-  assign esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
-  assign copy        = deposit && !inject_i;  // the injecting node keeps no copy
-  assign esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
-                       (32'(esc_credits) >= ((continuing || !Bubble) ? 1 : 2)) &&
-                       (!copy || rcv_ok);
+      // Per dimension: still to travel, the minimal direction, and the direction taken
+      // (the header's hint for this dimension, or the minimal direction if it has none).
+      for (int k = 0; k < 3; k++) begin
+        m  = {1'b0, my_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+        dd = {1'b0, dst[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+        kk = {1'b0, dims_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+        bad_dst[k] = (dd >= kk);
+        need[k]    = (dd != m);
+        diff       = (dd >= m) ? dd - m : dd + kk - m;  // hops in the + direction
+        hint_min[2*k]     = need[k] && (2 * diff <= kk);
+        hint_min[2*k + 1] = need[k] && (2 * diff > kk);
+        plus[k] = hint_in[2*k] || (!hint_in[2*k + 1] && hint_min[2*k]);
+      end
+      hint = (inject_i && hint_in == '0) ? hint_min : hint_in;
+      if (inject_i) begin
+        hdr_o[tr_pkg::TrHdrHintLsb +: 6]               = hint;
+        hdr_o[tr_pkg::TrHdrSrcLsb +: 3*tr_pkg::CoordW] = my_i;
+      end
 
-  // ------------------------------------------------------------ dynamic path
-  logic       dyn_ok, dyn_any_up;
-  logic [2:0] dyn_dir;
-  logic [1:0] dyn_vc;
-  always_comb begin
-    logic [CntW-1:0] best;
-    dyn_ok     = 1'b0;
-    dyn_any_up = 1'b0;
-    dyn_dir    = '0;
-    dyn_vc     = '0;
-    best       = '0;
-    for (int k = 0; k < 3; k++) begin
-      logic [2:0] d;
-      logic       usable;
-      d          = 3'(2*k) + {2'b0, !plus[k]};
-      usable     = need[k] && !link_down_i[d];
-      dyn_any_up = dyn_any_up || usable;
-      for (int v = 0; v < 2; v++) begin
-        logic [CntW-1:0] c;
-        c = credits_i[(32'(d) * 4 + v) * CntW +: CntW];
-        if (usable && !out_busy_i[d] && 32'(c) >= 32'(len) && (!dyn_ok || c > best)) begin
-          dyn_ok  = 1'b1;
-          dyn_dir = d;
-          dyn_vc  = 2'(v);
-          best    = c;
+      // ---------------------------------------------------------- dimension order
+      arrived = (need == 3'b0);
+      dor_dim = need[0] ? 2'd0 : need[1] ? 2'd1 : 2'd2;
+      dor_dir = {dor_dim, 1'b0} + {2'b0, !plus[dor_dim]};
+
+      rcv_out  = prio ? 3'd7 : 3'd6;
+      rcv_free = rcv_free_i[(prio ? 1 : 0)*RcvCntW +: RcvCntW];
+      rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
+
+      // ---------------------------------------------------------- escape / priority path
+      esc_vc      = prio ? 2'(tr_pkg::TrVcPrio) : 2'(tr_pkg::TrVcEscape);
+      escape_only = prio || determ || (!inject_i && in_vc_i == 2'(tr_pkg::TrVcEscape)) ||
+                    (!inject_i && in_vc_i == 2'(tr_pkg::TrVcPrio));
+      continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
+      esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
+      copy        = deposit && !inject_i;  // the injecting node keeps no copy
+      esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
+                    (32'(esc_credits) >= ((continuing || !Bubble) ? 1 : 2)) &&
+                    (!copy || rcv_ok);
+
+      // ---------------------------------------------------------- dynamic path
+      dyn_ok     = 1'b0;
+      dyn_any_up = 1'b0;
+      dyn_dir    = '0;
+      dyn_vc     = '0;
+      best       = '0;
+      if (!escape_only) begin
+        for (int k = 0; k < 3; k++) begin
+          d          = 3'(2*k) + {2'b0, !plus[k]};
+          usable     = need[k] && !link_down_i[d];
+          dyn_any_up = dyn_any_up || usable;
+          for (int v = 0; v < 2; v++) begin
+            c = credits_i[(32'(d) * 4 + v) * CntW +: CntW];
+            if (usable && !out_busy_i[d] && 32'(c) >= 32'(len) && (!dyn_ok || c > best)) begin
+              dyn_ok  = 1'b1;
+              dyn_dir = d;
+              dyn_vc  = 2'(v);
+              best    = c;
+            end
+          end
         end
       end
-    end
-  end
 
-  // ------------------------------------------------------------ decision
-  logic bad_deposit, bad_dest, down;
-  assign bad_dest    = inject_i && (|bad_dst);
-  assign bad_deposit = inject_i && deposit && (!determ || prio || (32'(need[0]) + 32'(need[1]) + 32'(need[2]) > 1));
-  assign down        = !arrived && link_down_i[dor_dir] && (escape_only || !dyn_any_up);
+      // ---------------------------------------------------------- decision
+      bad_dest    = inject_i && (|bad_dst);
+      bad_deposit = inject_i && deposit && (!determ || prio || (32'(need[0]) + 32'(need[1]) + 32'(need[2]) > 1));
+      down        = !arrived && link_down_i[dor_dir] && (escape_only || !dyn_any_up);
 
-  always_comb begin
-    discard_err_o = '0;
-    discard_err_o[tr_pkg::TrErrBadDest]  = bad_dest;
-    discard_err_o[tr_pkg::TrErrDeposit]  = !bad_dest && bad_deposit;
-    discard_err_o[tr_pkg::TrErrDownLink] = !bad_dest && !bad_deposit && down;
-    discard_o = |discard_err_o;
+      discard_err_o[tr_pkg::TrErrBadDest]  = bad_dest;
+      discard_err_o[tr_pkg::TrErrDeposit]  = !bad_dest && bad_deposit;
+      discard_err_o[tr_pkg::TrErrDownLink] = !bad_dest && !bad_deposit && down;
+      discard_o = |discard_err_o;
 
-    req_o     = 1'b0;
-    out_o     = rcv_out;
-    out_vc_o  = esc_vc;
-    copy_o    = 1'b0;
-    out_rcv_o = rcv_out;
-    if (discard_o) begin
-      req_o = 1'b0;
-    end else if (arrived) begin
-      req_o = rcv_ok;
-    end else if (!escape_only && dyn_ok) begin
-      req_o    = 1'b1;
-      out_o    = dyn_dir;
-      out_vc_o = dyn_vc;
-    end else begin
-      req_o    = esc_ok;
-      out_o    = dor_dir;
-      out_vc_o = esc_vc;
-      copy_o   = copy;
+      out_o     = rcv_out;
+      out_vc_o  = esc_vc;
+      out_rcv_o = rcv_out;
+      if (discard_o) begin
+        req_o = 1'b0;
+      end else if (arrived) begin
+        req_o = rcv_ok;
+      end else if (!escape_only && dyn_ok) begin
+        req_o    = 1'b1;
+        out_o    = dyn_dir;
+        out_vc_o = dyn_vc;
+      end else begin
+        req_o    = esc_ok;
+        out_o    = dor_dir;
+        out_vc_o = esc_vc;
+        copy_o   = copy;
+      end
     end
   end
 

@@ -14,8 +14,8 @@
 module tr_router #(
   parameter int DynFlits = 64,   // link buffer of each dynamic VC, flits
   parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
-  parameter int InjFlits = 128,  // each injection FIFO, flits
-  parameter int RcvFlits = 256,  // each reception FIFO, flits
+  parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of 4)
+  parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of 4)
   parameter bit Bubble   = 1,    // the bubble rule (0 only to show the deadlock it prevents)
   localparam int InjCntW = $clog2(InjFlits + 1),
   localparam int RcvCntW = $clog2(RcvFlits + 1)
@@ -37,17 +37,20 @@ module tr_router #(
   output logic      [6*2-1:0]               out_vc_o,
   output logic      [6*64-1:0]              out_data_o,
   input  wire logic [6*4-1:0]               out_credit_i,
-  // injection: one flit per cycle into FIFO k (header first, then the payload)
+  // injection: inj_n_i (1..4) flits into FIFO k, flit j of inj_data_i first (the header
+  // first, then the payload); a push larger than the free space is ignored
   input  wire logic [2:0]                   inj_push_i,
-  input  wire logic [63:0]                  inj_data_i,
+  input  wire logic [2:0]                   inj_n_i,
+  input  wire logic [4*64-1:0]              inj_data_i,
   output logic      [3*InjCntW-1:0]         inj_free_o,
-  // reception: FIFO k's head, popped one flit at a time
-  output logic      [1:0]                   rcv_valid_o,
-  output logic      [2*64-1:0]              rcv_data_o,
+  // reception: FIFO k's first four flits (oldest in [k*256 +: 64]), popped rcv_n_i (1..4)
+  // at a time; a pop of more flits than are held is ignored
   input  wire logic [1:0]                   rcv_pop_i,
+  input  wire logic [2:0]                   rcv_n_i,
+  output logic      [2*4*64-1:0]            rcv_data_o,
   output logic      [2*RcvCntW-1:0]         rcv_count_o,
   // error pulses (tr_pkg::TrErr*)
-  output logic      [tr_pkg::TrErrBits-1:0] err_o
+  output logic      [tr_pkg::TrRouterErrBits-1:0] err_o
 );
 
   localparam int S    = 27;  // sources
@@ -69,15 +72,20 @@ module tr_router #(
     );
   end
 
+  // Injection and reception FIFOs are as wide as the register bus (four flits), so a
+  // processor moves a whole 32-byte chunk per access.
   logic [3*InjCntW-1:0] inj_count;
   for (genvar k = 0; k < 3; k++) begin : g_inj
-    logic empty, full;
-    cmn_fifo #(.Width(64), .Depth(InjFlits)) u_fifo (
-      .clk_i, .rst_ni, .push_i(inj_push_i[k] && !full), .data_i(inj_data_i),
-      .pop_i(pop[24 + k]), .data_o(head[(24 + k)*64 +: 64]),
-      .full_o(full), .empty_o(empty), .count_o(inj_count[k*InjCntW +: InjCntW])
+    logic [4*64-1:0] lanes;
+    logic [3*64-1:0] unused_lanes;  // the head flit is all the router reads
+    assign unused_lanes = lanes[4*64-1:64];
+    cmn_wfifo #(.Width(64), .Lanes(4), .Depth(InjFlits)) u_fifo (
+      .clk_i, .rst_ni, .push_i(inj_push_i[k]), .push_n_i(inj_n_i), .data_i(inj_data_i),
+      .pop_i(pop[24 + k]), .pop_n_i(3'd1), .data_o(lanes),
+      .count_o(inj_count[k*InjCntW +: InjCntW])
     );
-    assign head_valid[24 + k] = !empty;
+    assign head[(24 + k)*64 +: 64] = lanes[63:0];
+    assign head_valid[24 + k] = (inj_count[k*InjCntW +: InjCntW] != '0);
     assign inj_free_o[k*InjCntW +: InjCntW] = InjCntW'(InjFlits) - inj_count[k*InjCntW +: InjCntW];
   end
 
@@ -101,7 +109,7 @@ module tr_router #(
   logic [S*3-1:0] rt_out, rt_rcv;
   logic [S*2-1:0] rt_vc;
   logic [S*64-1:0] rt_hdr;
-  logic [S*tr_pkg::TrErrBits-1:0] rt_err;
+  logic [S*tr_pkg::TrRouterErrBits-1:0] rt_err;
   logic [S*6-1:0] head_len;
 
   for (genvar s = 0; s < S; s++) begin : g_route
@@ -116,12 +124,12 @@ module tr_router #(
       assign ready[s] = !busy_q[s] && head_valid[s];
     end
     tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .Bubble(Bubble)) u_route (
-      .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
+      .en_i(ready[s]), .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
       .in_dim_i(Inject ? 2'd0 : 2'(s / 8)), .in_vc_i(Inject ? 2'd0 : 2'(s % 4)),
       .my_i, .dims_i, .link_down_i, .credits_i(credits_q), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*3 +: 3]), .out_vc_o(rt_vc[s*2 +: 2]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*3 +: 3]), .hdr_o(rt_hdr[s*64 +: 64]),
-      .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrErrBits +: tr_pkg::TrErrBits])
+      .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits])
     );
   end
 
@@ -134,10 +142,12 @@ module tr_router #(
   logic [8*SrcW-1:0] ogrant_idx;
 
   always_comb begin
-    for (int o = 0; o < 8; o++) begin
-      for (int s = 0; s < S; s++) begin
-        oreq[o*S + s] = ready[s] && rt_req[s] && !rt_discard[s] &&
-                        ((rt_out[s*3 +: 3] == 3'(o)) || (rt_copy[s] && rt_rcv[s*3 +: 3] == 3'(o)));
+    oreq = '0;
+    for (int s = 0; s < S; s++) begin
+      if (ready[s] && rt_req[s] && !rt_discard[s]) begin
+        for (int o = 0; o < 8; o++) begin
+          oreq[o*S + s] = (rt_out[s*3 +: 3] == 3'(o)) || (rt_copy[s] && rt_rcv[s*3 +: 3] == 3'(o));
+        end
       end
     end
   end
@@ -150,14 +160,19 @@ module tr_router #(
   end
 
   always_comb begin
+    logic [2:0] o, r;
+    go    = '0;
+    otake = '0;
+    o     = '0;
+    r     = '0;
     for (int s = 0; s < S; s++) begin
-      logic [2:0] o, r;
-      o     = rt_out[s*3 +: 3];
-      r     = rt_rcv[s*3 +: 3];
-      go[s] = ready[s] && rt_req[s] && !rt_discard[s] && ogrant[32'(o)*S + s] &&
-              (!rt_copy[s] || ogrant[32'(r)*S + s]);
+      if (ready[s] && rt_req[s] && !rt_discard[s]) begin
+        o     = rt_out[s*3 +: 3];
+        r     = rt_rcv[s*3 +: 3];
+        go[s] = ogrant[32'(o)*S + s] && (!rt_copy[s] || ogrant[32'(r)*S + s]);
+        if (go[s]) otake = otake | (8'd1 << o) | (rt_copy[s] ? (8'd1 << r) : 8'd0);
+      end
     end
-    for (int o = 0; o < 8; o++) otake[o] = |(ogrant[o*S +: S] & go);
   end
 
   // ------------------------------------------------------------ streaming
@@ -201,23 +216,19 @@ module tr_router #(
 
   // ------------------------------------------------------------ reception FIFOs
   for (genvar k = 0; k < 2; k++) begin : g_rcv
-    logic empty, full;
-    cmn_fifo #(.Width(64), .Depth(RcvFlits)) u_fifo (
-      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .data_i(odata[(6 + k)*64 +: 64]),
-      .pop_i(rcv_pop_i[k] && !empty), .data_o(rcv_data_o[k*64 +: 64]),
-      .full_o(full), .empty_o(empty), .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
+    cmn_wfifo #(.Width(64), .Lanes(4), .Depth(RcvFlits)) u_fifo (
+      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .push_n_i(3'd1), .data_i({192'd0, odata[(6 + k)*64 +: 64]}),
+      .pop_i(rcv_pop_i[k]), .pop_n_i(rcv_n_i), .data_o(rcv_data_o[k*256 +: 256]),
+      .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
     );
-    assign rcv_valid_o[k] = !empty;
-    logic unused_full;
-    assign unused_full = full;
   end
 
   // ------------------------------------------------------------ registers
-  logic [tr_pkg::TrErrBits-1:0] discard_err;
+  logic [tr_pkg::TrRouterErrBits-1:0] discard_err;
   always_comb begin
     discard_err = '0;
     for (int s = 0; s < S; s++)
-      if (start_discard[s]) discard_err = discard_err | rt_err[s*tr_pkg::TrErrBits +: tr_pkg::TrErrBits];
+      if (start_discard[s]) discard_err = discard_err | rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,0 +1,39 @@
+// `collnet traffic`: synthetic traffic on the torus (systemc/traffic_run.hpp), its options,
+// its report and its JSON. Exit status: 0 every packet delivered once and intact, 1 loss,
+// duplication, corruption or deadlock, 2 bad usage.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace collnet::cli {
+
+struct TrafficCommand {
+  std::string torus = "8x8x8";
+  std::string pattern = "uniform";
+  std::string routing = "adaptive";
+  std::string engine = "systemc";
+  double rate = 0.1;
+  long long size = 1;
+  long long cycles = 10000;
+  long long warmup = 1000;
+  long long link_latency = 4;
+  long long seed = 1;
+  long long hotspot = 0;
+  double hotspot_fraction = 0.1;
+  long long idle_limit = 10000;
+  std::string down_nodes;  // "5,17"
+  std::string down_links;  // "5:x+,17:z-"
+  std::string json_path;
+  std::string trace_path;
+};
+
+// Adds the subcommand and its options to `app`.
+CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c);
+// Checks the options, runs the traffic and reports it.
+int run_traffic_command(const TrafficCommand& c);
+
+}  // namespace collnet::cli

@@ -1,0 +1,74 @@
+#include "torus_firmware.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "tree_firmware.hpp"
+
+namespace collnet::fw {
+
+namespace rm = regmap;
+
+TorusStatus TorusStatus::decode(uint64_t word) {
+  TorusStatus s;
+  for (unsigned k = 0; k < rm::kTrInjFifos; ++k) s.inj_free[k] = (word >> (rm::kTrStatusInjFreeLsb + 8 * k)) & 0xffu;
+  for (unsigned k = 0; k < rm::kTrRcvFifos; ++k) s.rcv[k] = (word >> (rm::kTrStatusRcvCountLsb + 16 * k)) & 0xfffu;
+  s.error = (word >> rm::kTrStatusErrBit) & 1u;
+  return s;
+}
+
+TorusStatus TorusFirmware::status() { return TorusStatus::decode(bus_.read(rm::kRegTrStatus)); }
+
+uint64_t TorusFirmware::errors() { return bus_.read(rm::kRegTrErr); }
+
+void TorusFirmware::clear_errors(uint64_t bits) { bus_.write(rm::kRegTrErrClear, bits); }
+
+void TorusFirmware::check() {
+  const uint64_t e = errors();
+  if (e == 0) return;
+  static const char* const kNames[] = {"link protocol", "bad destination", "down link", "bad deposit",
+                                       "injection FIFO full", "reception FIFO empty", "bad register access"};
+  std::string what;
+  for (unsigned b = 0; b < rm::kTrErrBits; ++b)
+    if (e >> b & 1u) what += std::string(what.empty() ? "" : ", ") + kNames[b];
+  throw HardwareError(me_.rank, e, "node " + std::to_string(me_.rank) + " torus error: " + what);
+}
+
+void TorusFirmware::send(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
+  if (fifo >= rm::kTrInjFifos) throw std::invalid_argument("torus injection FIFO " + std::to_string(fifo) + " must be 0..2");
+  if (payload.size() != rm::kChunkFlits * header.chunks)
+    throw std::invalid_argument("a torus packet of " + std::to_string(header.chunks) + " chunks carries " +
+                                std::to_string(rm::kChunkFlits * header.chunks) + " words, not " +
+                                std::to_string(payload.size()));
+  const uint64_t hdr = header.encode();
+  while (status().inj_free[fifo] < header.flits()) {
+  }
+  bus_.write(rm::kRegTrInjHdr + 8 * fifo, hdr);
+  for (unsigned c = 0; c < header.chunks; ++c)
+    bus_.write_vector(rm::kRegTrInjChunk + 8 * fifo,
+                      {payload[4 * c], payload[4 * c + 1], payload[4 * c + 2], payload[4 * c + 3]});
+}
+
+std::optional<TorusPacket> TorusFirmware::try_receive(unsigned fifo) {
+  if (fifo >= rm::kTrRcvFifos) throw std::invalid_argument("torus reception FIFO " + std::to_string(fifo) + " must be 0..1");
+  std::optional<TorusHeader>& pending = pending_[fifo];
+  if (!pending) {
+    if (status().rcv[fifo] < 1) return std::nullopt;
+    pending = TorusHeader::decode(bus_.read(rm::kRegTrRcvHdr + 8 * fifo));
+  }
+  if (status().rcv[fifo] < rm::kChunkFlits * pending->chunks) return std::nullopt;
+  TorusPacket p{*pending, {}};
+  pending.reset();
+  for (unsigned c = 0; c < p.header.chunks; ++c) {
+    const RegisterBus::Vector v = bus_.read_vector(rm::kRegTrRcvChunk + 8 * fifo);
+    p.payload.insert(p.payload.end(), v.begin(), v.end());
+  }
+  return p;
+}
+
+TorusPacket TorusFirmware::receive(unsigned fifo) {
+  for (;;)
+    if (auto p = try_receive(fifo)) return std::move(*p);
+}
+
+}  // namespace collnet::fw

@@ -1,0 +1,56 @@
+// Register-level firmware for one node's torus router: packet send and receive through
+// the injection and reception FIFOs (tr_pkg's register window), status and errors. Every
+// call is a sequence of register accesses on the node's bus.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "personality.hpp"
+#include "register_bus.hpp"
+#include "torus_packet.hpp"
+
+namespace collnet::fw {
+
+// A snapshot of the torus FIFO levels (one RegTrStatus read).
+struct TorusStatus {
+  std::array<unsigned, regmap::kTrInjFifos> inj_free{};  // free flits per injection FIFO
+  std::array<unsigned, regmap::kTrRcvFifos> rcv{};       // flits held per reception FIFO
+  bool error = false;
+
+  static TorusStatus decode(uint64_t word);
+};
+
+struct TorusPacket {
+  TorusHeader header;              // as received: the source is stamped by the router
+  std::vector<uint64_t> payload;   // 4 words per chunk
+};
+
+class TorusFirmware {
+ public:
+  TorusFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
+
+  TorusStatus status();
+  uint64_t errors();                 // RegTrErr (TrErr* bits)
+  void clear_errors(uint64_t bits);  // write 1s to clear
+  // Throws HardwareError (tree_firmware.hpp) naming the set error bits, if any.
+  void check();
+
+  // Sends one packet through injection FIFO `fifo` (0, 1 normal, 2 high priority): waits
+  // for room for all of it, then writes the header and one vector per chunk. The payload
+  // must be 4 words per chunk of the header (throws std::invalid_argument otherwise).
+  void send(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo = 0);
+  // The packet at the head of reception FIFO `fifo` (0 normal, 1 high priority) once all
+  // of it has arrived, or nothing yet.
+  std::optional<TorusPacket> try_receive(unsigned fifo = 0);
+  // Waits for a packet (polling) and returns it.
+  TorusPacket receive(unsigned fifo = 0);
+
+ private:
+  RegisterBus& bus_;
+  const Personality& me_;
+  std::optional<TorusHeader> pending_[regmap::kTrRcvFifos];  // a header read whose chunks are not all there yet
+};
+
+}  // namespace collnet::fw

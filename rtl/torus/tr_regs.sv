@@ -1,0 +1,136 @@
+// tr_regs: the torus router's register block on the node's register bus (the window
+// 0x800-0xbff). It turns writes into pushes into the router's injection FIFOs (a header
+// is one word, a chunk is four: one vector write) and reads into pops from its reception
+// FIFOs, shows the FIFO levels and the node's torus configuration, and keeps the sticky
+// error bits (the router's error pulses and its own). Every access completes in the cycle
+// it is presented; read data is registered and valid on rvalid_o the cycle after. A
+// refused access (no room, too little to read, an unmapped address, a write to a
+// read-only register) changes nothing but its error bit.
+// Addresses and fields: tr_pkg (mirrored in firmware/regmap.hpp).
+`default_nettype none
+
+module tr_regs #(
+  parameter int  BusBits  = 256,  // the register bus: four 64-bit words
+  localparam int InjCntW  = $clog2(tr_pkg::TrInjFlits + 1),
+  localparam int RcvCntW  = $clog2(tr_pkg::TrRcvFlits + 1)
+) (
+  input  wire logic                                clk_i,
+  input  wire logic                                rst_ni,
+  // register bus
+  input  wire logic                                req_i,
+  input  wire logic                                we_i,
+  input  wire logic [11:0]                         addr_i,
+  input  wire logic [BusBits-1:0]                  wdata_i,
+  output logic                                     rvalid_o,
+  output logic      [BusBits-1:0]                  rdata_o,
+  // configuration shown in RegTrConfig
+  input  wire logic [3*tr_pkg::CoordW-1:0]         my_i,
+  input  wire logic [3*tr_pkg::CoordW-1:0]         dims_i,
+  input  wire logic [5:0]                          link_down_i,
+  // the router's injection and reception FIFOs
+  output logic      [tr_pkg::TrInjFifos-1:0]       inj_push_o,
+  output logic      [2:0]                          inj_n_o,
+  output logic      [4*64-1:0]                     inj_data_o,
+  input  wire logic [tr_pkg::TrInjFifos*InjCntW-1:0] inj_free_i,
+  output logic      [tr_pkg::TrRcvFifos-1:0]       rcv_pop_o,
+  output logic      [2:0]                          rcv_n_o,
+  input  wire logic [tr_pkg::TrRcvFifos*4*64-1:0]  rcv_data_i,
+  input  wire logic [tr_pkg::TrRcvFifos*RcvCntW-1:0] rcv_count_i,
+  // errors
+  input  wire logic [tr_pkg::TrRouterErrBits-1:0]  router_err_i,  // pulses
+  output logic      [tr_pkg::TrErrBits-1:0]        err_o,         // sticky
+  // RegTrStatus as wires, for an on-chip agent that streams packets (see systemc/traffic)
+  output logic      [63:0]                         status_o
+);
+
+  // ------------------------------------------------------------ decode
+  // FIFO k of a group answers at the group's base + 8*k.
+  logic       wr, rd, in_inj_hdr, in_inj_chunk, in_rcv_hdr, in_rcv_chunk;
+  logic [1:0] fifo;
+  assign wr   = req_i && we_i;
+  assign rd   = req_i && !we_i;
+  assign fifo = addr_i[4:3];
+  assign in_inj_hdr   = (addr_i[11:5] == tr_pkg::RegTrInjHdr[11:5]) && (addr_i[2:0] == 3'b0) &&
+                        (32'(fifo) < tr_pkg::TrInjFifos);
+  assign in_inj_chunk = (addr_i[11:5] == tr_pkg::RegTrInjChunk[11:5]) && (addr_i[2:0] == 3'b0) &&
+                        (32'(fifo) < tr_pkg::TrInjFifos);
+  assign in_rcv_hdr   = (addr_i[11:4] == tr_pkg::RegTrRcvHdr[11:4]) && (addr_i[2:0] == 3'b0);
+  assign in_rcv_chunk = (addr_i[11:4] == tr_pkg::RegTrRcvChunk[11:4]) && (addr_i[2:0] == 3'b0);
+
+  logic wr_inj, wr_clear, wr_bad, rd_rcv, rd_plain, rd_bad;
+  assign wr_inj   = wr && (in_inj_hdr || in_inj_chunk);
+  assign wr_clear = wr && (addr_i == tr_pkg::RegTrErrClear);
+  assign wr_bad   = wr && !wr_inj && !wr_clear;
+  assign rd_rcv   = rd && (in_rcv_hdr || in_rcv_chunk);
+  assign rd_plain = rd && ((addr_i == tr_pkg::RegTrStatus) || (addr_i == tr_pkg::RegTrErr) ||
+                           (addr_i == tr_pkg::RegTrConfig));
+  assign rd_bad   = rd && !rd_rcv && !rd_plain;
+
+  // ------------------------------------------------------------ injection
+  logic [2:0]         want_n;
+  logic [1:0]         ik;  // the injection FIFO addressed (3 is not one: refused above)
+  logic [InjCntW-1:0] free;
+  logic               inj_ok;
+  assign want_n     = in_inj_chunk ? 3'd4 : 3'd1;
+  assign ik         = (fifo == 2'd3) ? 2'd0 : fifo;
+  assign free       = inj_free_i[32'(ik)*InjCntW +: InjCntW];
+  assign inj_ok     = wr_inj && (32'(free) >= 32'(want_n));
+  assign inj_push_o = inj_ok ? tr_pkg::TrInjFifos'(1 << fifo) : '0;
+  assign inj_n_o    = want_n;
+  assign inj_data_o = wdata_i[4*64-1:0];
+
+  // ------------------------------------------------------------ reception
+  logic               rk;  // the reception FIFO addressed
+  logic [RcvCntW-1:0] held;
+  logic               rcv_ok;
+  assign rk        = fifo[0];
+  assign held      = rcv_count_i[32'(rk)*RcvCntW +: RcvCntW];
+  assign rcv_ok    = rd_rcv && (32'(held) >= (in_rcv_chunk ? 4 : 1));
+  assign rcv_pop_o = rcv_ok ? (rk ? 2'b10 : 2'b01) : 2'b00;
+  assign rcv_n_o   = in_rcv_chunk ? 3'd4 : 3'd1;
+
+  // ------------------------------------------------------------ status and errors
+  logic [tr_pkg::TrErrBits-1:0] err_q, err_set;
+  always_comb begin
+    status_o = '0;
+    for (int k = 0; k < tr_pkg::TrInjFifos; k++)
+      status_o[tr_pkg::TrStatusInjFreeLsb + 8*k +: 8] = 8'(inj_free_i[k*InjCntW +: InjCntW]);
+    for (int k = 0; k < tr_pkg::TrRcvFifos; k++)
+      status_o[tr_pkg::TrStatusRcvCountLsb + 16*k +: 12] = 12'(rcv_count_i[k*RcvCntW +: RcvCntW]);
+    status_o[tr_pkg::TrStatusErrBit] = |err_q;
+
+    err_set = '0;
+    err_set[tr_pkg::TrRouterErrBits-1:0]   = router_err_i;
+    err_set[tr_pkg::TrErrInjFull]         = wr_inj && !inj_ok;
+    err_set[tr_pkg::TrErrRcvEmpty]        = rd_rcv && !rcv_ok;
+    err_set[tr_pkg::TrErrBadAccess]       = wr_bad || rd_bad;
+  end
+  assign err_o = err_q;
+
+  logic [63:0] rword;
+  always_comb begin
+    rword = '0;
+    if (addr_i == tr_pkg::RegTrStatus)      rword = status_o;
+    else if (addr_i == tr_pkg::RegTrErr)    rword = 64'(err_q);
+    else if (addr_i == tr_pkg::RegTrConfig) rword = {10'd0, link_down_i, dims_i, my_i};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      err_q    <= '0;
+      rvalid_o <= 1'b0;
+      rdata_o  <= '0;
+    end else begin
+      err_q    <= (wr_clear ? (err_q & ~wdata_i[tr_pkg::TrErrBits-1:0]) : err_q) | err_set;
+      rvalid_o <= rd;
+      if (rd) begin
+        if (rcv_ok) rdata_o <= in_rcv_chunk ? BusBits'(rcv_data_i[32'(rk)*256 +: 256])
+                                            : BusBits'(rcv_data_i[32'(rk)*256 +: 64]);
+        else        rdata_o <= BusBits'(rword);
+      end
+    end
+  end
+
+endmodule : tr_regs
+
+`default_nettype wire

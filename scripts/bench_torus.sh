@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make bench, torus part: zero-load latency, latency versus offered load for both routings,
+# simulator speed of both engines, and the loss soak, printed as Markdown tables.
+# Usage: scripts/bench_torus.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build}
+collnet="$build/collnet"
+out="$build/bench"
+mkdir -p "$out"
+
+field() {  # field FILE KEY -> value of a top-level JSON number/bool/string
+  grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//; s/"//g'
+}
+
+traffic() {  # traffic NAME ARGS... -> writes $out/NAME.json (a failed run stops the bench)
+  local name=$1
+  shift
+  "$collnet" traffic "$@" --json "$out/$name.json" >/dev/null
+}
+
+echo "## Torus: zero-load latency (4x4x4, link latency 4, offered 0.005 flits/node/cycle)"
+echo
+echo "Latency runs from a packet's creation to the cycle its last chunk is read at the destination."
+echo
+echo "| pattern | routing | packet flits | avg hops | avg latency | max latency |"
+echo "|---|---|---|---|---|---|"
+for spec in "neighbor dor 1" "bitcomp dor 1" "uniform dor 1" "uniform adaptive 1" "uniform adaptive 8"; do
+  set -- $spec
+  name="zl_$1_$2_$3"
+  traffic "$name" --torus 4x4x4 --pattern "$1" --routing "$2" --size "$3" --rate 0.005 --warmup 500 --cycles 20000
+  f="$out/$name.json"
+  awk -v p="$1" -v r="$2" -v fl="$(field "$f" packet_flits)" -v h="$(field "$f" avg_hops)" -v l="$(field "$f" avg_latency)" \
+      -v m="$(field "$f" max_latency)" 'BEGIN { printf "| %s | %s | %d | %.2f | %.1f | %d |\n", p, r, fl, h, l, m }'
+done
+n1=$(field "$out/zl_neighbor_dor_1.json" avg_latency)
+nb=$(field "$out/zl_bitcomp_dor_1.json" avg_latency)
+hb=$(field "$out/zl_bitcomp_dor_1.json" avg_hops)
+echo
+awk -v a="$n1" -v b="$nb" -v h="$hb" 'BEGIN { hop = (b - a) / (h - 1); c = a - hop - 5;
+  printf "Per-hop latency (bitcomp minus neighbor, per extra hop): **%.2f cycles**; the rest of a 1-hop, 5-flit packet: %.1f cycles, so zero-load latency = hops x %.2f + packet flits + %.1f.\n", hop, c, hop, c }'
+echo
+
+echo "## Torus: latency versus offered load, uniform traffic on 8x8x8 (1-chunk packets of 5 flits)"
+echo
+echo "| offered | DOR accepted | DOR avg latency | DOR p99 | adaptive accepted | adaptive avg latency | adaptive p99 |"
+echo "|---|---|---|---|---|---|---|"
+for rate in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0; do
+  row="| $rate"
+  for routing in dor adaptive; do
+    traffic "load_${routing}_$rate" --torus 8x8x8 --pattern uniform --routing "$routing" --rate "$rate" --warmup 1000 --cycles 4000
+    f="$out/load_${routing}_$rate.json"
+    row="$row | $(awk -v a="$(field "$f" accepted_flits_per_node_cycle)" 'BEGIN{printf "%.3f", a}') | $(awk -v a="$(field "$f" avg_latency)" 'BEGIN{printf "%.1f", a}') | $(field "$f" p99_latency)"
+  done
+  echo "$row |"
+done
+echo
+
+echo "## Torus: simulator speed, uniform traffic at 0.2 flits/node/cycle"
+echo
+echo "| engine | torus | node-cycles per second | simulated cycles per second |"
+echo "|---|---|---|---|"
+f="$out/load_adaptive_0.2.json"
+echo "| systemc | 8x8x8 | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
+for engine in systemc flat; do
+  traffic "speed_${engine}_2x2x2" --torus 2x2x2 --pattern uniform --rate 0.2 --engine "$engine" --warmup 1000 --cycles 100000
+  f="$out/speed_${engine}_2x2x2.json"
+  echo "| $engine | 2x2x2 | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
+done
+echo
+
+echo "## Torus: soak above saturation (offered 1.0 flits/node/cycle), every packet checked"
+echo
+echo "| torus | routing | packets delivered | lost | duplicated | corrupted | accepted |"
+echo "|---|---|---|---|---|---|---|"
+for spec in "8x8x8 dor 10000" "8x8x8 adaptive 10000" "3x5x7 adaptive 50000" "3x5x7 dor 50000" "2x2x2 adaptive 650000" \
+            "1x1x16 dor 320000" "4x4x1 adaptive 320000"; do
+  set -- $spec
+  traffic "soak_$1_$2" --torus "$1" --routing "$2" --rate 1.0 --warmup 0 --cycles "$3" --seed 2
+  f="$out/soak_$1_$2.json"
+  echo "| $1 | $2 | $(field "$f" packets_delivered) | $(field "$f" packets_lost) | $(field "$f" packets_duplicated) | $(field "$f" packets_corrupted) | $(awk -v a="$(field "$f" accepted_flits_per_node_cycle)" 'BEGIN{printf "%.3f", a}') |"
+done
+echo

@@ -1,0 +1,147 @@
+#include "traffic_agent.hpp"
+
+#include "firmware/regmap.hpp"
+
+namespace collnet::sim {
+
+namespace rm = fw::regmap;
+
+namespace {
+constexpr unsigned kTagDirect = 0, kTagForward = 1, kTagForwarded = 2;  // header software tag
+constexpr unsigned kSeqBits = 40;
+
+unsigned rcv_count(uint64_t status) { return (status >> rm::kTrStatusRcvCountLsb) & 0xfffu; }
+unsigned inj_free(uint64_t status, unsigned k) { return (status >> (rm::kTrStatusInjFreeLsb + 8 * k)) & 0xffu; }
+}  // namespace
+
+TrafficAgent::TrafficAgent(unsigned rank, const fw::TorusLayout& layout, const TrafficSpec& spec,
+                           const TrafficPattern& pattern, TrafficLedger& ledger, const std::vector<TorusRoute>* routes)
+    : rank_(rank),
+      layout_(layout),
+      coord_(layout.coord(rank)),
+      spec_(spec),
+      pattern_(pattern),
+      ledger_(ledger),
+      routes_(routes),
+      rng_(spec.seed * 0x9e3779b97f4a7c15ull + rank),
+      create_(spec.rate / (1.0 + rm::kChunkFlits * spec.chunks)) {}
+
+uint64_t TrafficAgent::payload_word(uint64_t id, uint64_t created, unsigned i) {
+  uint64_t x = id * 0xbf58476d1ce4e5b9ull ^ (created + i) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x * 0xd6e8feb86cd9f6c5ull + i;
+}
+
+TrafficAgent::Pending TrafficAgent::route(unsigned dst, uint64_t created, uint64_t seq, unsigned src) const {
+  Pending p{dst, dst, created, seq, src};
+  if (routes_ && (*routes_)[dst].via >= 0) p.hop_to = static_cast<unsigned>((*routes_)[dst].via);
+  return p;
+}
+
+void TrafficAgent::deliver(uint64_t cycle) {
+  const uint64_t id = rx_words_[0];
+  const unsigned src = static_cast<unsigned>(id >> kSeqBits);
+  const uint64_t seq = id & ((uint64_t{1} << kSeqBits) - 1);
+  const uint64_t created = rx_words_[1];
+  const unsigned dst = static_cast<unsigned>(rx_words_[2]);
+  bool intact = src < layout_.nodes() && rx_hdr_.dst == coord_ && rx_words_.size() == 4 * rx_hdr_.chunks &&
+                rx_hdr_.chunks == spec_.chunks;
+  if (rx_hdr_.sw_tag == kTagDirect) intact = intact && rx_hdr_.src == layout_.coord(src);
+  for (unsigned i = 3; intact && i < rx_words_.size(); ++i) intact = rx_words_[i] == payload_word(id, created, i);
+  if (intact && rx_hdr_.sw_tag == kTagForward && dst != rank_) {
+    // This node is the way round something that is down: send it on.
+    queue_.push_back(Pending{dst, dst, created, seq, src});
+    return;
+  }
+  intact = intact && dst == rank_;
+  const unsigned hops = src < layout_.nodes() ? layout_.distance(layout_.coord(src), coord_) : 0;
+  ledger_.delivered(src, seq, created, cycle, 1 + rm::kChunkFlits * spec_.chunks, hops, intact);
+}
+
+void TrafficAgent::finish_read(uint64_t cycle, const std::array<uint64_t, 4>& data) {
+  if (pending_ == Read::Header) {
+    rx_hdr_ = fw::TorusHeader::decode(data[0]);
+    rx_chunks_left_ = rx_hdr_.chunks;
+    rx_words_.clear();
+  } else if (pending_ == Read::Chunk) {
+    rx_words_.insert(rx_words_.end(), data.begin(), data.end());
+    if (--rx_chunks_left_ == 0) deliver(cycle);
+  }
+  pending_ = Read::None;
+}
+
+void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
+  if (pending_ != Read::None) finish_read(cycle, port.bus_rvector());
+
+  if (generating_ && create_(rng_)) {
+    if (const auto dst = pattern_.destination(rank_, rng_)) {
+      queue_.push_back(route(*dst, cycle, next_seq_++, rank_));
+      ledger_.created(cycle, 1 + rm::kChunkFlits * spec_.chunks);
+    }
+  }
+
+  const uint64_t status = port.torus_status();
+  const unsigned held = rcv_count(status);
+  const bool can_rx = rx_chunks_left_ > 0 ? held >= rm::kChunkFlits : held >= 1;
+  const unsigned flits = 1 + rm::kChunkFlits * spec_.chunks;
+  bool can_tx = false;
+  unsigned fifo = 0;
+  if (tx_chunks_left_ > 0) {
+    can_tx = inj_free(status, tx_fifo_) >= rm::kChunkFlits;  // room was there for the whole packet
+  } else if (!queue_.empty()) {
+    for (unsigned i = 0; i < 2 && !can_tx; ++i) {
+      fifo = (next_fifo_ + i) % 2;
+      can_tx = inj_free(status, fifo) >= flits;
+    }
+  }
+  if (!can_rx && !can_tx) return;
+  const bool rx = can_rx && (!can_tx || rx_turn_);
+  rx_turn_ = !rx;
+  ledger_.moved(cycle);
+
+  BusRequest req;
+  req.active = true;
+  if (rx) {
+    req.write = false;
+    if (rx_chunks_left_ > 0) {
+      req.addr = rm::kRegTrRcvChunk;
+      pending_ = Read::Chunk;
+    } else {
+      req.addr = rm::kRegTrRcvHdr;
+      pending_ = Read::Header;
+    }
+  } else if (tx_chunks_left_ > 0) {
+    req.write = true;
+    req.addr = rm::kRegTrInjChunk + 8 * tx_fifo_;
+    const uint64_t id = (uint64_t{tx_.src} << kSeqBits) | tx_.seq;
+    for (unsigned w = 0; w < 4; ++w) {
+      const unsigned i = 4 * tx_chunk_ + w;
+      req.wdata[w] = i == 0 ? id : i == 1 ? tx_.created : i == 2 ? tx_.dst : payload_word(id, tx_.created, i);
+    }
+    ++tx_chunk_;
+    --tx_chunks_left_;
+  } else {
+    tx_ = queue_.front();
+    queue_.pop_front();
+    tx_fifo_ = fifo;
+    next_fifo_ = (fifo + 1) % 2;
+    tx_chunks_left_ = spec_.chunks;
+    tx_chunk_ = 0;
+    fw::TorusHeader h;
+    h.dst = layout_.coord(tx_.hop_to);
+    h.chunks = spec_.chunks;
+    h.deterministic = spec_.routing == Routing::Dor;
+    h.sw_tag = tx_.hop_to != tx_.dst ? kTagForward : (tx_.src != rank_ ? kTagForwarded : kTagDirect);
+    if (routes_) {
+      const TorusRoute& r = (*routes_)[tx_.hop_to];
+      h.hints = r.hints;
+      h.deterministic = h.deterministic || r.deterministic;
+    }
+    req.write = true;
+    req.addr = rm::kRegTrInjHdr + 8 * fifo;
+    req.wdata[0] = h.encode();
+  }
+  port.present(req);
+}
+
+}  // namespace collnet::sim

@@ -1,0 +1,71 @@
+// The books of a synthetic-traffic run, shared by every node's agent: which packets were
+// created and delivered (to catch loss, duplicates and corruption), the measurement window
+// and its samples, and when anything last moved (the deadlock watchdog).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace collnet::sim {
+
+struct TrafficWindow {
+  uint64_t warmup = 0;  // cycles before the measurement
+  uint64_t cycles = 0;  // measured cycles
+  bool measured(uint64_t cycle) const { return cycle >= warmup && cycle < warmup + cycles; }
+};
+
+class TrafficLedger {
+ public:
+  TrafficLedger(unsigned nodes, TrafficWindow window) : window_(window), delivered_(nodes) {}
+
+  const TrafficWindow& window() const { return window_; }
+
+  // A packet was created (sequence numbers count 0, 1, 2, ... per source).
+  void created(uint64_t cycle, unsigned flits) {
+    ++created_;
+    if (window_.measured(cycle)) offered_flits_ += flits;
+  }
+  // Packet `seq` of `src` arrived: `intact` says whether header and payload were as sent.
+  void delivered(unsigned src, uint64_t seq, uint64_t created_cycle, uint64_t cycle, unsigned flits, unsigned hops,
+                 bool intact) {
+    if (src >= delivered_.size()) {
+      ++corrupted_;
+      return;
+    }
+    std::vector<bool>& seen = delivered_[src];
+    if (seq >= seen.size()) seen.resize(seq + 1 + seen.size() / 2, false);
+    if (seen[seq]) {
+      ++duplicated_;
+      return;
+    }
+    seen[seq] = true;
+    ++delivered_count_;
+    if (!intact) ++corrupted_;
+    if (window_.measured(cycle)) accepted_flits_ += flits;
+    if (window_.measured(created_cycle)) {
+      latencies_.push_back(static_cast<uint32_t>(cycle - created_cycle));
+      measured_hops_ += hops;
+    }
+  }
+  void moved(uint64_t cycle) { last_move_ = cycle; }
+
+  uint64_t created_count() const { return created_; }
+  uint64_t delivered_count() const { return delivered_count_; }
+  uint64_t in_flight() const { return created_ - delivered_count_; }
+  uint64_t duplicated() const { return duplicated_; }
+  uint64_t corrupted() const { return corrupted_; }
+  uint64_t offered_flits() const { return offered_flits_; }
+  uint64_t accepted_flits() const { return accepted_flits_; }
+  uint64_t last_move() const { return last_move_; }
+  uint64_t measured_hops() const { return measured_hops_; }  // minimal hops of the latency samples
+  std::vector<uint32_t>& latencies() { return latencies_; }
+
+ private:
+  TrafficWindow window_;
+  std::vector<std::vector<bool>> delivered_;  // per source, by sequence number
+  uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, corrupted_ = 0;
+  uint64_t offered_flits_ = 0, accepted_flits_ = 0, last_move_ = 0, measured_hops_ = 0;
+  std::vector<uint32_t> latencies_;  // packets created in the window: creation to last chunk read
+};
+
+}  // namespace collnet::sim

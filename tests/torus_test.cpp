@@ -1,0 +1,225 @@
+// The torus on whole simulated machines (each test runs its machine in a child process):
+// firmware packet send and receive, the deposit bit's line broadcast, and synthetic traffic
+// on odd shapes, at saturation, around a down node and on both engines.
+#include <iostream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "firmware/torus_layout.hpp"
+#include "support/isolated.hpp"
+#include "systemc/flat_engine.hpp"
+#include "systemc/machine.hpp"
+#include "systemc/traffic_run.hpp"
+
+namespace collnet {
+namespace {
+
+using test::run_isolated;
+
+sim::MachineConfig config(const std::string& shape) {
+  sim::MachineConfig c;
+  c.shape = sim::Shape::parse(shape);
+  c.watchdog_cycles = 200'000;
+  return c;
+}
+
+std::string describe(const sim::TrafficResult& r) {
+  std::ostringstream s;
+  s << "created " << r.created << " delivered " << r.delivered << " lost " << r.lost << " duplicated " << r.duplicated
+    << " corrupted " << r.corrupted << (r.deadlock ? " DEADLOCK" : "") << (r.drain_timeout ? " DRAIN TIMEOUT" : "")
+    << " accepted " << r.accepted << " avg latency " << r.avg_latency;
+  return s.str();
+}
+
+// Every node sends one packet to every other node with firmware; each receives them all,
+// intact, from the right sources.
+TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
+  for (const char* shape : {"2x2x2", "3x1x2"}) {
+    const auto res = run_isolated([shape] {
+      sim::Machine m(config(shape));
+      const unsigned n = m.nodes();
+      const fw::TorusLayout layout(m.config().shape.dims());
+      std::vector<std::string> problems(n);
+      const auto run = m.run([&](sim::Machine::Task& t) {
+        for (unsigned d = 0; d < n; ++d) {
+          if (d == t.rank) continue;
+          fw::TorusHeader h;
+          h.dst = layout.coord(d);
+          h.chunks = 1 + (t.rank + d) % 3;
+          h.deterministic = (t.rank + d) % 2 == 0;
+          std::vector<uint64_t> payload(4 * h.chunks);
+          for (size_t i = 0; i < payload.size(); ++i) payload[i] = (uint64_t{t.rank} << 32) | (d << 16) | i;
+          t.torus.send(h, payload);
+        }
+        std::vector<bool> seen(n, false);
+        for (unsigned k = 0; k + 1 < n; ++k) {
+          const fw::TorusPacket p = t.torus.receive();
+          const unsigned src = layout.rank(p.header.src);
+          bool ok = src < n && src != t.rank && !seen[src] && p.header.dst == layout.coord(t.rank) &&
+                    p.header.chunks == 1 + (src + t.rank) % 3;
+          for (size_t i = 0; ok && i < p.payload.size(); ++i)
+            ok = p.payload[i] == ((uint64_t{src} << 32) | (t.rank << 16) | i);
+          if (!ok) problems[t.rank] += "bad packet from node " + std::to_string(src) + "; ";
+          if (src < n) seen[src] = true;
+        }
+        t.torus.check();
+      });
+      if (!run.finished) return std::string("the run did not finish");
+      for (const auto& f : run.failures) {
+        try {
+          std::rethrow_exception(f.second);
+        } catch (const std::exception& e) {
+          return std::string("rank ") + std::to_string(f.first) + ": " + e.what();
+        }
+      }
+      for (unsigned r = 0; r < n; ++r)
+        if (!problems[r].empty()) return "node " + std::to_string(r) + ": " + problems[r];
+      return std::string("ok");
+    });
+    ASSERT_TRUE(res.exited) << shape << ": " << res.report;
+    EXPECT_EQ(res.report, "ok") << shape;
+  }
+}
+
+// A deterministic packet with the deposit bit sent along x leaves a copy at every node of
+// its line and nowhere else.
+TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
+  const auto res = run_isolated([] {
+    sim::Machine m(config("4x4x4"));
+    const fw::TorusLayout layout(m.config().shape.dims());
+    const unsigned sender = layout.rank({0, 2, 1});
+    std::vector<int> got(m.nodes(), 0);
+    const auto run = m.run([&](sim::Machine::Task& t) {
+      if (t.rank == sender) {
+        fw::TorusHeader h;
+        h.dst = {3, 2, 1};  // the last node on the line going x+ (x = 1, 2, 3)
+        h.hints = 1;        // x+
+        h.deterministic = true;
+        h.deposit = true;
+        h.chunks = 2;
+        t.torus.send(h, std::vector<uint64_t>(8, 0x5eed));
+      }
+      // Every node looks for packets for a while.
+      for (unsigned i = 0; i < 400; ++i)
+        if (auto p = t.torus.try_receive()) got[t.rank] += p->payload == std::vector<uint64_t>(8, 0x5eed) ? 1 : 100;
+      t.torus.check();
+    });
+    if (!run.finished || !run.failures.empty()) return std::string("the run failed");
+    std::string wrong;
+    for (unsigned r = 0; r < m.nodes(); ++r) {
+      const fw::Coord c = layout.coord(r);
+      const int want = (c[1] == 2 && c[2] == 1 && c[0] != 0) ? 1 : 0;
+      if (got[r] != want) wrong += "node " + std::to_string(r) + " got " + std::to_string(got[r]) + "; ";
+    }
+    return wrong.empty() ? std::string("ok") : wrong;
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_EQ(res.report, "ok");
+}
+
+sim::TrafficOptions traffic(const std::string& shape, double rate, sim::Routing routing, uint64_t seed) {
+  sim::TrafficOptions o;
+  o.machine = config(shape);
+  o.spec.rate = rate;
+  o.spec.routing = routing;
+  o.spec.seed = seed;
+  o.spec.chunks = 1 + seed % 3;
+  o.window = {200, 3000};
+  return o;
+}
+
+std::string run_traffic_checked(const sim::TrafficOptions& o) {
+  const sim::TrafficResult r = sim::run_traffic(o);
+  if (!r.ok() || r.delivered == 0) return describe(r);
+  return "ok";
+}
+
+// Above saturation on odd shapes, with both routings: every packet arrives once, intact,
+// and nothing deadlocks.
+TEST(TorusTraffic, OddShapesAboveSaturationLoseNothing) {
+  const uint64_t seed = 7;
+  std::cout << "seed " << seed << "\n";
+  for (const char* shape : {"3x5x7", "2x2x2", "1x1x16", "4x4x1"}) {
+    for (sim::Routing routing : {sim::Routing::Dor, sim::Routing::Adaptive}) {
+      const auto res = run_isolated([&] { return run_traffic_checked(traffic(shape, 0.9, routing, seed)); });
+      ASSERT_TRUE(res.exited) << shape << ": " << res.report;
+      EXPECT_EQ(res.report, "ok") << shape << (routing == sim::Routing::Dor ? " dor" : " adaptive");
+    }
+  }
+}
+
+// Every traffic pattern on 4x4x4 at a moderate load.
+TEST(TorusTraffic, EveryPatternDelivers) {
+  for (sim::Pattern p : {sim::Pattern::Uniform, sim::Pattern::Transpose, sim::Pattern::Bitcomp,
+                         sim::Pattern::Hotspot, sim::Pattern::Neighbor}) {
+    const auto res = run_isolated([p] {
+      sim::TrafficOptions o = traffic("4x4x4", 0.3, sim::Routing::Adaptive, 3);
+      o.spec.pattern = p;
+      return run_traffic_checked(o);
+    });
+    ASSERT_TRUE(res.exited) << to_string(p) << ": " << res.report;
+    EXPECT_EQ(res.report, "ok") << to_string(p);
+  }
+}
+
+// With a node marked down, traffic between all the others is routed around it (software
+// routes: hints, and a detour through another node where no dimension-order route exists).
+TEST(TorusTraffic, TrafficIsDeliveredAroundADownNode) {
+  const auto res = run_isolated([] {
+    sim::TrafficOptions o = traffic("4x4x4", 0.3, sim::Routing::Adaptive, 5);
+    o.machine.down_nodes = {21};
+    return run_traffic_checked(o);
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_EQ(res.report, "ok");
+}
+
+// Without the software routes, the same traffic would need the down node: the routers
+// drop packets whose dimension-order route has a down link, and the run reports them lost.
+TEST(TorusTraffic, RoutesAroundADownNodeUseDetoursWhereDimensionOrderCannot) {
+  sim::MachineConfig m = config("4x4x4");
+  m.down_nodes = {21};
+  const auto routes = sim::routes_around(m);
+  const fw::TorusLayout L(m.shape.dims());
+  unsigned detours = 0, pairs = 0;
+  for (unsigned s = 0; s < L.nodes(); ++s)
+    for (unsigned t = 0; t < L.nodes(); ++t) {
+      if (s == t || s == 21 || t == 21) continue;
+      ++pairs;
+      EXPECT_TRUE(routes[s][t].deterministic);
+      if (routes[s][t].via >= 0) {
+        ++detours;
+        EXPECT_NE(routes[s][t].via, 21);
+        EXPECT_LT(routes[s][routes[s][t].via].via, 0) << "a detour's first leg is direct";
+      }
+    }
+  EXPECT_EQ(pairs, 63u * 62u);
+  EXPECT_GT(detours, 0u) << "some pairs have the down node on every dimension-order route";
+}
+
+// The flat model and the SystemC machine run the same RTL with the same agents: the same
+// seed gives the same packets, the same deliveries and the same latencies, cycle for cycle.
+TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
+  bool built = false;
+  for (const std::string& m : sim::flat_models()) built = built || m == "2x2x2/4";
+  ASSERT_TRUE(built) << "the build has no 2x2x2 flat model (COLLNET_FLAT_SHAPES)";
+  std::string out[2];
+  for (int e = 0; e < 2; ++e) {
+    const auto res = run_isolated([e] {
+      sim::TrafficOptions o = traffic("2x2x2", 0.6, sim::Routing::Adaptive, 11);
+      o.engine = e ? sim::Engine::Flat : sim::Engine::SystemC;
+      const sim::TrafficResult r = sim::run_traffic(o);
+      std::ostringstream s;
+      s << describe(r) << " p99 " << r.p99_latency << " cycles " << r.cycles;
+      return s.str();
+    });
+    ASSERT_TRUE(res.exited) << res.report;
+    out[e] = res.report;
+  }
+  EXPECT_EQ(out[0], out[1]);
+  EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
+}
+
+}  // namespace
+}  // namespace collnet
