@@ -5,15 +5,16 @@
 //
 // * Dynamic packets (minimal adaptive) may take any link that brings them closer, on
 //   either dynamic VC, preferring the link and VC with the most credits; if none is free
-//   they fall back to the escape VC.
+//   they fall back to the escape VC for that hop.
 // * The escape VC (deterministic packets, and dynamic packets falling back) and the
 //   high-priority VC route in dimension order (x, then y, then z) along the hinted
 //   directions. Their buffers are counted in packet slots (one maximum-size packet
 //   each, whatever the packet's size). Bubble flow control: a packet continuing along
 //   the ring it travels on needs one free slot; a packet entering a ring's escape or
 //   priority VC (from injection, another dimension or a dynamic VC) needs two, so every
-//   ring always keeps a free slot (see docs/torus.md). A packet in the escape or
-//   priority VC never leaves it.
+//   ring always keeps a free slot (see docs/torus.md). A dynamic packet on the escape VC
+//   may take a dynamic VC again at the next router; deterministic and priority packets
+//   never do.
 // * Injection: the router writes the source coordinates into the header and, when the
 //   hint bits are zero, the minimal direction of every dimension (x+ on a tie).
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
@@ -117,8 +118,10 @@ module tr_route #(
 
       // ---------------------------------------------------------- escape / priority path
       esc_vc      = prio ? 2'(tr_pkg::TrVcPrio) : 2'(tr_pkg::TrVcEscape);
-      escape_only = prio || determ || (!inject_i && in_vc_i == 2'(tr_pkg::TrVcEscape)) ||
-                    (!inject_i && in_vc_i == 2'(tr_pkg::TrVcPrio));
+      // A dynamic packet that fell back to the escape VC may take a dynamic VC again at
+      // the next router (Duato): the escape VC stays a deadlock-free way out from every
+      // buffer, which is all the argument needs (docs/torus.md).
+      escape_only = prio || determ;
       continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
       esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
       copy        = deposit && !inject_i;  // the injecting node keeps no copy
