@@ -32,11 +32,18 @@ $(BUILD)/CMakeCache.txt:
 
 configure: deps $(BUILD)/CMakeCache.txt
 
+# Verilator's CMake support lists a model's generated files when CMake configures; an RTL
+# change re-Verilates into new file names, so a build that fails after one is configured
+# again (all models re-Verilated first, with -k) and built once more.
+cmake_build = cmake --build $(BUILD) -j $(JOBS) $(1) -- -k || { \
+  echo "build: configuring again for the re-Verilated models"; \
+  cmake $(BUILD) > /dev/null && cmake --build $(BUILD) -j $(JOBS) $(1); }
+
 build: configure
-	cmake --build $(BUILD) -j $(JOBS)
+	@$(call cmake_build)
 
 run: configure
-	cmake --build $(BUILD) -j $(JOBS) --target collnet
+	@$(call cmake_build,--target collnet)
 	$(DEMO)
 	@echo "waveform: $(BUILD)/demo.fst (open with: gtkwave $(BUILD)/demo.gtkw)"
 

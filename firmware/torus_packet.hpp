@@ -62,15 +62,19 @@ struct TorusHeader {
   }
 };
 
-// The minimal direction bits from `from` to `to` on a torus of `dims` (x+ on a tie), as the
-// injecting router computes them.
+// The minimal direction bits from `from` to `to` on a torus of `dims`, as the injecting
+// router computes them. Halfway round an even ring the direction is - when the low bits of
+// all six coordinates have odd parity, + otherwise (tr_route): fixed per pair, balanced
+// over pairs.
 inline unsigned minimal_hints(const std::array<unsigned, 3>& from, const std::array<unsigned, 3>& to,
                               const std::array<unsigned, 3>& dims) {
+  const unsigned tie_minus = (from[0] ^ from[1] ^ from[2] ^ to[0] ^ to[1] ^ to[2]) & 1u;
   unsigned h = 0;
   for (unsigned k = 0; k < 3; ++k) {
     if (from[k] == to[k]) continue;
     const unsigned plus_hops = (to[k] + dims[k] - from[k]) % dims[k];
-    h |= (2 * plus_hops <= dims[k] ? 1u : 2u) << (2 * k);
+    const bool plus = 2 * plus_hops < dims[k] || (2 * plus_hops == dims[k] && !tie_minus);
+    h |= (plus ? 1u : 2u) << (2 * k);
   }
   return h;
 }

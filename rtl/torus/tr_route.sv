@@ -16,7 +16,8 @@
 //   may take a dynamic VC again at the next router; deterministic and priority packets
 //   never do.
 // * Injection: the router writes the source coordinates into the header and, when the
-//   hint bits are zero, the minimal direction of every dimension (x+ on a tie).
+//   hint bits are zero, the minimal direction of every dimension (on a tie, + or -
+//   by the parity of the source's and destination's coordinates).
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
 // Packets that cannot be routed (a destination outside the torus, a link marked down on
 // their dimension-order path, a malformed deposit) are discarded with an error bit.
@@ -54,7 +55,7 @@ module tr_route #(
   always_comb begin
     logic [5:0]                  len, hint_in, hint_min, hint;
     logic [3*tr_pkg::CoordW-1:0] dst;
-    logic                        deposit, determ, prio, arrived, escape_only, continuing;
+    logic                        deposit, determ, prio, arrived, escape_only, continuing, tie_minus;
     logic                        copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down;
     logic [2:0]                  need, plus, bad_dst, rcv_out, dor_dir, dyn_dir;
     logic [1:0]                  dor_dim, esc_vc, dyn_vc;
@@ -65,7 +66,7 @@ module tr_route #(
     logic                        usable;
 
     // Every temporary has a value on every path (no latches), cheap constants.
-    {len, hint_in, hint_min, hint, dst, deposit, determ, prio, arrived, escape_only, continuing} = '0;
+    {len, hint_in, hint_min, hint, dst, deposit, determ, prio, arrived, escape_only, continuing, tie_minus} = '0;
     {copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down} = '0;
     {need, plus, bad_dst, rcv_out, dor_dir, dyn_dir, dor_dim, esc_vc, dyn_vc} = '0;
     {rcv_free, esc_credits, best, c, m, dd, kk, diff, d, usable} = '0;
@@ -88,6 +89,13 @@ module tr_route #(
       determ  = hdr_i[tr_pkg::TrHdrDetermBit];
       prio    = hdr_i[tr_pkg::TrHdrPrioBit];
 
+      // Halfway round an even ring both ways are minimal. Which one is taken depends on the
+      // pair of nodes (the parity of all six coordinates' low bits): fixed per pair, so
+      // deterministic packets stay in order, and spread over pairs, so both directions
+      // carry half the ties.
+      tie_minus = ^{my_i[0], my_i[tr_pkg::CoordW], my_i[2*tr_pkg::CoordW],
+                    dst[0], dst[tr_pkg::CoordW], dst[2*tr_pkg::CoordW]};
+
       // Per dimension: still to travel, the minimal direction, and the direction taken
       // (the header's hint for this dimension, or the minimal direction if it has none).
       for (int k = 0; k < 3; k++) begin
@@ -97,8 +105,8 @@ module tr_route #(
         bad_dst[k] = (dd >= kk);
         need[k]    = (dd != m);
         diff       = (dd >= m) ? dd - m : dd + kk - m;  // hops in the + direction
-        hint_min[2*k]     = need[k] && (2 * diff <= kk);
-        hint_min[2*k + 1] = need[k] && (2 * diff > kk);
+        hint_min[2*k]     = need[k] && ((2 * diff < kk) || (2 * diff == kk && !tie_minus));
+        hint_min[2*k + 1] = need[k] && ((2 * diff > kk) || (2 * diff == kk && tie_minus));
         plus[k] = hint_in[2*k] || (!hint_in[2*k + 1] && hint_min[2*k]);
       end
       hint = (inject_i && hint_in == '0) ? hint_min : hint_in;
