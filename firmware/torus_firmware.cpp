@@ -34,15 +34,29 @@ void TorusFirmware::check() {
   throw HardwareError(me_.rank, e, "node " + std::to_string(me_.rank) + " torus error: " + what);
 }
 
-void TorusFirmware::send(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
+namespace {
+
+void check_injection(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
   if (fifo >= rm::kTrInjFifos) throw std::invalid_argument("torus injection FIFO " + std::to_string(fifo) + " must be 0..2");
   if (payload.size() != rm::kChunkFlits * header.chunks)
     throw std::invalid_argument("a torus packet of " + std::to_string(header.chunks) + " chunks carries " +
                                 std::to_string(rm::kChunkFlits * header.chunks) + " words, not " +
                                 std::to_string(payload.size()));
-  const uint64_t hdr = header.encode();
+}
+
+}  // namespace
+
+void TorusFirmware::send(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
+  check_injection(header, payload, fifo);
+  header.encode();  // throws on a bad field before any waiting
   while (status().inj_free[fifo] < header.flits()) {
   }
+  inject(header, payload, fifo);
+}
+
+void TorusFirmware::inject(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
+  check_injection(header, payload, fifo);
+  const uint64_t hdr = header.encode();
   bus_.write(rm::kRegTrInjHdr + 8 * fifo, hdr);
   for (unsigned c = 0; c < header.chunks; ++c)
     bus_.write_vector(rm::kRegTrInjChunk + 8 * fifo,
@@ -64,6 +78,33 @@ std::optional<TorusPacket> TorusFirmware::try_receive(unsigned fifo) {
     p.payload.insert(p.payload.end(), v.begin(), v.end());
   }
   return p;
+}
+
+std::vector<TorusPacket> TorusFirmware::receive_available(unsigned fifo) {
+  if (fifo >= rm::kTrRcvFifos) throw std::invalid_argument("torus reception FIFO " + std::to_string(fifo) + " must be 0..1");
+  std::optional<TorusHeader>& pending = pending_[fifo];
+  std::vector<TorusPacket> out;
+  // Only this firmware pops the FIFO, so the count read here can only grow meanwhile.
+  unsigned held = status().rcv[fifo];
+  for (;;) {
+    if (!pending) {
+      if (held < 1) break;
+      pending = TorusHeader::decode(bus_.read(rm::kRegTrRcvHdr + 8 * fifo));
+      held -= 1;
+    }
+    const unsigned need = rm::kChunkFlits * pending->chunks;
+    if (held < need) break;
+    TorusPacket p{*pending, {}};
+    pending.reset();
+    p.payload.reserve(need);
+    for (unsigned c = 0; c < p.header.chunks; ++c) {
+      const RegisterBus::Vector v = bus_.read_vector(rm::kRegTrRcvChunk + 8 * fifo);
+      p.payload.insert(p.payload.end(), v.begin(), v.end());
+    }
+    held -= need;
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 TorusPacket TorusFirmware::receive(unsigned fifo) {

@@ -41,11 +41,22 @@ class TorusFirmware {
   // for room for all of it, then writes the header and one vector per chunk. The payload
   // must be 4 words per chunk of the header (throws std::invalid_argument otherwise).
   void send(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo = 0);
+  // Writes one packet without looking at the FIFO: for a caller that knows from its own
+  // status() read that the packet fits (it may then write several per status read, and do
+  // other work instead of waiting while it does not fit). Same checks as send().
+  void inject(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo = 0);
   // The packet at the head of reception FIFO `fifo` (0 normal, 1 high priority) once all
   // of it has arrived, or nothing yet.
   std::optional<TorusPacket> try_receive(unsigned fifo = 0);
   // Waits for a packet (polling) and returns it.
   TorusPacket receive(unsigned fifo = 0);
+  // Every packet wholly in reception FIFO `fifo` now, in arrival order, by one status read
+  // (try_receive reads the status twice per packet). A packet whose header has arrived but
+  // not all its chunks is left pending, as with try_receive: see mid_packet().
+  std::vector<TorusPacket> receive_available(unsigned fifo = 0);
+  // A header of reception FIFO `fifo` has been read and its chunks have not: the next
+  // reads of that FIFO must be this firmware's, to finish the packet.
+  bool mid_packet(unsigned fifo = 0) const { return fifo < regmap::kTrRcvFifos && pending_[fifo].has_value(); }
 
  private:
   RegisterBus& bus_;
