@@ -3,6 +3,10 @@
 // the node's leader combines the tasks' contributions and drives the adapter, and the
 // others pick the result up from memory. One Slot per communicator class: communicators
 // on the same node never share one.
+//
+// Point-to-point: the node's mailbox, and the lock a task holds while it uses the node's
+// torus FIFOs (the tasks share them, and the accesses of one packet must not interleave
+// with another task's).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +15,8 @@
 #include <map>
 #include <utility>
 #include <vector>
+
+#include "mailbox.hpp"
 
 namespace collnet::driver {
 
@@ -26,6 +32,9 @@ class NodeTasks {
   };
 
   Slot& slot(unsigned cls) { return slots_[cls]; }
+
+  Mailbox mailbox;
+  bool torus_busy = false;  // a task of the node holds the torus FIFOs (P2pTransport)
 
  private:
   std::map<unsigned, Slot> slots_;
