@@ -251,6 +251,19 @@ void Communicator::check_root(const char* call, unsigned root) const {
                 std::to_string(size_));
 }
 
+void Communicator::check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count,
+                             const void* buf) const {
+  if (peer >= size_)
+    throw Error(std::string(call) + ": " + which + " rank " + std::to_string(peer) +
+                " is not a rank of a communicator of size " + std::to_string(size_));
+  if (tag > kMaxTag)
+    throw Error(std::string(call) + ": tag " + std::to_string(tag) + " is outside 0.." + std::to_string(kMaxTag));
+  if (count > p2p::kMaxCount)
+    throw Error(std::string(call) + ": count " + std::to_string(count) + " is more than a message holds (" +
+                std::to_string(p2p::kMaxCount) + ")");
+  check_buffer(call, "the", buf, count);
+}
+
 void Communicator::barrier() {
   NodeTasks::Slot& s = node_.slot(cls_);
   const uint64_t generation = s.generation;

@@ -7,6 +7,8 @@
 // in two uint64_t: [2i] the value, [2i+1] the index; ties go to the smaller index.
 // Every rank of the communicator calls each collective with the same count, type, op and
 // root. Misuse raises collnet::Error naming the call and the argument.
+//
+// Point-to-point send and recv go over the torus instead (point_to_point.cpp).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +21,7 @@
 #include "encoding.hpp"
 #include "node_tasks.hpp"
 #include "op.hpp"
+#include "p2p_envelope.hpp"
 #include "systemc/machine.hpp"
 #include "tree_stream.hpp"
 
@@ -81,6 +84,25 @@ class Communicator {
   void bcast(std::vector<uint64_t>& buf, unsigned root, Datatype type = Datatype::U64);
   void allgather(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Datatype type = Datatype::U64);
 
+  // Point-to-point (point_to_point.cpp), MPI standard mode: a message of `count` words to or
+  // from a rank of this communicator, matched on (source, tag). Messages from one rank to
+  // another with the same tag are received in the order they were sent; other tags (or
+  // other communicators) are matched independently. send returns once the message is on
+  // its way (its buffer may be reused): a message nobody receives yet waits in the
+  // destination node's mailbox. It may still wait until some task of the destination node
+  // polls the torus (any send or recv there does). recv returns once the whole message is
+  // in buf. Sends to a rank of the same node, this one included, go through the node's
+  // mailbox without the torus. Tags 0..kMaxTag; count 0 is a valid message.
+  // Throws collnet::Error naming the call and the argument: a rank outside the
+  // communicator, a tag out of range, a null buffer, or a recv whose count differs from
+  // the message's (which then stays queued for a recv of the right count).
+  static constexpr unsigned kMaxTag = p2p::kMaxTag;
+  void send(const uint64_t* buf, size_t count, unsigned dest, unsigned tag = 0);
+  void recv(uint64_t* buf, size_t count, unsigned source, unsigned tag = 0);
+  // The whole vector, or exactly buf.size() words.
+  void send(const std::vector<uint64_t>& buf, unsigned dest, unsigned tag = 0) { send(buf.data(), buf.size(), dest, tag); }
+  void recv(std::vector<uint64_t>& buf, unsigned source, unsigned tag = 0) { recv(buf.data(), buf.size(), source, tag); }
+
   // With checking on, every collective first agrees on its arguments (one extra one-packet
   // pass): ranks passing different counts, types, ops or roots all raise collnet::Error.
   // Off by default: a mismatch then shows as the adapter's header-mismatch error, because
@@ -115,6 +137,9 @@ class Communicator {
   void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
               bool inclusive);
   void check_root(const char* call, unsigned root) const;
+  // Point-to-point arguments: the peer (`which`: "destination" or "source"), tag, count, buffer.
+  void check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, const void* buf) const;
+  Mailbox::Key mailbox_key(unsigned source_world, unsigned dest_task, unsigned tag) const;
   // The local barrier of the node's tasks: returns on the leader once all arrived; the
   // others wait for the leader's release.
   void local_arrive(NodeTasks::Slot& s);
