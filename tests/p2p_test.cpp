@@ -1,0 +1,496 @@
+// Point-to-point send and recv on whole simulated machines (each in a child process), on
+// 2x2x2 and 3x1x2 tori with one and two tasks per node, and the node mailbox on its own.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "driver/error.hpp"
+#include "driver/machine.hpp"
+#include "driver/mailbox.hpp"
+#include "driver/p2p_envelope.hpp"
+#include "firmware/torus_layout.hpp"
+#include "support/isolated.hpp"
+
+namespace collnet {
+namespace {
+
+using test::run_isolated;
+
+sim::MachineConfig config(const std::string& shape, unsigned tasks) {
+  sim::MachineConfig c;
+  c.shape = sim::Shape::parse(shape);
+  c.tasks_per_node = tasks;
+  c.watchdog_cycles = 400'000;
+  return c;
+}
+
+struct Setup {
+  const char* shape;
+  unsigned tasks;
+};
+// With two tasks per node, rank r and r ^ 1 share a node: both the torus and the
+// node-local path are exercised.
+const Setup kSetups[] = {{"2x2x2", 1}, {"3x1x2", 1}, {"2x2x2", 2}, {"3x1x2", 2}};
+
+std::string name(const Setup& s) { return std::string(s.shape) + " with " + std::to_string(s.tasks) + " tasks per node"; }
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The content of message `k` from world rank `src` to `dst`: different for every message and word.
+std::vector<uint64_t> message(unsigned src, unsigned dst, uint64_t k, size_t count) {
+  std::vector<uint64_t> v(count);
+  for (size_t i = 0; i < count; ++i) v[i] = mix((((uint64_t{src} << 20 | dst) << 24 | k) << 20) + i);
+  return v;
+}
+
+// "" if equal, else where they first differ.
+std::string differs(const std::vector<uint64_t>& got, const std::vector<uint64_t>& want, const std::string& what) {
+  if (got.size() != want.size())
+    return what + ": " + std::to_string(got.size()) + " words, expected " + std::to_string(want.size()) + "; ";
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i]) return what + ": word " + std::to_string(i) + " wrong; ";
+  return "";
+}
+
+using Body = std::function<void(driver::Task&, std::string& problem)>;
+
+// Runs `body` on every rank; "ok" when every rank returned and reported no problem.
+std::string run_on(const Setup& s, const Body& body) {
+  driver::Machine m(config(s.shape, s.tasks));
+  std::vector<std::string> problems(m.sim().nodes() * s.tasks);
+  const driver::RunReport rep = m.run([&](driver::Task& t) { body(t, problems[t.rank()]); });
+  if (!rep.ok) return rep.error;
+  for (size_t r = 0; r < problems.size(); ++r)
+    if (!problems[r].empty()) return "rank " + std::to_string(r) + ": " + problems[r];
+  return "ok";
+}
+
+void expect_ok_everywhere(const Body& body) {
+  for (const Setup& s : kSetups) {
+    const auto res = run_isolated([&] { return run_on(s, body); });
+    ASSERT_TRUE(res.exited) << name(s) << ": " << res.report;
+    EXPECT_EQ(res.report, "ok") << name(s);
+  }
+}
+
+// ------------------------------------------------------------------ machines
+
+// Rank 0 plays ping-pong with the last rank (another node) and with rank 1 (the next node,
+// or the same node with two tasks): messages of 1 to 118 words go there and come back
+// incremented.
+TEST(P2p, PingPongCarriesTheDataBothWays) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    for (unsigned peer : {last, 1u}) {
+      for (unsigned round = 0; round < 10; ++round) {
+        const size_t count = 1 + 13 * round;
+        const auto ping = message(0, peer, round, count);
+        if (w.rank() == 0) {
+          w.send(ping, peer, round);
+          std::vector<uint64_t> back(count);
+          w.recv(back, peer, round);
+          auto want = ping;
+          for (auto& x : want) ++x;
+          problem += differs(back, want, "pong " + std::to_string(round) + " from " + std::to_string(peer));
+        } else if (w.rank() == peer) {
+          std::vector<uint64_t> got(count);
+          w.recv(got, 0, round);
+          problem += differs(got, ping, "ping " + std::to_string(round));
+          for (auto& x : got) ++x;
+          w.send(got, 0, round);
+        }
+      }
+    }
+  });
+}
+
+// Every rank sends 1000 words (33 packets) to the next rank and only then receives from the
+// previous one: every send starts before any receive is posted. The sends keep draining
+// their own node's reception FIFO, so none waits for good on a full injection FIFO.
+TEST(P2p, RingExchangeOfLargeMessagesDoesNotDeadlock) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned n = w.size(), next = (w.rank() + 1) % n, prev = (w.rank() + n - 1) % n;
+    w.send(message(w.rank(), next, 0, 1000), next);
+    std::vector<uint64_t> got(1000);
+    w.recv(got, prev);
+    problem += differs(got, message(prev, w.rank(), 0, 1000), "from " + std::to_string(prev));
+  });
+}
+
+// Every rank r sends 40 messages of 0 to 77 words with one tag to rank size-1-r (on the
+// opposite node, several dimensions away: adaptive routing would have paths to reorder
+// them on) and to its partner r ^ 1 (the same node with two tasks), interleaved, while all
+// the others do the same: each receiver gets every sender's messages in the order sent.
+TEST(P2p, MessagesOfOnePairAndTagArriveInOrder) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned n = w.size(), me = w.rank();
+    const unsigned far = n - 1 - me, partner = me ^ 1u;
+    constexpr unsigned kMessages = 40;
+    auto count = [](unsigned k) { return size_t{(k * 37u) % 78u}; };
+    for (unsigned k = 0; k < kMessages; ++k)
+      for (unsigned peer : {far, partner}) w.send(message(me, peer, k, count(k)), peer, 5);
+    for (unsigned k = 0; k < kMessages; ++k)
+      for (unsigned src : {far, partner}) {
+        std::vector<uint64_t> got(count(k));
+        w.recv(got, src, 5);
+        problem += differs(got, message(src, me, k, count(k)), "message " + std::to_string(k) + " from " + std::to_string(src));
+      }
+  });
+}
+
+// Tags 0..7 sent in that order (50 to 190 words each), received 7 first: the receive of tag
+// 7 waits while the others arrive and are queued in the mailbox.
+TEST(P2p, DifferentTagsAreMatchedInTheOppositeOrderOfSending) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    auto count = [](unsigned tag) { return size_t{50 + 20 * tag}; };
+    if (w.rank() == 0) {
+      for (unsigned tag = 0; tag < 8; ++tag)
+        for (unsigned peer : {last, 1u}) w.send(message(0, peer, tag, count(tag)), peer, tag);
+    } else if (w.rank() == last || w.rank() == 1) {
+      for (unsigned tag = 8; tag-- > 0;) {
+        std::vector<uint64_t> got(count(tag));
+        w.recv(got, 0, tag);
+        problem += differs(got, message(0, w.rank(), tag, count(tag)), "tag " + std::to_string(tag));
+      }
+    }
+  });
+}
+
+// Empty messages are messages: they are matched and ordered like the others.
+TEST(P2p, ZeroLengthMessagesAreMatchedAndOrdered) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    if (w.rank() == 0) {
+      for (unsigned peer : {last, 1u}) {
+        w.send(nullptr, 0, peer, 1);
+        w.send(message(0, peer, 1, 5), peer, 1);
+        w.send(nullptr, 0, peer, 2);
+      }
+    } else if (w.rank() == last || w.rank() == 1) {
+      w.recv(nullptr, 0, 0, 2);
+      std::vector<uint64_t> none, five(5);
+      w.recv(none, 0, 1);
+      w.recv(five, 0, 1);
+      problem += differs(five, message(0, w.rank(), 1, 5), "the 5-word message");
+      // A 0-word receive must not take a 5-word message: nothing of the kind is left.
+      w.send(nullptr, 0, 0, 9);
+    }
+    if (w.rank() == 0) {
+      for (unsigned peer : {last, 1u}) w.recv(nullptr, 0, peer, 9);
+    }
+  });
+}
+
+// A rank sends to itself through its node's mailbox: large and empty messages, received
+// in another order than sent.
+TEST(P2p, SendToSelfIsReceived) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned me = w.rank();
+    w.send(message(me, me, 0, 1000), me, 3);
+    w.send(nullptr, 0, me, 4);
+    w.recv(nullptr, 0, me, 4);
+    std::vector<uint64_t> got(1000);
+    w.recv(got, me, 3);
+    problem += differs(got, message(me, me, 0, 1000), "to itself");
+  });
+}
+
+// A receive whose count is not the message's raises collnet::Error naming the call, the
+// source, the tag and both counts; the message stays queued for a receive that fits.
+// From another node (the receive is usually posted before the message arrives) and, with
+// two tasks per node, from the same node (the message is queued by then).
+TEST(P2p, CountMismatchRaisesAnErrorNamingBothCounts) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    if (w.rank() == last || w.rank() == 1) {
+      w.send(message(w.rank(), 0, 0, 10), 0, 3);
+      w.send(message(w.rank(), 0, 1, 4), 0, 3);
+    } else if (w.rank() == 0) {
+      for (unsigned src : {last, 1u}) {
+        std::vector<uint64_t> big(12);
+        std::string what;
+        try {
+          w.recv(big, src, 3);
+        } catch (const Error& e) {
+          what = e.what();
+        }
+        const std::string want = "recv: the message from rank " + std::to_string(src) +
+                                 " with tag 3 holds 10 elements; the receive expects 12";
+        if (what.find(want) == std::string::npos) problem += "from " + std::to_string(src) + ": got '" + what + "'; ";
+        std::vector<uint64_t> ten(10), four(4);
+        w.recv(ten, src, 3);
+        w.recv(four, src, 3);
+        problem += differs(ten, message(src, 0, 0, 10), "the 10-word message after the error");
+        problem += differs(four, message(src, 0, 1, 4), "the next message");
+      }
+    }
+  });
+}
+
+// Bad ranks, tags and buffers raise collnet::Error naming the call and the argument.
+TEST(P2p, BadRanksTagsAndBuffersAreRefused) {
+  const auto res = run_isolated([] {
+    return run_on({"2x2x2", 1}, [](driver::Task& t, std::string& problem) {
+      if (t.rank() != 0) return;
+      driver::Communicator& w = t.world();
+      std::vector<uint64_t> buf(4);
+      const std::pair<std::function<void()>, std::string> cases[] = {
+          {[&] { w.send(buf, 8); }, "send: destination rank 8 is not a rank of a communicator of size 8"},
+          {[&] { w.recv(buf, 11); }, "recv: source rank 11 is not a rank of a communicator of size 8"},
+          {[&] { w.send(buf, 1, 65536); }, "send: tag 65536 is outside 0..65535"},
+          {[&] { w.recv(buf, 1, 70000); }, "recv: tag 70000 is outside 0..65535"},
+          {[&] { w.send(nullptr, 3, 1); }, "send: the buffer is null for 3 elements"},
+          {[&] { w.recv(nullptr, 2, 1); }, "recv: the buffer is null for 2 elements"},
+      };
+      for (const auto& c : cases) {
+        std::string what = "no error";
+        try {
+          c.first();
+        } catch (const Error& e) {
+          what = e.what();
+        }
+        if (what != c.second) problem += "expected '" + c.second + "', got '" + what + "'; ";
+      }
+      // The largest tag is fine.
+      w.send(buf, 0, driver::Communicator::kMaxTag);
+      std::vector<uint64_t> got(4);
+      w.recv(got, 0, driver::Communicator::kMaxTag);
+      problem += differs(got, buf, "tag 65535");
+    });
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_EQ(res.report, "ok");
+}
+
+// A subset communicator numbers its own ranks and matches its own messages: the same
+// (source, tag) on the world and on the subset are two different streams.
+TEST(P2p, CommunicatorsMatchTheirOwnMessages) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    auto sub = w.create({last, 2, 0});  // subset ranks: 0 -> 0, 2 -> 1, last -> 2
+    if (!sub) return;
+    if (w.rank() == last) {
+      w.send(message(last, 0, 0, 40), 0, 4);
+      sub->send(message(last, 0, 1, 40), 0, 4);
+      sub->send(message(last, 2, 2, 3), 1, 4);
+      std::string what;
+      try {
+        sub->send(nullptr, 0, 3);
+      } catch (const Error& e) {
+        what = e.what();
+      }
+      if (what != "send: destination rank 3 is not a rank of a communicator of size 3") problem += "got '" + what + "'; ";
+    } else if (w.rank() == 0) {
+      std::vector<uint64_t> a(40), b(40);
+      sub->recv(a, 2, 4);
+      w.recv(b, last, 4);
+      problem += differs(a, message(last, 0, 1, 40), "on the subset");
+      problem += differs(b, message(last, 0, 0, 40), "on the world");
+    } else {
+      std::vector<uint64_t> c(3);
+      sub->recv(c, 2, 4);
+      problem += differs(c, message(last, 2, 2, 3), "rank 2 on the subset");
+    }
+  });
+}
+
+// Every rank sends every rank (itself included) 1 to 3 messages of random tags 0..3 and
+// random sizes (mostly up to 100 words, some 300), then receives them all in a random order
+// that keeps the messages of one (source, tag) in sending order.
+TEST(P2p, RandomAllPairsExchangeDeliversEveryMessage) {
+  const uint64_t seed = 20240611;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  expect_ok_everywhere([seed](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned n = w.size(), me = w.rank();
+    struct Msg {
+      unsigned tag;
+      size_t count;
+    };
+    // The plan, the same on every rank: plan[src][dst].
+    std::mt19937_64 plan_rng(seed);
+    std::vector<std::vector<std::vector<Msg>>> plan(n, std::vector<std::vector<Msg>>(n));
+    for (auto& row : plan)
+      for (auto& msgs : row) {
+        msgs.resize(1 + plan_rng() % 3);
+        for (Msg& m : msgs) m = {static_cast<unsigned>(plan_rng() % 4), plan_rng() % 8 == 0 ? 300 : plan_rng() % 101};
+      }
+    std::mt19937_64 rng(seed ^ mix(me));
+    std::vector<unsigned> dests(n);
+    for (unsigned d = 0; d < n; ++d) dests[d] = d;
+    std::shuffle(dests.begin(), dests.end(), rng);
+    for (unsigned d : dests)
+      for (size_t k = 0; k < plan[me][d].size(); ++k) w.send(message(me, d, k, plan[me][d][k].count), d, plan[me][d][k].tag);
+
+    // Shuffle every (source, message), then give each (source, tag) group's positions to
+    // its messages in sending order.
+    std::vector<std::pair<unsigned, size_t>> order;
+    for (unsigned s = 0; s < n; ++s)
+      for (size_t k = 0; k < plan[s][me].size(); ++k) order.emplace_back(s, k);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::map<std::pair<unsigned, unsigned>, std::vector<size_t>> group;  // (source, tag) -> messages in order
+    for (unsigned s = 0; s < n; ++s)
+      for (size_t k = 0; k < plan[s][me].size(); ++k) group[{s, plan[s][me][k].tag}].push_back(k);
+    std::map<std::pair<unsigned, unsigned>, size_t> taken;
+    for (auto& [s, k] : order) {
+      const std::pair<unsigned, unsigned> g{s, plan[s][me][k].tag};
+      k = group[g][taken[g]++];
+    }
+    for (const auto& [s, k] : order) {
+      const Msg& m = plan[s][me][k];
+      std::vector<uint64_t> got(m.count);
+      w.recv(got, s, m.tag);
+      problem += differs(got, message(s, me, k, m.count), "message " + std::to_string(k) + " from " + std::to_string(s));
+    }
+  });
+}
+
+// Flits a message of `count` words puts on a link: its packets' headers and chunks.
+uint64_t message_flits(size_t count) {
+  uint64_t flits = 0;
+  for (uint64_t p = 0, left = count; p < driver::p2p::packets_for(count); ++p) {
+    const size_t n = std::min<uint64_t>(left, driver::p2p::kDataWords);
+    flits += 1 + fw::regmap::kChunkFlits * driver::p2p::chunks_for(n);
+    left -= n;
+  }
+  return flits;
+}
+
+// Cycles from the start of a send on rank 0 to the end of the receive on `dest`, on 2x2x2
+// with one task per node; "" and the problem if it went wrong.
+std::pair<uint64_t, std::string> measure(unsigned dest, size_t count) {
+  const auto res = run_isolated([dest, count] {
+    driver::Machine m(config("2x2x2", 1));
+    uint64_t start = 0, end = 0;
+    std::string problem;
+    const auto rep = m.run([&](driver::Task& t) {
+      if (t.rank() == 0) {
+        start = t.cycle();
+        t.world().send(message(0, dest, 0, count), dest);
+      } else if (t.rank() == dest) {
+        std::vector<uint64_t> got(count);
+        t.world().recv(got, 0);
+        end = t.cycle();
+        problem = differs(got, message(0, dest, 0, count), "the message");
+      }
+    });
+    if (!rep.ok) return rep.error;
+    if (!problem.empty()) return problem;
+    return std::to_string(end - start);
+  });
+  const uint64_t cycles = res.exited ? std::strtoull(res.report.c_str(), nullptr, 10) : 0;
+  return {cycles, cycles > 0 ? "" : res.report};
+}
+
+// A one-word and a 1000-word message from rank 0 to its x neighbour (rank 1) and to the far
+// corner of 2x2x2 (rank 7, three hops). A message cannot beat a link's flit per cycle, and
+// two more hops cost time.
+TEST(P2p, MeasuresMessagesNearAndFar) {
+  const fw::TorusLayout layout({2, 2, 2});
+  for (size_t count : {size_t{1}, size_t{1000}}) {
+    uint64_t cycles[2] = {};
+    const unsigned dests[2] = {1, 7};
+    for (int i = 0; i < 2; ++i) {
+      const auto [c, problem] = measure(dests[i], count);
+      ASSERT_EQ(problem, "") << count << " words to rank " << dests[i];
+      cycles[i] = c;
+      std::printf("[ cycles   ] %zu words from rank 0 to rank %u (%u hops): %llu cycles, %.3f words per cycle\n", count,
+                  dests[i], layout.distance(layout.coord(0), layout.coord(dests[i])),
+                  static_cast<unsigned long long>(c), double(count) / double(c));
+      EXPECT_GE(c, message_flits(count)) << "faster than a link carries " << message_flits(count) << " flits";
+    }
+    EXPECT_GT(cycles[1], cycles[0]) << count << " words: three hops took no longer than one";
+  }
+}
+
+// ------------------------------------------------------------------ the mailbox alone
+
+using driver::Mailbox;
+
+TEST(Mailbox, QueuesPerKeyInArrivalOrder) {
+  Mailbox mb;
+  const Mailbox::Key a{0, 3, 1, 7}, b{0, 3, 1, 8};
+  const uint64_t one[] = {1}, two[] = {2, 2};
+  mb.put(a, one, 1);
+  mb.put(b, two, 2);
+  mb.put(a, two, 2);
+  ASSERT_NE(mb.queued(a), nullptr);
+  EXPECT_EQ(mb.queued(a)->words, std::vector<uint64_t>({1}));
+  mb.pop(a);
+  EXPECT_EQ(mb.queued(a)->words, std::vector<uint64_t>({2, 2}));
+  mb.pop(a);
+  EXPECT_EQ(mb.queued(a), nullptr);
+  EXPECT_EQ(mb.queued_messages(), 1u);
+}
+
+TEST(Mailbox, APostedReceiveTakesOnlyAMessageOfItsCount) {
+  Mailbox mb;
+  const Mailbox::Key k{1, 0, 0, 0};
+  uint64_t buf[3] = {};
+  mb.post(k, buf, 3);
+  const uint64_t four[] = {4, 4, 4, 4}, three[] = {3, 3, 3};
+  mb.put(k, four, 4);
+  EXPECT_FALSE(mb.posted(k)->started);
+  ASSERT_NE(mb.queued(k), nullptr);
+  mb.pop(k);
+  // Packets: the first with two words, the second with the third.
+  mb.first_packet(9, k, 3, three, 2);
+  EXPECT_TRUE(mb.posted(k)->started);
+  EXPECT_FALSE(mb.posted(k)->done());
+  mb.next_packet(9, k, 1, three + 2, 31);
+  EXPECT_TRUE(mb.posted(k)->done());
+  EXPECT_EQ(buf[2], 3u);
+  EXPECT_EQ(mb.open_streams(), 0u);
+  EXPECT_EQ(mb.queued_messages(), 0u);
+}
+
+TEST(Mailbox, PacketsOutOfSequenceAreErrors) {
+  Mailbox mb;
+  const Mailbox::Key k{0, 5, 0, 2}, other{0, 5, 0, 3};
+  const uint64_t w[31] = {};
+  EXPECT_THROW(mb.next_packet(5, k, 1, w, 31), Error);
+  mb.first_packet(5, k, 100, w, 31);
+  EXPECT_THROW(mb.next_packet(5, k, 2, w, 31), Error);
+  EXPECT_THROW(mb.next_packet(5, other, 1, w, 31), Error);
+  EXPECT_THROW(mb.first_packet(5, k, 1, w, 31), Error);
+  mb.next_packet(5, k, 1, w, 31);
+  EXPECT_EQ(mb.queued(k)->filled, 62u);
+}
+
+TEST(Mailbox, AnAbandonedReceiveLeavesTheRestOfItsMessageQueued) {
+  Mailbox mb;
+  const Mailbox::Key k{0, 1, 0, 0};
+  std::vector<uint64_t> buf(40);
+  std::vector<uint64_t> w(31, 6);
+  mb.post(k, buf.data(), 40);
+  mb.first_packet(1, k, 40, w.data(), 31);
+  mb.unpost(k);
+  buf.assign(40, 0);
+  mb.next_packet(1, k, 1, w.data(), 31);
+  ASSERT_NE(mb.queued(k), nullptr);
+  EXPECT_TRUE(mb.queued(k)->complete());
+  EXPECT_EQ(mb.queued(k)->words, std::vector<uint64_t>(40, 6));
+  EXPECT_EQ(buf, std::vector<uint64_t>(40, 0));
+}
+
+}  // namespace
+}  // namespace collnet
