@@ -21,8 +21,11 @@
 namespace collnet::driver::p2p {
 
 inline constexpr unsigned kMaxTag = 0xffff;
-inline constexpr unsigned kTaskBits = 6;  // sim::MachineConfig::kMaxTasksPerNode is 64
+inline constexpr unsigned kTaskBits = 6;   // sim::MachineConfig::kMaxTasksPerNode is 64
+inline constexpr unsigned kClassBits = 4;  // fw::regmap::kNumClasses is 16
 inline constexpr uint64_t kMaxCount = 0xffffffffu;
+static_assert(16 + 2 * kTaskBits + kClassBits == 32, "tag, tasks and class fill the envelope's low half");
+static_assert(fw::regmap::kNumClasses <= (1u << kClassBits), "every class route fits the envelope");
 inline constexpr unsigned kSwTagFirst = 1;  // the packet opens a message
 inline constexpr unsigned kSwTagNext = 2;   // the packet continues the one its source has open
 // Words a packet carries: one envelope word, then data.
@@ -36,16 +39,18 @@ struct Envelope {
   unsigned cls = 0;
   uint64_t value = 0;  // the count (first packet) or the packet's index
 
+  static constexpr uint64_t kTaskMask = (1u << kTaskBits) - 1, kClassMask = (1u << kClassBits) - 1;
+
   uint64_t encode() const {
-    return uint64_t{tag & 0xffffu} | uint64_t{src_task & 0x3fu} << 16 | uint64_t{dst_task & 0x3fu} << 22 |
-           uint64_t{cls & 0xfu} << 28 | (value & kMaxCount) << 32;
+    return (tag & kMaxTag) | (src_task & kTaskMask) << 16 | (dst_task & kTaskMask) << 22 | (cls & kClassMask) << 28 |
+           (value & kMaxCount) << 32;
   }
   static Envelope decode(uint64_t w) {
     Envelope e;
-    e.tag = w & 0xffffu;
-    e.src_task = (w >> 16) & 0x3fu;
-    e.dst_task = (w >> 22) & 0x3fu;
-    e.cls = (w >> 28) & 0xfu;
+    e.tag = static_cast<unsigned>(w & kMaxTag);
+    e.src_task = static_cast<unsigned>((w >> 16) & kTaskMask);
+    e.dst_task = static_cast<unsigned>((w >> 22) & kTaskMask);
+    e.cls = static_cast<unsigned>((w >> 28) & kClassMask);
     e.value = w >> 32;
     return e;
   }

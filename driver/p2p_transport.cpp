@@ -8,6 +8,8 @@
 
 namespace collnet::driver {
 
+static_assert(sim::MachineConfig::kMaxTasksPerNode <= (1u << p2p::kTaskBits), "every task fits the envelope");
+
 namespace {
 
 // Releases the node's torus lock when the holder leaves, also by an exception: another

@@ -422,7 +422,38 @@ TEST(P2p, MeasuresMessagesNearAndFar) {
   }
 }
 
-// ------------------------------------------------------------------ the mailbox alone
+// ------------------------------------------------------------------ the envelope and the mailbox alone
+
+TEST(P2pEnvelope, RoundTripsEveryFieldAtItsLimits) {
+  for (unsigned tag : {0u, 1u, driver::p2p::kMaxTag})
+    for (unsigned task : {0u, 37u, 63u})
+      for (unsigned cls : {0u, 11u, 15u})
+        for (uint64_t value : {uint64_t{0}, uint64_t{1000}, driver::p2p::kMaxCount}) {
+          driver::p2p::Envelope e;
+          e.tag = tag;
+          e.src_task = task;
+          e.dst_task = 63 - task;
+          e.cls = cls;
+          e.value = value;
+          const driver::p2p::Envelope d = driver::p2p::Envelope::decode(e.encode());
+          EXPECT_EQ(d.tag, tag);
+          EXPECT_EQ(d.src_task, task);
+          EXPECT_EQ(d.dst_task, 63 - task);
+          EXPECT_EQ(d.cls, cls);
+          EXPECT_EQ(d.value, value);
+        }
+}
+
+TEST(P2pEnvelope, PacketsAndChunksFitTheMessage) {
+  EXPECT_EQ(driver::p2p::packets_for(0), 1u);
+  EXPECT_EQ(driver::p2p::packets_for(driver::p2p::kDataWords), 1u);
+  EXPECT_EQ(driver::p2p::packets_for(driver::p2p::kDataWords + 1), 2u);
+  EXPECT_EQ(driver::p2p::chunks_for(0), 1u);
+  EXPECT_EQ(driver::p2p::chunks_for(3), 1u);
+  EXPECT_EQ(driver::p2p::chunks_for(4), 2u);
+  EXPECT_EQ(driver::p2p::chunks_for(driver::p2p::kDataWords), fw::regmap::kMaxChunks);
+}
+
 
 using driver::Mailbox;
 
