@@ -31,12 +31,9 @@ module tr_link_rx #(
 
   localparam int Vcs = tr_pkg::TrNumVcs;
 
-  logic [5:0]     in_len;
   logic [5:0]     in_left_q [Vcs];   // flits of the packet still expected in on VC v
   logic [5:0]     out_left_q [Vcs];  // flits of the packet at the head still to leave
   logic [Vcs-1:0] full, empty, push, pop, frame_err, space_err, last;
-
-  assign in_len = tr_pkg::packet_flits(data_i);
 
   always_comb begin
     for (int v = 0; v < Vcs; v++) begin
@@ -45,9 +42,9 @@ module tr_link_rx #(
       frame_err[v] = mine && (hdr_i ? (in_left_q[v] != '0) : (in_left_q[v] == '0));
       space_err[v] = mine && !frame_err[v] && full[v];
       push[v]      = mine && !frame_err[v] && !space_err[v];
-      pop[v]       = pop_i[v] && !empty[v];
     end
   end
+  assign pop = pop_i & ~empty;
 
   for (genvar v = 0; v < Vcs; v++) begin : g_vc
     localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
@@ -79,9 +76,7 @@ module tr_link_rx #(
       credit_o    <= '0;
       proto_err_o <= 1'b0;
     end else begin
-      for (int v = 0; v < Vcs; v++) begin
-        if (push[v]) in_left_q[v] <= hdr_i ? in_len - 6'd1 : in_left_q[v] - 6'd1;
-      end
+      if (|push) in_left_q[vc_i] <= hdr_i ? tr_pkg::packet_flits(data_i) - 6'd1 : in_left_q[vc_i] - 6'd1;
       // Flit credits for the dynamic VCs, packet credits for the escape and priority VCs.
       credit_o    <= {pop[3] && last[3], pop[2] && last[2], pop[1], pop[0]};
       proto_err_o <= |(frame_err | space_err);

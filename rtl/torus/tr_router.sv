@@ -94,10 +94,15 @@ module tr_router #(
   // when it is being discarded) on VC vc_q.
   logic [S-1:0]      busy_q;
   logic [S*2-1:0]    vc_q;
-  logic [S*6-1:0]    left_q;       // flits of the packet still to move
+  logic [5:0]        left_q [S];   // flits of the packet still to move
   logic [7:0]        obusy_q;      // output o carries a packet from source osrc_q[o]
   logic [8*SrcW-1:0]    osrc_q;
-  logic [6*4*CntW-1:0] credits_q;  // link d, VC v
+  logic [CntW-1:0]   credits_q [24];  // link d, VC v at d*4+v
+  logic [6*4*CntW-1:0] credits;      // the same, packed for tr_route
+
+  for (genvar i = 0; i < 24; i++) begin : g_credits
+    assign credits[i*CntW +: CntW] = credits_q[i];
+  end
 
   logic [2*RcvCntW-1:0] rcv_free;
   for (genvar k = 0; k < 2; k++) begin : g_rcv_free
@@ -126,7 +131,7 @@ module tr_router #(
     tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .Bubble(Bubble)) u_route (
       .en_i(ready[s]), .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
       .in_dim_i(Inject ? 2'd0 : 2'(s / 8)), .in_vc_i(Inject ? 2'd0 : 2'(s % 4)),
-      .my_i, .dims_i, .link_down_i, .credits_i(credits_q), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
+      .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*3 +: 3]), .out_vc_o(rt_vc[s*2 +: 2]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*3 +: 3]), .hdr_o(rt_hdr[s*64 +: 64]),
       .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits])
@@ -183,7 +188,7 @@ module tr_router #(
     for (int s = 0; s < S; s++) begin
       start_discard[s] = ready[s] && rt_discard[s];
       move[s] = busy_q[s] && head_valid[s];
-      fin[s]  = move[s] && (left_q[s*6 +: 6] == 6'd1);
+      fin[s]  = move[s] && (left_q[s] == 6'd1);
       pop[s]  = go[s] || start_discard[s] || move[s];
     end
   end
@@ -235,12 +240,12 @@ module tr_router #(
     if (!rst_ni) begin
       busy_q      <= '0;
       vc_q        <= '0;
-      left_q      <= '0;
+      for (int s = 0; s < S; s++) left_q[s] <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
       for (int d = 0; d < 6; d++) begin
         for (int v = 0; v < 4; v++) begin
-          credits_q[(d*4 + v)*CntW +: CntW] <= (v < 2) ? CntW'(DynFlits) : CntW'(EscSlots);
+          credits_q[d*4 + v] <= (v < 2) ? CntW'(DynFlits) : CntW'(EscSlots);
         end
       end
       out_valid_o <= '0;
@@ -253,9 +258,9 @@ module tr_router #(
         if (go[s] || start_discard[s]) begin
           busy_q[s]            <= 1'b1;
           vc_q[s*2 +: 2]       <= rt_vc[s*2 +: 2];
-          left_q[s*6 +: 6]     <= head_len[s*6 +: 6] - 6'd1;
+          left_q[s]            <= head_len[s*6 +: 6] - 6'd1;
         end else if (move[s]) begin
-          left_q[s*6 +: 6] <= left_q[s*6 +: 6] - 6'd1;
+          left_q[s] <= left_q[s] - 6'd1;
           if (fin[s]) busy_q[s] <= 1'b0;
         end
       end
@@ -273,8 +278,7 @@ module tr_router #(
         for (int v = 0; v < 4; v++) begin
           logic spend;
           spend = ovalid[d] && (ovc[d*2 +: 2] == 2'(v)) && ((v < 2) || ohdr[d]);
-          credits_q[(d*4 + v)*CntW +: CntW] <= credits_q[(d*4 + v)*CntW +: CntW]
-                                                - CntW'(spend) + CntW'(out_credit_i[d*4 + v]);
+          credits_q[d*4 + v] <= credits_q[d*4 + v] - CntW'(spend) + CntW'(out_credit_i[d*4 + v]);
         end
       end
       out_valid_o <= ovalid[5:0];
@@ -292,7 +296,7 @@ module tr_router #(
     for (genvar v = 0; v < 4; v++) begin : g_vc
       localparam int Max = (v < 2) ? DynFlits : EscSlots;
       assert property (@(posedge clk_i) disable iff (!rst_ni)
-                       32'(credits_q[(d*4 + v)*CntW +: CntW]) <= Max)
+                       32'(credits[(d*4 + v)*CntW +: CntW]) <= Max)
         else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
     end
   end
