@@ -57,6 +57,9 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   t->add_option("--warmup", c.warmup, "cycles before the measurement")->capture_default_str();
   t->add_option("--engine", c.engine, "systemc (SystemC machine) | flat (one Verilated top)")->capture_default_str();
   t->add_option("--link-latency", c.link_latency, "cycles per link (>= 1)")->capture_default_str();
+  t->add_flag("--lockstep", c.lockstep,
+              "systemc engine: step every node one cycle at a time under the SystemC kernel instead of "
+              "link-latency cycles at a time (same results, slower on big machines)");
   t->add_option("--seed", c.seed, "seed of the traffic")->capture_default_str();
   t->add_option("--hotspot", c.hotspot, "the hotspot node (pattern hotspot)")->capture_default_str();
   t->add_option("--hotspot-fraction", c.hotspot_fraction, "share of packets sent to the hotspot")
@@ -101,6 +104,9 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.link_latency < 1 || c.link_latency > 1000)
     return usage("--link-latency: must be 1..1000 cycles, got " + std::to_string(c.link_latency));
   o.machine.link_latency = static_cast<unsigned>(c.link_latency);
+  if (c.lockstep && o.engine != sim::Engine::SystemC)
+    return usage("--lockstep: only for --engine systemc (the flat engine is one model, stepped a cycle at a time)");
+  o.machine.lockstep = c.lockstep;
   if (c.seed < 0) return usage("--seed: must be 0 or more");
   o.spec.seed = static_cast<uint64_t>(c.seed);
   if (c.hotspot < 0 || c.hotspot >= static_cast<long long>(nodes))
@@ -184,6 +190,7 @@ int run_traffic_command(const TrafficCommand& c) {
     js["size_chunks"] = o.spec.chunks;
     js["packet_flits"] = flits;
     js["link_latency"] = o.machine.link_latency;
+    js["lockstep"] = c.lockstep;
     js["seed"] = c.seed;
     js["warmup"] = o.window.warmup;
     js["cycles"] = o.window.cycles;

@@ -2,8 +2,10 @@
 // arrives at the receiver `latency` cycles later. A tree link carries the tree flit, the
 // credits for the opposite direction and the barrier-network bits that share its wires; a
 // torus link carries the torus flit and the credits for the opposite direction. The ring
-// has latency+1 slots so the sender's write and the receiver's read of one cycle never
-// touch the same slot: nodes may be evaluated in any order within a cycle.
+// has latency + quantum slots: when nodes are stepped up to `quantum` (<= latency) cycles
+// each before the next node runs (Machine::advance), a sender may be that far ahead of its
+// receiver, and nothing the receiver has still to read is overwritten. With quantum 1 the
+// nodes may be evaluated in any order within a cycle.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ struct TorusFlit {
 template <class Flit>
 class DelayWire {
  public:
-  explicit DelayWire(unsigned latency) : slots_(latency + 1) {}
+  explicit DelayWire(unsigned latency, unsigned quantum = 1) : latency_(latency), slots_(latency + quantum) {}
 
   // What the sender drives after the clock edge of `cycle`.
   void put(uint64_t cycle, const Flit& f) {
@@ -39,11 +41,12 @@ class DelayWire {
     if (f.valid) ++flits_;
   }
   // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency.
-  const Flit& get(uint64_t cycle) const { return slots_[(cycle + 1) % slots_.size()]; }
+  const Flit& get(uint64_t cycle) const { return slots_[(cycle + slots_.size() - latency_) % slots_.size()]; }
 
   uint64_t flits() const { return flits_; }
 
  private:
+  uint64_t latency_;
   std::vector<Flit> slots_;
   uint64_t flits_ = 0;
 };

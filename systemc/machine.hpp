@@ -65,7 +65,9 @@ class Machine {
   Result run(TaskFn fn);
 
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
-  // nodes do the work. May be called again to go on; not together with run().
+  // nodes do the work. May be called again to go on; not together with run(). Steps each
+  // node link_latency cycles at a time unless MachineConfig::lockstep (the results are the
+  // same cycle for cycle).
   void advance(uint64_t cycles);
   uint64_t cycle() const { return nodes_.front()->cycle(); }
   // Ends an advance()d run: closes the waveform file, if any.
@@ -108,6 +110,7 @@ class Machine {
   TaskFn fn_;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
+  unsigned quantum_ = 1;    // cycles advance() steps each node at a time (MachineConfig::lockstep)
   unsigned aligned_ = 0;
   sc_core::sc_event aligned_event_;
 };

@@ -10,7 +10,7 @@
 namespace collnet::sim {
 
 struct MachineConfig {
-  static constexpr unsigned kMaxNodes = 32768;  // about 25 KB of host memory per node
+  static constexpr unsigned kMaxNodes = 32768;  // about 80 KB of host memory per node
   static constexpr unsigned kMaxTasksPerNode = 64;
 
   Shape shape;
@@ -19,6 +19,10 @@ struct MachineConfig {
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   std::string trace_path;                 // FST file to write (empty: no trace)
+  // Machine::advance() steps each node link_latency cycles at a time (exact, and faster
+  // on big machines: a node's state stays in cache); lockstep steps every node one cycle
+  // at a time under the SystemC kernel, as run() does. A trace forces lockstep.
+  bool lockstep = false;
   double clock_mhz = 700.0;               // for reports only
   // Torus parts marked down: every link of a down node, and each listed link (both of its
   // directions), is marked down in the routers at both ends.

@@ -80,6 +80,11 @@ std::array<uint64_t, 4> Node::bus_rvector() const { return {bus_rword(0), bus_rw
 bool Node::error_flag() const { return model_->err_o; }
 
 void Node::on_posedge() {
+  step();
+  edge_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Node::step() {
   Vnd_node& m = *model_;
   const LinkFlit& in0 = in_[0] ? in_[0]->get(cycle_) : kIdle;
   const LinkFlit& in1 = in_[1] ? in_[1]->get(cycle_) : kIdle;
@@ -147,7 +152,6 @@ void Node::on_posedge() {
   request_.active = false;
   if (agent_) agent_->after_edge(cycle_, *this);
   ++cycle_;
-  edge_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace collnet::sim

@@ -50,6 +50,11 @@ class Node : public sc_core::sc_module, public BusPort {
   uint64_t torus_status() const override;
   bool error_flag() const;
 
+  // One clock cycle: drive the inputs, evaluate the edge, drive the outputs, run the agent.
+  // The clock's rising edge calls it (and then notifies edge_event()); Machine::advance
+  // calls it directly when it steps the nodes in quanta.
+  void step();
+
   const sc_core::sc_event& edge_event() const { return edge_; }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }

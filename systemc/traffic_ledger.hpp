@@ -3,6 +3,7 @@
 // and its samples, and when anything last moved (the deadlock watchdog).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -47,7 +48,7 @@ class TrafficLedger {
       measured_hops_ += hops;
     }
   }
-  void moved(uint64_t cycle) { last_move_ = cycle; }
+  void moved(uint64_t cycle) { last_move_ = std::max(last_move_, cycle); }  // nodes may report out of cycle order
 
   uint64_t created_count() const { return created_; }
   uint64_t delivered_count() const { return delivered_count_; }

@@ -221,5 +221,28 @@ TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
   EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
 }
 
+// advance() steps each node link-latency cycles at a time; that must change nothing, at
+// any link latency, against stepping every node one cycle at a time under the kernel.
+TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
+  for (const unsigned latency : {1u, 3u, 4u}) {
+    std::string out[2];
+    for (int lockstep = 0; lockstep < 2; ++lockstep) {
+      const auto res = run_isolated([latency, lockstep] {
+        sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 5);
+        o.machine.link_latency = latency;
+        o.machine.lockstep = lockstep != 0;
+        const sim::TrafficResult r = sim::run_traffic(o);
+        std::ostringstream s;
+        s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
+        return s.str();
+      });
+      ASSERT_TRUE(res.exited) << res.report;
+      out[lockstep] = res.report;
+    }
+    EXPECT_EQ(out[0], out[1]) << "link latency " << latency;
+    EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
+  }
+}
+
 }  // namespace
 }  // namespace collnet
