@@ -57,26 +57,39 @@ echo
 
 echo "## Torus: simulator speed, uniform traffic at 0.2 flits/node/cycle"
 echo
+echo "SystemC steps each node link-latency (4) cycles at a time unless --lockstep; the flat engine is one Verilated model of the whole machine, built only for the shapes in COLLNET_FLAT_SHAPES."
+echo
 echo "| engine | torus | node-cycles per second | simulated cycles per second |"
 echo "|---|---|---|---|"
-f="$out/load_adaptive_0.2.json"
-echo "| systemc | 8x8x8 | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
-for engine in systemc flat; do
-  traffic "speed_${engine}_2x2x2" --torus 2x2x2 --pattern uniform --rate 0.2 --engine "$engine" --warmup 1000 --cycles 100000
-  f="$out/speed_${engine}_2x2x2.json"
-  echo "| $engine | 2x2x2 | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
-done
+speed() {  # speed ENGINE TORUS CYCLES [EXTRA...]
+  local engine=$1 torus=$2 cycles=$3 label=$1
+  shift 3
+  [ $# -gt 0 ] && label="$engine $*"
+  traffic "speed_${engine}_${torus}$(echo "$*" | tr -d ' -')" --torus "$torus" --pattern uniform --rate 0.2 --engine "$engine" \
+    --warmup 500 --cycles "$cycles" "$@"
+  f="$out/speed_${engine}_${torus}$(echo "$*" | tr -d ' -').json"
+  echo "| $label | $torus | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
+}
+speed systemc 8x8x8 4000
+speed systemc 8x8x8 4000 --lockstep
+speed systemc 4x4x4 20000
+speed systemc 2x2x2 100000
+speed systemc 2x2x2 100000 --lockstep
+speed flat 2x2x2 100000
 echo
 
-echo "## Torus: soak above saturation (offered 1.0 flits/node/cycle), every packet checked"
+echo "## Torus: soak at and above saturation (offered 1.0 flits/node/cycle), every packet checked"
 echo
-echo "| torus | routing | packets delivered | lost | duplicated | corrupted | accepted |"
-echo "|---|---|---|---|---|---|---|"
-for spec in "8x8x8 dor 10000" "8x8x8 adaptive 10000" "3x5x7 adaptive 50000" "3x5x7 dor 50000" "2x2x2 adaptive 650000" \
-            "1x1x16 dor 320000" "4x4x1 adaptive 320000"; do
+echo "Each run offers 1.05 x 10^6 packets of 5 flits over its window (more than the network accepts) and then drains every one of them."
+echo
+echo "| torus | routing | packets delivered | lost | duplicated | corrupted | accepted | deadlock |"
+echo "|---|---|---|---|---|---|---|---|"
+for spec in "8x8x8 adaptive" "8x8x8 dor" "3x5x7 adaptive" "3x5x7 dor" "2x2x2 adaptive" "2x2x2 dor" \
+            "1x1x16 adaptive" "1x1x16 dor" "4x4x1 adaptive" "4x4x1 dor"; do
   set -- $spec
-  traffic "soak_$1_$2" --torus "$1" --routing "$2" --rate 1.0 --warmup 0 --cycles "$3" --seed 2
+  cycles=$(echo "$1" | awk -F x '{ printf "%d", 1.05e6 * 5 / ($1 * $2 * $3) + 1 }')
+  traffic "soak_$1_$2" --torus "$1" --routing "$2" --rate 1.0 --warmup 0 --cycles "$cycles" --seed 2
   f="$out/soak_$1_$2.json"
-  echo "| $1 | $2 | $(field "$f" packets_delivered) | $(field "$f" packets_lost) | $(field "$f" packets_duplicated) | $(field "$f" packets_corrupted) | $(awk -v a="$(field "$f" accepted_flits_per_node_cycle)" 'BEGIN{printf "%.3f", a}') |"
+  echo "| $1 | $2 | $(field "$f" packets_delivered) | $(field "$f" packets_lost) | $(field "$f" packets_duplicated) | $(field "$f" packets_corrupted) | $(awk -v a="$(field "$f" accepted_flits_per_node_cycle)" 'BEGIN{printf "%.3f", a}') | $(field "$f" deadlock) |"
 done
 echo
