@@ -24,11 +24,7 @@ class FlatRunner {
    public:
     Port(Model& m, unsigned rank) : m_(m), rank_(rank) {}
     void present(const BusRequest& req) override { req_ = req; }
-    std::array<uint64_t, 4> bus_rvector() const override {
-      const auto& w = m_.bus_rdata_o[rank_];
-      return {(uint64_t{w[1]} << 32) | w[0], (uint64_t{w[3]} << 32) | w[2], (uint64_t{w[5]} << 32) | w[4],
-              (uint64_t{w[7]} << 32) | w[6]};
-    }
+    std::array<uint64_t, 4> bus_rvector() const override { return bus_words(m_.bus_rdata_o[rank_]); }
     uint64_t torus_status() const override { return m_.tor_status_o[rank_]; }
     void apply() {
       m_.bus_req_i[rank_] = req_.active;
@@ -36,11 +32,7 @@ class FlatRunner {
       m_.bus_we_i[rank_] = req_.write;
       m_.bus_priv_i[rank_] = req_.privileged;
       m_.bus_addr_i[rank_] = req_.addr;
-      auto& w = m_.bus_wdata_i[rank_];
-      for (unsigned i = 0; i < 4; ++i) {
-        w[2 * i] = static_cast<uint32_t>(req_.wdata[i]);
-        w[2 * i + 1] = static_cast<uint32_t>(req_.wdata[i] >> 32);
-      }
+      set_bus_words(m_.bus_wdata_i[rank_], req_.wdata);
       req_.active = false;
     }
 

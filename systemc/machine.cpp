@@ -13,7 +13,6 @@ namespace collnet::sim {
 
 Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.shape.nodes()) {
   config_.validate();
-  quantum_ = (config_.lockstep || !config_.trace_path.empty()) ? 1 : config_.link_latency;
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error("a simulated machine can be built only once per process (SystemC cannot restart)");
 
@@ -37,8 +36,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
 
   out_wires_.assign(n, {nullptr, nullptr, nullptr});
   for (const TreeEdge& e : wiring_.edges()) {
-    auto down = std::make_unique<LinkWire>(config_.link_latency, quantum_);  // parent -> child
-    auto up = std::make_unique<LinkWire>(config_.link_latency, quantum_);    // child -> parent
+    auto down = std::make_unique<LinkWire>(config_.link_latency, quantum());  // parent -> child
+    auto up = std::make_unique<LinkWire>(config_.link_latency, quantum());    // child -> parent
     nodes_[e.parent]->connect(e.parent_link, *down, *up);
     nodes_[e.child]->connect(e.child_link, *up, *down);
     out_wires_[e.parent][e.parent_link] = down.get();
@@ -53,7 +52,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   torus_out_.resize(n);
   for (unsigned r = 0; r < n; ++r)
     for (unsigned d = 0; d < 6; ++d)
-      if (torus.has_link(d)) torus_out_[r][d] = std::make_unique<TorusWire>(config_.link_latency, quantum_);
+      if (torus.has_link(d)) torus_out_[r][d] = std::make_unique<TorusWire>(config_.link_latency, quantum());
   for (unsigned r = 0; r < n; ++r) {
     for (unsigned d = 0; d < 6; ++d)
       if (torus.has_link(d))
@@ -115,7 +114,7 @@ void Machine::advance(uint64_t cycles) {
     advancing_ = true;
     fn_ = [](Task&) {};
   }
-  if (config_.lockstep || trace_) {
+  if (lockstep()) {
     if (cycles > 0) sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));
     return;
   }
@@ -125,7 +124,7 @@ void Machine::advance(uint64_t cycles) {
   // quanta, so each node can run all q cycles before the next one starts, with its state
   // in cache. No processor runs in advance(), so nothing else needs the kernel.
   for (uint64_t done = 0; done < cycles;) {
-    const uint64_t q = std::min<uint64_t>(quantum_, cycles - done);
+    const uint64_t q = std::min<uint64_t>(quantum(), cycles - done);
     for (const auto& node : nodes_)
       for (uint64_t i = 0; i < q; ++i) node->step();
     done += q;

@@ -90,6 +90,10 @@ class Machine {
 
  private:
   void task_finished();
+  // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
+  // by the per-cycle trace) or else `link_latency` cycles per node at a time.
+  bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }
+  unsigned quantum() const { return lockstep() ? 1 : config_.link_latency; }
 
   MachineConfig config_;
   TreeWiring wiring_;
@@ -110,7 +114,6 @@ class Machine {
   TaskFn fn_;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
-  unsigned quantum_ = 1;    // cycles advance() steps each node at a time (MachineConfig::lockstep)
   unsigned aligned_ = 0;
   sc_core::sc_event aligned_event_;
 };

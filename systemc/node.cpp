@@ -12,9 +12,11 @@ namespace collnet::sim {
 namespace {
 const LinkFlit kIdle{};
 const TorusFlit kTorusIdle{};
+}  // namespace
 
-// The model's torus link ports by direction, so that one loop drives all six.
-struct TorusPorts {
+// The model's torus link ports by direction, so that one loop drives all six. Resolved
+// once, when the node is built.
+struct Node::TorusPorts {
   CData *in_valid, *in_hdr, *in_vc, *in_credit, *out_valid, *out_hdr, *out_vc, *out_credit;
   QData *in_data, *out_data;
 };
@@ -26,15 +28,18 @@ struct TorusPorts {
         &m.tor##d##_in_data_i, &m.tor##d##_out_data_o                                                \
   }
 
-std::array<TorusPorts, 6> torus_ports(Vnd_node& m) {
+std::array<Node::TorusPorts, 6> Node::torus_ports(Vnd_node& m) {
   return {COLLNET_TORUS_PORTS(m, 0), COLLNET_TORUS_PORTS(m, 1), COLLNET_TORUS_PORTS(m, 2),
           COLLNET_TORUS_PORTS(m, 3), COLLNET_TORUS_PORTS(m, 4), COLLNET_TORUS_PORTS(m, 5)};
 }
 #undef COLLNET_TORUS_PORTS
-}  // namespace
 
 Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context)
-    : sc_module(name), clk("clk"), rank_(rank), model_(std::make_unique<Vnd_node>(&context, this->name())) {
+    : sc_module(name),
+      clk("clk"),
+      rank_(rank),
+      model_(std::make_unique<Vnd_node>(&context, this->name())),
+      tor_ports_(std::make_unique<const std::array<TorusPorts, 6>>(torus_ports(*model_))) {
   reset_model(*model_);
   SC_METHOD(on_posedge);
   sensitive << clk.pos();
@@ -67,15 +72,9 @@ void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
   in_.at(link) = &in;
 }
 
-// The bus data ports are 256 bits: Verilator gives them as eight 32-bit words, least
-// significant first.
-uint64_t Node::bus_rword(unsigned w) const {
-  return (uint64_t{model_->bus_rdata_o[2 * w + 1]} << 32) | model_->bus_rdata_o[2 * w];
-}
+uint64_t Node::bus_rdata() const { return (uint64_t{model_->bus_rdata_o[1]} << 32) | model_->bus_rdata_o[0]; }
 
-uint64_t Node::bus_rdata() const { return bus_rword(0); }
-
-std::array<uint64_t, 4> Node::bus_rvector() const { return {bus_rword(0), bus_rword(1), bus_rword(2), bus_rword(3)}; }
+std::array<uint64_t, 4> Node::bus_rvector() const { return bus_words(model_->bus_rdata_o); }
 
 bool Node::error_flag() const { return model_->err_o; }
 
@@ -107,7 +106,7 @@ void Node::step() {
   m.gi0_in_i = in0.gi;
   m.gi1_in_i = in1.gi;
   m.gi2_in_i = in2.gi;
-  const std::array<TorusPorts, 6> tp = torus_ports(m);
+  const std::array<TorusPorts, 6>& tp = *tor_ports_;
   for (unsigned d = 0; d < 6; ++d) {
     const TorusFlit& f = tor_in_[d] ? tor_in_[d]->get(cycle_) : kTorusIdle;
     *tp[d].in_valid = f.valid;
@@ -120,12 +119,8 @@ void Node::step() {
   m.bus_we_i = request_.write;
   m.bus_priv_i = request_.privileged;
   m.bus_addr_i = request_.addr;
-  if (request_.active) {  // the data is ignored without a request: no copy on idle cycles
-    for (unsigned w = 0; w < 4; ++w) {
-      m.bus_wdata_i[2 * w] = static_cast<uint32_t>(request_.wdata[w]);
-      m.bus_wdata_i[2 * w + 1] = static_cast<uint32_t>(request_.wdata[w] >> 32);
-    }
-  }
+  // The data is ignored without a request: no copy on idle cycles.
+  if (request_.active) set_bus_words(m.bus_wdata_i, request_.wdata);
 
   // The falling edge settles this cycle's inputs before the rising edge, so that the edge
   // and the RTL's concurrent assertions (which sample the values just before it) see them.

@@ -62,10 +62,12 @@ class Node : public sc_core::sc_module, public BusPort {
 
  private:
   void on_posedge();
-  uint64_t bus_rword(unsigned w) const;  // word w of the 256-bit read data
 
   unsigned rank_;
   std::unique_ptr<Vnd_node> model_;
+  struct TorusPorts;
+  static std::array<TorusPorts, 6> torus_ports(Vnd_node& m);
+  std::unique_ptr<const std::array<TorusPorts, 6>> tor_ports_;
   std::array<LinkWire*, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
   std::array<TorusWire*, 6> tor_out_{};
