@@ -63,47 +63,42 @@ void TorusFirmware::inject(const TorusHeader& header, const std::vector<uint64_t
                       {payload[4 * c], payload[4 * c + 1], payload[4 * c + 2], payload[4 * c + 3]});
 }
 
-std::optional<TorusPacket> TorusFirmware::try_receive(unsigned fifo) {
+void TorusFirmware::check_reception(unsigned fifo) {
   if (fifo >= rm::kTrRcvFifos) throw std::invalid_argument("torus reception FIFO " + std::to_string(fifo) + " must be 0..1");
+}
+
+std::optional<TorusPacket> TorusFirmware::take_packet(unsigned fifo, unsigned& held) {
   std::optional<TorusHeader>& pending = pending_[fifo];
   if (!pending) {
-    if (status().rcv[fifo] < 1) return std::nullopt;
+    if (held < 1) return std::nullopt;
     pending = TorusHeader::decode(bus_.read(rm::kRegTrRcvHdr + 8 * fifo));
+    held -= 1;
   }
-  if (status().rcv[fifo] < rm::kChunkFlits * pending->chunks) return std::nullopt;
+  const unsigned need = rm::kChunkFlits * pending->chunks;
+  if (held < need) return std::nullopt;
   TorusPacket p{*pending, {}};
   pending.reset();
+  p.payload.reserve(need);
   for (unsigned c = 0; c < p.header.chunks; ++c) {
     const RegisterBus::Vector v = bus_.read_vector(rm::kRegTrRcvChunk + 8 * fifo);
     p.payload.insert(p.payload.end(), v.begin(), v.end());
   }
+  held -= need;
   return p;
 }
 
+std::optional<TorusPacket> TorusFirmware::try_receive(unsigned fifo) {
+  check_reception(fifo);
+  unsigned held = status().rcv[fifo];
+  return take_packet(fifo, held);
+}
+
 std::vector<TorusPacket> TorusFirmware::receive_available(unsigned fifo) {
-  if (fifo >= rm::kTrRcvFifos) throw std::invalid_argument("torus reception FIFO " + std::to_string(fifo) + " must be 0..1");
-  std::optional<TorusHeader>& pending = pending_[fifo];
+  check_reception(fifo);
   std::vector<TorusPacket> out;
   // Only this firmware pops the FIFO, so the count read here can only grow meanwhile.
   unsigned held = status().rcv[fifo];
-  for (;;) {
-    if (!pending) {
-      if (held < 1) break;
-      pending = TorusHeader::decode(bus_.read(rm::kRegTrRcvHdr + 8 * fifo));
-      held -= 1;
-    }
-    const unsigned need = rm::kChunkFlits * pending->chunks;
-    if (held < need) break;
-    TorusPacket p{*pending, {}};
-    pending.reset();
-    p.payload.reserve(need);
-    for (unsigned c = 0; c < p.header.chunks; ++c) {
-      const RegisterBus::Vector v = bus_.read_vector(rm::kRegTrRcvChunk + 8 * fifo);
-      p.payload.insert(p.payload.end(), v.begin(), v.end());
-    }
-    held -= need;
-    out.push_back(std::move(p));
-  }
+  while (auto p = take_packet(fifo, held)) out.push_back(std::move(*p));
   return out;
 }
 

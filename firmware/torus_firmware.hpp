@@ -59,6 +59,11 @@ class TorusFirmware {
   bool mid_packet(unsigned fifo = 0) const { return fifo < regmap::kTrRcvFifos && pending_[fifo].has_value(); }
 
  private:
+  static void check_reception(unsigned fifo);  // throws std::invalid_argument naming a bad FIFO
+  // The packet at the head of reception FIFO `fifo` if all of it is among the `held` flits
+  // (a status count), reading its header first if that is not read yet; `held` drops by
+  // what is read.
+  std::optional<TorusPacket> take_packet(unsigned fifo, unsigned& held);
   RegisterBus& bus_;
   const Personality& me_;
   std::optional<TorusHeader> pending_[regmap::kTrRcvFifos];  // a header read whose chunks are not all there yet

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "regmap.hpp"
+#include "torus_layout.hpp"
 
 namespace collnet::fw {
 
@@ -68,11 +69,12 @@ struct TorusHeader {
 // over pairs.
 inline unsigned minimal_hints(const std::array<unsigned, 3>& from, const std::array<unsigned, 3>& to,
                               const std::array<unsigned, 3>& dims) {
+  const TorusLayout layout(dims);
   const unsigned tie_minus = (from[0] ^ from[1] ^ from[2] ^ to[0] ^ to[1] ^ to[2]) & 1u;
   unsigned h = 0;
   for (unsigned k = 0; k < 3; ++k) {
     if (from[k] == to[k]) continue;
-    const unsigned plus_hops = (to[k] + dims[k] - from[k]) % dims[k];
+    const unsigned plus_hops = layout.plus_hops(from, to, k);
     const bool plus = 2 * plus_hops < dims[k] || (2 * plus_hops == dims[k] && !tie_minus);
     h |= (plus ? 1u : 2u) << (2 * k);
   }

@@ -1,6 +1,7 @@
 #include "traffic_agent.hpp"
 
 #include "firmware/regmap.hpp"
+#include "firmware/torus_firmware.hpp"
 
 namespace collnet::sim {
 
@@ -9,9 +10,6 @@ namespace rm = fw::regmap;
 namespace {
 constexpr unsigned kTagDirect = 0, kTagForward = 1, kTagForwarded = 2;  // header software tag
 constexpr unsigned kSeqBits = 40;
-
-unsigned rcv_count(uint64_t status) { return (status >> rm::kTrStatusRcvCountLsb) & 0xfffu; }
-unsigned inj_free(uint64_t status, unsigned k) { return (status >> (rm::kTrStatusInjFreeLsb + 8 * k)) & 0xffu; }
 }  // namespace
 
 TrafficAgent::TrafficAgent(unsigned rank, const fw::TorusLayout& layout, const TrafficSpec& spec,
@@ -80,18 +78,18 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
     }
   }
 
-  const uint64_t status = port.torus_status();
-  const unsigned held = rcv_count(status);
+  const fw::TorusStatus status = fw::TorusStatus::decode(port.torus_status());
+  const unsigned held = status.rcv[0];
   const bool can_rx = rx_chunks_left_ > 0 ? held >= rm::kChunkFlits : held >= 1;
   const unsigned flits = 1 + rm::kChunkFlits * spec_.chunks;
   bool can_tx = false;
   unsigned fifo = 0;
   if (tx_chunks_left_ > 0) {
-    can_tx = inj_free(status, tx_fifo_) >= rm::kChunkFlits;  // room was there for the whole packet
+    can_tx = status.inj_free[tx_fifo_] >= rm::kChunkFlits;  // room was there for the whole packet
   } else if (!queue_.empty()) {
     for (unsigned i = 0; i < 2 && !can_tx; ++i) {
       fifo = (next_fifo_ + i) % 2;
-      can_tx = inj_free(status, fifo) >= flits;
+      can_tx = status.inj_free[fifo] >= flits;
     }
   }
   if (!can_rx && !can_tx) return;
