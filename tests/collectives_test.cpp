@@ -14,6 +14,7 @@
 #include "driver/error.hpp"
 #include "driver/machine.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_config.hpp"
 
 namespace collnet {
 namespace {
@@ -49,11 +50,7 @@ struct Case {
 };
 
 std::string run_sweep(const Case& c, uint64_t seed) {
-  sim::MachineConfig cfg;
-  cfg.shape = sim::Shape::parse(c.shape);
-  cfg.tasks_per_node = c.tasks;
-  cfg.watchdog_cycles = 20'000'000;
-  driver::Machine m(cfg);
+  driver::Machine m(test::machine_config(c.shape, c.tasks, 20'000'000));
   const unsigned world = m.sim().nodes() * c.tasks;
   std::vector<unsigned> members = c.subset;
   if (members.empty())
@@ -148,11 +145,7 @@ namespace collnet {
 namespace {
 
 sim::MachineConfig small(const char* shape, unsigned tasks = 1) {
-  sim::MachineConfig cfg;
-  cfg.shape = sim::Shape::parse(shape);
-  cfg.tasks_per_node = tasks;
-  cfg.watchdog_cycles = 100'000;
-  return cfg;
+  return test::machine_config(shape, tasks, 100'000);
 }
 
 // Runs `fn` on every rank of a machine and returns the run's error ("" if it succeeded).

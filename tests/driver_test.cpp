@@ -11,19 +11,14 @@
 #include "driver/error.hpp"
 #include "driver/machine.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_config.hpp"
 
 namespace collnet {
 namespace {
 
 using driver::Op;
 using test::run_isolated;
-
-sim::MachineConfig config(const std::string& shape) {
-  sim::MachineConfig c;
-  c.shape = sim::Shape::parse(shape);
-  c.watchdog_cycles = 200'000;
-  return c;
-}
+using test::machine_config;
 
 std::vector<uint64_t> input(uint64_t seed, unsigned rank, size_t count) {
   std::mt19937_64 rng(seed * 1000003 + rank);
@@ -34,7 +29,7 @@ std::vector<uint64_t> input(uint64_t seed, unsigned rank, size_t count) {
 
 // Runs allreduce on every rank and returns "ok" or a description of the first wrong element.
 std::string check_allreduce(const std::string& shape, Op op, size_t count, uint64_t seed) {
-  driver::Machine m(config(shape));
+  driver::Machine m(machine_config(shape));
   const unsigned n = m.sim().nodes();
   std::vector<std::vector<uint64_t>> out(n);
   const driver::RunReport rep = m.run([&](driver::Task& t) {
@@ -89,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("3x2x1"));
+    driver::Machine m(machine_config("3x2x1"));
     std::vector<std::vector<uint64_t>> buf(6);
     auto rep = m.run([&](driver::Task& t) {
       buf[t.rank()].assign(70, t.rank() + 1);
@@ -105,7 +100,7 @@ TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
 
 TEST(Allreduce, SeveralInARowKeepTheirOrder) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("2x2x1"));
+    driver::Machine m(machine_config("2x2x1"));
     std::vector<std::string> errors(4);
     auto rep = m.run([&](driver::Task& t) {
       for (uint64_t k = 0; k < 5; ++k) {
@@ -125,7 +120,7 @@ TEST(Allreduce, SeveralInARowKeepTheirOrder) {
 TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
   for (unsigned root : {0u, 3u, 6u}) {
     const auto r = run_isolated([root] {
-      driver::Machine m(config("7x1x1"));
+      driver::Machine m(machine_config("7x1x1"));
       std::vector<std::vector<uint64_t>> buf(7);
       auto rep = m.run([&](driver::Task& t) {
         buf[t.rank()] = input(99, t.rank(), 45);
@@ -144,7 +139,7 @@ TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
 TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
   for (const char* shape : {"1x1x1", "2x1x1", "7x1x1", "3x3x2", "4x4x4"}) {
     const auto r = run_isolated([shape] {
-      driver::Machine m(config(shape));
+      driver::Machine m(machine_config(shape));
       const unsigned n = m.sim().nodes();
       constexpr unsigned kRounds = 5;
       std::vector<std::vector<uint64_t>> in(kRounds, std::vector<uint64_t>(n)), out = in;
@@ -174,7 +169,7 @@ TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
 // ------------------------------------------------------------------ subset communicators
 // Runs allreduce on a subset communicator; non-members only program their route.
 std::string check_subset(const std::string& shape, const std::vector<unsigned>& ranks, Op op, size_t count) {
-  driver::Machine m(config(shape));
+  driver::Machine m(machine_config(shape));
   std::vector<std::vector<uint64_t>> out(ranks.size());
   std::vector<int> member_rank(m.sim().nodes(), -1);
   auto rep = m.run([&](driver::Task& t) {
@@ -222,7 +217,7 @@ TEST(Subset, AllreduceOnIrregularSubsetsCoversRouteNodesByIdentity) {
 
 TEST(Subset, BcastAndBarrierWorkOnASubset) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("3x3x3"));
+    driver::Machine m(machine_config("3x3x3"));
     const std::vector<unsigned> ranks = {2, 9, 13, 26};
     std::vector<std::vector<uint64_t>> buf(27);
     auto rep = m.run([&](driver::Task& t) {
@@ -247,7 +242,7 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
            {{1, 1}, "create: rank 1 is listed twice"},
            {{}, "create: the rank list is empty"}}) {
     const auto r = run_isolated([ranks = ranks] {
-      driver::Machine m(config("2x2x1"));
+      driver::Machine m(machine_config("2x2x1"));
       auto rep = m.run([&](driver::Task& t) { t.world().create(ranks); });
       return rep.ok ? std::string("no error") : rep.error;
     });
@@ -257,7 +252,7 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
 
 TEST(Subset, TheUserClassRoutesRunOut) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("2x1x1"));
+    driver::Machine m(machine_config("2x1x1"));
     auto rep = m.run([&](driver::Task& t) {
       for (int i = 0; i < 12; ++i) t.world().create({0, 1});
     });
@@ -269,7 +264,7 @@ TEST(Subset, TheUserClassRoutesRunOut) {
 // ------------------------------------------------------------------ misuse and failures
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("2x1x1"));
+    driver::Machine m(machine_config("2x1x1"));
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> b(4);
       t.world().bcast(b, 9);
@@ -281,7 +276,7 @@ TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
 
 TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("1x1x1"));
+    driver::Machine m(machine_config("1x1x1"));
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(10), out(5);
       t.world().allreduce(in, out, Op::Sum);
@@ -293,7 +288,7 @@ TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
 
 TEST(Misuse, ANullBufferIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("1x1x1"));
+    driver::Machine m(machine_config("1x1x1"));
     auto rep = m.run([&](driver::Task& t) {
       uint64_t out[4];
       t.world().allreduce(nullptr, out, 4, Op::Sum);
@@ -305,7 +300,7 @@ TEST(Misuse, ANullBufferIsNamed) {
 
 TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
   const auto r = run_isolated([] {
-    auto c = config("2x2x1");
+    auto c = machine_config("2x2x1");
     c.watchdog_cycles = 5000;
     driver::Machine m(c);
     auto rep = m.run([&](driver::Task& t) {
@@ -321,7 +316,7 @@ TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
 
 TEST(Failures, MismatchedCollectivesRaiseAHardwareErrorNamingNodeAndLink) {
   const auto r = run_isolated([] {
-    driver::Machine m(config("3x1x1"));
+    driver::Machine m(machine_config("3x1x1"));
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(8, 1), out(8);
       if (t.rank() == 2) t.world().allreduce(in, out, Op::Max);  // the others do Sum
@@ -335,7 +330,7 @@ TEST(Failures, MismatchedCollectivesRaiseAHardwareErrorNamingNodeAndLink) {
 
 TEST(Firmware, AnUnprivilegedSystemClassRouteIsRefused) {
   const auto r2 = run_isolated([] {
-    sim::Machine m(config("1x1x1"));
+    sim::Machine m(machine_config("1x1x1"));
     std::string seen = "no error";
     auto res = m.run([&](sim::Machine::Task& t) {
       fw::ClassRoute route = t.tree.machine_tree_route();
@@ -359,7 +354,7 @@ TEST(Firmware, AnUnprivilegedSystemClassRouteIsRefused) {
 // tree link; each must arrive whole, summed over the machine, in its own reception FIFOs.
 TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
   const auto r = run_isolated([] {
-    sim::MachineConfig c = config("2x2x2");
+    sim::MachineConfig c = machine_config("2x2x2");
     c.tasks_per_node = 2;
     sim::Machine m(c);
     constexpr unsigned kPackets = 20;  // per VC, more than the FIFOs hold
@@ -415,9 +410,9 @@ TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
 
 TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
   const auto r = run_isolated([] {
-    { sim::Machine first(config("1x1x1")); first.run([](sim::Machine::Task&) {}); }
+    { sim::Machine first(machine_config("1x1x1")); first.run([](sim::Machine::Task&) {}); }
     try {
-      sim::Machine second(config("1x1x1"));
+      sim::Machine second(machine_config("1x1x1"));
     } catch (const std::logic_error& e) {
       return std::string(e.what());
     }

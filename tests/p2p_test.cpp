@@ -15,19 +15,13 @@
 #include "driver/p2p_envelope.hpp"
 #include "firmware/torus_layout.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_config.hpp"
 
 namespace collnet {
 namespace {
 
 using test::run_isolated;
-
-sim::MachineConfig config(const std::string& shape, unsigned tasks) {
-  sim::MachineConfig c;
-  c.shape = sim::Shape::parse(shape);
-  c.tasks_per_node = tasks;
-  c.watchdog_cycles = 400'000;
-  return c;
-}
+using test::machine_config;
 
 struct Setup {
   const char* shape;
@@ -66,7 +60,7 @@ using Body = std::function<void(driver::Task&, std::string& problem)>;
 
 // Runs `body` on every rank; "ok" when every rank returned and reported no problem.
 std::string run_on(const Setup& s, const Body& body) {
-  driver::Machine m(config(s.shape, s.tasks));
+  driver::Machine m(machine_config(s.shape, s.tasks, 400'000));
   std::vector<std::string> problems(m.sim().nodes() * s.tasks);
   const driver::RunReport rep = m.run([&](driver::Task& t) { body(t, problems[t.rank()]); });
   if (!rep.ok) return rep.error;
@@ -379,7 +373,7 @@ uint64_t message_flits(size_t count) {
 // with one task per node; "" and the problem if it went wrong.
 std::pair<uint64_t, std::string> measure(unsigned dest, size_t count) {
   const auto res = run_isolated([dest, count] {
-    driver::Machine m(config("2x2x2", 1));
+    driver::Machine m(machine_config("2x2x2", 1, 400'000));
     uint64_t start = 0, end = 0;
     std::string problem;
     const auto rep = m.run([&](driver::Task& t) {

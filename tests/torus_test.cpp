@@ -8,6 +8,7 @@
 
 #include "firmware/torus_layout.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_config.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/machine.hpp"
 #include "systemc/traffic_run.hpp"
@@ -16,13 +17,7 @@ namespace collnet {
 namespace {
 
 using test::run_isolated;
-
-sim::MachineConfig config(const std::string& shape) {
-  sim::MachineConfig c;
-  c.shape = sim::Shape::parse(shape);
-  c.watchdog_cycles = 200'000;
-  return c;
-}
+using test::machine_config;
 
 std::string describe(const sim::TrafficResult& r) {
   std::ostringstream s;
@@ -37,7 +32,7 @@ std::string describe(const sim::TrafficResult& r) {
 TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
   for (const char* shape : {"2x2x2", "3x1x2"}) {
     const auto res = run_isolated([shape] {
-      sim::Machine m(config(shape));
+      sim::Machine m(machine_config(shape));
       const unsigned n = m.nodes();
       const fw::TorusLayout layout(m.config().shape.dims());
       std::vector<std::string> problems(n);
@@ -86,7 +81,7 @@ TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
 // its line and nowhere else.
 TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
   const auto res = run_isolated([] {
-    sim::Machine m(config("4x4x4"));
+    sim::Machine m(machine_config("4x4x4"));
     const fw::TorusLayout layout(m.config().shape.dims());
     const unsigned sender = layout.rank({0, 2, 1});
     std::vector<int> got(m.nodes(), 0);
@@ -120,7 +115,7 @@ TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
 
 sim::TrafficOptions traffic(const std::string& shape, double rate, sim::Routing routing, uint64_t seed) {
   sim::TrafficOptions o;
-  o.machine = config(shape);
+  o.machine = machine_config(shape);
   o.spec.rate = rate;
   o.spec.routing = routing;
   o.spec.seed = seed;
@@ -178,7 +173,7 @@ TEST(TorusTraffic, TrafficIsDeliveredAroundADownNode) {
 // Without the software routes, the same traffic would need the down node: the routers
 // drop packets whose dimension-order route has a down link, and the run reports them lost.
 TEST(TorusTraffic, RoutesAroundADownNodeUseDetoursWhereDimensionOrderCannot) {
-  sim::MachineConfig m = config("4x4x4");
+  sim::MachineConfig m = machine_config("4x4x4");
   m.down_nodes = {21};
   const auto routes = sim::routes_around(m);
   const fw::TorusLayout L(m.shape.dims());
