@@ -60,6 +60,10 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   t->add_flag("--lockstep", c.lockstep,
               "systemc engine: step every node one cycle at a time under the SystemC kernel instead of "
               "link-latency cycles at a time (same results, slower on big machines)");
+  t->add_option("--threads", c.threads,
+                 "systemc engine: host threads stepping the nodes, each a contiguous range of ranks "
+                 "(same results for any count; not with --lockstep or --trace)")
+      ->capture_default_str();
   t->add_option("--seed", c.seed, "seed of the traffic")->capture_default_str();
   t->add_option("--hotspot", c.hotspot, "the hotspot node (pattern hotspot)")->capture_default_str();
   t->add_option("--hotspot-fraction", c.hotspot_fraction, "share of packets sent to the hotspot")
@@ -107,6 +111,14 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.lockstep && o.engine != sim::Engine::SystemC)
     return usage("--lockstep: only for --engine systemc (the flat engine is one model, stepped a cycle at a time)");
   o.machine.lockstep = c.lockstep;
+  if (c.threads < 1 || c.threads > sim::MachineConfig::kMaxThreads)
+    return usage("--threads: must be 1.." + std::to_string(sim::MachineConfig::kMaxThreads) + ", got " +
+                 std::to_string(c.threads));
+  if (c.threads > 1 && o.engine != sim::Engine::SystemC)
+    return usage("--threads: only for --engine systemc (the flat engine is one model, evaluated by one thread)");
+  if (c.threads > 1 && c.lockstep)
+    return usage("--threads: not with --lockstep (lockstep runs every node under the SystemC kernel, in one thread)");
+  o.machine.threads = static_cast<unsigned>(c.threads);
   if (c.seed < 0) return usage("--seed: must be 0 or more");
   o.spec.seed = static_cast<uint64_t>(c.seed);
   if (c.hotspot < 0 || c.hotspot >= static_cast<long long>(nodes))
@@ -143,6 +155,8 @@ int run_traffic_command(const TrafficCommand& c) {
   if (!c.trace_path.empty()) {
     const std::string& t = c.trace_path;
     if (t.size() < 5 || t.substr(t.size() - 4) != ".fst") return usage("--trace: '" + t + "' must name an .fst file");
+    if (c.threads > 1)
+      return usage("--trace: not with --threads (the trace is written a cycle at a time under the SystemC kernel)");
     o.machine.trace_path = t;
   }
   try {
@@ -173,8 +187,9 @@ int run_traffic_command(const TrafficCommand& c) {
               static_cast<unsigned long long>(r.created), static_cast<unsigned long long>(r.delivered),
               static_cast<unsigned long long>(r.lost), static_cast<unsigned long long>(r.duplicated),
               static_cast<unsigned long long>(r.corrupted));
-  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s\n",
-              static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second);
+  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s)\n",
+              static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second,
+              r.threads, r.threads == 1 ? "" : "s");
   if (r.deadlock)
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
@@ -191,6 +206,7 @@ int run_traffic_command(const TrafficCommand& c) {
     js["packet_flits"] = flits;
     js["link_latency"] = o.machine.link_latency;
     js["lockstep"] = c.lockstep;
+    js["threads"] = r.threads;
     js["seed"] = c.seed;
     js["warmup"] = o.window.warmup;
     js["cycles"] = o.window.cycles;

@@ -22,6 +22,7 @@ struct TrafficCommand {
   long long warmup = 1000;
   long long link_latency = 4;
   bool lockstep = false;
+  long long threads = 1;
   long long seed = 1;
   long long hotspot = 0;
   double hotspot_fraction = 0.1;

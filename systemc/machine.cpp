@@ -99,6 +99,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, raw);
     trace_->clk(*clock_);
   }
+  const unsigned threads = std::min(config_.threads, n);
+  if (threads > 1) pool_ = std::make_unique<ShardPool>(threads);
 }
 
 Machine::~Machine() = default;
@@ -122,11 +124,24 @@ void Machine::advance(uint64_t cycles) {
   // than the link latency, which makes it exact: in a quantum of q cycles starting at t a
   // node reads only what its neighbours sent before t - latency + q <= t, i.e. in earlier
   // quanta, so each node can run all q cycles before the next one starts, with its state
-  // in cache. No processor runs in advance(), so nothing else needs the kernel.
+  // in cache. No processor runs in advance(), so nothing else needs the kernel. For the
+  // same reason the nodes of one quantum may run in any order, or at once: with threads,
+  // each takes a contiguous range of ranks, and the pool's join ends the quantum.
+  const unsigned n = nodes();
   for (uint64_t done = 0; done < cycles;) {
     const uint64_t q = std::min<uint64_t>(quantum(), cycles - done);
-    for (const auto& node : nodes_)
-      for (uint64_t i = 0; i < q; ++i) node->step();
+    auto step_range = [this, q](unsigned begin, unsigned end) {
+      for (unsigned r = begin; r < end; ++r)
+        for (uint64_t i = 0; i < q; ++i) nodes_[r]->step();
+    };
+    if (pool_) {
+      pool_->run([&](unsigned s) {
+        const auto [begin, end] = ShardPool::range(n, pool_->shards(), s);
+        step_range(begin, end);
+      });
+    } else {
+      step_range(0, n);
+    }
     done += q;
   }
 }
@@ -142,6 +157,9 @@ void Machine::align() {
 Machine::Result Machine::run(TaskFn fn) {
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION || advancing_)
     throw std::logic_error("Machine::run cannot follow run() or advance() (SystemC cannot restart)");
+  if (config_.threads > 1)
+    throw std::invalid_argument("host threads " + std::to_string(config_.threads) +
+                                ": processors run under the SystemC kernel, in one thread; use threads = 1");
   fn_ = std::move(fn);
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));

@@ -22,6 +22,7 @@
 #include "machine_config.hpp"
 #include "node.hpp"
 #include "processor.hpp"
+#include "shard_pool.hpp"
 #include "tree_wiring.hpp"
 
 class VerilatedContext;
@@ -61,15 +62,20 @@ class Machine {
   Machine& operator=(const Machine&) = delete;
 
   // Runs `fn` on every task's processor until all return or the watchdog expires.
-  // Result::unfinished and failures name tasks by rank * tasks_per_node + task.
+  // Result::unfinished and failures name tasks by rank * tasks_per_node + task. Throws
+  // std::invalid_argument if MachineConfig::threads > 1 (processors run in the kernel).
   Result run(TaskFn fn);
 
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
   // nodes do the work. May be called again to go on; not together with run(). Steps each
-  // node link_latency cycles at a time unless MachineConfig::lockstep (the results are the
-  // same cycle for cycle).
+  // node link_latency cycles at a time, on MachineConfig::threads host threads, unless
+  // MachineConfig::lockstep (the results are the same cycle for cycle). With more than one
+  // thread, agents of different nodes run concurrently: what they share must be
+  // thread-safe (TrafficLedger is).
   void advance(uint64_t cycles);
   uint64_t cycle() const { return nodes_.front()->cycle(); }
+  // Host threads advance() steps the nodes with: MachineConfig::threads, at most one per node.
+  unsigned threads() const { return pool_ ? pool_->shards() : 1; }
   // Ends an advance()d run: closes the waveform file, if any.
   void finish();
 
@@ -111,6 +117,7 @@ class Machine {
   std::vector<std::unique_ptr<Processor>> processors_;
   std::vector<Task> tasks_;
   std::unique_ptr<TraceWriter> trace_;
+  std::unique_ptr<ShardPool> pool_;  // advance()'s threads, if more than one
   TaskFn fn_;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation

@@ -12,6 +12,7 @@ namespace collnet::sim {
 struct MachineConfig {
   static constexpr unsigned kMaxNodes = 32768;  // about 80 KB of host memory per node
   static constexpr unsigned kMaxTasksPerNode = 64;
+  static constexpr unsigned kMaxThreads = 256;
 
   Shape shape;
   unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
@@ -23,6 +24,11 @@ struct MachineConfig {
   // on big machines: a node's state stays in cache); lockstep steps every node one cycle
   // at a time under the SystemC kernel, as run() does. A trace forces lockstep.
   bool lockstep = false;
+  // Host threads Machine::advance() steps the nodes with: each takes a contiguous range of
+  // ranks through every quantum (results are the same for any count). Needs quantum
+  // stepping (not lockstep, no trace); run(), whose processors live in the SystemC kernel,
+  // is always one thread. More threads than nodes are not started.
+  unsigned threads = 1;
   double clock_mhz = 700.0;               // for reports only
   // Torus parts marked down: every link of a down node, and each listed link (both of its
   // directions), is marked down in the routers at both ends.

@@ -95,7 +95,7 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
   if (!can_rx && !can_tx) return;
   const bool rx = can_rx && (!can_tx || rx_turn_);
   rx_turn_ = !rx;
-  ledger_.moved(cycle);
+  ledger_.moved(rank_, cycle);
 
   BusRequest req;
   req.active = true;

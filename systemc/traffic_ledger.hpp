@@ -1,10 +1,14 @@
 // The books of a synthetic-traffic run, shared by every node's agent: which packets were
 // created and delivered (to catch loss, duplicates and corruption), the measurement window
-// and its samples, and when anything last moved (the deadlock watchdog).
+// and its samples, and when anything last moved (the deadlock watchdog). Agents may call
+// in from several threads at once (Machine::advance with threads): the per-packet entries
+// take a lock, and each node reports its moves in a slot of its own. The readers are for
+// when no agent runs.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace collnet::sim {
@@ -17,18 +21,20 @@ struct TrafficWindow {
 
 class TrafficLedger {
  public:
-  TrafficLedger(unsigned nodes, TrafficWindow window) : window_(window), delivered_(nodes) {}
+  TrafficLedger(unsigned nodes, TrafficWindow window) : window_(window), delivered_(nodes), last_move_(nodes, 0) {}
 
   const TrafficWindow& window() const { return window_; }
 
   // A packet was created (sequence numbers count 0, 1, 2, ... per source).
   void created(uint64_t cycle, unsigned flits) {
+    std::lock_guard<std::mutex> lock(mutex_);
     ++created_;
     if (window_.measured(cycle)) offered_flits_ += flits;
   }
   // Packet `seq` of `src` arrived: `intact` says whether header and payload were as sent.
   void delivered(unsigned src, uint64_t seq, uint64_t created_cycle, uint64_t cycle, unsigned flits, unsigned hops,
                  bool intact) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (src >= delivered_.size()) {
       ++corrupted_;
       return;
@@ -48,7 +54,8 @@ class TrafficLedger {
       measured_hops_ += hops;
     }
   }
-  void moved(uint64_t cycle) { last_move_ = std::max(last_move_, cycle); }  // nodes may report out of cycle order
+  // Node `rank` moved a packet in `cycle` (nodes may report out of cycle order).
+  void moved(unsigned rank, uint64_t cycle) { last_move_[rank] = std::max(last_move_[rank], cycle); }
 
   uint64_t created_count() const { return created_; }
   uint64_t delivered_count() const { return delivered_count_; }
@@ -57,7 +64,7 @@ class TrafficLedger {
   uint64_t corrupted() const { return corrupted_; }
   uint64_t offered_flits() const { return offered_flits_; }
   uint64_t accepted_flits() const { return accepted_flits_; }
-  uint64_t last_move() const { return last_move_; }
+  uint64_t last_move() const { return *std::max_element(last_move_.begin(), last_move_.end()); }
   uint64_t measured_hops() const { return measured_hops_; }  // minimal hops of the latency samples
   std::vector<uint32_t>& latencies() { return latencies_; }
 
@@ -65,8 +72,10 @@ class TrafficLedger {
   TrafficWindow window_;
   std::vector<std::vector<bool>> delivered_;  // per source, by sequence number
   uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, corrupted_ = 0;
-  uint64_t offered_flits_ = 0, accepted_flits_ = 0, last_move_ = 0, measured_hops_ = 0;
+  uint64_t offered_flits_ = 0, accepted_flits_ = 0, measured_hops_ = 0;
   std::vector<uint32_t> latencies_;  // packets created in the window: creation to last chunk read
+  std::vector<uint64_t> last_move_;  // per node: written only by that node's agent
+  std::mutex mutex_;                 // guards everything above last_move_
 };
 
 }  // namespace collnet::sim

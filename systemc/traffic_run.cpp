@@ -27,6 +27,9 @@ void TrafficOptions::validate() const {
     throw std::invalid_argument("packet size " + std::to_string(spec.chunks) + " must be 1..8 chunks");
   if (window.cycles < 1) throw std::invalid_argument("the measurement needs at least one cycle");
   if (idle_limit < 1) throw std::invalid_argument("the deadlock watchdog needs at least one cycle");
+  if (engine == Engine::Flat && machine.threads > 1)
+    throw std::invalid_argument("host threads " + std::to_string(machine.threads) +
+                                ": the flat engine is one model, evaluated by one thread");
 }
 
 // ------------------------------------------------------------------ routes around what is down
@@ -190,6 +193,7 @@ TrafficResult run_systemc(const TrafficOptions& o) {
   Machine machine(o.machine);
   for (unsigned r = 0; r < setup.nodes(); ++r) machine.attach(r, setup.agent(r));
   TrafficResult res = setup.run(o, [&](uint64_t n) { machine.advance(n); });
+  res.threads = machine.threads();
   machine.finish();
   return res;
 }

@@ -43,6 +43,7 @@ struct TrafficResult {
   uint64_t created = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
   bool deadlock = false, drain_timeout = false;
   uint64_t cycles = 0;
+  unsigned threads = 1;              // host threads that stepped the nodes
   double wall_seconds = 0, sim_cycles_per_second = 0, node_cycles_per_second = 0;
   bool ok() const { return !deadlock && !drain_timeout && lost == 0 && duplicated == 0 && corrupted == 0; }
 };

@@ -170,6 +170,33 @@ TEST(CliData, InputAndOutputFilesRoundTripFloatsBitExactly) {
   EXPECT_EQ(read_json(out), nlohmann::json::parse("[null, [1], [3]]"));
 }
 
+// ------------------------------------------------------------------ traffic
+// The traffic command reports every JSON key it promises, loses nothing, and gives the
+// same numbers on two host threads as on one.
+TEST(CliTraffic, ReportsItsJsonAndTheSameResultsOnTwoThreads) {
+  nlohmann::json j[2];
+  for (int t = 0; t < 2; ++t) {
+    const std::string json = kTmp + "/traffic_threads" + std::to_string(t + 1) + ".json";
+    const auto r = collnet({"traffic", "--torus", "3x2x2", "--rate", "0.5", "--cycles", "1500", "--warmup", "200",
+                            "--seed", "7", "--threads", std::to_string(t + 1), "--json", json});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("node-cycles/s"), std::string::npos) << r.out;
+    j[t] = read_json(json);
+    for (const char* key : {"accepted_flits_per_node_cycle", "avg_latency", "p99_latency", "packets_delivered",
+                            "packets_lost", "sim_cycles_per_second", "node_cycles_per_second"})
+      EXPECT_TRUE(j[t].contains(key)) << key;
+    EXPECT_EQ(j[t].at("threads"), t + 1);
+    EXPECT_EQ(j[t].at("packets_lost"), 0);
+    EXPECT_EQ(j[t].at("packets_duplicated"), 0);
+    EXPECT_EQ(j[t].at("packets_corrupted"), 0);
+    EXPECT_GT(j[t].at("packets_delivered").get<uint64_t>(), 100u);
+    EXPECT_GT(j[t].at("node_cycles_per_second").get<double>(), 0.0);
+  }
+  for (const char* key : {"accepted_flits_per_node_cycle", "avg_latency", "p99_latency", "max_latency",
+                          "packets_created", "packets_delivered", "simulated_cycles"})
+    EXPECT_EQ(j[0].at(key), j[1].at(key)) << key;
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;
@@ -218,6 +245,10 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--tasks", "0"}, "--tasks"},
                       UsageCase{{"run", "gather", "--torus", "2x1x1", "--tasks", "2", "--root", "4"}, "--root"},
                       UsageCase{{"run", "allreduce", "--input", "/nonexistent/in.json"}, "--input"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "0"}, "--threads"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--engine", "flat"}, "--threads"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--lockstep"}, "--threads"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--trace", "t.fst"}, "--threads"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

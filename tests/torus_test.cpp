@@ -239,5 +239,73 @@ TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
   }
 }
 
+// advance() on several host threads steps disjoint ranges of nodes through each quantum at
+// once; that must change nothing against one thread, including with uneven ranges (5
+// threads on 24 nodes) and more threads than nodes (which starts one per node).
+TEST(TorusTraffic, SteppingOnSeveralThreadsAgreesWithOneCycleForCycle) {
+  for (const unsigned latency : {1u, 4u}) {
+    std::string out[3];
+    const unsigned threads[3] = {1, 2, 5};
+    for (int k = 0; k < 3; ++k) {
+      const auto res = run_isolated([latency, &threads, k] {
+        sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 9);
+        o.machine.link_latency = latency;
+        o.machine.threads = threads[k];
+        const sim::TrafficResult r = sim::run_traffic(o);
+        if (r.threads != threads[k]) return std::string("ran on ") + std::to_string(r.threads) + " threads";
+        std::ostringstream s;
+        s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
+        return s.str();
+      });
+      ASSERT_TRUE(res.exited) << res.report;
+      out[k] = res.report;
+    }
+    EXPECT_EQ(out[0], out[1]) << "link latency " << latency;
+    EXPECT_EQ(out[0], out[2]) << "link latency " << latency;
+    EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
+  }
+  const auto tiny = run_isolated([] {
+    sim::TrafficOptions o = traffic("2x1x1", 0.5, sim::Routing::Adaptive, 2);
+    o.machine.threads = 8;
+    const sim::TrafficResult r = sim::run_traffic(o);
+    return std::to_string(r.threads) + (r.ok() ? " ok" : " FAILED");
+  });
+  ASSERT_TRUE(tiny.exited) << tiny.report;
+  EXPECT_EQ(tiny.report, "2 ok");
+}
+
+// Threads are for advance(): a processor-driven run, a lockstep run, a trace and the flat
+// engine all refuse them, naming why.
+TEST(TorusTraffic, ThreadsAreRefusedWhereTheyCannotApply) {
+  sim::MachineConfig c = machine_config("2x2x2");
+  c.threads = 0;
+  EXPECT_THROW(c.validate(), std::invalid_argument);
+  c.threads = 2;
+  c.lockstep = true;
+  EXPECT_THROW(c.validate(), std::invalid_argument);
+  c.lockstep = false;
+  c.trace_path = "t.fst";
+  EXPECT_THROW(c.validate(), std::invalid_argument);
+  c.trace_path.clear();
+  EXPECT_NO_THROW(c.validate());
+  sim::TrafficOptions o = traffic("2x2x2", 0.5, sim::Routing::Adaptive, 1);
+  o.machine.threads = 2;
+  o.engine = sim::Engine::Flat;
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+  const auto res = run_isolated([] {
+    sim::MachineConfig m = machine_config("2x2x2");
+    m.threads = 2;
+    sim::Machine machine(m);
+    try {
+      machine.run([](sim::Machine::Task&) {});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("run() accepted two threads");
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_NE(res.report.find("one thread"), std::string::npos) << res.report;
+}
+
 }  // namespace
 }  // namespace collnet
