@@ -35,9 +35,10 @@ configure: deps $(BUILD)/CMakeCache.txt
 # Verilator's CMake support lists a model's generated files when CMake configures; an RTL
 # change re-Verilates into new file names, so a build that fails after one is configured
 # again (all models re-Verilated first, with -k) and built once more.
-cmake_build = cmake --build $(BUILD) -j $(JOBS) $(1) -- -k || { \
+# $(1): extra cmake --build arguments; $(2): the build directory (default $(BUILD)).
+cmake_build = dir=$(or $(2),$(BUILD)); cmake --build $$dir -j $(JOBS) $(1) -- -k || { \
   echo "build: configuring again for the re-Verilated models"; \
-  cmake $(BUILD) > /dev/null && cmake --build $(BUILD) -j $(JOBS) $(1); }
+  cmake $$dir > /dev/null && cmake --build $$dir -j $(JOBS) $(1); }
 
 build: configure
 	@$(call cmake_build)
@@ -55,9 +56,22 @@ lint: deps
 	  verilator --lint-only -Wall --top-module $$top $(RTL_SRCS); \
 	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"
 
+# The flat engine's 8x8x8 model for the speed comparison lives in a build directory of its
+# own: it is Verilated hierarchically (nd_node once, as a block), which takes about half an
+# hour the first time, and only `collnet` is built there. FLAT_BENCH= (empty) skips it.
+FLAT_BENCH ?= 8x8x8
+FLAT_BUILD := $(BUILD)/flat-$(FLAT_BENCH)
+
 bench: build
 	@scripts/bench.sh $(BUILD)
+ifneq ($(FLAT_BENCH),)
+	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \
+	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_FLAT_HIERARCHICAL=ON > /dev/null
+	@$(call cmake_build,--target collnet,$(FLAT_BUILD))
+	@scripts/bench_torus.sh $(BUILD) $(FLAT_BUILD)
+else
 	@scripts/bench_torus.sh $(BUILD)
+endif
 
 waves: run
 	gtkwave $(BUILD)/demo.gtkw

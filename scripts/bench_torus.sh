@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # make bench, torus part: zero-load latency, latency versus offered load for both routings,
 # simulator speed of both engines, and the loss soak, printed as Markdown tables.
-# Usage: scripts/bench_torus.sh [BUILD_DIR]
+# Usage: scripts/bench_torus.sh [BUILD_DIR [FLAT_BUILD_DIR]]
+# FLAT_BUILD_DIR: a build with the 8x8x8 flat model (COLLNET_FLAT_SHAPES=8x8x8,
+# COLLNET_FLAT_HIERARCHICAL=ON; `make bench` makes one), for the flat engine's 8x8x8 speed.
 set -euo pipefail
 build=${1:-build}
+flat_build=${2:-}
 collnet="$build/collnet"
 out="$build/bench"
 mkdir -p "$out"
@@ -57,25 +60,30 @@ echo
 
 echo "## Torus: simulator speed, uniform traffic at 0.2 flits/node/cycle"
 echo
-echo "SystemC steps each node link-latency (4) cycles at a time unless --lockstep; the flat engine is one Verilated model of the whole machine, built only for the shapes in COLLNET_FLAT_SHAPES."
+echo "SystemC steps each node link-latency (4) cycles at a time, on --threads host threads, unless --lockstep; the flat engine is one Verilated model of the whole machine (8x8x8 from the hierarchical build in $flat_build)."
 echo
 echo "| engine | torus | node-cycles per second | simulated cycles per second |"
 echo "|---|---|---|---|"
-speed() {  # speed ENGINE TORUS CYCLES [EXTRA...]
-  local engine=$1 torus=$2 cycles=$3 label=$1
-  shift 3
+speed() {  # speed COLLNET ENGINE TORUS CYCLES [EXTRA...]
+  local bin=$1 engine=$2 torus=$3 cycles=$4 label=$2
+  shift 4
   [ $# -gt 0 ] && label="$engine $*"
-  traffic "speed_${engine}_${torus}$(echo "$*" | tr -d ' -')" --torus "$torus" --pattern uniform --rate 0.2 --engine "$engine" \
-    --warmup 500 --cycles "$cycles" "$@"
-  f="$out/speed_${engine}_${torus}$(echo "$*" | tr -d ' -').json"
-  echo "| $label | $torus | $(field "$f" node_cycles_per_second | cut -d. -f1) | $(field "$f" sim_cycles_per_second | cut -d. -f1) |"
+  local name="speed_${engine}_${torus}$(echo "$*" | tr -d ' -')"
+  "$bin" traffic --torus "$torus" --pattern uniform --rate 0.2 --engine "$engine" --warmup 500 --cycles "$cycles" "$@" \
+    --json "$out/$name.json" >/dev/null
+  echo "| $label | $torus | $(field "$out/$name.json" node_cycles_per_second | cut -d. -f1) | $(field "$out/$name.json" sim_cycles_per_second | cut -d. -f1) |"
 }
-speed systemc 8x8x8 4000
-speed systemc 8x8x8 4000 --lockstep
-speed systemc 4x4x4 20000
-speed systemc 2x2x2 100000
-speed systemc 2x2x2 100000 --lockstep
-speed flat 2x2x2 100000
+speed "$collnet" systemc 8x8x8 4000
+speed "$collnet" systemc 8x8x8 4000 --threads 2
+speed "$collnet" systemc 8x8x8 4000 --lockstep
+if [ -n "$flat_build" ]; then
+  speed "$flat_build/collnet" flat 8x8x8 4000
+fi
+speed "$collnet" systemc 4x4x4 20000
+speed "$collnet" systemc 4x4x4 20000 --threads 2
+speed "$collnet" systemc 2x2x2 100000
+speed "$collnet" systemc 2x2x2 100000 --lockstep
+speed "$collnet" flat 2x2x2 100000
 echo
 
 echo "## Torus: soak at and above saturation (offered 1.0 flits/node/cycle), every packet checked"

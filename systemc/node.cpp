@@ -1,6 +1,6 @@
 // The Verilated (plain C++) model headers come before any SystemC header: with SystemC
 // seen first, verilated.h would take the model for a SystemC one.
-#include "Vnd_node.h"
+#include "Vnode.h"
 #include "verilated.h"
 // clang-format off
 #include "node.hpp"
@@ -28,7 +28,7 @@ struct Node::TorusPorts {
         &m.tor##d##_in_data_i, &m.tor##d##_out_data_o                                                \
   }
 
-std::array<Node::TorusPorts, 6> Node::torus_ports(Vnd_node& m) {
+std::array<Node::TorusPorts, 6> Node::torus_ports(Vnode& m) {
   return {COLLNET_TORUS_PORTS(m, 0), COLLNET_TORUS_PORTS(m, 1), COLLNET_TORUS_PORTS(m, 2),
           COLLNET_TORUS_PORTS(m, 3), COLLNET_TORUS_PORTS(m, 4), COLLNET_TORUS_PORTS(m, 5)};
 }
@@ -38,7 +38,7 @@ Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& contex
     : sc_module(name),
       clk("clk"),
       rank_(rank),
-      model_(std::make_unique<Vnd_node>(&context, this->name())),
+      model_(std::make_unique<Vnode>(&context, this->name())),
       tor_ports_(std::make_unique<const std::array<TorusPorts, 6>>(torus_ports(*model_))) {
   reset_model(*model_);
   SC_METHOD(on_posedge);
@@ -84,7 +84,7 @@ void Node::on_posedge() {
 }
 
 void Node::step() {
-  Vnd_node& m = *model_;
+  Vnode& m = *model_;
   const LinkFlit& in0 = in_[0] ? in_[0]->get(cycle_) : kIdle;
   const LinkFlit& in1 = in_[1] ? in_[1]->get(cycle_) : kIdle;
   const LinkFlit& in2 = in_[2] ? in_[2]->get(cycle_) : kIdle;

@@ -14,7 +14,7 @@
 #include "bus_port.hpp"
 #include "link.hpp"
 
-class Vnd_node;
+class Vnode;
 class VerilatedContext;
 
 namespace collnet::sim {
@@ -58,15 +58,15 @@ class Node : public sc_core::sc_module, public BusPort {
   const sc_core::sc_event& edge_event() const { return edge_; }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
-  Vnd_node& model() { return *model_; }
+  Vnode& model() { return *model_; }
 
  private:
   void on_posedge();
 
   unsigned rank_;
-  std::unique_ptr<Vnd_node> model_;
+  std::unique_ptr<Vnode> model_;
   struct TorusPorts;
-  static std::array<TorusPorts, 6> torus_ports(Vnd_node& m);
+  static std::array<TorusPorts, 6> torus_ports(Vnode& m);
   std::unique_ptr<const std::array<TorusPorts, 6>> tor_ports_;
   std::array<LinkWire*, 3> out_{};
   std::array<const LinkWire*, 3> in_{};

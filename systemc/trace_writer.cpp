@@ -1,5 +1,5 @@
 // Verilated headers first (see node.cpp).
-#include "Vnd_node.h"
+#include "Vnode.h"
 #include "verilated_fst_c.h"
 // clang-format off
 #include "trace_writer.hpp"

@@ -18,13 +18,31 @@
 // rest (none for LinkLatency = 1: a wire). Each direction of a link is one bundle through
 // one delay line: the sender's flit (valid, header flag, VC, data), the credits the
 // sender returns for the link's other direction and, on the tree, the barrier bits.
+//
+// The shape is set with parameters, or, where they cannot be overridden, with the macros
+// ND_MACHINE_X, _Y, _Z and _LINK_LATENCY as their defaults: a hierarchical Verilation
+// (nd_node compiled once as a block, rtl/node/nd_machine_hier.vlt) hands -G overrides to
+// the block too, which has no such parameters.
 `default_nettype none
 
+`ifndef ND_MACHINE_X
+`define ND_MACHINE_X 2
+`endif
+`ifndef ND_MACHINE_Y
+`define ND_MACHINE_Y 2
+`endif
+`ifndef ND_MACHINE_Z
+`define ND_MACHINE_Z 2
+`endif
+`ifndef ND_MACHINE_LINK_LATENCY
+`define ND_MACHINE_LINK_LATENCY 4
+`endif
+
 module nd_machine #(
-  parameter int X           = 2,  // torus size in x, y, z (1..255 each)
-  parameter int Y           = 2,
-  parameter int Z           = 2,
-  parameter int LinkLatency = 4,  // cycles from a node's output register to its neighbour (>= 1)
+  parameter int X           = `ND_MACHINE_X,  // torus size in x, y, z (1..255 each)
+  parameter int Y           = `ND_MACHINE_Y,
+  parameter int Z           = `ND_MACHINE_Z,
+  parameter int LinkLatency = `ND_MACHINE_LINK_LATENCY,  // cycles from a node's output register to its neighbour (>= 1)
   localparam int N          = X * Y * Z
 ) (
   input  wire logic        clk_i,

@@ -7,11 +7,7 @@
 // per VC back), so that waveform viewers group them cleanly.
 `default_nettype none
 
-module nd_node #(
-  parameter int LinkPackets = 4,
-  parameter int InjPackets  = 8,
-  parameter int RcvPackets  = 8
-) (
+module nd_node (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   // register bus
@@ -138,6 +134,13 @@ module nd_node #(
   // any sticky error in the node
   output logic             err_o
 );
+
+  // The tree adapter's buffer sizes, in packets. Fixed rather than parameters: the node
+  // has no parameters, so that a hierarchical Verilation of the flat machine can compile
+  // it once as a block (Verilator 5.006 re-elaborates a parameterized block in its parent).
+  localparam int LinkPackets = 4;  // per VC per tree link
+  localparam int InjPackets  = 8;  // per injection FIFO
+  localparam int RcvPackets  = 8;  // per reception FIFO
 
   // A whole machine in one model (nd_machine) holds many nodes: one copy of the node's
   // code serves them all instead of one inlined copy per node.
