@@ -11,6 +11,9 @@ collnet="$build/collnet"
 out="$build/bench"
 mkdir -p "$out"
 
+# TORUS_BENCH: the sections to run, of "latency load speed soak" (default: all).
+want() { [[ " ${TORUS_BENCH:-latency load speed soak} " == *" $1 "* ]]; }
+
 field() {  # field FILE KEY -> value of a top-level JSON number/bool/string
   grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//; s/"//g'
 }
@@ -21,6 +24,7 @@ traffic() {  # traffic NAME ARGS... -> writes $out/NAME.json (a failed run stops
   "$collnet" traffic "$@" --json "$out/$name.json" >/dev/null
 }
 
+if want latency; then
 echo "## Torus: zero-load latency (4x4x4, link latency 4, offered 0.005 flits/node/cycle)"
 echo
 echo "Latency runs from a packet's creation to the cycle its last chunk is read at the destination."
@@ -42,7 +46,9 @@ echo
 awk -v a="$n1" -v b="$nb" -v h="$hb" 'BEGIN { hop = (b - a) / (h - 1); c = a - hop - 5;
   printf "Per-hop latency (bitcomp minus neighbor, per extra hop): **%.2f cycles**; the rest of a 1-hop, 5-flit packet: %.1f cycles, so zero-load latency = hops x %.2f + packet flits + %.1f.\n", hop, c, hop, c }'
 echo
+fi
 
+if want load; then
 echo "## Torus: latency versus offered load, uniform traffic on 8x8x8 (1-chunk packets of 5 flits)"
 echo
 echo "| offered | DOR accepted | DOR avg latency | DOR p99 | adaptive accepted | adaptive avg latency | adaptive p99 |"
@@ -57,7 +63,9 @@ for rate in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0; do
   echo "$row |"
 done
 echo
+fi
 
+if want speed; then
 echo "## Torus: simulator speed, uniform traffic at 0.2 flits/node/cycle"
 echo
 echo "SystemC steps each node link-latency (4) cycles at a time, on --threads host threads, unless --lockstep; the flat engine is one Verilated model of the whole machine (8x8x8 from the hierarchical build in $flat_build)."
@@ -85,7 +93,9 @@ speed "$collnet" systemc 2x2x2 100000
 speed "$collnet" systemc 2x2x2 100000 --lockstep
 speed "$collnet" flat 2x2x2 100000
 echo
+fi
 
+if want soak; then
 echo "## Torus: soak at and above saturation (offered 1.0 flits/node/cycle), every packet checked"
 echo
 echo "Each run offers 1.05 x 10^6 packets of 5 flits over its window (more than the network accepts) and then drains every one of them."
@@ -101,3 +111,4 @@ for spec in "8x8x8 adaptive" "8x8x8 dor" "3x5x7 adaptive" "3x5x7 dor" "2x2x2 ada
   echo "| $1 | $2 | $(field "$f" packets_delivered) | $(field "$f" packets_lost) | $(field "$f" packets_duplicated) | $(field "$f" packets_corrupted) | $(awk -v a="$(field "$f" accepted_flits_per_node_cycle)" 'BEGIN{printf "%.3f", a}') | $(field "$f" deadlock) |"
 done
 echo
+fi
