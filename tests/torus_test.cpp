@@ -193,49 +193,42 @@ TEST(TorusTraffic, RoutesAroundADownNodeUseDetoursWhereDimensionOrderCannot) {
   EXPECT_GT(detours, 0u) << "some pairs have the down node on every dimension-order route";
 }
 
+// Runs the traffic in a child process and returns everything a cycle-for-cycle comparison
+// looks at: the packet counts, accepted load, average, p99 and maximum latency, cycles.
+std::string exact_run(const sim::TrafficOptions& o) {
+  const auto res = run_isolated([o] {
+    const sim::TrafficResult r = sim::run_traffic(o);
+    std::ostringstream s;
+    s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
+    return s.str();
+  });
+  EXPECT_TRUE(res.exited) << res.report;
+  return res.report;
+}
+
 // The flat model and the SystemC machine run the same RTL with the same agents: the same
 // seed gives the same packets, the same deliveries and the same latencies, cycle for cycle.
 TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
   bool built = false;
   for (const std::string& m : sim::flat_models()) built = built || m == "2x2x2/4";
   ASSERT_TRUE(built) << "the build has no 2x2x2 flat model (COLLNET_FLAT_SHAPES)";
-  std::string out[2];
-  for (int e = 0; e < 2; ++e) {
-    const auto res = run_isolated([e] {
-      sim::TrafficOptions o = traffic("2x2x2", 0.6, sim::Routing::Adaptive, 11);
-      o.engine = e ? sim::Engine::Flat : sim::Engine::SystemC;
-      const sim::TrafficResult r = sim::run_traffic(o);
-      std::ostringstream s;
-      s << describe(r) << " p99 " << r.p99_latency << " cycles " << r.cycles;
-      return s.str();
-    });
-    ASSERT_TRUE(res.exited) << res.report;
-    out[e] = res.report;
-  }
-  EXPECT_EQ(out[0], out[1]);
-  EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
+  sim::TrafficOptions o = traffic("2x2x2", 0.6, sim::Routing::Adaptive, 11);
+  const std::string systemc = exact_run(o);
+  o.engine = sim::Engine::Flat;
+  EXPECT_EQ(systemc, exact_run(o));
+  EXPECT_NE(systemc.find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << systemc;
 }
 
 // advance() steps each node link-latency cycles at a time; that must change nothing, at
 // any link latency, against stepping every node one cycle at a time under the kernel.
 TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
   for (const unsigned latency : {1u, 3u, 4u}) {
-    std::string out[2];
-    for (int lockstep = 0; lockstep < 2; ++lockstep) {
-      const auto res = run_isolated([latency, lockstep] {
-        sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 5);
-        o.machine.link_latency = latency;
-        o.machine.lockstep = lockstep != 0;
-        const sim::TrafficResult r = sim::run_traffic(o);
-        std::ostringstream s;
-        s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
-        return s.str();
-      });
-      ASSERT_TRUE(res.exited) << res.report;
-      out[lockstep] = res.report;
-    }
-    EXPECT_EQ(out[0], out[1]) << "link latency " << latency;
-    EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
+    sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 5);
+    o.machine.link_latency = latency;
+    const std::string quanta = exact_run(o);
+    o.machine.lockstep = true;
+    EXPECT_EQ(quanta, exact_run(o)) << "link latency " << latency;
+    EXPECT_NE(quanta.find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << quanta;
   }
 }
 
@@ -244,25 +237,14 @@ TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
 // threads on 24 nodes) and more threads than nodes (which starts one per node).
 TEST(TorusTraffic, SteppingOnSeveralThreadsAgreesWithOneCycleForCycle) {
   for (const unsigned latency : {1u, 4u}) {
-    std::string out[3];
-    const unsigned threads[3] = {1, 2, 5};
-    for (int k = 0; k < 3; ++k) {
-      const auto res = run_isolated([latency, &threads, k] {
-        sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 9);
-        o.machine.link_latency = latency;
-        o.machine.threads = threads[k];
-        const sim::TrafficResult r = sim::run_traffic(o);
-        if (r.threads != threads[k]) return std::string("ran on ") + std::to_string(r.threads) + " threads";
-        std::ostringstream s;
-        s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
-        return s.str();
-      });
-      ASSERT_TRUE(res.exited) << res.report;
-      out[k] = res.report;
+    sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 9);
+    o.machine.link_latency = latency;
+    const std::string one = exact_run(o);
+    EXPECT_NE(one.find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << one;
+    for (const unsigned threads : {2u, 5u}) {
+      o.machine.threads = threads;
+      EXPECT_EQ(one, exact_run(o)) << "link latency " << latency << ", " << threads << " threads";
     }
-    EXPECT_EQ(out[0], out[1]) << "link latency " << latency;
-    EXPECT_EQ(out[0], out[2]) << "link latency " << latency;
-    EXPECT_NE(out[0].find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << out[0];
   }
   const auto tiny = run_isolated([] {
     sim::TrafficOptions o = traffic("2x1x1", 0.5, sim::Routing::Adaptive, 2);
