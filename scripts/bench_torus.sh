@@ -70,16 +70,22 @@ echo "## Torus: simulator speed, uniform traffic at 0.2 flits/node/cycle"
 echo
 echo "SystemC steps each node link-latency (4) cycles at a time, on --threads host threads, unless --lockstep; the flat engine is one Verilated model of the whole machine (8x8x8 from the hierarchical build in $flat_build)."
 echo
-echo "| engine | torus | node-cycles per second | simulated cycles per second |"
-echo "|---|---|---|---|"
+echo "Each row is the median of three runs (this machine's speed varies by up to a third from run to run), with the range of the three beside it."
+echo
+echo "| engine | torus | node-cycles per second (median) | range of three runs | simulated cycles per second (median) |"
+echo "|---|---|---|---|---|"
 speed() {  # speed COLLNET ENGINE TORUS CYCLES [EXTRA...]
   local bin=$1 engine=$2 torus=$3 cycles=$4 label=$2
   shift 4
   [ $# -gt 0 ] && label="$engine $*"
-  local name="speed_${engine}_${torus}$(echo "$*" | tr -d ' -')"
-  "$bin" traffic --torus "$torus" --pattern uniform --rate 0.2 --engine "$engine" --warmup 500 --cycles "$cycles" "$@" \
-    --json "$out/$name.json" >/dev/null
-  echo "| $label | $torus | $(field "$out/$name.json" node_cycles_per_second | cut -d. -f1) | $(field "$out/$name.json" sim_cycles_per_second | cut -d. -f1) |"
+  local name="speed_${engine}_${torus}$(echo "$*" | tr -d ' -')" runs=""
+  for r in 1 2 3; do
+    "$bin" traffic --torus "$torus" --pattern uniform --rate 0.2 --engine "$engine" --warmup 500 --cycles "$cycles" "$@" \
+      --json "$out/${name}_$r.json" >/dev/null
+    runs="$runs$(field "$out/${name}_$r.json" node_cycles_per_second) $(field "$out/${name}_$r.json" sim_cycles_per_second)\n"
+  done
+  printf "$runs" | sort -g | awk -v l="$label" -v t="$torus" '{ n[NR] = $1; s[NR] = $2 }
+    END { printf "| %s | %s | %.3g | %.3g to %.3g | %.0f |\n", l, t, n[2], n[1], n[3], s[2] }'
 }
 speed "$collnet" systemc 8x8x8 4000
 speed "$collnet" systemc 8x8x8 4000 --threads 2
