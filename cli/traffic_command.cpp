@@ -108,16 +108,12 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.link_latency < 1 || c.link_latency > 1000)
     return usage("--link-latency: must be 1..1000 cycles, got " + std::to_string(c.link_latency));
   o.machine.link_latency = static_cast<unsigned>(c.link_latency);
-  if (c.lockstep && o.engine != sim::Engine::SystemC)
-    return usage("--lockstep: only for --engine systemc (the flat engine is one model, stepped a cycle at a time)");
+  // Which of lockstep, threads, trace and engine go together is TrafficOptions::validate's
+  // to say, below.
   o.machine.lockstep = c.lockstep;
   if (c.threads < 1 || c.threads > sim::MachineConfig::kMaxThreads)
     return usage("--threads: must be 1.." + std::to_string(sim::MachineConfig::kMaxThreads) + ", got " +
                  std::to_string(c.threads));
-  if (c.threads > 1 && o.engine != sim::Engine::SystemC)
-    return usage("--threads: only for --engine systemc (the flat engine is one model, evaluated by one thread)");
-  if (c.threads > 1 && c.lockstep)
-    return usage("--threads: not with --lockstep (lockstep runs every node under the SystemC kernel, in one thread)");
   o.machine.threads = static_cast<unsigned>(c.threads);
   if (c.seed < 0) return usage("--seed: must be 0 or more");
   o.spec.seed = static_cast<uint64_t>(c.seed);
@@ -155,8 +151,6 @@ int run_traffic_command(const TrafficCommand& c) {
   if (!c.trace_path.empty()) {
     const std::string& t = c.trace_path;
     if (t.size() < 5 || t.substr(t.size() - 4) != ".fst") return usage("--trace: '" + t + "' must name an .fst file");
-    if (c.threads > 1)
-      return usage("--trace: not with --threads (the trace is written a cycle at a time under the SystemC kernel)");
     o.machine.trace_path = t;
   }
   try {

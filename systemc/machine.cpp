@@ -158,8 +158,9 @@ Machine::Result Machine::run(TaskFn fn) {
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION || advancing_)
     throw std::logic_error("Machine::run cannot follow run() or advance() (SystemC cannot restart)");
   if (config_.threads > 1)
-    throw std::invalid_argument("host threads " + std::to_string(config_.threads) +
-                                ": processors run under the SystemC kernel, in one thread; use threads = 1");
+    throw std::invalid_argument("threads " + std::to_string(config_.threads) +
+                                " and processors: processors run under the SystemC kernel, in one thread; "
+                                "use threads = 1");
   fn_ = std::move(fn);
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));

@@ -24,11 +24,12 @@ void MachineConfig::validate() const {
     throw std::invalid_argument("host threads " + std::to_string(threads) + " must be 1.." +
                                 std::to_string(kMaxThreads));
   if (threads > 1 && lockstep)
-    throw std::invalid_argument("host threads " + std::to_string(threads) +
-                                ": lockstep runs every node under the SystemC kernel, in one thread");
+    throw std::invalid_argument("threads " + std::to_string(threads) +
+                                " and lockstep: lockstep runs every node under the SystemC kernel, in one thread");
   if (threads > 1 && !trace_path.empty())
-    throw std::invalid_argument("host threads " + std::to_string(threads) +
-                                ": a trace is written a cycle at a time under the SystemC kernel, in one thread");
+    throw std::invalid_argument("threads " + std::to_string(threads) +
+                                " and a trace: the trace is written a cycle at a time under the SystemC kernel, "
+                                "in one thread");
   if (!(clock_mhz > 0)) throw std::invalid_argument("clock frequency must be positive");
   const fw::TorusLayout torus(shape.dims());
   for (unsigned r : down_nodes)

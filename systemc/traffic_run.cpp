@@ -28,8 +28,11 @@ void TrafficOptions::validate() const {
   if (window.cycles < 1) throw std::invalid_argument("the measurement needs at least one cycle");
   if (idle_limit < 1) throw std::invalid_argument("the deadlock watchdog needs at least one cycle");
   if (engine == Engine::Flat && machine.threads > 1)
-    throw std::invalid_argument("host threads " + std::to_string(machine.threads) +
-                                ": the flat engine is one model, evaluated by one thread");
+    throw std::invalid_argument("threads " + std::to_string(machine.threads) +
+                                " and the flat engine: the flat engine is one model, evaluated by one thread");
+  if (engine == Engine::Flat && machine.lockstep)
+    throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
+                                "stepped a cycle at a time already");
 }
 
 // ------------------------------------------------------------------ routes around what is down

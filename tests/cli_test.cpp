@@ -246,9 +246,13 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "gather", "--torus", "2x1x1", "--tasks", "2", "--root", "4"}, "--root"},
                       UsageCase{{"run", "allreduce", "--input", "/nonexistent/in.json"}, "--input"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "0"}, "--threads"},
-                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--engine", "flat"}, "--threads"},
-                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--lockstep"}, "--threads"},
-                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--trace", "t.fst"}, "--threads"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--engine", "flat"},
+                                "threads 2 and the flat engine"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--lockstep"}, "threads 2 and lockstep"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "2", "--trace", "t.fst"},
+                                "threads 2 and a trace"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--lockstep", "--engine", "flat"},
+                                "lockstep and the flat engine"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 
