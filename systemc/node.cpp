@@ -72,7 +72,7 @@ void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
   in_.at(link) = &in;
 }
 
-uint64_t Node::bus_rdata() const { return (uint64_t{model_->bus_rdata_o[1]} << 32) | model_->bus_rdata_o[0]; }
+uint64_t Node::bus_rdata() const { return bus_rvector()[0]; }
 
 std::array<uint64_t, 4> Node::bus_rvector() const { return bus_words(model_->bus_rdata_o); }
 

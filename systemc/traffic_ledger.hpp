@@ -54,8 +54,8 @@ class TrafficLedger {
       measured_hops_ += hops;
     }
   }
-  // Node `rank` moved a packet in `cycle` (nodes may report out of cycle order).
-  void moved(unsigned rank, uint64_t cycle) { last_move_[rank] = std::max(last_move_[rank], cycle); }
+  // Node `rank` moved a packet in `cycle` (each node reports its own cycles in order).
+  void moved(unsigned rank, uint64_t cycle) { last_move_[rank] = cycle; }
 
   uint64_t created_count() const { return created_; }
   uint64_t delivered_count() const { return delivered_count_; }
