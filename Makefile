@@ -32,13 +32,9 @@ $(BUILD)/CMakeCache.txt:
 
 configure: deps $(BUILD)/CMakeCache.txt
 
-# Verilator's CMake support lists a model's generated files when CMake configures; an RTL
-# change re-Verilates into new file names, so a build that fails after one is configured
-# again (all models re-Verilated first, with -k) and built once more.
-# $(1): extra cmake --build arguments; $(2): the build directory (default $(BUILD)).
-cmake_build = dir=$(or $(2),$(BUILD)); cmake --build $$dir -j $(JOBS) $(1) -- -k || { \
-  echo "build: configuring again for the re-Verilated models"; \
-  cmake $$dir > /dev/null && cmake --build $$dir -j $(JOBS) $(1); }
+# Builds surviving RTL changes (see scripts/cmake_build.sh). $(1): extra cmake --build
+# arguments; $(2): the build directory (default $(BUILD)).
+cmake_build = scripts/cmake_build.sh $(or $(2),$(BUILD)) $(JOBS) $(1)
 
 build: configure
 	@$(call cmake_build)

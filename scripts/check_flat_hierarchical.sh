@@ -9,7 +9,7 @@ dir=${1:-build/flat-hier-2x2x2}
 jobs=${JOBS:-2}
 [ -f "$dir/CMakeCache.txt" ] || cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
   -DCOLLNET_FLAT_SHAPES=2x2x2 -DCOLLNET_FLAT_HIERARCHICAL=ON > /dev/null
-cmake --build "$dir" -j "$jobs" --target collnet -- -k || { cmake "$dir" > /dev/null && cmake --build "$dir" -j "$jobs" --target collnet; }
+scripts/cmake_build.sh "$dir" "$jobs" --target collnet
 
 report() {  # report ENGINE -> the run's report without the simulator's speed and the engine's name
   "$dir/collnet" traffic --torus 2x2x2 --rate 0.6 --cycles 3000 --warmup 200 --seed 11 --size 2 --engine "$1" |
