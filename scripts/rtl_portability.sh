@@ -27,7 +27,7 @@ files=(rtl/collective/cn_pkg.sv rtl/barrier/gi_pkg.sv rtl/torus/tr_pkg.sv rtl/co
 for f in rtl/collective/*.sv rtl/barrier/*.sv rtl/torus/*.sv; do
   [[ "$f" == */cn_pkg.sv || "$f" == */gi_pkg.sv || "$f" == */tr_pkg.sv ]] || files+=("$f")
 done
-files+=(rtl/node/nd_node.sv)
+files+=(rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv)
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
