@@ -90,6 +90,11 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--input", o.input_path, "per-rank input data: a JSON array of one array per rank (replaces --count)");
   run->add_option("--output", o.output_path, "write per-rank results as JSON");
   run->add_flag("--check-args", o.check_arguments, "agree on the arguments before each collective");
+  std::string idle_skip = "on";
+  run->add_option("--idle-skip", idle_skip,
+                  "on (skip a node side's clock edge when it is quiescent) | off (evaluate everything) | check "
+                  "(evaluate everything, fail if a skip would have been wrong); same results")
+      ->capture_default_str();
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
   run->add_option("--json", o.json_path, "write the results as JSON");
 
@@ -119,6 +124,11 @@ int collnet_main(int argc, char** argv) {
   if (o.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
     return usage_error("--torus: " + torus + " has " + std::to_string(o.machine.shape.nodes()) + " nodes; at most " +
                        std::to_string(collnet::sim::MachineConfig::kMaxNodes) + " are supported");
+  try {
+    o.machine.idle_skip = collnet::sim::parse_idle_skip(idle_skip);
+  } catch (const std::invalid_argument& e) {
+    return usage_error(std::string("--idle-skip: ") + e.what());
+  }
   if (tasks < 1 || tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
     return usage_error("--tasks: must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode) +
                        ", got " + std::to_string(tasks));

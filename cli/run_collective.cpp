@@ -134,6 +134,16 @@ int run_collective(const RunOptions& o) {
   const uint64_t link_directions = 2ull * (o.machine.shape.nodes() - 1);
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
+  js["idle_skip"] = sim::to_string(o.machine.idle_skip);
+  {
+    const sim::Node::Activity a = machine.sim().activity();
+    const uint64_t edges = a.tree_evaluated + a.tree_skipped + a.torus_evaluated + a.torus_skipped;
+    js["tree_skipped_fraction"] =
+        a.tree_evaluated + a.tree_skipped ? double(a.tree_skipped) / double(a.tree_evaluated + a.tree_skipped) : 0.0;
+    js["torus_skipped_fraction"] =
+        a.torus_evaluated + a.torus_skipped ? double(a.torus_skipped) / double(a.torus_evaluated + a.torus_skipped) : 0.0;
+    js["idle_skipped_fraction"] = edges ? double(a.tree_skipped + a.torus_skipped) / double(edges) : 0.0;
+  }
 
   const uint64_t last_in = *std::max_element(start.begin(), start.end());
   const uint64_t last_out = *std::max_element(end.begin(), end.end());

@@ -64,6 +64,10 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
                  "systemc engine: host threads stepping the nodes, each a contiguous range of ranks "
                  "(same results for any count; not with --lockstep or --trace)")
       ->capture_default_str();
+  t->add_option("--idle-skip", c.idle_skip,
+                 "systemc engine: on (skip a node side's clock edge when it is quiescent) | off (evaluate "
+                 "everything) | check (evaluate everything, fail if a skip would have been wrong); same results")
+      ->capture_default_str();
   t->add_option("--seed", c.seed, "seed of the traffic")->capture_default_str();
   t->add_option("--hotspot", c.hotspot, "the hotspot node (pattern hotspot)")->capture_default_str();
   t->add_option("--hotspot-fraction", c.hotspot_fraction, "share of packets sent to the hotspot")
@@ -115,6 +119,11 @@ int run_traffic_command(const TrafficCommand& c) {
     return usage("--threads: must be 1.." + std::to_string(sim::MachineConfig::kMaxThreads) + ", got " +
                  std::to_string(c.threads));
   o.machine.threads = static_cast<unsigned>(c.threads);
+  try {
+    o.machine.idle_skip = sim::parse_idle_skip(c.idle_skip);
+  } catch (const std::invalid_argument& e) {
+    return usage(std::string("--idle-skip: ") + e.what());
+  }
   if (c.seed < 0) return usage("--seed: must be 0 or more");
   o.spec.seed = static_cast<uint64_t>(c.seed);
   if (c.hotspot < 0 || c.hotspot >= static_cast<long long>(nodes))
@@ -181,9 +190,9 @@ int run_traffic_command(const TrafficCommand& c) {
               static_cast<unsigned long long>(r.created), static_cast<unsigned long long>(r.delivered),
               static_cast<unsigned long long>(r.lost), static_cast<unsigned long long>(r.duplicated),
               static_cast<unsigned long long>(r.corrupted));
-  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s)\n",
+  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s, %.1f%% of node sides' edges skipped as idle)\n",
               static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second,
-              r.threads, r.threads == 1 ? "" : "s");
+              r.threads, r.threads == 1 ? "" : "s", 100 * r.idle_skipped);
   if (r.deadlock)
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
@@ -221,6 +230,8 @@ int run_traffic_command(const TrafficCommand& c) {
     js["wall_seconds"] = r.wall_seconds;
     js["sim_cycles_per_second"] = r.sim_cycles_per_second;
     js["node_cycles_per_second"] = r.node_cycles_per_second;
+    js["idle_skip"] = c.idle_skip;
+    js["idle_skipped_fraction"] = r.idle_skipped;
     std::ofstream f(c.json_path);
     f << js.dump(2) << "\n";
     if (!f) {

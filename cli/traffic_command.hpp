@@ -23,6 +23,7 @@ struct TrafficCommand {
   long long link_latency = 4;
   bool lockstep = false;
   long long threads = 1;
+  std::string idle_skip = "on";
   long long seed = 1;
   long long hotspot = 0;
   double hotspot_fraction = 0.1;

@@ -5,7 +5,8 @@
 // has latency + quantum slots: when nodes are stepped up to `quantum` (<= latency) cycles
 // each before the next node runs (Machine::advance), a sender may be that far ahead of its
 // receiver, and nothing the receiver has still to read is overwritten. With quantum 1 the
-// nodes may be evaluated in any order within a cycle.
+// nodes may be evaluated in any order within a cycle. The slot count is rounded up to a
+// power of two, so that finding a slot is a mask, not a division.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,11 @@
 namespace collnet::sim {
 
 struct LinkFlit {
+  bool operator==(const LinkFlit& o) const {
+    return valid == o.valid && vc == o.vc && hdr == o.hdr && data == o.data && credit == o.credit && gi == o.gi;
+  }
+  bool operator!=(const LinkFlit& o) const { return !(*this == o); }
+
   bool valid = false;
   bool vc = false;  // the flit's virtual channel (0 user, 1 system)
   bool hdr = false;
@@ -23,6 +29,11 @@ struct LinkFlit {
 };
 
 struct TorusFlit {
+  bool operator==(const TorusFlit& o) const {
+    return valid == o.valid && hdr == o.hdr && vc == o.vc && data == o.data && credit == o.credit;
+  }
+  bool operator!=(const TorusFlit& o) const { return !(*this == o); }
+
   bool valid = false;
   bool hdr = false;
   uint8_t vc = 0;      // 0, 1 dynamic, 2 escape, 3 high priority
@@ -33,22 +44,64 @@ struct TorusFlit {
 template <class Flit>
 class DelayWire {
  public:
-  explicit DelayWire(unsigned latency, unsigned quantum = 1) : latency_(latency), slots_(latency + quantum) {}
+  explicit DelayWire(unsigned latency, unsigned quantum = 1)
+      : latency_(latency), slots_(power_of_two_at_least(uint64_t{latency} + quantum)), mask_(slots_.size() - 1) {}
 
   // What the sender drives after the clock edge of `cycle`.
   void put(uint64_t cycle, const Flit& f) {
-    slots_[cycle % slots_.size()] = f;
+    slots_[cycle & mask_] = f;
     if (f.valid) ++flits_;
   }
-  // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency.
-  const Flit& get(uint64_t cycle) const { return slots_[(cycle + slots_.size() - latency_) % slots_.size()]; }
+  // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency
+  // (unsigned arithmetic wraps, so the first cycles read the idle slots' initial value).
+  const Flit& get(uint64_t cycle) const { return slots_[(cycle - latency_) & mask_]; }
 
   uint64_t flits() const { return flits_; }
+  uint64_t slots() const { return slots_.size(); }
 
  private:
+  static uint64_t power_of_two_at_least(uint64_t n) {
+    uint64_t p = 1;
+    while (p < n) p <<= 1;
+    return p;
+  }
+
   uint64_t latency_;
   std::vector<Flit> slots_;
+  uint64_t mask_;
   uint64_t flits_ = 0;
+};
+
+// The sender's end of a wire: skips the writes that would change nothing, which are most of
+// them on a link with nothing to send. Once the same idle flit has been put `slots` times
+// in a row, every slot holds it, and putting it again is a no-op. Valid flits are always
+// put (the wire counts them). Keeping this state with the sender, not in the wire, spares
+// an idle node a cache miss per link per cycle.
+template <class Flit>
+class WireSender {
+ public:
+  void bind(DelayWire<Flit>* wire) {
+    wire_ = wire;
+    same_ = wire ? wire->slots() : 0;  // a new wire's slots all hold the idle flit
+    slots_ = same_;
+    last_ = Flit{};
+  }
+  void put(uint64_t cycle, const Flit& f) {
+    if (!wire_) return;
+    if (f == last_) {
+      if (!f.valid && same_ >= slots_) return;
+      ++same_;
+    } else {
+      last_ = f;
+      same_ = 1;
+    }
+    wire_->put(cycle, f);
+  }
+
+ private:
+  DelayWire<Flit>* wire_ = nullptr;
+  Flit last_{};
+  uint64_t same_ = 0, slots_ = 0;
 };
 
 using LinkWire = DelayWire<LinkFlit>;

@@ -2,6 +2,7 @@
 #include "verilated.h"
 // clang-format off
 #include "machine.hpp"
+#include "host_limits.hpp"
 #include "trace_writer.hpp"
 // clang-format on
 
@@ -29,7 +30,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   const unsigned n = config_.shape.nodes();
   std::vector<Node*> raw;
   for (unsigned r = 0; r < n; ++r) {
-    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_));
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
+                                            config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off));
     nodes_.back()->clk(*clock_);
     raw.push_back(nodes_.back().get());
   }
@@ -72,6 +74,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
 
   const unsigned tasks = config_.tasks_per_node;
+  // Every processor is a SystemC thread: say now if the host cannot hold them all.
+  if (const auto budget = MapBudget::of_this_process(uint64_t{n} * tasks)) budget->check();
   processors_.reserve(n * tasks);
   firmware_.reserve(n * tasks);
   system_firmware_.reserve(n * tasks);
@@ -101,6 +105,24 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
   const unsigned threads = std::min(config_.threads, n);
   if (threads > 1) pool_ = std::make_unique<ShardPool>(threads);
+  // Each host thread's nodes share a scratch buffer for idle detection (Quiescence).
+  scratch_.resize(threads);
+  for (unsigned s = 0; s < threads; ++s) {
+    const auto [begin, end] = ShardPool::range(n, threads, s);
+    for (unsigned r = begin; r < end; ++r) nodes_[r]->use_scratch(&scratch_[s]);
+  }
+}
+
+Node::Activity Machine::activity() const {
+  Node::Activity sum{};
+  for (const auto& node : nodes_) {
+    const Node::Activity a = node->activity();
+    sum.tree_evaluated += a.tree_evaluated;
+    sum.tree_skipped += a.tree_skipped;
+    sum.torus_evaluated += a.torus_evaluated;
+    sum.torus_skipped += a.torus_skipped;
+  }
+  return sum;
 }
 
 Machine::~Machine() = default;

@@ -91,6 +91,8 @@ class Machine {
   // Flits sent by `rank` on its torus link `dir` so far (0 where there is no link).
   uint64_t torus_link_flits(unsigned rank, unsigned dir) const;
   bool node_error(unsigned rank) const { return nodes_.at(rank)->error_flag(); }
+  // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.
+  Node::Activity activity() const;
   // Attaches an agent to node `rank`'s bus (instead of running tasks there).
   void attach(unsigned rank, EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
 
@@ -118,6 +120,7 @@ class Machine {
   std::vector<Task> tasks_;
   std::unique_ptr<TraceWriter> trace_;
   std::unique_ptr<ShardPool> pool_;  // advance()'s threads, if more than one
+  std::vector<std::vector<unsigned char>> scratch_;  // one per host thread, for idle detection
   TaskFn fn_;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation

@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "quiescence.hpp"
 #include "shape.hpp"
 
 namespace collnet::sim {
 
 struct MachineConfig {
-  static constexpr unsigned kMaxNodes = 32768;  // about 80 KB of host memory per node
+  static constexpr unsigned kMaxNodes = 65536;  // Blue Gene/L's 64x32x32
   static constexpr unsigned kMaxTasksPerNode = 64;
   static constexpr unsigned kMaxThreads = 256;
 
@@ -29,6 +30,11 @@ struct MachineConfig {
   // stepping (not lockstep, no trace); run(), whose processors live in the SystemC kernel,
   // is always one thread. More threads than nodes are not started.
   unsigned threads = 1;
+  // Whether a node side (tree or torus) that is quiescent is evaluated (Off), skipped (On),
+  // or evaluated and checked to be quiescent (Check, which throws where skipping would
+  // have been wrong). The results are the same cycle for cycle; see Quiescence. A trace
+  // evaluates everything.
+  IdleSkip idle_skip = IdleSkip::On;
   double clock_mhz = 700.0;               // for reports only
   // Torus parts marked down: every link of a down node, and each listed link (both of its
   // directions), is marked down in the routers at both ends.

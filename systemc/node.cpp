@@ -1,7 +1,11 @@
 // The Verilated (plain C++) model headers come before any SystemC header: with SystemC
 // seen first, verilated.h would take the model for a SystemC one.
-#include "Vnode.h"
+#include "Vtorus_net.h"
+#include "Vtorus_net___024root.h"
+#include "Vtree_net.h"
+#include "Vtree_net___024root.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 // clang-format off
 #include "node.hpp"
 #include "model_reset.hpp"
@@ -12,6 +16,24 @@ namespace collnet::sim {
 namespace {
 const LinkFlit kIdle{};
 const TorusFlit kTorusIdle{};
+
+// Drives an input port, saying whether its value changed.
+template <class Port, class Value>
+bool drive(Port& port, Value v) {
+  const bool changed = port != static_cast<Port>(v);
+  port = static_cast<Port>(v);
+  return changed;
+}
+template <class Wide>
+bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
+  const std::array<uint64_t, 4> old = bus_words(w);
+  if (old == v) return false;
+  set_bus_words(w, v);
+  return true;
+}
+
+// nd_node's decode: the torus window, 0x800-0xbff.
+bool to_torus(uint32_t addr) { return ((addr >> 10) & 3u) == 2u; }
 }  // namespace
 
 // The model's torus link ports by direction, so that one loop drives all six. Resolved
@@ -28,28 +50,49 @@ struct Node::TorusPorts {
         &m.tor##d##_in_data_i, &m.tor##d##_out_data_o                                                \
   }
 
-std::array<Node::TorusPorts, 6> Node::torus_ports(Vnode& m) {
+std::array<Node::TorusPorts, 6> Node::torus_ports(Vtorus_net& m) {
   return {COLLNET_TORUS_PORTS(m, 0), COLLNET_TORUS_PORTS(m, 1), COLLNET_TORUS_PORTS(m, 2),
           COLLNET_TORUS_PORTS(m, 3), COLLNET_TORUS_PORTS(m, 4), COLLNET_TORUS_PORTS(m, 5)};
 }
 #undef COLLNET_TORUS_PORTS
 
-Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context)
+Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip)
     : sc_module(name),
       clk("clk"),
       rank_(rank),
-      model_(std::make_unique<Vnode>(&context, this->name())),
-      tor_ports_(std::make_unique<const std::array<TorusPorts, 6>>(torus_ports(*model_))) {
-  reset_model(*model_);
+      tree_(std::make_unique<Vtree_net>(&context, this->name())),
+      torus_(std::make_unique<Vtorus_net>(&context, this->name())),
+      tor_ports_(std::make_unique<const std::array<TorusPorts, 6>>(torus_ports(*torus_))),
+      tree_idle_(tree_->rootp, sizeof(*tree_->rootp), std::string(this->name()) + " tree side", idle_skip),
+      torus_idle_(torus_->rootp, sizeof(*torus_->rootp), std::string(this->name()) + " torus side", idle_skip) {
+  reset_model(*tree_);
+  reset_model(*torus_);
   SC_METHOD(on_posedge);
   sensitive << clk.pos();
   dont_initialize();
 }
 
-Node::~Node() { model_->final(); }
+Node::~Node() {
+  tree_->final();
+  torus_->final();
+}
+
+void Node::use_scratch(std::vector<unsigned char>* scratch) {
+  tree_idle_.use_scratch(scratch);
+  torus_idle_.use_scratch(scratch);
+}
+
+void Node::trace(VerilatedFstC& fst) {
+  tree_->trace(&fst, 99);
+  torus_->trace(&fst, 99);
+}
+
+Node::Activity Node::activity() const {
+  return {tree_idle_.evaluated(), tree_idle_.skipped(), torus_idle_.evaluated(), torus_idle_.skipped()};
+}
 
 void Node::connect_torus(unsigned dir, TorusWire& out, const TorusWire& in) {
-  tor_out_.at(dir) = &out;
+  tor_out_.at(dir).bind(&out);
   tor_in_.at(dir) = &in;
 }
 
@@ -60,89 +103,143 @@ void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::arr
     c |= (coord[k] & 0xffu) << (8 * k);
     d |= (dims[k] & 0xffu) << (8 * k);
   }
-  model_->tor_coord_i = c;
-  model_->tor_dims_i = d;
-  model_->tor_link_down_i = links_down & 0x3fu;
+  torus_->tor_coord_i = c;
+  torus_->tor_dims_i = d;
+  torus_->tor_link_down_i = links_down & 0x3fu;
+  torus_config_changed_ = true;
 }
 
-uint64_t Node::torus_status() const { return model_->tor_status_o; }
+uint64_t Node::torus_status() const { return torus_->tor_status_o; }
 
 void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
-  out_.at(link) = &out;
+  out_.at(link).bind(&out);
   in_.at(link) = &in;
 }
 
 uint64_t Node::bus_rdata() const { return bus_rvector()[0]; }
 
-std::array<uint64_t, 4> Node::bus_rvector() const { return bus_words(model_->bus_rdata_o); }
+std::array<uint64_t, 4> Node::bus_rvector() const {
+  return sel_torus_ ? bus_words(torus_->bus_rdata_o) : bus_words(tree_->bus_rdata_o);
+}
 
-bool Node::error_flag() const { return model_->err_o; }
+bool Node::error_flag() const { return tree_->err_o || torus_->err_o; }
 
 void Node::on_posedge() {
   step();
   edge_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void Node::step() {
-  Vnode& m = *model_;
-  const LinkFlit& in0 = in_[0] ? in_[0]->get(cycle_) : kIdle;
-  const LinkFlit& in1 = in_[1] ? in_[1]->get(cycle_) : kIdle;
-  const LinkFlit& in2 = in_[2] ? in_[2]->get(cycle_) : kIdle;
-  m.tree0_in_valid_i = in0.valid;
-  m.tree0_in_vc_i = in0.vc;
-  m.tree0_in_hdr_i = in0.hdr;
-  m.tree0_in_data_i = in0.data;
-  m.tree0_out_credit_i = in0.credit;
-  m.tree1_in_valid_i = in1.valid;
-  m.tree1_in_vc_i = in1.vc;
-  m.tree1_in_hdr_i = in1.hdr;
-  m.tree1_in_data_i = in1.data;
-  m.tree1_out_credit_i = in1.credit;
-  m.tree2_in_valid_i = in2.valid;
-  m.tree2_in_vc_i = in2.vc;
-  m.tree2_in_hdr_i = in2.hdr;
-  m.tree2_in_data_i = in2.data;
-  m.tree2_out_credit_i = in2.credit;
-  m.gi0_in_i = in0.gi;
-  m.gi1_in_i = in1.gi;
-  m.gi2_in_i = in2.gi;
+bool Node::drive_tree() {
+  Vtree_net& m = *tree_;
+  bool changed = false;
+  // Only the links whose flit differs from the last one driven are written.
+  for (unsigned l = 0; l < 3; ++l) {
+    const LinkFlit& f = in_[l] ? in_[l]->get(cycle_) : kIdle;
+    if (primed_ && f == tree_in_[l]) continue;
+    tree_in_[l] = f;
+    changed = true;
+    switch (l) {
+      case 0:
+        m.tree0_in_valid_i = f.valid, m.tree0_in_vc_i = f.vc, m.tree0_in_hdr_i = f.hdr, m.tree0_in_data_i = f.data;
+        m.tree0_out_credit_i = f.credit, m.gi0_in_i = f.gi;
+        break;
+      case 1:
+        m.tree1_in_valid_i = f.valid, m.tree1_in_vc_i = f.vc, m.tree1_in_hdr_i = f.hdr, m.tree1_in_data_i = f.data;
+        m.tree1_out_credit_i = f.credit, m.gi1_in_i = f.gi;
+        break;
+      default:
+        m.tree2_in_valid_i = f.valid, m.tree2_in_vc_i = f.vc, m.tree2_in_hdr_i = f.hdr, m.tree2_in_data_i = f.data;
+        m.tree2_out_credit_i = f.credit, m.gi2_in_i = f.gi;
+        break;
+    }
+  }
+  // A side sees the bus's address and data only with a request of its own: a register
+  // block ignores them without one, and held still they do not wake a quiescent side.
+  const bool req = request_.active && !to_torus(request_.addr);
+  if (req != tree_req_) {
+    m.bus_req_i = req;
+    tree_req_ = req;
+    changed = true;
+  }
+  if (req) {
+    changed |= drive(m.bus_we_i, request_.write);
+    changed |= drive(m.bus_priv_i, request_.privileged);
+    changed |= drive(m.bus_addr_i, request_.addr);
+    changed |= drive_bus_words(m.bus_wdata_i, request_.wdata);
+  }
+  return changed;
+}
+
+bool Node::drive_torus() {
+  Vtorus_net& m = *torus_;
+  bool changed = false;
   const std::array<TorusPorts, 6>& tp = *tor_ports_;
   for (unsigned d = 0; d < 6; ++d) {
     const TorusFlit& f = tor_in_[d] ? tor_in_[d]->get(cycle_) : kTorusIdle;
+    if (primed_ && f == torus_in_[d]) continue;
+    torus_in_[d] = f;
+    changed = true;
     *tp[d].in_valid = f.valid;
     *tp[d].in_hdr = f.hdr;
     *tp[d].in_vc = f.vc;
     *tp[d].in_data = f.data;
     *tp[d].in_credit = f.credit;
   }
-  m.bus_req_i = request_.active;
-  m.bus_we_i = request_.write;
-  m.bus_priv_i = request_.privileged;
-  m.bus_addr_i = request_.addr;
-  // The data is ignored without a request: no copy on idle cycles.
-  if (request_.active) set_bus_words(m.bus_wdata_i, request_.wdata);
+  const bool req = request_.active && to_torus(request_.addr);
+  if (req != torus_req_) {
+    m.bus_req_i = req;
+    torus_req_ = req;
+    changed = true;
+  }
+  if (req) {
+    changed |= drive(m.bus_we_i, request_.write);
+    changed |= drive(m.bus_addr_i, request_.addr);
+    changed |= drive_bus_words(m.bus_wdata_i, request_.wdata);
+  }
+  // The configuration pins (set_torus_config) are registered at the edge after a change.
+  changed |= torus_config_changed_;
+  torus_config_changed_ = false;
+  return changed;
+}
 
+void Node::read_tree_outputs() {
+  const Vtree_net& m = *tree_;
+  tree_out_[0] = {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
+                  m.tree0_in_credit_o, m.gi0_out_o};
+  tree_out_[1] = {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
+                  m.tree1_in_credit_o, m.gi1_out_o};
+  tree_out_[2] = {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
+                  m.tree2_in_credit_o, m.gi2_out_o};
+}
+
+void Node::read_torus_outputs() {
+  const std::array<TorusPorts, 6>& tp = *tor_ports_;
+  for (unsigned d = 0; d < 6; ++d)
+    torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit};
+}
+
+void Node::step() {
   // The falling edge settles this cycle's inputs before the rising edge, so that the edge
   // and the RTL's concurrent assertions (which sample the values just before it) see them.
-  m.clk_i = 0;
-  m.eval();
-  m.clk_i = 1;
-  m.eval();
+  const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] {
+    tree_->clk_i = 0;
+    tree_->eval();
+    tree_->clk_i = 1;
+    tree_->eval();
+  });
+  const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] {
+    torus_->clk_i = 0;
+    torus_->eval();
+    torus_->clk_i = 1;
+    torus_->eval();
+  });
+  if (tree_evaluated || !primed_) read_tree_outputs();
+  if (torus_evaluated || !primed_) read_torus_outputs();
+  primed_ = true;
+  if (request_.active) sel_torus_ = to_torus(request_.addr);
 
-  if (out_[0])
-    out_[0]->put(cycle_, {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o),
-                          m.tree0_out_data_o, m.tree0_in_credit_o, m.gi0_out_o});
-  if (out_[1])
-    out_[1]->put(cycle_, {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o),
-                          m.tree1_out_data_o, m.tree1_in_credit_o, m.gi1_out_o});
-  if (out_[2])
-    out_[2]->put(cycle_, {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o),
-                          m.tree2_out_data_o, m.tree2_in_credit_o, m.gi2_out_o});
-
-  for (unsigned d = 0; d < 6; ++d)
-    if (tor_out_[d])
-      tor_out_[d]->put(cycle_, {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data,
-                                *tp[d].out_credit});
+  for (unsigned l = 0; l < 3; ++l) out_[l].put(cycle_, tree_out_[l]);
+  for (unsigned d = 0; d < 6; ++d) tor_out_[d].put(cycle_, torus_out_[d]);
 
   request_.active = false;
   if (agent_) agent_->after_edge(cycle_, *this);

@@ -1,8 +1,12 @@
-// One node of the machine: the Verilated node RTL (nd_node) inside a SystemC module that is
-// sensitive to the clock only. At each rising edge it drives the model's link inputs (tree
-// and torus) from the incoming link wires and the bus request of its processor or agent,
-// evaluates the edge, and puts the registered outputs on the outgoing wires. Processors
-// wait on edge_event(); an attached EdgeAgent runs right after the edge.
+// One node of the machine: the node RTL inside a SystemC module that is sensitive to the
+// clock only. The node is two Verilated models, its tree side (nd_tree_net) and its torus
+// side (nd_torus_net); this class does what nd_node does around them (the register bus
+// decode). At each rising edge it drives the models' link inputs from the incoming link
+// wires and the bus request of its processor or agent, evaluates the edge, and puts the
+// registered outputs on the outgoing wires. A side that is quiescent (Quiescence) is not
+// evaluated: a tree collective costs next to nothing on the torus side, and torus traffic
+// next to nothing on the tree side. Processors wait on edge_event(); an attached
+// EdgeAgent runs right after the edge.
 #pragma once
 
 #include <systemc>
@@ -10,19 +14,23 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "bus_port.hpp"
 #include "link.hpp"
+#include "quiescence.hpp"
 
-class Vnode;
+class Vtree_net;
+class Vtorus_net;
 class VerilatedContext;
+class VerilatedFstC;
 
 namespace collnet::sim {
 
 class Node : public sc_core::sc_module, public BusPort {
  public:
   SC_HAS_PROCESS(Node);
-  Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context);
+  Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip = IdleSkip::On);
   ~Node() override;
 
   sc_core::sc_in<bool> clk;
@@ -35,6 +43,9 @@ class Node : public sc_core::sc_module, public BusPort {
   void set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims, unsigned links_down);
   // An agent to run right after every clock edge (none: nullptr).
   void attach(EdgeAgent* agent) { agent_ = agent; }
+  // The buffer idle-cycle detection copies model state into; shared by the nodes that one
+  // host thread steps (see Quiescence). Needed unless idle skipping is off.
+  void use_scratch(std::vector<unsigned char>* scratch);
 
   // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
   // all an ordinary register returns) or bus_rvector() (all four words) after it.
@@ -58,19 +69,41 @@ class Node : public sc_core::sc_module, public BusPort {
   const sc_core::sc_event& edge_event() const { return edge_; }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
-  Vnode& model() { return *model_; }
+  // Adds both models to a waveform (scopes <node>.nd_tree_net and <node>.nd_torus_net).
+  void trace(VerilatedFstC& fst);
+
+  // Clock edges each side was evaluated for and skipped as idle.
+  struct Activity {
+    uint64_t tree_evaluated, tree_skipped, torus_evaluated, torus_skipped;
+  };
+  Activity activity() const;
 
  private:
   void on_posedge();
+  bool drive_tree();   // drives the tree side's inputs; true if any changed
+  bool drive_torus();  // the same for the torus side
+  void read_tree_outputs();   // after an evaluation of the tree side
+  void read_torus_outputs();  // after an evaluation of the torus side
 
   unsigned rank_;
-  std::unique_ptr<Vnode> model_;
+  std::unique_ptr<Vtree_net> tree_;
+  std::unique_ptr<Vtorus_net> torus_;
   struct TorusPorts;
-  static std::array<TorusPorts, 6> torus_ports(Vnode& m);
+  static std::array<TorusPorts, 6> torus_ports(Vtorus_net& m);
   std::unique_ptr<const std::array<TorusPorts, 6>> tor_ports_;
-  std::array<LinkWire*, 3> out_{};
+  Quiescence tree_idle_, torus_idle_;
+  // The link flits last driven into each side (written again only when they change), and
+  // each side's registered link outputs as of its last evaluation: a side that is skipped
+  // is not touched at all, which keeps its memory out of the cache.
+  std::array<LinkFlit, 3> tree_in_{}, tree_out_{};
+  std::array<TorusFlit, 6> torus_in_{}, torus_out_{};
+  bool tree_req_ = false, torus_req_ = false;  // the bus request last driven into each side
+  bool primed_ = false;  // the first cycle drives every input
+  bool torus_config_changed_ = true;
+  bool sel_torus_ = false;  // nd_node's registered read select: the last access went to the torus
+  std::array<WireSender<LinkFlit>, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
-  std::array<TorusWire*, 6> tor_out_{};
+  std::array<WireSender<TorusFlit>, 6> tor_out_{};
   std::array<const TorusWire*, 6> tor_in_{};
   EdgeAgent* agent_ = nullptr;
   BusRequest request_;

@@ -1,5 +1,4 @@
 // Verilated headers first (see node.cpp).
-#include "Vnode.h"
 #include "verilated_fst_c.h"
 // clang-format off
 #include "trace_writer.hpp"
@@ -25,7 +24,7 @@ std::string gtkw_path_for(const std::string& fst) {
 TraceWriter::TraceWriter(sc_core::sc_module_name name, const std::string& fst_path, const std::vector<Node*>& nodes)
     : sc_module(name), clk("clk"), fst_(std::make_unique<VerilatedFstC>()), gtkw_path_(gtkw_path_for(fst_path)),
       clock_node_(nodes.at(0)) {
-  for (Node* n : nodes) n->model().trace(fst_.get(), 99);
+  for (Node* n : nodes) n->trace(*fst_);
   fst_->set_time_unit("1ns");  // one cycle per nanosecond on the waveform's time axis
   fst_->set_time_resolution("1ns");
   fst_->open(fst_path.c_str());
@@ -57,7 +56,7 @@ std::string TraceWriter::gtkw_text(const std::string& fst_path, const std::vecto
   g << "[timestart] 0\n";
   g << "[sst_width] 260\n[signals_width] 300\n";
   for (const std::string& n : node_names) {
-    const std::string top = n + ".nd_node.";
+    const std::string top = n + ".nd_tree_net.";  // the tree side of the node
     const std::string alu = top + "u_tree.u_user.u_combine.";  // the user VC's ALU
     g << "@800200\n-" << n << "\n";
     for (int l = 0; l < 3; ++l) {

@@ -44,6 +44,7 @@ struct TrafficResult {
   bool deadlock = false, drain_timeout = false;
   uint64_t cycles = 0;
   unsigned threads = 1;              // host threads that stepped the nodes
+  double idle_skipped = 0;           // share of node sides' clock edges skipped as quiescent (SystemC engine)
   double wall_seconds = 0, sim_cycles_per_second = 0, node_cycles_per_second = 0;
   bool ok() const { return !deadlock && !drain_timeout && lost == 0 && duplicated == 0 && corrupted == 0; }
 };
