@@ -14,23 +14,27 @@ RTL_PKG  := rtl/collective/cn_pkg.sv
 GI_PKG   := rtl/barrier/gi_pkg.sv
 TR_PKG   := rtl/torus/tr_pkg.sv
 RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(wildcard rtl/common/*.sv) $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) \
-            $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) rtl/node/nd_node.sv rtl/node/nd_machine.sv
-LINT_TOPS := nd_machine nd_node cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs
+            $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
-.PHONY: all deps configure build run test lint bench waves clean
+.PHONY: all deps configure configure-demo build run test lint bench waves clean
 
 all: build
 
 deps:
 	@scripts/deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+# `make run` configures without the testbenches and suites (COLLNET_TESTS=OFF) and builds
+# only the demo's binary; `make build` and `make test` turn them on in the same build
+# directory (CMake then Verilates only the testbenches' models, once).
+configure-demo: deps
+	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCOLLNET_TESTS=OFF
 
-configure: deps $(BUILD)/CMakeCache.txt
+configure: deps
+	@grep -qs '^COLLNET_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCOLLNET_TESTS=ON
 
 # Builds surviving RTL changes (see scripts/cmake_build.sh). $(1): extra cmake --build
 # arguments; $(2): the build directory (default $(BUILD)).
@@ -39,7 +43,7 @@ cmake_build = scripts/cmake_build.sh $(or $(2),$(BUILD)) $(JOBS) $(1)
 build: configure
 	@$(call cmake_build)
 
-run: configure
+run: configure-demo
 	@$(call cmake_build,--target collnet)
 	$(DEMO)
 	@echo "waveform: $(BUILD)/demo.fst (open with: gtkwave $(BUILD)/demo.gtkw)"
@@ -53,16 +57,22 @@ lint: deps
 	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"
 
 # The flat engine's 8x8x8 model for the speed comparison lives in a build directory of its
-# own: it is Verilated hierarchically (nd_node once, as a block), which takes about half an
-# hour the first time, and only `collnet` is built there. FLAT_BENCH= (empty) skips it.
+# own (a hierarchical flat model is one shape per build directory), which takes about half
+# an hour the first time; only `collnet` is built there. FLAT_BENCH= (empty) skips it.
 FLAT_BENCH ?= 8x8x8
 FLAT_BUILD := $(BUILD)/flat-$(FLAT_BENCH)
 
+# The speed table runs the current binary beside BENCH_BASELINE's (built once, kept in
+# $(BUILD)/baseline-<commit>): the commit before idle skipping. BENCH_BASELINE= (empty)
+# measures the current binary alone.
+BENCH_BASELINE ?= 6585032
+
 bench: build
+	@scripts/bench_speed.sh $(BUILD) $(if $(BENCH_BASELINE),$$(scripts/baseline_build.sh $(BUILD) $(BENCH_BASELINE)))
 	@scripts/bench.sh $(BUILD)
 ifneq ($(FLAT_BENCH),)
 	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \
-	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_FLAT_HIERARCHICAL=ON > /dev/null
+	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_TESTS=OFF > /dev/null
 	@$(call cmake_build,--target collnet,$(FLAT_BUILD))
 	@scripts/bench_torus.sh $(BUILD) $(FLAT_BUILD)
 else
