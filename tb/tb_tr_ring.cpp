@@ -1,9 +1,10 @@
-// Routers wired as a ring (tb/tr_ring.sv, a torus of N x 1 x 1): random traffic between
-// all nodes delivered exactly once and intact, and the bubble case. In the bubble case
+// Routers wired as a ring (tb/tr_ring.sv, a torus of n x 1 x 1; one model, the ring's size
+// and the bubble rule set at its inputs): random traffic between all nodes delivered
+// exactly once and intact, and the bubble case, on rings of 4 and 5. In the bubble case
 // every node streams maximum-size deterministic packets the long way round the ring, so the
 // escape VC of every link is always wanted both by packets already on the ring and by new
-// ones, and nearly all of them still have far to go: without the bubble rule (the model built with Bubble=0) the ring fills up and
-// deadlocks; with it everything arrives.
+// ones, and nearly all of them still have far to go: without the bubble rule (bubble_i = 0)
+// the ring fills up and deadlocks; with it everything arrives.
 #include <array>
 #include <deque>
 #include <map>
@@ -19,25 +20,24 @@
 #include "tb_harness.hpp"
 #include "tb_torus.hpp"
 
-#ifndef RING_NODES
-#error "RING_NODES must be defined (the model's N)"
-#endif
-#ifndef RING_BUBBLE
-#error "RING_BUBBLE must be defined (the model's Bubble)"
-#endif
-
 namespace collnet::tb {
 namespace {
 
 using fw::TorusHeader;
-constexpr unsigned kN = RING_NODES;
+constexpr unsigned kMaxNodes = 5;  // routers in the model (tr_ring's N)
 constexpr unsigned kWatchdog = 10000;  // cycles without a flit on any link while packets are in flight
 
 using Packet = TorusPacket;
 
 class RingBench : public ClockedHarness<Vtr_ring> {
  public:
-  explicit RingBench(uint64_t seed) : rng_(seed) {}
+  // A ring of `nodes` routers (2..kMaxNodes), with or without the bubble rule.
+  RingBench(unsigned nodes, bool bubble, uint64_t seed) : n_(nodes), rng_(seed) {
+    model().n_i = nodes;
+    model().bubble_i = bubble;
+    reset();
+  }
+  unsigned nodes() const { return n_; }
 
   void inject(unsigned node, const Packet& p) { inj_[node].push_back(p); }
 
@@ -64,7 +64,7 @@ class RingBench : public ClockedHarness<Vtr_ring> {
   void step() {
     auto& m = model();
     uint32_t inj_push = 0;
-    for (unsigned i = 0; i < kN; ++i) {
+    for (unsigned i = 0; i < n_; ++i) {
       auto& q = inj_[i];
       if (q.empty() || free_of(i) == 0) continue;
       const Packet& p = q.front();
@@ -79,7 +79,7 @@ class RingBench : public ClockedHarness<Vtr_ring> {
     m.inj_push_i = inj_push;
     // Reception: software pops every flit as it comes.
     uint32_t pop = 0;
-    for (unsigned i = 0; i < kN; ++i)
+    for (unsigned i = 0; i < n_; ++i)
       for (unsigned r = 0; r < 2; ++r)
         if (m.rcv_valid_o >> (2 * i + r) & 1) {
           pop |= 1u << (2 * i + r);
@@ -109,10 +109,11 @@ class RingBench : public ClockedHarness<Vtr_ring> {
     bool open = false;
     Packet p;
   };
+  unsigned n_;
   std::mt19937_64 rng_;
-  std::array<std::deque<Packet>, kN> inj_;
-  std::array<size_t, kN> pos_{};
-  std::array<std::array<Asm, 2>, kN> asm_{};
+  std::array<std::deque<Packet>, kMaxNodes> inj_;
+  std::array<size_t, kMaxNodes> pos_{};
+  std::array<std::array<Asm, 2>, kMaxNodes> asm_{};
   std::vector<Got> got_;
   uint64_t err_ = 0;
 };
@@ -122,10 +123,11 @@ class RingBench : public ClockedHarness<Vtr_ring> {
 std::map<uint64_t, std::pair<unsigned, Packet>> bubble_traffic(RingBench& b, std::mt19937_64& rng, unsigned per_node) {
   std::map<uint64_t, std::pair<unsigned, Packet>> sent;
   uint64_t id = 1;
+  const unsigned n = b.nodes();
   for (unsigned k = 0; k < per_node; ++k)
-    for (unsigned i = 0; i < kN; ++i) {
+    for (unsigned i = 0; i < n; ++i) {
       TorusHeader h;
-      h.dst = {(i + kN - 1) % kN, 0, 0};
+      h.dst = {(i + n - 1) % n, 0, 0};
       h.hints = 0b01;  // x+, the long way
       h.deterministic = true;
       h.chunks = 8;
@@ -136,16 +138,20 @@ std::map<uint64_t, std::pair<unsigned, Packet>> bubble_traffic(RingBench& b, std
   return sent;
 }
 
-#if RING_BUBBLE
-TEST(TrRing, RandomTrafficBetweenAllNodesArrivesOnceAndIntact) {
+// Rings of 4 and 5 routers (an even and an odd ring: the dateline and the bubble rule do
+// not depend on the parity).
+class TrRing : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(TrRing, RandomTrafficBetweenAllNodesArrivesOnceAndIntact) {
+  const unsigned n = GetParam();
   std::mt19937_64 rng(test_seed());
-  RingBench b(rng());
+  RingBench b(n, true, rng());
   std::map<uint64_t, std::pair<unsigned, Packet>> sent;
   uint64_t id = 1;
   for (unsigned k = 0; k < 150; ++k)
-    for (unsigned i = 0; i < kN; ++i) {
+    for (unsigned i = 0; i < n; ++i) {
       TorusHeader h;
-      h.dst = {static_cast<unsigned>(rng() % kN), 0, 0};
+      h.dst = {static_cast<unsigned>(rng() % n), 0, 0};
       h.chunks = 1 + rng() % 8;
       h.deterministic = rng() % 2;
       h.priority = rng() % 8 == 0;
@@ -166,22 +172,24 @@ TEST(TrRing, RandomTrafficBetweenAllNodesArrivesOnceAndIntact) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(TrRing, TheBubbleRuleKeepsASaturatedRingMoving) {
+TEST_P(TrRing, TheBubbleRuleKeepsASaturatedRingMoving) {
   std::mt19937_64 rng(test_seed());
-  RingBench b(rng());
+  RingBench b(GetParam(), true, rng());
   const auto sent = bubble_traffic(b, rng, 60);
   ASSERT_TRUE(b.run(sent.size(), 400000)) << "the ring stopped with " << b.received().size() << " of " << sent.size();
   EXPECT_EQ(b.errors(), 0u);
 }
-#else
+
+INSTANTIATE_TEST_SUITE_P(Nodes, TrRing, ::testing::Values(4u, 5u),
+                         [](const ::testing::TestParamInfo<unsigned>& p) { return std::to_string(p.param) + "_routers"; });
+
 TEST(TrRingWithoutBubble, TheSameTrafficDeadlocks) {
   std::mt19937_64 rng(test_seed());
-  RingBench b(rng());
+  RingBench b(4, false, rng());
   const auto sent = bubble_traffic(b, rng, 60);
   EXPECT_FALSE(b.run(sent.size(), 400000)) << "expected the ring to deadlock without the bubble rule";
   EXPECT_LT(b.received().size(), sent.size());
 }
-#endif
 
 }  // namespace
 }  // namespace collnet::tb

@@ -36,6 +36,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
  public:
   explicit RouterBench(uint64_t seed, unsigned link_down = 0) : rng_(seed) {
     auto& m = model();
+    m.bubble_i = 1;
     m.my_i = kMe[0] | kMe[1] << 8 | kMe[2] << 16;
     m.dims_i = kDims[0] | kDims[1] << 8 | kDims[2] << 16;
     m.link_down_i = link_down;

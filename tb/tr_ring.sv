@@ -1,15 +1,19 @@
-// tr_ring: N torus routers wired as one ring along x (a torus of N x 1 x 1), links of one
-// cycle, for the ring and bubble testbenches. Router i is at x = i; its x+ link feeds
-// router i+1's x- input and its x- link router i-1's x+ input. Ports are router i's
-// injection and reception in slice i.
+// tr_ring: up to N torus routers wired as one ring along x (a torus of n x 1 x 1), links of
+// one cycle, for the ring and bubble testbenches. The ring's size n (2..N) and whether the
+// routers keep the bubble rule are inputs, static while packets move, so one model serves
+// every ring the testbenches build. Router i < n is at x = i; its x+ link feeds router
+// (i+1) mod n's x- input and its x- link router (i-1) mod n's x+ input. Routers n..N-1
+// sit idle (no input ever reaches them). Ports are router i's injection and reception in
+// slice i.
 `default_nettype none
 
 module tr_ring #(
-  parameter int N      = 4,
-  parameter bit Bubble = 1
+  parameter int N = 5  // routers built; the ring uses n_i of them
 ) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
+  input  wire logic [2:0]      n_i,       // routers in the ring, 2..N
+  input  wire logic            bubble_i,  // the bubble rule (0: show the deadlock it prevents)
   input  wire logic [N*3-1:0]  inj_push_i,
   input  wire logic [N*64-1:0] inj_data_i,
   output logic      [N*3*8-1:0] inj_free_o,
@@ -31,19 +35,27 @@ module tr_ring #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   for (genvar i = 0; i < N; i++) begin : g_node
-    localparam int Next = (i + 1) % N;
-    localparam int Prev = (i + N - 1) % N;
-    // x+ (link 0) of i meets x- (link 1) of Next; x- of i meets x+ of Prev.
-    assign in_valid[i*6 + 0]              = out_valid[Next*6 + 1];
-    assign in_hdr[i*6 + 0]                = out_hdr[Next*6 + 1];
-    assign in_vc[(i*6 + 0)*2 +: 2]        = out_vc[(Next*6 + 1)*2 +: 2];
-    assign in_data[(i*6 + 0)*64 +: 64]    = out_data[(Next*6 + 1)*64 +: 64];
-    assign out_credit[(i*6 + 0)*4 +: 4]   = in_credit[(Next*6 + 1)*4 +: 4];
-    assign in_valid[i*6 + 1]              = out_valid[Prev*6 + 0];
-    assign in_hdr[i*6 + 1]                = out_hdr[Prev*6 + 0];
-    assign in_vc[(i*6 + 1)*2 +: 2]        = out_vc[(Prev*6 + 0)*2 +: 2];
-    assign in_data[(i*6 + 1)*64 +: 64]    = out_data[(Prev*6 + 0)*64 +: 64];
-    assign out_credit[(i*6 + 1)*4 +: 4]   = in_credit[(Prev*6 + 0)*4 +: 4];
+    // The neighbours in a full ring of N, and the wrap-around of a ring of n_i: the last
+    // router's x+ meets router 0, and router 0's x- meets the last one.
+    localparam int Up = (i + 1) % N;
+    logic       in_ring, last;
+    logic [2:0] next, prev;
+    assign in_ring = (3'(i) < n_i);
+    assign last    = (3'(i + 1) == n_i);
+    assign next    = last ? 3'd0 : 3'(Up);
+    assign prev    = (i == 0) ? n_i - 3'd1 : 3'(i - 1);
+    // x+ (link 0) of i meets x- (link 1) of next; x- of i meets x+ of prev. A router
+    // outside the ring gets nothing.
+    assign in_valid[i*6 + 0]              = in_ring && out_valid[32'(next)*6 + 1];
+    assign in_hdr[i*6 + 0]                = in_ring && out_hdr[32'(next)*6 + 1];
+    assign in_vc[(i*6 + 0)*2 +: 2]        = out_vc[(32'(next)*6 + 1)*2 +: 2];
+    assign in_data[(i*6 + 0)*64 +: 64]    = out_data[(32'(next)*6 + 1)*64 +: 64];
+    assign out_credit[(i*6 + 0)*4 +: 4]   = in_ring ? in_credit[(32'(next)*6 + 1)*4 +: 4] : 4'd0;
+    assign in_valid[i*6 + 1]              = in_ring && out_valid[32'(prev)*6 + 0];
+    assign in_hdr[i*6 + 1]                = in_ring && out_hdr[32'(prev)*6 + 0];
+    assign in_vc[(i*6 + 1)*2 +: 2]        = out_vc[(32'(prev)*6 + 0)*2 +: 2];
+    assign in_data[(i*6 + 1)*64 +: 64]    = out_data[(32'(prev)*6 + 0)*64 +: 64];
+    assign out_credit[(i*6 + 1)*4 +: 4]   = in_ring ? in_credit[(32'(prev)*6 + 0)*4 +: 4] : 4'd0;
     // y and z have size 1: no links.
     assign in_valid[i*6 + 2 +: 4]         = '0;
     assign in_hdr[i*6 + 2 +: 4]           = '0;
@@ -51,9 +63,9 @@ module tr_ring #(
     assign in_data[(i*6 + 2)*64 +: 256]   = '0;
     assign out_credit[(i*6 + 2)*4 +: 16]  = '0;
 
-    tr_router #(.InjFlits(128), .RcvFlits(256), .Bubble(Bubble)) u_router (
+    tr_router #(.InjFlits(128), .RcvFlits(256)) u_router (
       .clk_i, .rst_ni,
-      .my_i({8'd0, 8'd0, 8'(i)}), .dims_i({8'd1, 8'd1, 8'(N)}), .link_down_i(6'b0),
+      .bubble_i, .my_i({8'd0, 8'd0, 8'(i)}), .dims_i({8'd1, 8'd1, 5'd0, n_i}), .link_down_i(6'b0),
       .in_valid_i(in_valid[i*6 +: 6]), .in_hdr_i(in_hdr[i*6 +: 6]), .in_vc_i(in_vc[i*12 +: 12]),
       .in_data_i(in_data[i*384 +: 384]), .in_credit_o(in_credit[i*24 +: 24]),
       .out_valid_o(out_valid[i*6 +: 6]), .out_hdr_o(out_hdr[i*6 +: 6]), .out_vc_o(out_vc[i*12 +: 12]),

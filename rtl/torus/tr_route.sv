@@ -25,9 +25,9 @@
 
 module tr_route #(
   parameter int CntW    = 7,  // credit counter width
-  parameter int RcvCntW = 8,  // reception free-space width
-  parameter bit Bubble  = 1   // 0 drops the bubble rule: only to show, in a testbench, the deadlock it prevents
+  parameter int RcvCntW = 8   // reception free-space width
 ) (
+  input  wire logic                       bubble_i,    // the bubble rule; 0 only to show, in a testbench, the deadlock it prevents
   input  wire logic                       en_i,        // a header waits at the input: decide
   input  wire logic [63:0]                hdr_i,
   input  wire logic                       inject_i,    // the input is an injection FIFO
@@ -134,7 +134,7 @@ module tr_route #(
       esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
       copy        = deposit && !inject_i;  // the injecting node keeps no copy
       esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
-                    (32'(esc_credits) >= ((continuing || !Bubble) ? 1 : 2)) &&
+                    (32'(esc_credits) >= ((continuing || !bubble_i) ? 1 : 2)) &&
                     (!copy || rcv_ok);
 
       // ---------------------------------------------------------- dynamic path

@@ -16,13 +16,13 @@ module tr_router #(
   parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
   parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of 4)
   parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of 4)
-  parameter bit Bubble   = 1,    // the bubble rule (0 only to show the deadlock it prevents)
   localparam int InjCntW = $clog2(InjFlits + 1),
   localparam int RcvCntW = $clog2(RcvFlits + 1)
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
   // configuration (static while packets move)
+  input  wire logic                         bubble_i,     // the bubble rule: 1 (0 only to show, in a testbench, the deadlock it prevents)
   input  wire logic [3*tr_pkg::CoordW-1:0]  my_i,         // this node's x, y, z
   input  wire logic [3*tr_pkg::CoordW-1:0]  dims_i,       // torus size in x, y, z (1..255)
   input  wire logic [5:0]                   link_down_i,  // links not to use
@@ -128,8 +128,8 @@ module tr_router #(
     end else begin : g_cut
       assign ready[s] = !busy_q[s] && head_valid[s];
     end
-    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .Bubble(Bubble)) u_route (
-      .en_i(ready[s]), .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
+    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW)) u_route (
+      .bubble_i, .en_i(ready[s]), .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
       .in_dim_i(Inject ? 2'd0 : 2'(s / 8)), .in_vc_i(Inject ? 2'd0 : 2'(s % 4)),
       .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*3 +: 3]), .out_vc_o(rt_vc[s*2 +: 2]),
