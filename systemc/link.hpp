@@ -9,6 +9,7 @@
 // power of two, so that finding a slot is a mask, not a division.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +52,7 @@ class DelayWire {
   void put(uint64_t cycle, const Flit& f) {
     slots_[cycle & mask_] = f;
     if (f.valid) ++flits_;
+    if (read_until_) read_until_->store(cycle + latency_, std::memory_order_relaxed);
   }
   // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency
   // (unsigned arithmetic wraps, so the first cycles read the idle slots' initial value).
@@ -58,6 +60,14 @@ class DelayWire {
 
   uint64_t flits() const { return flits_; }
   uint64_t slots() const { return slots_.size(); }
+
+  // The receiver's note of the last cycle it must read this wire at: every put sets it to
+  // the cycle that reads what it wrote. Past it, every slot still holds what the receiver
+  // last read, so it need not look (a cache miss per idle link and cycle saved). The note
+  // lives with the receiver; the sender writes it only when it writes a slot. With
+  // threads, a note written in a quantum names a cycle of a later quantum, so a receiver
+  // that does not see it until after the quantum's join misses nothing.
+  void notify(std::atomic<uint64_t>* read_until) { read_until_ = read_until; }
 
  private:
   static uint64_t power_of_two_at_least(uint64_t n) {
@@ -69,6 +79,7 @@ class DelayWire {
   uint64_t latency_;
   std::vector<Flit> slots_;
   uint64_t mask_;
+  std::atomic<uint64_t>* read_until_ = nullptr;
   uint64_t flits_ = 0;
 };
 

@@ -34,6 +34,26 @@ bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
 
 // nd_node's decode: the torus window, 0x800-0xbff.
 bool to_torus(uint32_t addr) { return ((addr >> 10) & 3u) == 2u; }
+
+// Drives a side's bus request: `req` says whether this cycle's access is the side's own. A
+// side sees the bus's address and data only with a request of its own: a register block
+// ignores them without one, and held still they do not wake a quiescent side. `last_req`
+// is the request last driven. Returns whether any input changed.
+template <class Model>
+bool drive_request(Model& m, bool req, bool& last_req, const BusRequest& r) {
+  bool changed = false;
+  if (req != last_req) {
+    m.bus_req_i = req;
+    last_req = req;
+    changed = true;
+  }
+  if (req) {
+    changed |= drive(m.bus_we_i, r.write);
+    changed |= drive(m.bus_addr_i, r.addr);
+    changed |= drive_bus_words(m.bus_wdata_i, r.wdata);
+  }
+  return changed;
+}
 }  // namespace
 
 // The model's torus link ports by direction, so that one loop drives all six. Resolved
@@ -91,9 +111,10 @@ Node::Activity Node::activity() const {
   return {tree_idle_.evaluated(), tree_idle_.skipped(), torus_idle_.evaluated(), torus_idle_.skipped()};
 }
 
-void Node::connect_torus(unsigned dir, TorusWire& out, const TorusWire& in) {
+void Node::connect_torus(unsigned dir, TorusWire& out, TorusWire& in) {
   tor_out_.at(dir).bind(&out);
   tor_in_.at(dir) = &in;
+  in.notify(&torus_read_until_[dir]);
 }
 
 void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims,
@@ -111,9 +132,10 @@ void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::arr
 
 uint64_t Node::torus_status() const { return torus_->tor_status_o; }
 
-void Node::connect(unsigned link, LinkWire& out, const LinkWire& in) {
+void Node::connect(unsigned link, LinkWire& out, LinkWire& in) {
   out_.at(link).bind(&out);
   in_.at(link) = &in;
+  in.notify(&tree_read_until_[link]);
 }
 
 uint64_t Node::bus_rdata() const { return bus_rvector()[0]; }
@@ -134,6 +156,7 @@ bool Node::drive_tree() {
   bool changed = false;
   // Only the links whose flit differs from the last one driven are written.
   for (unsigned l = 0; l < 3; ++l) {
+    if (primed_ && cycle_ > tree_read_until_[l].load(std::memory_order_relaxed)) continue;
     const LinkFlit& f = in_[l] ? in_[l]->get(cycle_) : kIdle;
     if (primed_ && f == tree_in_[l]) continue;
     tree_in_[l] = f;
@@ -153,20 +176,9 @@ bool Node::drive_tree() {
         break;
     }
   }
-  // A side sees the bus's address and data only with a request of its own: a register
-  // block ignores them without one, and held still they do not wake a quiescent side.
   const bool req = request_.active && !to_torus(request_.addr);
-  if (req != tree_req_) {
-    m.bus_req_i = req;
-    tree_req_ = req;
-    changed = true;
-  }
-  if (req) {
-    changed |= drive(m.bus_we_i, request_.write);
-    changed |= drive(m.bus_priv_i, request_.privileged);
-    changed |= drive(m.bus_addr_i, request_.addr);
-    changed |= drive_bus_words(m.bus_wdata_i, request_.wdata);
-  }
+  changed |= drive_request(m, req, tree_req_, request_);
+  if (req) changed |= drive(m.bus_priv_i, request_.privileged);  // the torus side has no privilege input
   return changed;
 }
 
@@ -175,6 +187,7 @@ bool Node::drive_torus() {
   bool changed = false;
   const std::array<TorusPorts, 6>& tp = *tor_ports_;
   for (unsigned d = 0; d < 6; ++d) {
+    if (primed_ && cycle_ > torus_read_until_[d].load(std::memory_order_relaxed)) continue;
     const TorusFlit& f = tor_in_[d] ? tor_in_[d]->get(cycle_) : kTorusIdle;
     if (primed_ && f == torus_in_[d]) continue;
     torus_in_[d] = f;
@@ -185,17 +198,7 @@ bool Node::drive_torus() {
     *tp[d].in_data = f.data;
     *tp[d].in_credit = f.credit;
   }
-  const bool req = request_.active && to_torus(request_.addr);
-  if (req != torus_req_) {
-    m.bus_req_i = req;
-    torus_req_ = req;
-    changed = true;
-  }
-  if (req) {
-    changed |= drive(m.bus_we_i, request_.write);
-    changed |= drive(m.bus_addr_i, request_.addr);
-    changed |= drive_bus_words(m.bus_wdata_i, request_.wdata);
-  }
+  changed |= drive_request(m, request_.active && to_torus(request_.addr), torus_req_, request_);
   // The configuration pins (set_torus_config) are registered at the edge after a change.
   changed |= torus_config_changed_;
   torus_config_changed_ = false;

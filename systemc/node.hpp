@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -36,9 +37,9 @@ class Node : public sc_core::sc_module, public BusPort {
   sc_core::sc_in<bool> clk;
 
   // Tree link l of this node sends on `out` and receives on `in`.
-  void connect(unsigned link, LinkWire& out, const LinkWire& in);
+  void connect(unsigned link, LinkWire& out, LinkWire& in);
   // Torus link d (direction 2*dim + minus) sends on `out` and receives on `in`.
-  void connect_torus(unsigned dir, TorusWire& out, const TorusWire& in);
+  void connect_torus(unsigned dir, TorusWire& out, TorusWire& in);
   // The node's torus coordinates, the torus size and links marked down (static).
   void set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims, unsigned links_down);
   // An agent to run right after every clock edge (none: nullptr).
@@ -98,6 +99,9 @@ class Node : public sc_core::sc_module, public BusPort {
   std::array<LinkFlit, 3> tree_in_{}, tree_out_{};
   std::array<TorusFlit, 6> torus_in_{}, torus_out_{};
   bool tree_req_ = false, torus_req_ = false;  // the bus request last driven into each side
+  // Per incoming wire, the last cycle this node must read it at (DelayWire::notify).
+  std::array<std::atomic<uint64_t>, 3> tree_read_until_{};
+  std::array<std::atomic<uint64_t>, 6> torus_read_until_{};
   bool primed_ = false;  // the first cycle drives every input
   bool torus_config_changed_ = true;
   bool sel_torus_ = false;  // nd_node's registered read select: the last access went to the torus
