@@ -67,12 +67,17 @@ FLAT_BUILD := $(BUILD)/flat-$(FLAT_BENCH)
 # measures the current binary alone.
 BENCH_BASELINE ?= 6585032
 
+# BENCH_SCALE= (empty) skips the whole-machine runs up to 64x32x32 (about a quarter of an
+# hour, up to 10 GB of memory).
+BENCH_SCALE ?= 1
+
 bench: build
 	@scripts/bench_speed.sh $(BUILD) $(if $(BENCH_BASELINE),$$(scripts/baseline_build.sh $(BUILD) $(BENCH_BASELINE)))
 	@scripts/bench.sh $(BUILD)
+	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
 ifneq ($(FLAT_BENCH),)
 	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \
-	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_TESTS=OFF > /dev/null
+	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_FLAT_OPT_FAST=-O3 -DCOLLNET_TESTS=OFF > /dev/null
 	@$(call cmake_build,--target collnet,$(FLAT_BUILD))
 	@scripts/bench_torus.sh $(BUILD) $(FLAT_BUILD)
 else
