@@ -2,14 +2,12 @@
 # make bench: measured collective cycles and simulator speed, printed as Markdown tables.
 # Usage: scripts/bench.sh [BUILD_DIR]
 set -euo pipefail
+source "$(dirname "$0")/bench_lib.sh"
 build=${1:-build}
 collnet="$build/collnet"
 out="$build/bench"
 mkdir -p "$out"
 
-field() {  # field FILE KEY -> value of a top-level JSON number/bool
-  grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//'
-}
 
 run() {  # run NAME ARGS... -> writes $out/NAME.json
   local name=$1

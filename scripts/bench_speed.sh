@@ -8,6 +8,7 @@
 #   without it only the current binary is measured.
 # SPEED_SCALE=n multiplies the simulated cycles (default 1).
 set -euo pipefail
+source "$(dirname "$0")/bench_lib.sh"
 build=${1:-build}
 base=${2:-}
 collnet="$build/collnet"
@@ -15,9 +16,6 @@ out="$build/bench/speed"
 mkdir -p "$out"
 scale=${SPEED_SCALE:-1}
 
-field() {  # field FILE KEY -> value of a top-level JSON number/bool/string
-  grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//; s/"//g'
-}
 
 # median3 NAME BIN KIND ARGS... -> "median lo hi" of node-cycles/s over three runs.
 # KIND: run (a collective; node-cycles from sim_cycles and wall_seconds) or traffic.

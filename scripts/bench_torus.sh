@@ -5,6 +5,7 @@
 # FLAT_BUILD_DIR: a build with the 8x8x8 flat model (COLLNET_FLAT_SHAPES=8x8x8,
 # COLLNET_FLAT_HIERARCHICAL=ON; `make bench` makes one), for the flat engine's 8x8x8 speed.
 set -euo pipefail
+source "$(dirname "$0")/bench_lib.sh"
 build=${1:-build}
 flat_build=${2:-}
 collnet="$build/collnet"
@@ -14,9 +15,6 @@ mkdir -p "$out"
 # TORUS_BENCH: the sections to run, of "latency load speed soak" (default: all).
 want() { [[ " ${TORUS_BENCH:-latency load speed soak} " == *" $1 "* ]]; }
 
-field() {  # field FILE KEY -> value of a top-level JSON number/bool/string
-  grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//; s/"//g'
-}
 
 traffic() {  # traffic NAME ARGS... -> writes $out/NAME.json (a failed run stops the bench)
   local name=$1
