@@ -33,7 +33,7 @@ median3() {
       vals="$vals$(field "$f" node_cycles_per_second)\n"
     fi
   done
-  printf "$vals" | sort -g | awk '{ v[NR] = $1 } END { printf "%.6g %.6g %.6g", v[2], v[1], v[3] }'
+  printf "$vals" | sort -g | awk '{ v[NR] = $1 } END { printf "%.6g %.6g %.6g\n", v[2], v[1], v[3] }'
 }
 
 # row LABEL NAME KIND ARGS...: one table row, the baseline (if any) and now, and their ratio.
