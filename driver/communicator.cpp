@@ -40,11 +40,8 @@ Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node)
       size_(task.personality.nodes * task.tasks),
       cls_(kWorldClass),
       tasks_per_node_(task.tasks),
-      members_(size_),
       local_index_(task.task),
-      local_count_(task.tasks) {
-  for (unsigned r = 0; r < size_; ++r) members_[r] = r;
-}
+      local_count_(task.tasks) {}
 
 Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members)
     : task_(task),

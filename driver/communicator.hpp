@@ -39,10 +39,13 @@ class Communicator {
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
   unsigned class_route() const { return cls_; }
-  // The world rank of this communicator's rank `r`.
-  unsigned world_rank(unsigned r) const { return members_.at(r); }
+  // The world rank of this communicator's rank `r` (std::out_of_range if there is none).
+  unsigned world_rank(unsigned r) const {
+    if (members_.empty() && r < size_) return r;  // the world: no table (see members_)
+    return members_.at(r);
+  }
   // The node a rank runs on.
-  unsigned node_of(unsigned r) const { return members_.at(r) / tasks_per_node_; }
+  unsigned node_of(unsigned r) const { return world_rank(r) / tasks_per_node_; }
 
   // A communicator of the given ranks (any order, no repeats). Collective over this
   // communicator: every rank calls it with the same list, in the same order as its other
@@ -150,7 +153,10 @@ class Communicator {
   NodeTasks& node_;
   unsigned rank_, size_, cls_;
   unsigned tasks_per_node_;
-  std::vector<unsigned> members_;  // world ranks, sorted; members_[rank_] is this rank
+  // World ranks, sorted; members_[rank_] is this rank. Empty for the world communicator,
+  // whose ranks are the world's: a table of every rank in every task would take ranks²
+  // memory, 17 GB on a 64x32x32 machine.
+  std::vector<unsigned> members_;
   unsigned local_index_ = 0;       // among this communicator's ranks on this node
   unsigned local_count_ = 1;
   unsigned next_class_ = kFirstSubsetClass;
