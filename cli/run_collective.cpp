@@ -135,15 +135,10 @@ int run_collective(const RunOptions& o) {
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
   js["idle_skip"] = sim::to_string(o.machine.idle_skip);
-  {
-    const sim::Node::Activity a = machine.sim().activity();
-    const uint64_t edges = a.tree_evaluated + a.tree_skipped + a.torus_evaluated + a.torus_skipped;
-    js["tree_skipped_fraction"] =
-        a.tree_evaluated + a.tree_skipped ? double(a.tree_skipped) / double(a.tree_evaluated + a.tree_skipped) : 0.0;
-    js["torus_skipped_fraction"] =
-        a.torus_evaluated + a.torus_skipped ? double(a.torus_skipped) / double(a.torus_evaluated + a.torus_skipped) : 0.0;
-    js["idle_skipped_fraction"] = edges ? double(a.tree_skipped + a.torus_skipped) / double(edges) : 0.0;
-  }
+  const sim::Node::Activity activity = machine.sim().activity();
+  js["tree_skipped_fraction"] = activity.tree_skipped_share();
+  js["torus_skipped_fraction"] = activity.torus_skipped_share();
+  js["idle_skipped_fraction"] = activity.skipped_share();
 
   const uint64_t last_in = *std::max_element(start.begin(), start.end());
   const uint64_t last_out = *std::max_element(end.begin(), end.end());

@@ -61,7 +61,7 @@ row() {
 echo "## Simulator speed against the baseline, side by side"
 echo
 if [ -n "$base" ]; then
-  echo "Baseline: \`$base\` ($(cat "$(dirname "$base")/BASELINE_COMMIT" 2>/dev/null || echo "unknown commit")). Node-cycles per second, the median of three runs with their range; the last column is now / baseline."
+  echo "Baseline: $(cat "$(dirname "$base")/BASELINE_COMMIT" 2>/dev/null || echo "unknown commit"). Node-cycles per second, the median of three runs with their range; the last column is now / baseline."
 else
   echo "No baseline binary (BENCH_BASELINE= was empty): current binary only."
 fi

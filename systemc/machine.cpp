@@ -114,14 +114,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
 }
 
 Node::Activity Machine::activity() const {
-  Node::Activity sum{};
-  for (const auto& node : nodes_) {
-    const Node::Activity a = node->activity();
-    sum.tree_evaluated += a.tree_evaluated;
-    sum.tree_skipped += a.tree_skipped;
-    sum.torus_evaluated += a.torus_evaluated;
-    sum.torus_skipped += a.torus_skipped;
-  }
+  Node::Activity sum;
+  for (const auto& node : nodes_) sum += node->activity();
   return sum;
 }
 

@@ -75,7 +75,22 @@ class Node : public sc_core::sc_module, public BusPort {
 
   // Clock edges each side was evaluated for and skipped as idle.
   struct Activity {
-    uint64_t tree_evaluated, tree_skipped, torus_evaluated, torus_skipped;
+    uint64_t tree_evaluated = 0, tree_skipped = 0, torus_evaluated = 0, torus_skipped = 0;
+
+    Activity& operator+=(const Activity& o) {
+      tree_evaluated += o.tree_evaluated, tree_skipped += o.tree_skipped;
+      torus_evaluated += o.torus_evaluated, torus_skipped += o.torus_skipped;
+      return *this;
+    }
+    // Shares of clock edges skipped as idle (0 when there were none).
+    double tree_skipped_share() const { return share(tree_skipped, tree_evaluated + tree_skipped); }
+    double torus_skipped_share() const { return share(torus_skipped, torus_evaluated + torus_skipped); }
+    double skipped_share() const {
+      return share(tree_skipped + torus_skipped, tree_evaluated + tree_skipped + torus_evaluated + torus_skipped);
+    }
+
+   private:
+    static double share(uint64_t part, uint64_t all) { return all ? double(part) / double(all) : 0.0; }
   };
   Activity activity() const;
 

@@ -197,9 +197,7 @@ TrafficResult run_systemc(const TrafficOptions& o) {
   for (unsigned r = 0; r < setup.nodes(); ++r) machine.attach(r, setup.agent(r));
   TrafficResult res = setup.run(o, [&](uint64_t n) { machine.advance(n); });
   res.threads = machine.threads();
-  const Node::Activity a = machine.activity();
-  const double edges = static_cast<double>(a.tree_evaluated + a.tree_skipped + a.torus_evaluated + a.torus_skipped);
-  res.idle_skipped = edges > 0 ? static_cast<double>(a.tree_skipped + a.torus_skipped) / edges : 0;
+  res.idle_skipped = machine.activity().skipped_share();
   machine.finish();
   return res;
 }
