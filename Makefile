@@ -5,6 +5,7 @@
 #   make bench  measured performance numbers
 #   make waves  open the demo's waveform in GTKWave
 #   make deps   install missing Debian packages
+#   make regmap regenerate the register map's SV packages, C++ header and doc tables
 
 BUILD ?= build
 JOBS  ?= 2
@@ -20,7 +21,7 @@ LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_com
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
-.PHONY: all deps configure configure-demo build run test lint bench waves clean
+.PHONY: all deps configure configure-demo build run test lint bench waves clean regmap
 
 all: build
 
@@ -51,7 +52,13 @@ run: configure-demo
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# regmap/collnet.json is the one description of registers, fields and packet layouts;
+# this writes the files generated from it (the build does too when it changes).
+regmap: deps
+	@python3 regmap/regmap_gen.py
+
 lint: deps
+	@python3 regmap/regmap_gen.py --check
 	@set -e; for top in $(LINT_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$top $(RTL_SRCS); \
 	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"

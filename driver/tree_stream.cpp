@@ -20,7 +20,7 @@ size_t whole_vectors(size_t words) { return words / kVectorWords * kVectorWords;
 
 StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count, const Contribution& mine,
                         uint64_t* out) {
-  constexpr size_t kMaxIdentityPackets = 0xffff;
+  constexpr size_t kMaxIdentityPackets = fw::regmap::field_mask(fw::regmap::kInjIdentityCountW);
   StreamStats st;
   const size_t packets = (count + kPayloadFlits - 1) / kPayloadFlits;
   st.packets = packets;

@@ -19,7 +19,7 @@ uint64_t ChannelRoute::encode() const {
 
 void BarrierFirmware::configure_channel(unsigned ch, const ChannelRoute& route, bool privileged) {
   if (ch >= kGiChannels) throw std::invalid_argument("barrier channel " + std::to_string(ch) + " out of range 0..3");
-  bus_.write(kRegGiRouteBase + 8 * ch, route.encode(), privileged);
+  bus_.write(reg_gi_route_base(ch), route.encode(), privileged);
   const uint64_t err = bus_.read(kRegGiErr);
   if (err) {
     bus_.write(kRegGiErrClear, err);

@@ -11,9 +11,9 @@ namespace rm = regmap;
 
 TorusStatus TorusStatus::decode(uint64_t word) {
   TorusStatus s;
-  for (unsigned k = 0; k < rm::kTrInjFifos; ++k) s.inj_free[k] = (word >> (rm::kTrStatusInjFreeLsb + 8 * k)) & 0xffu;
-  for (unsigned k = 0; k < rm::kTrRcvFifos; ++k) s.rcv[k] = (word >> (rm::kTrStatusRcvCountLsb + 16 * k)) & 0xfffu;
-  s.error = (word >> rm::kTrStatusErrBit) & 1u;
+  for (unsigned k = 0; k < rm::kTrInjFifos; ++k) s.inj_free[k] = rm::get_field(word, rm::kTrStatusInjFreeLsb + rm::kTrStatusInjFreeStride * k, rm::kTrStatusInjFreeW);
+  for (unsigned k = 0; k < rm::kTrRcvFifos; ++k) s.rcv[k] = rm::get_field(word, rm::kTrStatusRcvCountLsb + rm::kTrStatusRcvCountStride * k, rm::kTrStatusRcvCountW);
+  s.error = rm::get_field(word, rm::kTrStatusErrBit, 1);
   return s;
 }
 
@@ -57,9 +57,9 @@ void TorusFirmware::send(const TorusHeader& header, const std::vector<uint64_t>&
 void TorusFirmware::inject(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo) {
   check_injection(header, payload, fifo);
   const uint64_t hdr = header.encode();
-  bus_.write(rm::kRegTrInjHdr + 8 * fifo, hdr);
+  bus_.write(rm::reg_tr_inj_hdr(fifo), hdr);
   for (unsigned c = 0; c < header.chunks; ++c)
-    bus_.write_vector(rm::kRegTrInjChunk + 8 * fifo,
+    bus_.write_vector(rm::reg_tr_inj_chunk(fifo),
                       {payload[4 * c], payload[4 * c + 1], payload[4 * c + 2], payload[4 * c + 3]});
 }
 
@@ -71,7 +71,7 @@ std::optional<TorusPacket> TorusFirmware::take_packet(unsigned fifo, unsigned& h
   std::optional<TorusHeader>& pending = pending_[fifo];
   if (!pending) {
     if (held < 1) return std::nullopt;
-    pending = TorusHeader::decode(bus_.read(rm::kRegTrRcvHdr + 8 * fifo));
+    pending = TorusHeader::decode(bus_.read(rm::reg_tr_rcv_hdr(fifo)));
     held -= 1;
   }
   const unsigned need = rm::kChunkFlits * pending->chunks;
@@ -80,7 +80,7 @@ std::optional<TorusPacket> TorusFirmware::take_packet(unsigned fifo, unsigned& h
   pending.reset();
   p.payload.reserve(need);
   for (unsigned c = 0; c < p.header.chunks; ++c) {
-    const RegisterBus::Vector v = bus_.read_vector(rm::kRegTrRcvChunk + 8 * fifo);
+    const RegisterBus::Vector v = bus_.read_vector(rm::reg_tr_rcv_chunk(fifo));
     p.payload.insert(p.payload.end(), v.begin(), v.end());
   }
   held -= need;

@@ -11,11 +11,11 @@ using namespace regmap;
 
 TreeStatus TreeStatus::decode(uint64_t w) {
   TreeStatus s;
-  s.inj_hdr_free = (w >> kStatusInjHdrFreeLsb) & 0xff;
-  s.inj_data_free = (w >> kStatusInjDataFreeLsb) & 0xfff;
-  s.rcv_hdrs = (w >> kStatusRcvHdrLsb) & 0xff;
-  s.rcv_data = (w >> kStatusRcvDataLsb) & 0xfff;
-  s.error = (w >> kStatusErrBit) & 1;
+  s.inj_hdr_free = get_field(w, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW);
+  s.inj_data_free = get_field(w, kStatusInjDataFreeLsb, kStatusInjDataFreeW);
+  s.rcv_hdrs = get_field(w, kStatusRcvHdrLsb, kStatusRcvHdrW);
+  s.rcv_data = get_field(w, kStatusRcvDataLsb, kStatusRcvDataW);
+  s.error = get_field(w, kStatusErrBit, 1);
   return s;
 }
 
@@ -47,7 +47,7 @@ void TreeFirmware::probe() {
 
 void TreeFirmware::configure_class_route(unsigned cls, const ClassRoute& route, bool privileged) {
   if (cls >= kNumClasses) throw std::invalid_argument("class " + std::to_string(cls) + " out of range 0..15");
-  bus_.write(route_reg(cls), route.encode(), privileged);
+  bus_.write(reg_route_base(cls), route.encode(), privileged);
   const uint64_t err = bus_.read(kRegErr);
   const uint64_t refused = err & ((1ull << kErrPriv) | (1ull << kErrBadRouteCfg));
   if (refused) {
@@ -58,7 +58,7 @@ void TreeFirmware::configure_class_route(unsigned cls, const ClassRoute& route, 
   }
 }
 
-ClassRoute TreeFirmware::read_class_route(unsigned cls) { return ClassRoute::decode(bus_.read(route_reg(cls))); }
+ClassRoute TreeFirmware::read_class_route(unsigned cls) { return ClassRoute::decode(bus_.read(reg_route_base(cls))); }
 
 ClassRoute TreeFirmware::machine_tree_route() const {
   ClassRoute r;
@@ -70,8 +70,8 @@ ClassRoute TreeFirmware::machine_tree_route() const {
 }
 
 void TreeFirmware::push_identity(const Header& h, unsigned packets) {
-  if (packets < 1 || packets > 0xffff)
-    throw std::invalid_argument("identity injection of " + std::to_string(packets) + " packets: must be 1..65535");
+  if (packets < 1 || packets > field_mask(kInjIdentityCountW))
+    throw std::invalid_argument("identity injection of " + std::to_string(packets) + " packets: must be 1.." + std::to_string(field_mask(kInjIdentityCountW)));
   bus_.write(fifo_reg(kRegInjIdentity), (uint64_t{packets} << kInjIdentityCountLsb) | h.encode(), privileged());
 }
 

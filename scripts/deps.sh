@@ -8,7 +8,7 @@ packages=(
   libgtest-dev googletest libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   gtkwave iverilog yosys
-  time
+  time python3
 )
 
 missing=()

@@ -110,7 +110,7 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
     }
   } else if (tx_chunks_left_ > 0) {
     req.write = true;
-    req.addr = rm::kRegTrInjChunk + 8 * tx_fifo_;
+    req.addr = rm::reg_tr_inj_chunk(tx_fifo_);
     const uint64_t id = (uint64_t{tx_.src} << kSeqBits) | tx_.seq;
     for (unsigned w = 0; w < 4; ++w) {
       const unsigned i = 4 * tx_chunk_ + w;
@@ -136,7 +136,7 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
       h.deterministic = h.deterministic || r.deterministic;
     }
     req.write = true;
-    req.addr = rm::kRegTrInjHdr + 8 * fifo;
+    req.addr = rm::reg_tr_inj_hdr(fifo);
     req.wdata[0] = h.encode();
   }
   port.present(req);

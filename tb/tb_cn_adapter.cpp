@@ -99,7 +99,7 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     r.down_mask = down;
     r.local_source = src;
     r.local_destination = dst;
-    write(route_reg(cls), r.encode(), priv);
+    write(reg_route_base(cls), r.encode(), priv);
   }
   void inject(const Packet& p, unsigned vc = kVcUser) {
     write(fifo(kRegInjHdr, vc), p.hdr, vc == kVcSystem);
@@ -111,7 +111,7 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     p.vc = vc;
     const bool priv = vc == kVcSystem;
     unsigned waited = 0;
-    while (((read(fifo(kRegStatus, vc), priv) >> kStatusRcvHdrLsb) & 0xff) == 0) {
+    while (get_field(read(fifo(kRegStatus, vc), priv), kStatusRcvHdrLsb, kStatusRcvHdrW) == 0) {
       if (++waited > max_cycles) {
         ADD_FAILURE() << "no packet arrived in reception of VC " << vc;
         return p;
@@ -119,7 +119,7 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     }
     p.hdr = static_cast<uint32_t>(read(fifo(kRegRcvHdr, vc), priv));
     for (unsigned i = 0; i < kPayloadFlits;) {
-      if (((read(fifo(kRegStatus, vc), priv) >> kStatusRcvDataLsb) & 0xfff) == 0) {
+      if (get_field(read(fifo(kRegStatus, vc), priv), kStatusRcvDataLsb, kStatusRcvDataW) == 0) {
         if (++waited > max_cycles) {
           ADD_FAILURE() << "payload word " << i << " never arrived";
           return p;
@@ -132,9 +132,9 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
   }
   uint64_t errors() { return read(kRegErr); }
   uint64_t status(unsigned vc = kVcUser) { return read(fifo(kRegStatus, vc), vc == kVcSystem); }
-  unsigned inj_data_free(unsigned vc = kVcUser) { return (status(vc) >> kStatusInjDataFreeLsb) & 0xfff; }
-  unsigned rcv_data(unsigned vc = kVcUser) { return (status(vc) >> kStatusRcvDataLsb) & 0xfff; }
-  unsigned rcv_hdrs(unsigned vc = kVcUser) { return (status(vc) >> kStatusRcvHdrLsb) & 0xff; }
+  unsigned inj_data_free(unsigned vc = kVcUser) { return get_field(status(vc), kStatusInjDataFreeLsb, kStatusInjDataFreeW); }
+  unsigned rcv_data(unsigned vc = kVcUser) { return get_field(status(vc), kStatusRcvDataLsb, kStatusRcvDataW); }
+  unsigned rcv_hdrs(unsigned vc = kVcUser) { return get_field(status(vc), kStatusRcvHdrLsb, kStatusRcvHdrW); }
 
   // ---------------------------------------------------------------- links
   void send(unsigned link, const Packet& p, unsigned vc = kVcUser) { send(link, p, 0, kPayloadFlits, vc); }
@@ -281,39 +281,39 @@ TEST(CnAdapterRegs, IdentifiesItself) {
 TEST(CnAdapterRegs, ReportsEmptyFifosAfterReset) {
   AdapterBench b;
   const uint64_t s = b.read(kRegStatus);
-  EXPECT_EQ((s >> kStatusInjHdrFreeLsb) & 0xff, 8u);
-  EXPECT_EQ((s >> kStatusInjDataFreeLsb) & 0xfff, 8u * kPayloadFlits);
-  EXPECT_EQ((s >> kStatusRcvHdrLsb) & 0xff, 0u);
-  EXPECT_EQ((s >> kStatusRcvDataLsb) & 0xfff, 0u);
-  EXPECT_EQ((s >> kStatusErrBit) & 1, 0u);
+  EXPECT_EQ(get_field(s, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 8u);
+  EXPECT_EQ(get_field(s, kStatusInjDataFreeLsb, kStatusInjDataFreeW), 8u * kPayloadFlits);
+  EXPECT_EQ(get_field(s, kStatusRcvHdrLsb, kStatusRcvHdrW), 0u);
+  EXPECT_EQ(get_field(s, kStatusRcvDataLsb, kStatusRcvDataW), 0u);
+  EXPECT_EQ(get_field(s, kStatusErrBit, 1), 0u);
 }
 
 TEST(CnAdapterRegs, SystemClassRoutesNeedThePrivilegedBit) {
   AdapterBench b;
   b.route(12, 0, 0b110, true, true, /*priv=*/false);
-  EXPECT_EQ(b.read(route_reg(12)), 0u) << "unprivileged write changed a system class";
+  EXPECT_EQ(b.read(reg_route_base(12)), 0u) << "unprivileged write changed a system class";
   EXPECT_EQ(b.errors(), 1u << kErrPriv);
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusErrBit) & 1, 1u);
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusErrBit, 1), 1u);
   b.write(kRegErrClear, ~0ull);
   EXPECT_EQ(b.errors(), 0u);
   b.route(12, 0, 0b110, true, true, /*priv=*/true);
-  EXPECT_EQ(fw::ClassRoute::decode(b.read(route_reg(12))).down_mask, 0b110u);
+  EXPECT_EQ(fw::ClassRoute::decode(b.read(reg_route_base(12))).down_mask, 0b110u);
   b.route(11, 0, 0b110, true, true, /*priv=*/false);  // a user class needs no privilege
-  EXPECT_EQ(fw::ClassRoute::decode(b.read(route_reg(11))).down_mask, 0b110u);
+  EXPECT_EQ(fw::ClassRoute::decode(b.read(reg_route_base(11))).down_mask, 0b110u);
   EXPECT_EQ(b.errors(), 0u);
 }
 
 TEST(CnAdapterRegs, RefusesRoutesThatAreNotTrees) {
   AdapterBench b;
   b.route(3, 1, 0b010, true, true);  // up link is also a down link
-  EXPECT_EQ(b.read(route_reg(3)), 0u);
+  EXPECT_EQ(b.read(reg_route_base(3)), 0u);
   EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
   b.write(kRegErrClear, ~0ull);
   b.route(3, kRouteUpNone, 0b111, true, true);  // three children: the ALU has two child inputs
-  EXPECT_EQ(b.read(route_reg(3)), 0u);
+  EXPECT_EQ(b.read(reg_route_base(3)), 0u);
   EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
   b.write(kRegErrClear, ~0ull);
-  b.write(route_reg(3), 1ull << 40);  // stray bits
+  b.write(reg_route_base(3), 1ull << 40);  // stray bits
   EXPECT_EQ(b.errors(), 1u << kErrBadRouteCfg);
 }
 
@@ -343,10 +343,10 @@ TEST(CnAdapterRegs, RefusesAPushIntoAFullInjectionFifo) {
   for (unsigned i = 0; i < kLinkPackets + 8; ++i) b.inject(p);
   b.run(200);
   EXPECT_EQ(b.errors(), 0u);
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 0u);
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 0u);
   b.write(kRegInjHdr, header(5, kOpAdd, 99));
   EXPECT_EQ(b.errors(), overflow);
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 0u);
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 0u);
 }
 
 TEST(CnAdapterRegs, ReadingAnEmptyReceptionFifoReturnsZeroAndFlags) {
@@ -454,7 +454,7 @@ TEST(CnAdapterInner, KeepsEveryPacketIntactUnderRandomBackPressure) {
     Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
     b.send(1, c1);
     b.send(2, c2);
-    while (((b.read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff) < kPayloadFlits) {
+    while (get_field(b.read(kRegStatus), kStatusInjDataFreeLsb, kStatusInjDataFreeW) < kPayloadFlits) {
     }
     b.inject(me);
     want.push_back(combine(op, me.pl, c1.pl, c2.pl));
@@ -508,7 +508,7 @@ TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
   }
   b.run(3000);
   const uint64_t s = b.read(kRegStatus);
-  EXPECT_EQ((s >> kStatusRcvHdrLsb) & 0xff, kRcvPackets) << "reception holds its depth";
+  EXPECT_EQ(get_field(s, kStatusRcvHdrLsb, kStatusRcvHdrW), kRcvPackets) << "reception holds its depth";
   EXPECT_FALSE(b.senders_idle()) << "the sender must be held back by credits";
   for (unsigned i = 0; i < kPackets; ++i) {
     const Packet got = b.receive();
@@ -534,7 +534,7 @@ TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
   }
   b.inject(mine[0]);
   b.write(kRegInjIdentity, (uint64_t{3} << kInjIdentityCountLsb) | mine[1].hdr);
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 8u - 2u) << "packet 0 and the 3 identity packets take a slot each";
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 8u - 2u) << "packet 0 and the 3 identity packets take a slot each";
   b.inject(mine[4]);
   for (unsigned i = 0; i < 5; ++i) {
     b.send(1, c1[i]);
@@ -547,7 +547,7 @@ TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
     EXPECT_EQ(b.sent_on(0)[i].hdr, mine[i].hdr) << "packet " << i;
     EXPECT_EQ(b.sent_on(0)[i].pl, combine(ops[i], local, c1[i].pl, c2[i].pl)) << "packet " << i;
   }
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjDataFreeLsb) & 0xfff, 8u * kPayloadFlits) << "no payload was written";
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjDataFreeLsb, kStatusInjDataFreeW), 8u * kPayloadFlits) << "no payload was written";
   EXPECT_EQ(b.errors(), 0u);
 }
 
@@ -567,7 +567,7 @@ TEST(CnAdapterIdentity, ARequestForZeroPacketsDoesNothing) {
   b.write(kRegInjIdentity, header(0, kOpOr, 9));
   b.run(100);
   EXPECT_TRUE(b.sent_on(0).empty());
-  EXPECT_EQ((b.read(kRegStatus) >> kStatusInjHdrFreeLsb) & 0xff, 8u);
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 8u);
   EXPECT_EQ(b.errors(), 0u);
 }
 
@@ -779,7 +779,7 @@ TEST(CnAdapterVc, TheSystemVcRegistersNeedThePrivilegedBit) {
   EXPECT_EQ(b.read(kRegSysVcOffset + kRegStatus, /*priv=*/false), 0u) << "a refused read answers zero";
   EXPECT_EQ(b.errors(), 1u << kErrPriv) << "an unprivileged read of the system VC";
   b.write(kRegErrClear, ~0ull);
-  EXPECT_EQ((b.status(kVcSystem) >> kStatusInjHdrFreeLsb) & 0xff, 8u) << "the refused push changed the FIFO";
+  EXPECT_EQ(get_field(b.status(kVcSystem), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 8u) << "the refused push changed the FIFO";
   b.run(100);
   EXPECT_TRUE(b.sent_on(0).empty());
   // Privileged, the window holds only the FIFO registers; the rest are unmapped.

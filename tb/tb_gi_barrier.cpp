@@ -52,7 +52,7 @@ class Tree {
       unsigned down = 0;
       if (2 * i + 1 < kNodes) down |= 2;
       if (2 * i + 2 < kNodes) down |= 4;
-      write(*units_[i], kRegGiRouteBase + 8 * ch, route(i == 0 ? 3 : 0, down, (members >> i) & 1), priv);
+      write(*units_[i], reg_gi_route_base(ch), route(i == 0 ? 3 : 0, down, (members >> i) & 1), priv);
     }
     step();
     release();
@@ -173,17 +173,17 @@ TEST(GiBarrier, ChannelsAreIndependent) {
 
 TEST(GiBarrierRegs, SystemChannelsNeedThePrivilegedBit) {
   Unit u;
-  write(u, kRegGiRouteBase + 8 * 2, route(0, 0, true));
+  write(u, reg_gi_route_base(2), route(0, 0, true));
   u.tick();
   u->req_i = 0;
-  EXPECT_EQ(read_now(u, kRegGiRouteBase + 8 * 2), 0u);
+  EXPECT_EQ(read_now(u, reg_gi_route_base(2)), 0u);
   EXPECT_EQ(read_now(u, kRegGiErr), 1u << kGiErrPriv);
   write(u, kRegGiErrClear, ~0ull);
   u.tick();
-  write(u, kRegGiRouteBase + 8 * 2, route(0, 0, true), /*priv=*/true);
+  write(u, reg_gi_route_base(2), route(0, 0, true), /*priv=*/true);
   u.tick();
   u->req_i = 0;
-  EXPECT_EQ(read_now(u, kRegGiRouteBase + 8 * 2), route(0, 0, true));
+  EXPECT_EQ(read_now(u, reg_gi_route_base(2)), route(0, 0, true));
   EXPECT_EQ(read_now(u, kRegGiErr), 0u);
 }
 

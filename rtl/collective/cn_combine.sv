@@ -89,7 +89,7 @@ module cn_combine (
   assign lead_hdr   = src_hdr_i[lead*32 +: 32];
   assign lead_route = cn_pkg::route_of(lead_hdr, routes_i);
   assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
-  assign bad_op     = (cn_pkg::hdr_opcode(lead_hdr) == 3'd7);
+  assign bad_op     = (cn_pkg::hdr_op(lead_hdr) == 3'd7);
   assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
   assign want_dst_o = dst;
 
@@ -208,7 +208,7 @@ module cn_combine (
         state_q <= StStream;
         need_q  <= need;
         dst_q   <= dst;
-        op_q     <= cn_pkg::hdr_opcode(lead_hdr);
+        op_q     <= cn_pkg::hdr_op(lead_hdr);
         width_q  <= width;
         opmask_q <= opmask;
         cnt_q    <= '0;

@@ -38,7 +38,7 @@ module cn_inj_source (
   assign identity = entry_i[32];
   assign count    = entry_i[48:33];
 
-  cn_identity u_identity (.opcode_i(cn_pkg::hdr_opcode(hdr_o)), .identity_o(identity_word));
+  cn_identity u_identity (.opcode_i(cn_pkg::hdr_op(hdr_o)), .identity_o(identity_word));
 
   logic [63:0] cur_identity_word_q;
 

@@ -8,7 +8,7 @@
 // class or to the system VC's registers, malformed route, unmapped address) changes
 // nothing but its error bit. Each VC has its own FIFO stacks; the addressed VC is chosen
 // by the register window (cn_pkg::RegSysVcOffset), the error state and routes are shared.
-// Addresses and fields: cn_pkg (the one source of truth, mirrored in firmware/regmap.hpp).
+// Addresses and fields: cn_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
 `default_nettype none
 
 module cn_regs #(
@@ -114,7 +114,7 @@ module cn_regs #(
   assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
   assign wr_route   = wr && is_route;
   assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_vec || wr_inj_id || wr_clear || wr_route);
-  assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: 16];
+  assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: cn_pkg::InjIdentityCountW];
   assign rd_status  = rd && (faddr == cn_pkg::RegStatus);
   assign rd_rcv_hdr = rd && (faddr == cn_pkg::RegRcvHdr);
   assign rd_rcv_pl  = rd && (faddr == cn_pkg::RegRcvData);
@@ -165,15 +165,20 @@ module cn_regs #(
   assign rcv_pl_pop     = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
   assign rcv_pl_n_o     = rd_rcv_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
 
+  // RegStatus, its field widths from cn_pkg (generated from regmap/collnet.json).
+  localparam int HdrFreeW  = cn_pkg::StatusInjHdrFreeW;
+  localparam int DataFreeW = cn_pkg::StatusInjDataFreeW;
+  localparam int RcvHdrW   = cn_pkg::StatusRcvHdrW;
+  localparam int RcvDataW  = cn_pkg::StatusRcvDataW;
   logic [63:0] status;
   always_comb begin
     status = '0;
-    status[cn_pkg::StatusInjHdrFreeLsb  +: 8]  = 8'(InjPackets) - 8'(inj_hdr_count);
-    status[cn_pkg::StatusInjDataFreeLsb +: 12] = 12'(InjPackets * cn_pkg::PayloadFlits) -
-                                                 12'(inj_pl_count);
-    status[cn_pkg::StatusRcvHdrLsb      +: 8]  = 8'(rcv_hdr_count);
-    status[cn_pkg::StatusRcvDataLsb     +: 12] = 12'(rcv_pl_count);
-    status[cn_pkg::StatusErrBit]               = |err_q;
+    status[cn_pkg::StatusInjHdrFreeLsb  +: HdrFreeW]  = HdrFreeW'(InjPackets) - HdrFreeW'(inj_hdr_count);
+    status[cn_pkg::StatusInjDataFreeLsb +: DataFreeW] = DataFreeW'(InjPackets * cn_pkg::PayloadFlits) -
+                                                        DataFreeW'(inj_pl_count);
+    status[cn_pkg::StatusRcvHdrLsb      +: RcvHdrW]   = RcvHdrW'(rcv_hdr_count);
+    status[cn_pkg::StatusRcvDataLsb     +: RcvDataW]  = RcvDataW'(rcv_pl_count);
+    status[cn_pkg::StatusErrBit]                      = |err_q;
   end
 
   logic [63:0] rword, rcv_word;

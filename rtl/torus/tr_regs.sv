@@ -6,7 +6,7 @@
 // it is presented; read data is registered and valid on rvalid_o the cycle after. A
 // refused access (no room, too little to read, an unmapped address, a write to a
 // read-only register) changes nothing but its error bit.
-// Addresses and fields: tr_pkg (mirrored in firmware/regmap.hpp).
+// Addresses and fields: tr_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
 `default_nettype none
 
 module tr_regs #(
@@ -90,13 +90,18 @@ module tr_regs #(
   assign rcv_n_o   = in_rcv_chunk ? 3'd4 : 3'd1;
 
   // ------------------------------------------------------------ status and errors
+  // RegTrStatus field widths from tr_pkg (generated from regmap/collnet.json).
+  localparam int InjFreeW  = tr_pkg::TrStatusInjFreeW;
+  localparam int RcvCountW = tr_pkg::TrStatusRcvCountW;
   logic [tr_pkg::TrErrBits-1:0] err_q, err_set;
   always_comb begin
     status_o = '0;
     for (int k = 0; k < tr_pkg::TrInjFifos; k++)
-      status_o[tr_pkg::TrStatusInjFreeLsb + 8*k +: 8] = 8'(inj_free_i[k*InjCntW +: InjCntW]);
+      status_o[tr_pkg::TrStatusInjFreeLsb + tr_pkg::TrStatusInjFreeStride*k +: InjFreeW] =
+          InjFreeW'(inj_free_i[k*InjCntW +: InjCntW]);
     for (int k = 0; k < tr_pkg::TrRcvFifos; k++)
-      status_o[tr_pkg::TrStatusRcvCountLsb + 16*k +: 12] = 12'(rcv_count_i[k*RcvCntW +: RcvCntW]);
+      status_o[tr_pkg::TrStatusRcvCountLsb + tr_pkg::TrStatusRcvCountStride*k +: RcvCountW] =
+          RcvCountW'(rcv_count_i[k*RcvCntW +: RcvCntW]);
     status_o[tr_pkg::TrStatusErrBit] = |err_q;
 
     err_set = '0;
