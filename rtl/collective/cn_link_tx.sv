@@ -10,7 +10,8 @@
 `default_nettype none
 
 module cn_link_tx #(
-  parameter int Credits = 4,  // per VC; must equal the receiver's packet buffers per VC
+  parameter int Credits = 4,  // per VC; must equal the receiver's packet buffers per VC (cn_adapter
+                              // gives both its one LinkPackets)
   localparam int CntW = $clog2(Credits + 1),
   localparam int Vcs  = cn_pkg::NumVcs
 ) (
@@ -68,6 +69,12 @@ module cn_link_tx #(
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(send_i && hdr_i && !can_start_o[vc_i]))
     else $error("cn_link_tx: header sent without a credit of its VC");
 `endif
+`endif
+
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (Credits < 1) begin : g_check_credits
+    $fatal(1, "cn_link_tx: Credits (%0d) must be at least 1", Credits);
+  end
 `endif
 
 endmodule : cn_link_tx

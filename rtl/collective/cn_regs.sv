@@ -244,6 +244,18 @@ module cn_regs #(
     end
   end
 
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  // RegStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
+  if (InjPackets >= (1 << HdrFreeW) || InjPackets * cn_pkg::PayloadFlits >= (1 << DataFreeW)) begin : g_check_inj
+    $fatal(1, "cn_regs: InjPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+           InjPackets, HdrFreeW, DataFreeW);
+  end
+  if (RcvPackets >= (1 << RcvHdrW) || RcvPackets * cn_pkg::PayloadFlits >= (1 << RcvDataW)) begin : g_check_rcv
+    $fatal(1, "cn_regs: RcvPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+           RcvPackets, RcvHdrW, RcvDataW);
+  end
+`endif
+
 endmodule : cn_regs
 
 `default_nettype wire

@@ -65,10 +65,14 @@ module cmn_fifo #(
   assert property (@(posedge clk_i) disable iff (!rst_ni) !(pop_i && empty_o))
     else $error("cmn_fifo: pop from an empty FIFO");
 `endif
+`endif
 
-  initial begin
-    if (Depth < 1) $fatal(1, "cmn_fifo: Depth must be at least 1");
-    if (Width < 1) $fatal(1, "cmn_fifo: Width must be at least 1");
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (Depth < 1) begin : g_check_depth
+    $fatal(1, "cmn_fifo: Depth (%0d) must be at least 1", Depth);
+  end
+  if (Width < 1) begin : g_check_width
+    $fatal(1, "cmn_fifo: Width (%0d) must be at least 1", Width);
   end
 `endif
 

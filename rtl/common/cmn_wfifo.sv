@@ -135,12 +135,17 @@ module cmn_wfifo #(
                    !(pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes && 32'(pop_n_i) > 32'(count_q)))
     else $error("cmn_wfifo: pop of %0d words with %0d held", pop_n_i, count_q);
 `endif
+`endif
 
-  initial begin
-    if (Lanes < 2 || (Lanes & (Lanes - 1)) != 0)
-      $fatal(1, "cmn_wfifo: Lanes must be a power of two, at least 2");
-    if (Depth < Lanes || Depth % Lanes != 0) $fatal(1, "cmn_wfifo: Depth must be a multiple of Lanes");
-    if (Width < 1) $fatal(1, "cmn_wfifo: Width must be at least 1");
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (Lanes < 2 || (Lanes & (Lanes - 1)) != 0) begin : g_check_lanes
+    $fatal(1, "cmn_wfifo: Lanes (%0d) must be a power of two, at least 2", Lanes);
+  end
+  if (Depth < Lanes || Depth % Lanes != 0) begin : g_check_depth
+    $fatal(1, "cmn_wfifo: Depth (%0d) must be a multiple of Lanes (%0d)", Depth, Lanes);
+  end
+  if (Width < 1) begin : g_check_width
+    $fatal(1, "cmn_wfifo: Width (%0d) must be at least 1", Width);
   end
 `endif
 

@@ -224,11 +224,12 @@ module nd_machine #(
 
   assign moving_o = |node_moving;
 
-`ifndef SYNTHESIS
-  initial begin
-    if (X < 1 || X > 255 || Y < 1 || Y > 255 || Z < 1 || Z > 255)
-      $fatal(1, "nd_machine: X, Y and Z must be 1..255");
-    if (LinkLatency < 1) $fatal(1, "nd_machine: LinkLatency must be at least 1");
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (X < 1 || X > 255 || Y < 1 || Y > 255 || Z < 1 || Z > 255) begin : g_check_shape
+    $fatal(1, "nd_machine: X, Y and Z (%0d, %0d, %0d) must be 1..255", X, Y, Z);
+  end
+  if (LinkLatency < 1) begin : g_check_latency
+    $fatal(1, "nd_machine: LinkLatency (%0d) must be at least 1", LinkLatency);
   end
 `endif
 

@@ -11,8 +11,8 @@
 `default_nettype none
 
 module tr_link_rx #(
-  parameter int DynFlits = 64,  // buffer of each dynamic VC, in flits (at least one packet)
-  parameter int EscSlots = 3    // buffer of the escape and priority VCs, in packet slots (at least 2)
+  parameter int DynFlits = 64,  // buffer of each dynamic VC, in flits (at least one packet; checked)
+  parameter int EscSlots = 3    // buffer of the escape and priority VCs, in packet slots (at least 2; checked)
 ) (
   input  wire logic                                           clk_i,
   input  wire logic                                           rst_ni,
@@ -82,6 +82,15 @@ module tr_link_rx #(
       proto_err_o <= |(frame_err | space_err);
     end
   end
+
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (DynFlits < tr_pkg::MaxPacketFlits) begin : g_check_dyn_flits
+    $fatal(1, "tr_link_rx: DynFlits (%0d) must hold a whole packet (%0d flits)", DynFlits, tr_pkg::MaxPacketFlits);
+  end
+  if (EscSlots < 2) begin : g_check_esc_slots
+    $fatal(1, "tr_link_rx: EscSlots (%0d) must be at least 2 (the bubble rule keeps one slot free)", EscSlots);
+  end
+`endif
 
 endmodule : tr_link_rx
 

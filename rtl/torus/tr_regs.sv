@@ -136,6 +136,14 @@ module tr_regs #(
     end
   end
 
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  // RegTrStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
+  if (tr_pkg::TrInjFlits >= (1 << InjFreeW) || tr_pkg::TrRcvFlits >= (1 << RcvCountW)) begin : g_check_status
+    $fatal(1, "tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
+           tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW);
+  end
+`endif
+
 endmodule : tr_regs
 
 `default_nettype wire

@@ -12,7 +12,7 @@
 `default_nettype none
 
 module tr_router #(
-  parameter int DynFlits = 64,   // link buffer of each dynamic VC, flits
+  parameter int DynFlits = 64,   // link buffer of each dynamic VC, flits (tr_link_rx checks both)
   parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
   parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of 4)
   parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of 4)
@@ -55,7 +55,8 @@ module tr_router #(
 
   localparam int S    = 27;  // sources
   localparam int SrcW = $clog2(S);
-  localparam int CntW = 7;   // credit counters (flits up to DynFlits, slots up to EscSlots)
+  // credit counters: flits up to DynFlits, packet slots up to EscSlots
+  localparam int CntW = $clog2((DynFlits > EscSlots ? DynFlits : EscSlots) + 1);
 
   // ------------------------------------------------------------ sources
   logic [S-1:0]    head_valid, ready, pop;
