@@ -8,12 +8,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace collnet::sim {
 
 Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.shape.nodes()) {
   config_.validate();
+  // SystemC prints a banner when its kernel first starts; a program built on collnet has
+  // not asked for it (SYSTEMC_DISABLE_COPYRIGHT_MESSAGE set by the user still wins).
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error("a simulated machine can be built only once per process (SystemC cannot restart)");
 
