@@ -8,6 +8,7 @@
 
 #include "data_file.hpp"
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 #include "inputs.hpp"
 #include "run_options.hpp"
 #include "verify.hpp"
@@ -55,7 +56,8 @@ int run_collective(const RunOptions& o) {
     for (unsigned k = 0; k < n; ++k)
       arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
-  driver::Machine machine(o.machine);
+  sim::Machine machine_model(o.machine);
+  driver::Machine machine(machine_model);
   const driver::RunReport report = machine.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
@@ -101,7 +103,7 @@ int run_collective(const RunOptions& o) {
   if (takes_root(coll)) js["root"] = o.root;
   js["seed"] = o.seed;
   js["bytes"] = count * driver::bytes(o.type);
-  js["tree_depth"] = machine.sim().tree_depth();
+  js["tree_depth"] = machine_model.tree_depth();
   js["link_latency"] = o.machine.link_latency;
   js["access_cycles"] = o.machine.access_cycles;
   js["clock_mhz"] = o.machine.clock_mhz;
@@ -128,14 +130,14 @@ int run_collective(const RunOptions& o) {
 
   uint64_t flits = 0;
   for (unsigned r = 0; r < o.machine.shape.nodes(); ++r)
-    for (unsigned l = 0; l < 3; ++l) flits += machine.sim().link_flits(r, l);
+    for (unsigned l = 0; l < 3; ++l) flits += machine_model.link_flits(r, l);
   js["link_flits"] = flits;
   // Tree links in both directions that the run could have used.
   const uint64_t link_directions = 2ull * (o.machine.shape.nodes() - 1);
   js["sim_cycles"] = report.cycles;
   js["wall_seconds"] = report.wall_seconds;
   js["idle_skip"] = sim::to_string(o.machine.idle_skip);
-  const sim::Node::Activity activity = machine.sim().activity();
+  const sim::Node::Activity activity = machine_model.activity();
   js["tree_skipped_fraction"] = activity.tree_skipped_share();
   js["torus_skipped_fraction"] = activity.torus_skipped_share();
   js["idle_skipped_fraction"] = activity.skipped_share();

@@ -33,17 +33,17 @@ void check_buffer(const char* call, const char* which, const void* p, size_t cou
 
 }  // namespace
 
-Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node)
+Communicator::Communicator(fw::TaskContext& task, NodeTasks& node)
     : task_(task),
       node_(node),
-      rank_(task.rank * task.tasks + task.task),
+      rank_(task.node * task.tasks + task.task),
       size_(task.personality.nodes * task.tasks),
       cls_(kWorldClass),
       tasks_per_node_(task.tasks),
       local_index_(task.task),
       local_count_(task.tasks) {}
 
-Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members)
+Communicator::Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members)
     : task_(task),
       node_(node),
       rank_(0),
@@ -51,11 +51,11 @@ Communicator::Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned c
       cls_(cls),
       tasks_per_node_(task.tasks),
       members_(std::move(members)) {
-  const unsigned me = task.rank * task.tasks + task.task;
+  const unsigned me = task.node * task.tasks + task.task;
   rank_ = static_cast<unsigned>(std::lower_bound(members_.begin(), members_.end(), me) - members_.begin());
   local_count_ = 0;
   for (unsigned r = 0; r < size_; ++r) {
-    if (node_of(r) != task.rank) continue;
+    if (node_of(r) != task.node) continue;
     if (r < rank_) ++local_index_;
     ++local_count_;
   }
@@ -121,7 +121,7 @@ void Communicator::local_wait_release(NodeTasks::Slot& s, uint64_t generation) {
     try {
       std::rethrow_exception(s.failure);
     } catch (const std::exception& e) {
-      throw Error("the task leading node " + std::to_string(task_.rank) + " failed: " + e.what());
+      throw Error("the task leading node " + std::to_string(task_.node) + " failed: " + e.what());
     }
   }
 }

@@ -22,7 +22,7 @@
 #include "node_tasks.hpp"
 #include "op.hpp"
 #include "p2p_envelope.hpp"
-#include "systemc/machine.hpp"
+#include "firmware/task_context.hpp"
 #include "tree_stream.hpp"
 
 namespace collnet::driver {
@@ -34,7 +34,7 @@ class Communicator {
   static constexpr unsigned kFirstSubsetClass = 1;  // user classes 1..11 serve subsets
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
-  Communicator(sim::Machine::Task& task, NodeTasks& node);
+  Communicator(fw::TaskContext& task, NodeTasks& node);
 
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
@@ -117,7 +117,7 @@ class Communicator {
   const StreamStats& last() const { return last_; }
 
  private:
-  Communicator(sim::Machine::Task& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members);
+  Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members);
   bool is_world() const { return cls_ == kWorldClass; }
   bool is_leader() const { return local_index_ == 0; }
   fw::Header header(const Encoding& e, uint64_t descriptor);
@@ -149,7 +149,7 @@ class Communicator {
   void local_release(NodeTasks::Slot& s);
   void local_wait_release(NodeTasks::Slot& s, uint64_t generation);
 
-  sim::Machine::Task& task_;
+  fw::TaskContext& task_;
   NodeTasks& node_;
   unsigned rank_, size_, cls_;
   unsigned tasks_per_node_;

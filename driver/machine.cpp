@@ -4,21 +4,21 @@
 
 namespace collnet::driver {
 
-Machine::Machine(const sim::MachineConfig& config) : sim_(config) {
-  for (unsigned r = 0; r < sim_.nodes(); ++r) node_tasks_.push_back(std::make_unique<NodeTasks>());
+Machine::Machine(fw::MachineModel& model) : model_(model) {
+  for (unsigned r = 0; r < model_.nodes(); ++r) node_tasks_.push_back(std::make_unique<NodeTasks>());
 }
 
 RunReport Machine::run(const std::function<void(Task&)>& fn) {
   RunReport report;
-  const sim::Machine::Result res = sim_.run([&](sim::Machine::Task& t) {
+  const fw::MachineModel::Result res = model_.run([&](fw::TaskContext& t) {
     if (t.task == 0) {  // the node's first task boots it
       t.tree.probe();
       t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
       t.barrier.configure_channel(Communicator::kWorldChannel, t.barrier.machine_tree_route());
     }
-    Communicator world(t, *node_tasks_[t.rank]);
+    Communicator world(t, *node_tasks_[t.node]);
     Task task(t, world);
-    sim_.align();
+    model_.align();
     report.start_cycle = t.cpu.cycle();
     fn(task);
   });
@@ -34,12 +34,12 @@ RunReport Machine::run(const std::function<void(Task&)>& fn) {
   }
   if (!res.finished) {
     std::ostringstream s;
-    s << "watchdog: after " << res.cycles << " cycles " << res.unfinished.size() << " of " << sim_.nodes() * sim_.config().tasks_per_node
+    s << "watchdog: after " << res.cycles << " cycles " << res.unfinished.size() << " of " << model_.nodes() * model_.tasks_per_node()
       << " ranks had not finished:";
     for (size_t i = 0; i < res.unfinished.size() && i < 32; ++i) s << ' ' << res.unfinished[i];
     if (res.unfinished.size() > 32) s << " ...";
-    for (unsigned r = 0; r < sim_.nodes(); ++r)
-      if (sim_.node_error(r)) s << "; node " << r << " has its error flag set";
+    for (unsigned r = 0; r < model_.nodes(); ++r)
+      if (model_.node_error(r)) s << "; node " << r << " has its error flag set";
     report.error = s.str();
     return report;
   }

@@ -1,7 +1,11 @@
-// The collectives library's entry point: build a simulated machine from a configuration
-// and run a function on every task. Each task boots its node (probes the adapter and
-// programs the world class route), all tasks then start together, and the function gets
-// the task's world communicator.
+// The collectives library's entry point: run a function on every task of a machine model
+// (the simulated machine, sim::Machine, or any other fw::MachineModel). Each task boots its
+// node (probes the adapter and programs the world class route), all tasks then start
+// together, and the function gets the task's world communicator:
+//
+//   collnet::sim::Machine model(config);      // the simulated machine
+//   collnet::driver::Machine machine(model);  // the driver on it
+//   machine.run([](collnet::driver::Task& t) { t.world().barrier(); });
 #pragma once
 
 #include <functional>
@@ -10,25 +14,26 @@
 #include <vector>
 
 #include "communicator.hpp"
-#include "systemc/machine.hpp"
+#include "firmware/machine_model.hpp"
+#include "firmware/task_context.hpp"
 
 namespace collnet::driver {
 
 class Task {
  public:
-  Task(sim::Machine::Task& t, Communicator& world) : t_(t), world_(world) {}
+  Task(fw::TaskContext& t, Communicator& world) : t_(t), world_(world) {}
   // The world rank: node * tasks per node + task.
   unsigned rank() const { return world_.rank(); }
   unsigned size() const { return world_.size(); }
-  unsigned node() const { return t_.rank; }
+  unsigned node() const { return t_.node; }
   unsigned task_on_node() const { return t_.task; }
   Communicator& world() { return world_; }
   // Cycles since the machine started.
   uint64_t cycle() const { return t_.cpu.cycle(); }
-  sim::Processor& cpu() { return t_.cpu; }
+  fw::Processor& cpu() { return t_.cpu; }
 
  private:
-  sim::Machine::Task& t_;
+  fw::TaskContext& t_;
   Communicator& world_;
 };
 
@@ -43,13 +48,14 @@ struct RunReport {
 
 class Machine {
  public:
-  explicit Machine(const sim::MachineConfig& config);
+  // The model must outlive this object.
+  explicit Machine(fw::MachineModel& model);
   RunReport run(const std::function<void(Task&)>& fn);
 
-  sim::Machine& sim() { return sim_; }
+  fw::MachineModel& model() { return model_; }
 
  private:
-  sim::Machine sim_;
+  fw::MachineModel& model_;
   std::vector<std::unique_ptr<NodeTasks>> node_tasks_;  // one per node
 };
 

@@ -21,7 +21,7 @@
 namespace collnet::driver::p2p {
 
 inline constexpr unsigned kMaxTag = 0xffff;
-inline constexpr unsigned kTaskBits = 6;   // sim::MachineConfig::kMaxTasksPerNode is 64
+inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pTransport checks)
 inline constexpr unsigned kClassBits = 4;  // fw::regmap::kNumClasses is 16
 inline constexpr uint64_t kMaxCount = 0xffffffffu;
 static_assert(16 + 2 * kTaskBits + kClassBits == 32, "tag, tasks and class fill the envelope's low half");

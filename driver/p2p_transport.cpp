@@ -8,8 +8,6 @@
 
 namespace collnet::driver {
 
-static_assert(sim::MachineConfig::kMaxTasksPerNode <= (1u << p2p::kTaskBits), "every task fits the envelope");
-
 namespace {
 
 // Releases the node's torus lock when the holder leaves, also by an exception: another
@@ -27,8 +25,12 @@ class LockHeld {
 
 }  // namespace
 
-P2pTransport::P2pTransport(sim::Machine::Task& task, NodeTasks& node)
-    : task_(task), node_(node), layout_(task.personality.shape) {}
+P2pTransport::P2pTransport(fw::TaskContext& task, NodeTasks& node)
+    : task_(task), node_(node), layout_(task.personality.shape) {
+  if (task.tasks > (1u << p2p::kTaskBits))
+    throw Error("point-to-point: " + std::to_string(task.tasks) + " tasks per node do not fit the envelope's " +
+                std::to_string(p2p::kTaskBits) + "-bit task fields (at most " + std::to_string(1u << p2p::kTaskBits) + ")");
+}
 
 bool P2pTransport::try_lock() {
   // One task alone on its node never waits for the lock and pays nothing for it.
@@ -107,12 +109,12 @@ void P2pTransport::file(const fw::TorusPacket& p) {
   const unsigned src_node = layout_.rank(p.header.src);
   const bool first = p.header.sw_tag == p2p::kSwTagFirst;
   if (!first && p.header.sw_tag != p2p::kSwTagNext)
-    throw Error("point-to-point: node " + std::to_string(task_.rank) + " received a torus packet from node " +
+    throw Error("point-to-point: node " + std::to_string(task_.node) + " received a torus packet from node " +
                 std::to_string(src_node) + " with software tag " + std::to_string(p.header.sw_tag) +
                 ", which is not a point-to-point packet");
   const p2p::Envelope env = p2p::Envelope::decode(p.payload.front());
   if (env.src_task >= task_.tasks || env.dst_task >= task_.tasks)
-    throw Error("point-to-point: node " + std::to_string(task_.rank) + " received a packet from task " +
+    throw Error("point-to-point: node " + std::to_string(task_.node) + " received a packet from task " +
                 std::to_string(env.src_task) + " of node " + std::to_string(src_node) + " for task " +
                 std::to_string(env.dst_task) + ", with " + std::to_string(task_.tasks) + " tasks per node");
   const unsigned source = src_node * task_.tasks + env.src_task;

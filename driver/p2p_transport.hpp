@@ -22,7 +22,7 @@
 #include "firmware/torus_layout.hpp"
 #include "node_tasks.hpp"
 #include "p2p_envelope.hpp"
-#include "systemc/machine.hpp"
+#include "firmware/task_context.hpp"
 
 namespace collnet::driver {
 
@@ -30,7 +30,7 @@ class P2pTransport {
  public:
   static constexpr unsigned kFifo = 0;  // injection and reception FIFO of every point-to-point packet
 
-  P2pTransport(sim::Machine::Task& task, NodeTasks& node);
+  P2pTransport(fw::TaskContext& task, NodeTasks& node);
 
   // Injects a message of `count` words for task `env.dst_task` of node `dst_node` (another
   // node). Returns once its last packet is in the injection FIFO; meanwhile files whatever
@@ -50,7 +50,7 @@ class P2pTransport {
   void drain();
   void file(const fw::TorusPacket& p);
 
-  sim::Machine::Task& task_;
+  fw::TaskContext& task_;
   NodeTasks& node_;
   fw::TorusLayout layout_;
 };

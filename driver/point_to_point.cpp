@@ -12,7 +12,7 @@ namespace collnet::driver {
 namespace {
 
 // Copying between node memory buffers, at a vector (four words) per cycle, as combining is.
-void charge_copy(sim::Processor& cpu, size_t count) { cpu.idle((count + 3) / 4); }
+void charge_copy(fw::Processor& cpu, size_t count) { cpu.idle((count + 3) / 4); }
 
 }  // namespace
 
@@ -24,7 +24,7 @@ void Communicator::send(const uint64_t* buf, size_t count, unsigned dest, unsign
   check_p2p("send", "destination", dest, tag, count, buf);
   const unsigned me = world_rank(rank_), to = world_rank(dest);
   const unsigned to_node = to / tasks_per_node_, to_task = to % tasks_per_node_;
-  if (to_node == task_.rank) {
+  if (to_node == task_.node) {
     // Same node: into the mailbox (or the posted receive) directly.
     task_.cpu.memory_access();
     node_.mailbox.put(mailbox_key(me, to_task, tag), buf, count);

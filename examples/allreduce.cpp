@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 
 namespace {
 
@@ -15,7 +16,8 @@ int run(int argc, char** argv) {
   sim::MachineConfig cfg;
   const char* shape = argc > 1 ? argv[1] : "2x2x2";
   cfg.shape = sim::Shape::parse(shape);  // throws naming a bad shape
-  driver::Machine machine(cfg);  // one machine per process: SystemC cannot restart
+  sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
+  driver::Machine machine(model);  // the collectives library, run on it
 
   const size_t count = 1000;
   bool all_right = true;

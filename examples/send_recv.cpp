@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 
 namespace {
 
@@ -14,7 +15,8 @@ int run(int argc, char** argv) {
   using namespace collnet;
   sim::MachineConfig cfg;
   cfg.shape = sim::Shape::parse(argc > 1 ? argv[1] : "2x2x2");
-  driver::Machine machine(cfg);
+  sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
+  driver::Machine machine(model);  // the collectives library, run on it
 
   bool all_right = true;
   const driver::RunReport report = machine.run([&](driver::Task& t) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 
 namespace {
 
@@ -15,7 +16,8 @@ int run(int argc, char** argv) {
   using namespace collnet;
   sim::MachineConfig cfg;
   cfg.shape = sim::Shape::parse(argc > 1 ? argv[1] : "3x3x3");
-  driver::Machine machine(cfg);
+  sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
+  driver::Machine machine(model);  // the collectives library, run on it
 
   const std::vector<unsigned> members = {0, 5, 6, 11, 20};
   bool all_right = true;

@@ -17,6 +17,8 @@
 #include "firmware/barrier_firmware.hpp"
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_layout.hpp"
+#include "firmware/machine_model.hpp"
+#include "firmware/task_context.hpp"
 #include "firmware/tree_firmware.hpp"
 #include "link.hpp"
 #include "machine_config.hpp"
@@ -31,30 +33,11 @@ namespace collnet::sim {
 
 class TraceWriter;
 
-class Machine {
+class Machine : public fw::MachineModel {
  public:
-  // What a task sees of its node. Node `rank` runs tasks 0..tasks-1, each on its own
-  // processor; the processors share the node's bus.
-  struct Task {
-    unsigned rank;   // the node
-    unsigned task;   // this task on the node
-    unsigned tasks;  // tasks per node
-    Processor& cpu;
-    fw::TreeFirmware& tree;         // the user VC
-    fw::TreeFirmware& tree_system;  // the system VC (privileged accesses)
-    fw::BarrierFirmware& barrier;
-    fw::TorusFirmware& torus;
-    const fw::Personality& personality;
-  };
-  using TaskFn = std::function<void(Task&)>;
-
-  struct Result {
-    bool finished = false;                      // every task returned before the watchdog
-    uint64_t cycles = 0;                        // cycles simulated
-    std::vector<unsigned> unfinished;           // ranks whose task had not returned
-    std::vector<std::pair<unsigned, std::exception_ptr>> failures;  // ranks whose task threw
-    double wall_seconds = 0;
-  };
+  // What each task's code gets: its node and task number, its processor (each task has
+  // its own; a node's processors share its bus), its node's firmware and personality.
+  using Task = fw::TaskContext;
 
   explicit Machine(const MachineConfig& config);
   ~Machine();
@@ -62,9 +45,9 @@ class Machine {
   Machine& operator=(const Machine&) = delete;
 
   // Runs `fn` on every task's processor until all return or the watchdog expires.
-  // Result::unfinished and failures name tasks by rank * tasks_per_node + task. Throws
+  // Result::unfinished and failures name tasks by node * tasks_per_node + task. Throws
   // std::invalid_argument if MachineConfig::threads > 1 (processors run in the kernel).
-  Result run(TaskFn fn);
+  Result run(TaskFn fn) override;
 
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
   // nodes do the work. May be called again to go on; not together with run(). Steps each
@@ -81,16 +64,17 @@ class Machine {
 
   // Called by every task: returns once all tasks have called it, all in the same cycle.
   // A simulation convenience (free of modelled cost), used to start measurements together.
-  void align();
+  void align() override;
 
   const MachineConfig& config() const { return config_; }
-  unsigned nodes() const { return static_cast<unsigned>(nodes_.size()); }
+  unsigned nodes() const override { return static_cast<unsigned>(nodes_.size()); }
+  unsigned tasks_per_node() const override { return config_.tasks_per_node; }
   unsigned tree_depth() const { return wiring_.depth(); }
   // Flits sent by `rank` on its tree link `link` so far (0 for an unconnected link).
   uint64_t link_flits(unsigned rank, unsigned link) const;
   // Flits sent by `rank` on its torus link `dir` so far (0 where there is no link).
   uint64_t torus_link_flits(unsigned rank, unsigned dir) const;
-  bool node_error(unsigned rank) const { return nodes_.at(rank)->error_flag(); }
+  bool node_error(unsigned rank) const override { return nodes_.at(rank)->error_flag(); }
   // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.
   Node::Activity activity() const;
   // Attaches an agent to node `rank`'s bus (instead of running tasks there).

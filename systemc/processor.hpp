@@ -11,12 +11,12 @@
 #include <exception>
 #include <functional>
 
-#include "firmware/register_bus.hpp"
+#include "firmware/processor.hpp"
 #include "node.hpp"
 
 namespace collnet::sim {
 
-class Processor : public sc_core::sc_module, public fw::RegisterBus {
+class Processor : public sc_core::sc_module, public fw::Processor {
  public:
   SC_HAS_PROCESS(Processor);
   // access_cycles >= 1: cycles one register access occupies the processor. `body` is the
@@ -30,12 +30,12 @@ class Processor : public sc_core::sc_module, public fw::RegisterBus {
   Vector read_vector(uint32_t addr, bool privileged = false) override;
 
   // Lets `n` clock edges pass without touching the bus.
-  void idle(uint64_t n);
+  void idle(uint64_t n) override;
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
   // costs what a register access costs, without the bus.
-  void memory_access() { idle(access_cycles_); }
+  void memory_access() override { idle(access_cycles_); }
   // Cycles (clock edges) since the machine started.
-  uint64_t cycle() const { return node_.cycle(); }
+  uint64_t cycle() const override { return node_.cycle(); }
   uint64_t accesses() const { return accesses_; }
 
   bool finished() const { return finished_; }

@@ -10,6 +10,7 @@
 #include "cli/verify.hpp"
 #include "driver/error.hpp"
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 #include "support/isolated.hpp"
 #include "support/machine_config.hpp"
 
@@ -29,8 +30,9 @@ std::vector<uint64_t> input(uint64_t seed, unsigned rank, size_t count) {
 
 // Runs allreduce on every rank and returns "ok" or a description of the first wrong element.
 std::string check_allreduce(const std::string& shape, Op op, size_t count, uint64_t seed) {
-  driver::Machine m(machine_config(shape));
-  const unsigned n = m.sim().nodes();
+  sim::Machine m_model(machine_config(shape));
+  driver::Machine m(m_model);
+  const unsigned n = m_model.nodes();
   std::vector<std::vector<uint64_t>> out(n);
   const driver::RunReport rep = m.run([&](driver::Task& t) {
     const auto in = input(seed, t.rank(), count);
@@ -84,7 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("3x2x1"));
+    sim::Machine m_model(machine_config("3x2x1"));
+    driver::Machine m(m_model);
     std::vector<std::vector<uint64_t>> buf(6);
     auto rep = m.run([&](driver::Task& t) {
       buf[t.rank()].assign(70, t.rank() + 1);
@@ -100,7 +103,8 @@ TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
 
 TEST(Allreduce, SeveralInARowKeepTheirOrder) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("2x2x1"));
+    sim::Machine m_model(machine_config("2x2x1"));
+    driver::Machine m(m_model);
     std::vector<std::string> errors(4);
     auto rep = m.run([&](driver::Task& t) {
       for (uint64_t k = 0; k < 5; ++k) {
@@ -120,7 +124,8 @@ TEST(Allreduce, SeveralInARowKeepTheirOrder) {
 TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
   for (unsigned root : {0u, 3u, 6u}) {
     const auto r = run_isolated([root] {
-      driver::Machine m(machine_config("7x1x1"));
+      sim::Machine m_model(machine_config("7x1x1"));
+      driver::Machine m(m_model);
       std::vector<std::vector<uint64_t>> buf(7);
       auto rep = m.run([&](driver::Task& t) {
         buf[t.rank()] = input(99, t.rank(), 45);
@@ -139,8 +144,9 @@ TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
 TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
   for (const char* shape : {"1x1x1", "2x1x1", "7x1x1", "3x3x2", "4x4x4"}) {
     const auto r = run_isolated([shape] {
-      driver::Machine m(machine_config(shape));
-      const unsigned n = m.sim().nodes();
+      sim::Machine m_model(machine_config(shape));
+      driver::Machine m(m_model);
+      const unsigned n = m_model.nodes();
       constexpr unsigned kRounds = 5;
       std::vector<std::vector<uint64_t>> in(kRounds, std::vector<uint64_t>(n)), out = in;
       auto rep = m.run([&](driver::Task& t) {
@@ -169,9 +175,10 @@ TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
 // ------------------------------------------------------------------ subset communicators
 // Runs allreduce on a subset communicator; non-members only program their route.
 std::string check_subset(const std::string& shape, const std::vector<unsigned>& ranks, Op op, size_t count) {
-  driver::Machine m(machine_config(shape));
+  sim::Machine m_model(machine_config(shape));
+  driver::Machine m(m_model);
   std::vector<std::vector<uint64_t>> out(ranks.size());
-  std::vector<int> member_rank(m.sim().nodes(), -1);
+  std::vector<int> member_rank(m_model.nodes(), -1);
   auto rep = m.run([&](driver::Task& t) {
     auto sub = t.world().create(ranks);
     if (!sub) return;
@@ -189,7 +196,7 @@ std::string check_subset(const std::string& shape, const std::vector<unsigned>& 
     const auto in = input(5, sorted[k], count);
     for (size_t i = 0; i < count; ++i) ref[i] = cli::reference_op(driver::Datatype::U64, op, {ref[i], in[i]});
   }
-  for (unsigned r = 0; r < m.sim().nodes(); ++r) {
+  for (unsigned r = 0; r < m_model.nodes(); ++r) {
     const bool member = std::binary_search(sorted.begin(), sorted.end(), r);
     if (member != (member_rank[r] >= 0)) return "rank " + std::to_string(r) + " membership is wrong";
   }
@@ -217,7 +224,8 @@ TEST(Subset, AllreduceOnIrregularSubsetsCoversRouteNodesByIdentity) {
 
 TEST(Subset, BcastAndBarrierWorkOnASubset) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("3x3x3"));
+    sim::Machine m_model(machine_config("3x3x3"));
+    driver::Machine m(m_model);
     const std::vector<unsigned> ranks = {2, 9, 13, 26};
     std::vector<std::vector<uint64_t>> buf(27);
     auto rep = m.run([&](driver::Task& t) {
@@ -242,7 +250,8 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
            {{1, 1}, "create: rank 1 is listed twice"},
            {{}, "create: the rank list is empty"}}) {
     const auto r = run_isolated([ranks = ranks] {
-      driver::Machine m(machine_config("2x2x1"));
+      sim::Machine m_model(machine_config("2x2x1"));
+      driver::Machine m(m_model);
       auto rep = m.run([&](driver::Task& t) { t.world().create(ranks); });
       return rep.ok ? std::string("no error") : rep.error;
     });
@@ -252,7 +261,8 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
 
 TEST(Subset, TheUserClassRoutesRunOut) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("2x1x1"));
+    sim::Machine m_model(machine_config("2x1x1"));
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       for (int i = 0; i < 12; ++i) t.world().create({0, 1});
     });
@@ -264,7 +274,8 @@ TEST(Subset, TheUserClassRoutesRunOut) {
 // ------------------------------------------------------------------ misuse and failures
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("2x1x1"));
+    sim::Machine m_model(machine_config("2x1x1"));
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> b(4);
       t.world().bcast(b, 9);
@@ -276,7 +287,8 @@ TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
 
 TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("1x1x1"));
+    sim::Machine m_model(machine_config("1x1x1"));
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(10), out(5);
       t.world().allreduce(in, out, Op::Sum);
@@ -288,7 +300,8 @@ TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
 
 TEST(Misuse, ANullBufferIsNamed) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("1x1x1"));
+    sim::Machine m_model(machine_config("1x1x1"));
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       uint64_t out[4];
       t.world().allreduce(nullptr, out, 4, Op::Sum);
@@ -302,7 +315,8 @@ TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
   const auto r = run_isolated([] {
     auto c = machine_config("2x2x1");
     c.watchdog_cycles = 5000;
-    driver::Machine m(c);
+    sim::Machine m_model(c);
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       if (t.rank() == 3) return;  // rank 3 skips the collective
       std::vector<uint64_t> in(8, 1), out(8);
@@ -316,7 +330,8 @@ TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
 
 TEST(Failures, MismatchedCollectivesRaiseAHardwareErrorNamingNodeAndLink) {
   const auto r = run_isolated([] {
-    driver::Machine m(machine_config("3x1x1"));
+    sim::Machine m_model(machine_config("3x1x1"));
+    driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(8, 1), out(8);
       if (t.rank() == 2) t.world().allreduce(in, out, Op::Max);  // the others do Sum
@@ -374,13 +389,13 @@ TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
       h.op = fw::AluOp::Add;
       h.size_words = 4;
       unsigned sent = 0, got = 0;
-      std::string& problem = problems[t.rank * 2 + t.task];
+      std::string& problem = problems[t.node * 2 + t.task];
       std::vector<uint64_t> buf(kWords);
       while (got < kPackets) {
         const fw::TreeStatus s = tree.status();
         if (sent < kPackets && s.inj_hdr_free > 0 && s.inj_data_free >= kWords) {
           h.tag = sent;
-          for (unsigned i = 0; i < kWords; ++i) buf[i] = word(t.task, t.rank, sent, i);
+          for (unsigned i = 0; i < kWords; ++i) buf[i] = word(t.task, t.node, sent, i);
           tree.push_header(h);
           tree.push_words(buf.data(), kWords);
           ++sent;

@@ -11,6 +11,7 @@
 
 #include "driver/error.hpp"
 #include "driver/machine.hpp"
+#include "systemc/machine.hpp"
 #include "driver/mailbox.hpp"
 #include "driver/p2p_envelope.hpp"
 #include "firmware/torus_layout.hpp"
@@ -60,8 +61,9 @@ using Body = std::function<void(driver::Task&, std::string& problem)>;
 
 // Runs `body` on every rank; "ok" when every rank returned and reported no problem.
 std::string run_on(const Setup& s, const Body& body) {
-  driver::Machine m(machine_config(s.shape, s.tasks, 400'000));
-  std::vector<std::string> problems(m.sim().nodes() * s.tasks);
+  sim::Machine m_model(machine_config(s.shape, s.tasks, 400'000));
+  driver::Machine m(m_model);
+  std::vector<std::string> problems(m_model.nodes() * s.tasks);
   const driver::RunReport rep = m.run([&](driver::Task& t) { body(t, problems[t.rank()]); });
   if (!rep.ok) return rep.error;
   for (size_t r = 0; r < problems.size(); ++r)
@@ -373,7 +375,8 @@ uint64_t message_flits(size_t count) {
 // with one task per node; "" and the problem if it went wrong.
 std::pair<uint64_t, std::string> measure(unsigned dest, size_t count) {
   const auto res = run_isolated([dest, count] {
-    driver::Machine m(machine_config("2x2x2", 1, 400'000));
+    sim::Machine m_model(machine_config("2x2x2", 1, 400'000));
+    driver::Machine m(m_model);
     uint64_t start = 0, end = 0;
     std::string problem;
     const auto rep = m.run([&](driver::Task& t) {

@@ -38,24 +38,24 @@ TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
       std::vector<std::string> problems(n);
       const auto run = m.run([&](sim::Machine::Task& t) {
         for (unsigned d = 0; d < n; ++d) {
-          if (d == t.rank) continue;
+          if (d == t.node) continue;
           fw::TorusHeader h;
           h.dst = layout.coord(d);
-          h.chunks = 1 + (t.rank + d) % 3;
-          h.deterministic = (t.rank + d) % 2 == 0;
+          h.chunks = 1 + (t.node + d) % 3;
+          h.deterministic = (t.node + d) % 2 == 0;
           std::vector<uint64_t> payload(4 * h.chunks);
-          for (size_t i = 0; i < payload.size(); ++i) payload[i] = (uint64_t{t.rank} << 32) | (d << 16) | i;
+          for (size_t i = 0; i < payload.size(); ++i) payload[i] = (uint64_t{t.node} << 32) | (d << 16) | i;
           t.torus.send(h, payload);
         }
         std::vector<bool> seen(n, false);
         for (unsigned k = 0; k + 1 < n; ++k) {
           const fw::TorusPacket p = t.torus.receive();
           const unsigned src = layout.rank(p.header.src);
-          bool ok = src < n && src != t.rank && !seen[src] && p.header.dst == layout.coord(t.rank) &&
-                    p.header.chunks == 1 + (src + t.rank) % 3;
+          bool ok = src < n && src != t.node && !seen[src] && p.header.dst == layout.coord(t.node) &&
+                    p.header.chunks == 1 + (src + t.node) % 3;
           for (size_t i = 0; ok && i < p.payload.size(); ++i)
-            ok = p.payload[i] == ((uint64_t{src} << 32) | (t.rank << 16) | i);
-          if (!ok) problems[t.rank] += "bad packet from node " + std::to_string(src) + "; ";
+            ok = p.payload[i] == ((uint64_t{src} << 32) | (t.node << 16) | i);
+          if (!ok) problems[t.node] += "bad packet from node " + std::to_string(src) + "; ";
           if (src < n) seen[src] = true;
         }
         t.torus.check();
@@ -86,7 +86,7 @@ TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
     const unsigned sender = layout.rank({0, 2, 1});
     std::vector<int> got(m.nodes(), 0);
     const auto run = m.run([&](sim::Machine::Task& t) {
-      if (t.rank == sender) {
+      if (t.node == sender) {
         fw::TorusHeader h;
         h.dst = {3, 2, 1};  // the last node on the line going x+ (x = 1, 2, 3)
         h.hints = 1;        // x+
@@ -97,7 +97,7 @@ TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
       }
       // Every node looks for packets for a while.
       for (unsigned i = 0; i < 400; ++i)
-        if (auto p = t.torus.try_receive()) got[t.rank] += p->payload == std::vector<uint64_t>(8, 0x5eed) ? 1 : 100;
+        if (auto p = t.torus.try_receive()) got[t.node] += p->payload == std::vector<uint64_t>(8, 0x5eed) ? 1 : 100;
       t.torus.check();
     });
     if (!run.finished || !run.failures.empty()) return std::string("the run failed");

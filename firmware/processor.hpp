@@ -1,0 +1,23 @@
+// What code running on a node sees of its processor: the node's register bus, and time.
+// Firmware and the driver charge simulated time through it (a memory access, a stretch of
+// computation) and read the cycle count; the simulated machine's processor (sim::Processor)
+// implements it, and so can any other machine model, or a test's fake.
+#pragma once
+
+#include <cstdint>
+
+#include "register_bus.hpp"
+
+namespace collnet::fw {
+
+class Processor : public RegisterBus {
+ public:
+  // Cycles (clock edges) since the machine started.
+  virtual uint64_t cycle() const = 0;
+  // Lets `cycles` clock edges pass without touching the bus: the task computes.
+  virtual void idle(uint64_t cycles) = 0;
+  // One access to node memory shared by the node's tasks (an atomic update or a poll).
+  virtual void memory_access() = 0;
+};
+
+}  // namespace collnet::fw

@@ -1,0 +1,27 @@
+// What one task (a processor's program) on a node has to work with: which node and task it
+// is, its processor, its node's firmware objects and the node's personality (its place in
+// the machine). The machine model builds one per task and hands it to the task's code;
+// the driver builds everything on it and needs nothing else of the machine.
+#pragma once
+
+#include "barrier_firmware.hpp"
+#include "personality.hpp"
+#include "processor.hpp"
+#include "torus_firmware.hpp"
+#include "tree_firmware.hpp"
+
+namespace collnet::fw {
+
+struct TaskContext {
+  unsigned node;   // the node this task runs on (0 .. nodes - 1)
+  unsigned task;   // this task on the node (0 .. tasks - 1)
+  unsigned tasks;  // tasks per node
+  Processor& cpu;
+  TreeFirmware& tree;         // the combining network's user VC
+  TreeFirmware& tree_system;  // its system VC (privileged accesses)
+  BarrierFirmware& barrier;
+  TorusFirmware& torus;
+  const Personality& personality;
+};
+
+}  // namespace collnet::fw
