@@ -15,6 +15,7 @@
 #include "driver/error.hpp"
 #include "driver/datatype.hpp"
 #include "driver/op.hpp"
+#include "collectives.hpp"
 #include "data_file.hpp"
 #include "run_options.hpp"
 #include "traffic_command.hpp"
@@ -66,8 +67,7 @@ int collnet_main(int argc, char** argv) {
   long long latency = o.machine.link_latency;
   long long access = o.machine.access_cycles;
   long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
-  std::string collectives;
-  for (const std::string& c : collnet::cli::known_collectives()) collectives += (collectives.empty() ? "" : " | ") + c;
+  const std::string collectives = collnet::cli::collective_names();
   std::string ops;
   for (collnet::driver::Op op : collnet::driver::all_ops())
     ops += std::string(ops.empty() ? "" : " | ") + collnet::driver::to_string(op);
@@ -113,9 +113,8 @@ int collnet_main(int argc, char** argv) {
 
   if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
 
-  const auto& known = collnet::cli::known_collectives();
-  if (std::find(known.begin(), known.end(), o.collective) == known.end())
-    return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + ")");
+  const collnet::cli::Collective* spec = collnet::cli::find_collective(o.collective);
+  if (spec == nullptr) return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + ")");
   try {
     o.machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
@@ -144,7 +143,7 @@ int collnet_main(int argc, char** argv) {
   } catch (const collnet::Error& e) {
     return usage_error(std::string("--type: ") + e.what());
   }
-  if (collnet::cli::takes_op(o.collective) && !collnet::driver::accepts(o.op, o.type))
+  if (spec->takes_op && !collnet::driver::accepts(o.op, o.type))
     return usage_error("--op: " + op_text + " cannot reduce " + type_text +
                        " elements (bitwise and logical ops take integer types)");
   if (count < 1 || count > (1LL << 28))
@@ -160,8 +159,7 @@ int collnet_main(int argc, char** argv) {
   const unsigned members = o.ranks.empty() ? world : static_cast<unsigned>(o.ranks.size());
   // Inputs and results of every rank live in host memory; gather and scan move a
   // position per rank.
-  const bool per_rank = o.collective == "gather" || o.collective == "allgather" || o.collective == "scan" ||
-                        o.collective == "exscan";
+  const bool per_rank = spec->grows_with_members;
   constexpr uint64_t kMaxElements = uint64_t{1} << 27;
   const uint64_t elements = o.count * members * (per_rank ? members : 1);
   if (o.input_path.empty() && elements > kMaxElements)
@@ -172,8 +170,8 @@ int collnet_main(int argc, char** argv) {
     return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
                        std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
-  if (!o.input_path.empty() && o.collective != "barrier") {
-    const bool pairs = collnet::cli::takes_op(o.collective) && collnet::driver::is_loc(o.op);
+  if (!o.input_path.empty() && spec->moves_data) {
+    const bool pairs = spec->takes_op && collnet::driver::is_loc(o.op);
     try {
       o.input = collnet::cli::read_data_file(o.input_path, o.type, pairs, members);
     } catch (const std::invalid_argument& e) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collectives.hpp"
 #include "data_file.hpp"
 #include "driver/machine.hpp"
 #include "systemc/machine.hpp"
@@ -15,20 +16,13 @@
 
 namespace collnet::cli {
 
-const std::vector<std::string>& known_collectives() {
-  static const std::vector<std::string> c = {"barrier", "bcast", "reduce", "allreduce",
-                                             "gather",  "allgather", "scan", "exscan"};
-  return c;
-}
-
-bool takes_op(const std::string& c) { return c == "reduce" || c == "allreduce" || c == "scan" || c == "exscan"; }
-bool takes_root(const std::string& c) { return c == "bcast" || c == "reduce" || c == "gather"; }
-
 int run_collective(const RunOptions& o) {
   const std::string& coll = o.collective;
-  const bool barrier = coll == "barrier";
-  const driver::Op op = takes_op(coll) ? o.op : driver::Op::Bor;
-  const bool pairs = takes_op(coll) && driver::is_loc(op);
+  const Collective* spec = find_collective(coll);
+  if (spec == nullptr) throw std::invalid_argument("unknown collective '" + coll + "' (known: " + collective_names() + ")");
+  const bool barrier = !spec->moves_data;
+  const driver::Op op = spec->takes_op ? o.op : driver::Op::Bor;
+  const bool pairs = spec->takes_op && driver::is_loc(op);
   const unsigned tasks = o.machine.tasks_per_node;
   const unsigned world = o.machine.shape.nodes() * tasks;
 
@@ -47,7 +41,7 @@ int run_collective(const RunOptions& o) {
   } else {
     for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], count, o.type, op);
   }
-  const size_t out_elements = (coll == "gather" || coll == "allgather") ? count * n : count;
+  const size_t out_elements = spec->recv_per_member ? count * n : count;
   std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(out_elements * (pairs ? 2 : 1), 0));
   std::vector<uint64_t> start(n, 0), end(n, 0), packets(n, 0);
   // A barrier's ranks arrive at seeded, different times, so that leaving early would show.
@@ -66,26 +60,7 @@ int run_collective(const RunOptions& o) {
     const unsigned k = comm->rank();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
-    const uint64_t* send = in[k].data();
-    uint64_t* recv = out[k].data();
-    if (barrier) {
-      comm->barrier();
-    } else if (coll == "allreduce") {
-      comm->allreduce(send, recv, count, o.type, op);
-    } else if (coll == "reduce") {
-      comm->reduce(send, recv, count, o.type, op, o.root);
-    } else if (coll == "bcast") {
-      out[k] = in[k];
-      comm->bcast(out[k].data(), count, o.type, o.root);
-    } else if (coll == "gather") {
-      comm->gather(send, recv, count, o.type, o.root);
-    } else if (coll == "allgather") {
-      comm->allgather(send, recv, count, o.type);
-    } else if (coll == "scan") {
-      comm->scan(send, recv, count, o.type, op);
-    } else {
-      comm->exscan(send, recv, count, o.type, op);
-    }
+    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data()});
     end[k] = t.cycle();
     packets[k] = comm->last().packets;
   });
@@ -99,8 +74,8 @@ int run_collective(const RunOptions& o) {
   js["torus"] = o.machine.shape.str();
   js["count"] = count;
   js["type"] = driver::to_string(o.type);
-  js["op"] = takes_op(coll) ? driver::to_string(op) : "none";
-  if (takes_root(coll)) js["root"] = o.root;
+  js["op"] = spec->takes_op ? driver::to_string(op) : "none";
+  if (spec->takes_root) js["root"] = o.root;
   js["seed"] = o.seed;
   js["bytes"] = count * driver::bytes(o.type);
   js["tree_depth"] = machine_model.tree_depth();
@@ -202,8 +177,8 @@ int run_collective(const RunOptions& o) {
   js["link_utilization"] =
       link_directions ? static_cast<double>(flits) / static_cast<double>(link_directions * cycles) : 0.0;
 
-  if (takes_op(coll)) line << " op=" << driver::to_string(op);
-  if (takes_root(coll)) line << " root=" << o.root;
+  if (spec->takes_op) line << " op=" << driver::to_string(op);
+  if (spec->takes_root) line << " root=" << o.root;
   line << " type=" << driver::to_string(o.type) << " count=" << count << machine_text << ": " << cycles << " cycles ("
        << us << " us at " << o.machine.clock_mhz << " MHz), " << count * driver::bytes(o.type) << " bytes per rank";
   if (bad.count == 0) {

@@ -11,15 +11,8 @@
 
 namespace collnet::cli {
 
-// The collectives `collnet run` knows, in the order its help lists them.
-const std::vector<std::string>& known_collectives();
-// Whether a collective reduces with an op (the others move data and ignore --op).
-bool takes_op(const std::string& collective);
-// Whether a collective has a root.
-bool takes_root(const std::string& collective);
-
 struct RunOptions {
-  std::string collective = "allreduce";
+  std::string collective = "allreduce";  // a name in collectives() (cli/collectives.hpp)
   driver::Op op = driver::Op::Sum;
   driver::Datatype type = driver::Datatype::U64;
   uint64_t count = 64;  // elements per rank (set from the file with --input)

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "collectives.hpp"
 #include "driver/float_sum.hpp"
 
 namespace collnet::cli {
@@ -144,8 +145,7 @@ std::pair<uint64_t, uint64_t> reference_loc(Datatype t, Op op, const std::vector
 std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
                                                             const std::vector<std::vector<uint64_t>>& in) {
   const size_t n = in.size();
-  std::vector<std::optional<std::vector<uint64_t>>> out(n);
-  if (n == 0) return out;
+  if (n == 0) return {};
   const bool loc = driver::is_loc(p.op);
   const size_t stride = loc ? 2 : 1;
   const size_t count = in[0].size() / stride;
@@ -167,27 +167,16 @@ std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
     }
     return r;
   };
-  const std::string& c = p.collective;
-  if (c == "allreduce" || c == "reduce") {
-    const std::vector<uint64_t> r = reduce_over(n);
-    for (size_t k = 0; k < n; ++k)
-      if (c == "allreduce" || k == p.root) out[k] = r;
-  } else if (c == "scan" || c == "exscan") {
-    for (size_t k = c == "scan" ? 0 : 1; k < n; ++k) out[k] = reduce_over(c == "scan" ? k + 1 : k);
-  } else if (c == "bcast") {
-    std::vector<uint64_t> r = in.at(p.root);
-    for (uint64_t& v : r) v &= driver::raw_mask(p.type);
-    for (size_t k = 0; k < n; ++k) out[k] = r;
-  } else if (c == "gather" || c == "allgather") {
-    std::vector<uint64_t> r;
-    for (const auto& v : in)
-      for (uint64_t x : v) r.push_back(x & driver::raw_mask(p.type));
-    for (size_t k = 0; k < n; ++k)
-      if (c == "allgather" || k == p.root) out[k] = r;
-  } else {
-    throw std::invalid_argument("reference: no reference for '" + c + "'");
-  }
-  return out;
+  const Collective* c = find_collective(p.collective);
+  if (c == nullptr || !c->expect) throw std::invalid_argument("reference: no reference for '" + p.collective + "'");
+  ReferenceInputs ri{p.type, p.root, n,
+                     [&](size_t k) {
+                       std::vector<uint64_t> v = in.at(k);
+                       for (uint64_t& x : v) x &= driver::raw_mask(p.type);
+                       return v;
+                     },
+                     reduce_over};
+  return c->expect(ri);
 }
 
 Mismatch compare(const std::vector<std::vector<uint64_t>>& results,

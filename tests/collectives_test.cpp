@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/collectives.hpp"
 #include "cli/inputs.hpp"
 #include "cli/verify.hpp"
 #include "driver/error.hpp"
@@ -35,12 +36,14 @@ struct Call {
 std::vector<Call> sweep(unsigned ranks, size_t count) {
   std::vector<Call> calls;
   unsigned k = 0;
-  for (const char* c : {"allreduce", "reduce", "scan", "exscan"})
-    for (Datatype t : driver::all_datatypes())
-      for (Op op : driver::all_ops())
-        if (driver::accepts(op, t)) calls.push_back({c, t, op, count + (k++ % 3), k % ranks});
-  for (const char* c : {"bcast", "gather", "allgather"})
-    for (Datatype t : driver::all_datatypes()) calls.push_back({c, t, Op::Bor, count + (k++ % 5), k % ranks});
+  for (const cli::Collective& c : cli::collectives())
+    if (c.moves_data && c.takes_op)
+      for (Datatype t : driver::all_datatypes())
+        for (Op op : driver::all_ops())
+          if (driver::accepts(op, t)) calls.push_back({c.name, t, op, count + (k++ % 3), k % ranks});
+  for (const cli::Collective& c : cli::collectives())
+    if (c.moves_data && !c.takes_op)
+      for (Datatype t : driver::all_datatypes()) calls.push_back({c.name, t, Op::Bor, count + (k++ % 5), k % ranks});
   return calls;
 }
 
@@ -63,10 +66,11 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    const bool pairs = driver::is_loc(call.op) && call.collective != "bcast";
+    const cli::Collective& spec = *cli::find_collective(call.collective);
+    const bool pairs = driver::is_loc(call.op) && spec.takes_op;
     for (unsigned k = 0; k < n; ++k) {
       in[i].push_back(cli::seeded_input(seed + i, members[k], call.count, call.type, call.op));
-      const size_t elems = (call.collective == "gather" || call.collective == "allgather") ? call.count * n : call.count;
+      const size_t elems = spec.recv_per_member ? call.count * n : call.count;
       out[i].emplace_back(elems * (pairs ? 2 : 1), 0);
     }
   }
@@ -77,18 +81,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
     const unsigned k = comm.rank();
     for (size_t i = 0; i < calls.size(); ++i) {
       const Call& call = calls[i];
-      const uint64_t* s = in[i][k].data();
-      uint64_t* r = out[i][k].data();
-      if (call.collective == "allreduce") comm.allreduce(s, r, call.count, call.type, call.op);
-      else if (call.collective == "reduce") comm.reduce(s, r, call.count, call.type, call.op, call.root);
-      else if (call.collective == "scan") comm.scan(s, r, call.count, call.type, call.op);
-      else if (call.collective == "exscan") comm.exscan(s, r, call.count, call.type, call.op);
-      else if (call.collective == "gather") comm.gather(s, r, call.count, call.type, call.root);
-      else if (call.collective == "allgather") comm.allgather(s, r, call.count, call.type);
-      else {
-        out[i][k] = in[i][k];
-        comm.bcast(out[i][k].data(), call.count, call.type, call.root);
-      }
+      cli::find_collective(call.collective)
+          ->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data()});
     }
     comm.barrier();
   });

@@ -1,0 +1,63 @@
+// The collectives `collnet run` knows, as one table that the command line (names, help,
+// option checks), the run (how to call one) and the verifier (what every rank must hold)
+// share: adding a collective is adding one entry to collectives().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver/communicator.hpp"
+#include "driver/datatype.hpp"
+#include "driver/op.hpp"
+
+namespace collnet::cli {
+
+// One rank's call. Elements are raw bit patterns, pairs of value and index for
+// maxloc/minloc (as in driver/communicator.hpp); `recv` is already sized.
+struct Call {
+  driver::Datatype type;
+  driver::Op op;
+  unsigned root;
+  size_t count;
+  const uint64_t* send;
+  uint64_t* recv;
+};
+
+// What each member's receive buffer must hold afterwards; nothing for members whose buffer
+// the collective leaves undefined (non-roots of reduce and gather, rank 0 of exscan).
+using Expected = std::vector<std::optional<std::vector<uint64_t>>>;
+
+// What a reference is computed from: the members' inputs and the op over a prefix of them.
+struct ReferenceInputs {
+  driver::Datatype type;
+  unsigned root;
+  size_t members;
+  // Member k's input, each element masked to the type's bits.
+  std::function<std::vector<uint64_t>(size_t k)> input;
+  // The op over members [0, upto) at every element.
+  std::function<std::vector<uint64_t>(size_t upto)> reduce_over;
+};
+
+struct Collective {
+  const char* name;
+  bool takes_op;         // reduces with --op (the others move data and ignore it)
+  bool takes_root;       // has a --root
+  bool recv_per_member;  // the result holds count elements per member (gather, allgather)
+  bool grows_with_members;  // its reference holds a position per member per element
+  bool moves_data;       // false for barrier, which the run times instead of checking data
+  std::function<void(driver::Communicator&, const Call&)> run;
+  std::function<Expected(const ReferenceInputs&)> expect;  // empty for barrier
+};
+
+// Every collective, in the order the help lists them.
+const std::vector<Collective>& collectives();
+// The collective called `name`, or nullptr.
+const Collective* find_collective(const std::string& name);
+// "barrier | bcast | ...": the names, for the help and for errors.
+std::string collective_names();
+
+}  // namespace collnet::cli
