@@ -99,8 +99,9 @@ fw::Header Communicator::header(const Encoding& e, uint64_t descriptor) {
 // ------------------------------------------------------------------ the node's tasks
 
 void Communicator::local_arrive(NodeTasks::Slot& s) {
-  // Seed 004: the counter is padded to the next power of two; the leader adds its own
-  // arrival plus the padding, the others one each, and all arrived when it reaches it.
+  // A padded arrival counter: the target is the task count rounded up to a power of two;
+  // the leader adds its own arrival plus the padding, the others one each, and all have
+  // arrived when the counter reaches the target.
   const uint64_t target = local_barrier_target(local_count_);
   task_.cpu.memory_access();  // atomic increment
   s.counter += is_leader() ? 1 + (target - local_count_) : 1;

@@ -1,5 +1,5 @@
 // What the tasks of one node share: the node's memory. With several tasks per node every
-// collective first meets on the node (a local barrier on an atomic counter, seed 004),
+// collective first meets on the node (a local barrier on an atomic counter padded to a power of two),
 // the node's leader combines the tasks' contributions and drives the adapter, and the
 // others pick the result up from memory. One Slot per communicator class: communicators
 // on the same node never share one.
