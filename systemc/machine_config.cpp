@@ -51,6 +51,15 @@ bool MachineConfig::node_down(unsigned rank) const {
   return std::find(down_nodes.begin(), down_nodes.end(), rank) != down_nodes.end();
 }
 
+fw::TorusFaults MachineConfig::torus_faults() const {
+  fw::TorusFaults f;
+  for (unsigned r = 0; r < shape.nodes(); ++r) {
+    f.node_down.push_back(node_down(r));
+    f.links_down.push_back(torus_links_down(r));
+  }
+  return f;
+}
+
 unsigned MachineConfig::torus_links_down(unsigned rank) const {
   const fw::TorusLayout torus(shape.dims());
   unsigned bits = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/torus_routes.hpp"
 #include "quiescence.hpp"
 #include "shape.hpp"
 
@@ -47,6 +48,8 @@ struct MachineConfig {
   // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
   unsigned torus_links_down(unsigned rank) const;
   bool node_down(unsigned rank) const;
+  // Every node's down flag and down links, for software route choice (fw::routes_around).
+  fw::TorusFaults torus_faults() const;
 
   // Throws std::invalid_argument naming the first bad field.
   void validate() const;

@@ -21,6 +21,7 @@
 #include "bus_port.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_packet.hpp"
+#include "firmware/torus_routes.hpp"
 #include "traffic_ledger.hpp"
 #include "traffic_pattern.hpp"
 
@@ -38,13 +39,7 @@ struct TrafficSpec {
   uint64_t seed = 1;
 };
 
-// How a packet from one node reaches another: the header's hint bits and routing mode,
-// and an intermediate node to forward through when no route avoids what is down.
-struct TorusRoute {
-  unsigned hints = 0;          // 0: the router picks minimal directions
-  bool deterministic = false;
-  int via = -1;                // forward through this rank first (-1: direct)
-};
+using fw::TorusRoute;
 
 class TrafficAgent : public EdgeAgent {
  public:

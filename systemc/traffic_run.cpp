@@ -35,75 +35,6 @@ void TrafficOptions::validate() const {
                                 "stepped a cycle at a time already");
 }
 
-// ------------------------------------------------------------------ routes around what is down
-namespace {
-
-// Walks the dimension-order route from s to t with direction bits `hints`; false if it
-// touches a down node or link.
-bool clear_path(const fw::TorusLayout& L, const MachineConfig& m, unsigned s, unsigned t, unsigned hints) {
-  unsigned at = s;
-  const fw::Coord target = L.coord(t);
-  for (unsigned k = 0; k < 3; ++k) {
-    const unsigned dir = 2 * k + ((hints >> (2 * k)) & 2u ? 1 : 0);
-    while (L.coord(at)[k] != target[k]) {
-      if ((m.torus_links_down(at) >> dir) & 1u) return false;
-      at = L.neighbour(at, dir);
-      if (m.node_down(at)) return false;
-    }
-  }
-  return true;
-}
-
-// A dimension-order route from s to t that avoids what is down: the hint bits, or -1.
-int clear_route(const fw::TorusLayout& L, const MachineConfig& m, unsigned s, unsigned t) {
-  const fw::Coord a = L.coord(s), b = L.coord(t);
-  const unsigned minimal = fw::minimal_hints(a, b, L.dims());
-  // The minimal directions first, then every other combination of directions.
-  for (unsigned flip = 0; flip < 8; ++flip) {
-    unsigned hints = 0;
-    bool valid = true;
-    for (unsigned k = 0; k < 3; ++k) {
-      if (a[k] == b[k]) {
-        if (flip >> k & 1u) valid = false;  // nothing to flip in this dimension
-        continue;
-      }
-      const unsigned h = (minimal >> (2 * k)) & 3u;
-      hints |= ((flip >> k & 1u) ? (h ^ 3u) : h) << (2 * k);
-    }
-    if (valid && clear_path(L, m, s, t, hints)) return static_cast<int>(hints);
-  }
-  return -1;
-}
-
-}  // namespace
-
-std::vector<std::vector<TorusRoute>> routes_around(const MachineConfig& m) {
-  const fw::TorusLayout L(m.shape.dims());
-  const unsigned n = L.nodes();
-  std::vector<std::vector<TorusRoute>> routes(n, std::vector<TorusRoute>(n));
-  std::vector<std::vector<int>> direct(n, std::vector<int>(n, -1));
-  for (unsigned s = 0; s < n; ++s)
-    for (unsigned t = 0; t < n; ++t)
-      if (s != t && !m.node_down(s) && !m.node_down(t)) direct[s][t] = clear_route(L, m, s, t);
-  for (unsigned s = 0; s < n; ++s) {
-    for (unsigned t = 0; t < n; ++t) {
-      if (s == t || m.node_down(s) || m.node_down(t)) continue;
-      TorusRoute& r = routes[s][t];
-      r.deterministic = true;
-      if (direct[s][t] >= 0) {
-        r.hints = static_cast<unsigned>(direct[s][t]);
-        continue;
-      }
-      for (unsigned v = 0; v < n && r.via < 0; ++v)
-        if (v != s && v != t && direct[s][v] >= 0 && direct[v][t] >= 0) r.via = static_cast<int>(v);
-      if (r.via < 0)
-        throw std::runtime_error("no route from node " + std::to_string(s) + " to node " + std::to_string(t) +
-                                 " avoids what is down, even through another node");
-    }
-  }
-  return routes;
-}
-
 // ------------------------------------------------------------------ setup and run
 TrafficSetup::TrafficSetup(const TrafficOptions& o)
     : layout_(o.machine.shape.dims()),
@@ -115,7 +46,7 @@ TrafficSetup::TrafficSetup(const TrafficOptions& o)
                }(),
                o.spec.hotspot, o.spec.hotspot_fraction),
       ledger_(layout_.nodes(), o.window) {
-  if (!o.machine.down_nodes.empty() || !o.machine.down_links.empty()) routes_ = routes_around(o.machine);
+  if (!o.machine.down_nodes.empty() || !o.machine.down_links.empty()) routes_ = fw::routes_around(layout_, o.machine.torus_faults());
   for (unsigned r = 0; r < layout_.nodes(); ++r) {
     agents_.push_back(std::make_unique<TrafficAgent>(r, layout_, o.spec, pattern_, ledger_,
                                                      routes_.empty() ? nullptr : &routes_[r]));

@@ -49,11 +49,6 @@ struct TrafficResult {
   bool ok() const { return !deadlock && !drain_timeout && lost == 0 && duplicated == 0 && corrupted == 0; }
 };
 
-// Software routes around down nodes: for each live pair, header hints for a dimension-order
-// route that avoids every down node and link, or else an intermediate node whose two legs
-// have such routes. Throws std::runtime_error naming a pair with neither.
-std::vector<std::vector<TorusRoute>> routes_around(const MachineConfig& machine);
-
 // What both engines share: the pattern, the books and one agent per node.
 class TrafficSetup {
  public:
@@ -74,7 +69,7 @@ class TrafficSetup {
   fw::TorusLayout layout_;
   TrafficPattern pattern_;
   TrafficLedger ledger_;
-  std::vector<std::vector<TorusRoute>> routes_;
+  std::vector<std::vector<fw::TorusRoute>> routes_;
   std::vector<std::unique_ptr<TrafficAgent>> agents_;
   unsigned senders_ = 0;
 };

@@ -8,6 +8,7 @@
 #include "driver/error.hpp"
 #include "driver/op.hpp"
 #include "firmware/packet.hpp"
+#include "firmware/torus_routes.hpp"
 #include "systemc/shape.hpp"
 #include "systemc/tree_wiring.hpp"
 
@@ -140,3 +141,39 @@ TEST(Ops, ParseTheirNamesAndRejectOthers) {
 
 }  // namespace
 }  // namespace collnet
+
+// Software routes around what is down (firmware/torus_routes.hpp), on a ring of 4 in x.
+TEST(TorusRoutes, AvoidADownLinkByTheOtherWayRound) {
+  const collnet::fw::TorusLayout L({4, 1, 1});
+  collnet::fw::TorusFaults f{std::vector<bool>(4, false), std::vector<unsigned>(4, 0)};
+  f.links_down[0] |= 1u;  // 0 -> 1 in x+ is down (both ends mark it)
+  f.links_down[1] |= 2u;
+  const auto routes = collnet::fw::routes_around(L, f);
+  EXPECT_TRUE(routes[0][1].deterministic);
+  EXPECT_EQ(routes[0][1].via, -1);
+  EXPECT_EQ(routes[0][1].hints, 2u) << "x-: 0 -> 3 -> 2 -> 1";
+  EXPECT_EQ(routes[1][0].hints, 1u) << "x+: 1 -> 2 -> 3 -> 0";
+  EXPECT_EQ(routes[0][2].via, -1);
+}
+
+TEST(TorusRoutes, GoThroughAnotherNodeWhenNoDimensionOrderRouteIsClear) {
+  const collnet::fw::TorusLayout L({3, 3, 1});
+  collnet::fw::TorusFaults f{std::vector<bool>(9, false), std::vector<unsigned>(9, 0)};
+  // Node 1 is down: no route passes it, and a pair none of whose dimension-order routes
+  // avoids it goes through another node whose first leg is direct.
+  f.node_down[1] = true;
+  const auto routes = collnet::fw::routes_around(L, f);
+  for (unsigned s = 0; s < 9; ++s)
+    for (unsigned t = 0; t < 9; ++t) {
+      if (s == t || s == 1 || t == 1) continue;
+      const auto& r = routes[s][t];
+      EXPECT_NE(r.via, 1) << s << " -> " << t;
+      if (r.via >= 0) EXPECT_LT(routes[s][r.via].via, 0) << "a detour's first leg is direct";
+    }
+}
+
+TEST(TorusRoutes, RefuseFaultsOfAnotherMachine) {
+  const collnet::fw::TorusLayout L({2, 2, 1});
+  const collnet::fw::TorusFaults f{std::vector<bool>(3, false), std::vector<unsigned>(3, 0)};
+  EXPECT_THROW(collnet::fw::routes_around(L, f), std::invalid_argument);
+}

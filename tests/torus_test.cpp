@@ -175,8 +175,8 @@ TEST(TorusTraffic, TrafficIsDeliveredAroundADownNode) {
 TEST(TorusTraffic, RoutesAroundADownNodeUseDetoursWhereDimensionOrderCannot) {
   sim::MachineConfig m = machine_config("4x4x4");
   m.down_nodes = {21};
-  const auto routes = sim::routes_around(m);
   const fw::TorusLayout L(m.shape.dims());
+  const auto routes = fw::routes_around(L, m.torus_faults());
   unsigned detours = 0, pairs = 0;
   for (unsigned s = 0; s < L.nodes(); ++s)
     for (unsigned t = 0; t < L.nodes(); ++t) {
