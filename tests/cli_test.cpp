@@ -2,6 +2,7 @@
 // JSON output, exit statuses, usage errors that name the argument, and traces that
 // GTKWave's tools can read.
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -294,11 +295,24 @@ INSTANTIATE_TEST_SUITE_P(
                                 "threads 2 and a trace"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--lockstep", "--engine", "flat"},
                                 "lockstep and the flat engine"},
-                      UsageCase{{"traffic", "--torus", "2x2x2", "--cycles", "10", "--engine", "flat", "--trace",
-                                 std::string(COLLNET_TEST_TMP) + "/refused.fst"},
-                                "hierarchically"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
+
+// A flat model Verilated hierarchically (the default build) cannot trace, and says so; one
+// Verilated whole (COLLNET_FLAT_HIERARCHICAL=OFF) traces.
+TEST(CliTrace, TheFlatEngineTracesExactlyWhenItsModelIsNotHierarchical) {
+  const std::string fst = kTmp + "/flat_trace.fst";
+  std::remove(fst.c_str());
+  const auto r = collnet({"traffic", "--torus", "2x2x2", "--cycles", "10", "--engine", "flat", "--trace", fst});
+  if (COLLNET_FLAT_HIERARCHICAL) {
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("hierarchically"), std::string::npos) << "stderr: " << r.err;
+    EXPECT_FALSE(std::ifstream(fst).good()) << "a refused run wrote a trace";
+  } else {
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(std::ifstream(fst).good()) << "no trace written";
+  }
+}
 
 // ------------------------------------------------------------------ traces
 TEST(CliTrace, WritesAnFstThatFst2vcdReadsWithEveryNodesAluAndLinks) {
