@@ -17,6 +17,7 @@
 #include "driver/op.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
+#include "number_list.hpp"
 #include "run_options.hpp"
 #include "traffic_command.hpp"
 #include "systemc/machine_config.hpp"
@@ -25,28 +26,6 @@
 namespace {
 
 constexpr int kExitUsage = 2;
-
-// "0,5,6,11,20" -> {0, 5, 6, 11, 20}: distinct ranks below `nodes`.
-std::vector<unsigned> parse_rank_list(const std::string& text, unsigned nodes) {
-  std::vector<unsigned> out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t comma = text.find(',', pos);
-    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos)
-      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a rank");
-    const unsigned r = static_cast<unsigned>(std::stoul(item));
-    if (r >= nodes)
-      throw std::invalid_argument("rank " + std::to_string(r) + " is not on a machine of " + std::to_string(nodes) +
-                                  " ranks");
-    for (unsigned seen : out)
-      if (seen == r) throw std::invalid_argument("rank " + std::to_string(r) + " is listed twice");
-    out.push_back(r);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
 
 int usage_error(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet run --help' for usage.\n";
@@ -151,7 +130,7 @@ int collnet_main(int argc, char** argv) {
   o.count = static_cast<uint64_t>(count);
   if (!ranks_text.empty()) {
     try {
-      o.ranks = parse_rank_list(ranks_text, world);
+      o.ranks = collnet::cli::parse_number_list(ranks_text, world, "rank");
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--ranks: ") + e.what());
     }

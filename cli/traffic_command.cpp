@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "number_list.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/traffic_run.hpp"
 
@@ -21,26 +22,6 @@ constexpr const char* kDirNames[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
 int usage(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet traffic --help' for usage.\n";
   return kExitUsage;
-}
-
-unsigned parse_rank(const std::string& item, const std::string& text, unsigned nodes) {
-  if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument("'" + item + "' in '" + text + "' is not a node number");
-  const unsigned r = static_cast<unsigned>(std::stoul(item));
-  if (r >= nodes)
-    throw std::invalid_argument("node " + item + " is not on a machine of " + std::to_string(nodes) + " nodes");
-  return r;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  for (;;) {
-    const size_t comma = text.find(',', pos);
-    out.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) return out;
-    pos = comma + 1;
-  }
 }
 
 }  // namespace
@@ -136,17 +117,17 @@ int run_traffic_command(const TrafficCommand& c) {
   o.idle_limit = static_cast<uint64_t>(c.idle_limit);
   try {
     if (!c.down_nodes.empty())
-      for (const std::string& item : split(c.down_nodes)) o.machine.down_nodes.push_back(parse_rank(item, c.down_nodes, nodes));
+      o.machine.down_nodes = parse_number_list(c.down_nodes, nodes, "node");
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--down-nodes: ") + e.what());
   }
   try {
     if (!c.down_links.empty())
-      for (const std::string& item : split(c.down_links)) {
+      for (const std::string& item : split_list(c.down_links)) {
         const size_t colon = item.find(':');
         if (colon == std::string::npos)
           throw std::invalid_argument("'" + item + "' is not NODE:DIR (for example 5:x+)");
-        const unsigned r = parse_rank(item.substr(0, colon), c.down_links, nodes);
+        const unsigned r = parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
         const std::string dir = item.substr(colon + 1);
         unsigned d = 6;
         for (unsigned i = 0; i < 6; ++i)

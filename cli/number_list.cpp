@@ -1,0 +1,40 @@
+#include "number_list.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace collnet::cli {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  for (;;) {
+    const size_t comma = text.find(',', pos);
+    out.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) return out;
+    pos = comma + 1;
+  }
+}
+
+unsigned parse_list_number(const std::string& item, const std::string& text, unsigned limit, const std::string& noun) {
+  if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument("'" + item + "' in '" + text + "' is not a " + noun);
+  const unsigned n = static_cast<unsigned>(std::stoul(item));
+  if (n >= limit)
+    throw std::invalid_argument(noun + " " + std::to_string(n) + " is not on a machine of " + std::to_string(limit) +
+                                " " + noun + "s");
+  return n;
+}
+
+std::vector<unsigned> parse_number_list(const std::string& text, unsigned limit, const std::string& noun) {
+  std::vector<unsigned> out;
+  for (const std::string& item : split_list(text)) {
+    const unsigned n = parse_list_number(item, text, limit, noun);
+    if (std::find(out.begin(), out.end(), n) != out.end())
+      throw std::invalid_argument(noun + " " + std::to_string(n) + " is listed twice");
+    out.push_back(n);
+  }
+  return out;
+}
+
+}  // namespace collnet::cli
