@@ -16,8 +16,10 @@
 
 namespace collnet::cli {
 
-// One rank's call. Elements are raw bit patterns, pairs of value and index for
-// maxloc/minloc (as in driver/communicator.hpp); `recv` is already sized.
+// One rank's call. The command line keeps elements in raw form, one per uint64_t (pairs
+// of value and index words for maxloc/minloc), which the reference model works on; the
+// call lays them out natively, as a program holds them, runs the collective on those
+// buffers and reads the result back. `recv` holds `recv_count` elements.
 struct Call {
   driver::Datatype type;
   driver::Op op;
@@ -25,6 +27,7 @@ struct Call {
   size_t count;
   const uint64_t* send;
   uint64_t* recv;
+  size_t recv_count;
 };
 
 // What each member's receive buffer must hold afterwards; nothing for members whose buffer

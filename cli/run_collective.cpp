@@ -60,7 +60,7 @@ int run_collective(const RunOptions& o) {
     const unsigned k = comm->rank();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
-    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data()});
+    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), out_elements});
     end[k] = t.cycle();
     packets[k] = comm->last().packets;
   });

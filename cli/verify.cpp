@@ -137,7 +137,7 @@ std::pair<uint64_t, uint64_t> reference_loc(Datatype t, Op op, const std::vector
   for (size_t i = 1; i < pairs.size(); ++i) {
     const uint64_t v = pairs[i].first & driver::raw_mask(t);
     const bool better = op == Op::Maxloc ? less(t, best.first, v) : less(t, v, best.first);
-    if (better || (v == best.first && pairs[i].second < best.second)) best = {v, pairs[i].second};
+    if (better || (v == best.first && static_cast<int64_t>(pairs[i].second) < static_cast<int64_t>(best.second))) best = {v, pairs[i].second};
   }
   return best;
 }

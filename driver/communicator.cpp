@@ -301,7 +301,7 @@ void Communicator::barrier() {
   if (local_count_ > 1) local_release(s);
 }
 
-void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
+void Communicator::allreduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
   check_accepts("allreduce", op, type);
   if (count == 0) return;
   check_buffer("allreduce", "send", send, count);
@@ -312,7 +312,7 @@ void Communicator::allreduce(const uint64_t* send, uint64_t* recv, size_t count,
   std::copy(r.begin(), r.end(), recv);
 }
 
-void Communicator::reduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root) {
+void Communicator::reduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root) {
   check_accepts("reduce", op, type);
   check_root("reduce", root);
   if (count == 0) return;
@@ -324,7 +324,7 @@ void Communicator::reduce(const uint64_t* send, uint64_t* recv, size_t count, Da
   if (rank_ == root) std::copy(r.begin(), r.end(), recv);
 }
 
-void Communicator::bcast(uint64_t* buf, size_t count, Datatype type, unsigned root) {
+void Communicator::bcast_words(uint64_t* buf, size_t count, Datatype type, unsigned root) {
   check_root("bcast", root);
   if (count == 0) return;
   check_buffer("bcast", "the", buf, count);
@@ -337,15 +337,6 @@ void Communicator::bcast(uint64_t* buf, size_t count, Datatype type, unsigned ro
   const std::pair<size_t, size_t> own = rank_ == root ? std::make_pair(size_t{0}, msg.size()) : std::make_pair(size_t{0}, size_t{0});
   const std::vector<uint64_t> r = pass(raw_encoding(), std::move(msg), own, describe(kBcast, count, type, Op::Bor, root));
   for (size_t i = 0; i < count; ++i) buf[i] = get_raw(r, type, i);
-}
-
-void Communicator::gather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root) {
-  check_root("gather", root);
-  gather_to(send, recv, count, type, root, false);
-}
-
-void Communicator::allgather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type) {
-  gather_to(send, recv, count, type, 0, true);
 }
 
 void Communicator::gather_to(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root,
@@ -378,35 +369,74 @@ void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv
   if (inclusive || rank_ > 0) std::copy(r.begin(), r.end(), recv);
 }
 
-void Communicator::scan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
-  prefix("scan", send, recv, count, type, op, true);
+// ------------------------------------------------------------------ native buffers
+// The native forms convert the program's buffers to raw form and back (host work, free in
+// simulated time: the processor reads its elements from memory in either form), and write
+// a receive buffer only where the collective defines it.
+namespace {
+
+// A native buffer's elements in raw form; nothing for a null buffer, which the raw form's
+// checks then refuse by name.
+std::vector<uint64_t> raw_of(const void* p, size_t count, Datatype t, bool pairs) {
+  return p ? native_to_raw(t, pairs, p, count) : std::vector<uint64_t>();
+}
+const uint64_t* data_or_null(const std::vector<uint64_t>& v, const void* p) { return p ? v.data() : nullptr; }
+uint64_t* data_or_null(std::vector<uint64_t>& v, const void* p) { return p ? v.data() : nullptr; }
+size_t raw_elements(size_t count, bool pairs) { return count * (pairs ? 2 : 1); }
+
+}  // namespace
+
+void Communicator::allreduce(const void* send, void* recv, size_t count, Datatype type, Op op) {
+  const bool pairs = is_loc(op);
+  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
+  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
+  allreduce_words(data_or_null(in, send), data_or_null(out, recv), count, type, op);
+  if (recv && count) raw_to_native(type, pairs, out.data(), count, recv);
 }
 
-void Communicator::exscan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op) {
-  prefix("exscan", send, recv, count, type, op, false);
+void Communicator::reduce(const void* send, void* recv, size_t count, Datatype type, Op op, unsigned root) {
+  const bool pairs = is_loc(op);
+  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
+  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
+  reduce_words(data_or_null(in, send), data_or_null(out, recv), count, type, op, root);
+  if (recv && count && rank_ == root) raw_to_native(type, pairs, out.data(), count, recv);
 }
 
-void Communicator::allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op, Datatype type) {
-  if (recv.size() < send.size())
-    throw Error("allreduce: receive buffer holds " + std::to_string(recv.size()) + " elements, send buffer " +
-                std::to_string(send.size()));
-  const size_t stride = is_loc(op) ? 2 : 1;
-  if (send.size() % stride)
-    throw Error("allreduce: a " + std::string(to_string(op)) + " buffer holds (value, index) pairs; " +
-                std::to_string(send.size()) + " is odd");
-  allreduce(send.data(), recv.data(), send.size() / stride, type, op);
+void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) {
+  std::vector<uint64_t> b = raw_of(buf, count, type, false);
+  bcast_words(data_or_null(b, buf), count, type, root);
+  if (buf && count) raw_to_native(type, false, b.data(), count, buf);
 }
 
-void Communicator::bcast(std::vector<uint64_t>& buf, unsigned root, Datatype type) {
-  bcast(buf.data(), buf.size(), type, root);
+void Communicator::gather(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
+  check_root("gather", root);
+  const std::vector<uint64_t> in = raw_of(send, count, type, false);
+  std::vector<uint64_t> out(recv && rank_ == root ? count * size_ : 0);
+  gather_to(data_or_null(in, send), rank_ == root ? data_or_null(out, recv) : nullptr, count, type, root, false);
+  if (recv && count && rank_ == root) raw_to_native(type, false, out.data(), count * size_, recv);
 }
 
-void Communicator::allgather(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Datatype type) {
-  if (recv.size() < send.size() * size_)
-    throw Error("allgather: receive buffer holds " + std::to_string(recv.size()) + " elements, needs " +
-                std::to_string(send.size() * size_) + " (" + std::to_string(send.size()) + " from each of " +
-                std::to_string(size_) + " ranks)");
-  allgather(send.data(), recv.data(), send.size(), type);
+void Communicator::allgather(const void* send, void* recv, size_t count, Datatype type) {
+  const std::vector<uint64_t> in = raw_of(send, count, type, false);
+  std::vector<uint64_t> out(recv ? count * size_ : 0);
+  gather_to(data_or_null(in, send), data_or_null(out, recv), count, type, 0, true);
+  if (recv && count) raw_to_native(type, false, out.data(), count * size_, recv);
+}
+
+void Communicator::scan(const void* send, void* recv, size_t count, Datatype type, Op op) {
+  const bool pairs = is_loc(op);
+  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
+  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
+  prefix("scan", data_or_null(in, send), data_or_null(out, recv), count, type, op, true);
+  if (recv && count) raw_to_native(type, pairs, out.data(), count, recv);
+}
+
+void Communicator::exscan(const void* send, void* recv, size_t count, Datatype type, Op op) {
+  const bool pairs = is_loc(op);
+  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
+  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
+  prefix("exscan", data_or_null(in, send), data_or_null(out, recv), count, type, op, false);
+  if (recv && count && rank_ > 0) raw_to_native(type, pairs, out.data(), count, recv);
 }
 
 }  // namespace collnet::driver

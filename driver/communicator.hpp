@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "datatype.hpp"
+#include "error.hpp"
 #include "encoding.hpp"
 #include "node_tasks.hpp"
 #include "op.hpp"
@@ -59,33 +60,55 @@ class Communicator {
   // the leader then joins the barrier network (world) or a one-word allreduce (a subset).
   void barrier();
 
+  // The collectives take buffers as MPI does: `count` elements of `type` in their native
+  // layout (datatype.hpp), packed at their natural width (a u8 buffer is one byte per
+  // element), and for maxloc/minloc ValueIndex<T> pairs (value, int index). A program's
+  // buffer passes straight through.
+  //
   // recv[i] = op over all ranks of send[i], on every rank. send and recv may alias.
-  void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
+  void allreduce(const void* send, void* recv, size_t count, Datatype type, Op op);
   // The same, with the result on `root` only (other ranks may pass recv = nullptr).
-  void reduce(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root);
+  void reduce(const void* send, void* recv, size_t count, Datatype type, Op op, unsigned root);
   // buf on every rank becomes root's buf.
-  void bcast(uint64_t* buf, size_t count, Datatype type, unsigned root);
+  void bcast(void* buf, size_t count, Datatype type, unsigned root);
   // recv[r*count + i] = rank r's send[i]: on `root` (gather) or every rank (allgather).
   // By OR: rank r owns positions r*count.., every other rank contributes zeros there, most
   // of them through the identity-injection unit.
-  void gather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root);
-  void allgather(const uint64_t* send, uint64_t* recv, size_t count, Datatype type);
+  void gather(const void* send, void* recv, size_t count, Datatype type, unsigned root);
+  void allgather(const void* send, void* recv, size_t count, Datatype type);
   // Inclusive prefix: recv[i] = op over ranks 0..rank of send[i]. Exclusive: over ranks
   // 0..rank-1; rank 0's recv is not written. By parallel-prefix broadcast: a message of
   // size() positions in which rank r contributes its data at positions r.. (r+1.. for
   // exscan) and the identity below; position p of the result is rank p's prefix.
-  void scan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
-  void exscan(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
+  void scan(const void* send, void* recv, size_t count, Datatype type, Op op);
+  void exscan(const void* send, void* recv, size_t count, Datatype type, Op op);
 
-  // u64 shorthands, and vector forms that check the buffers' sizes.
-  void allreduce(const uint64_t* send, uint64_t* recv, size_t count, Op op) {
-    allreduce(send, recv, count, Datatype::U64, op);
+  // Typed forms, the type taken from the element type (uint8_t .. double, ValueIndex<T>
+  // for maxloc/minloc); the vector forms check the buffers' sizes.
+  template <class T>
+  void allreduce(const T* send, T* recv, size_t count, Op op) {
+    check_elements<T>("allreduce", op);
+    allreduce(send, recv, count, ElementOf<T>::type, op);
   }
-  void allreduce(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Op op,
-                 Datatype type = Datatype::U64);
-  void bcast(uint64_t* buf, size_t count, unsigned root) { bcast(buf, count, Datatype::U64, root); }
-  void bcast(std::vector<uint64_t>& buf, unsigned root, Datatype type = Datatype::U64);
-  void allgather(const std::vector<uint64_t>& send, std::vector<uint64_t>& recv, Datatype type = Datatype::U64);
+  template <class T>
+  void allreduce(const std::vector<T>& send, std::vector<T>& recv, Op op) {
+    if (recv.size() < send.size())
+      throw Error("allreduce: receive buffer holds " + std::to_string(recv.size()) + " elements, send buffer " +
+                  std::to_string(send.size()));
+    allreduce(send.data(), recv.data(), send.size(), op);
+  }
+  template <class T>
+  void bcast(T* buf, size_t count, unsigned root) { bcast(buf, count, ElementOf<T>::type, root); }
+  template <class T>
+  void bcast(std::vector<T>& buf, unsigned root) { bcast(buf.data(), buf.size(), root); }
+  template <class T>
+  void allgather(const std::vector<T>& send, std::vector<T>& recv) {
+    if (recv.size() < send.size() * size_)
+      throw Error("allgather: receive buffer holds " + std::to_string(recv.size()) + " elements, needs " +
+                  std::to_string(send.size() * size_) + " (" + std::to_string(send.size()) + " from each of " +
+                  std::to_string(size_) + " ranks)");
+    allgather(send.data(), recv.data(), send.size(), ElementOf<T>::type);
+  }
 
   // Point-to-point (point_to_point.cpp), MPI standard mode: a message of `count` words to or
   // from a rank of this communicator, matched on (source, tag). Messages from one rank to
@@ -117,6 +140,31 @@ class Communicator {
   const StreamStats& last() const { return last_; }
 
  private:
+  // The Datatype of an element type, and whether it is a (value, index) pair.
+  template <class T>
+  struct ElementOf {
+    static constexpr Datatype type = datatype_of<T>();
+    static constexpr bool pairs = false;
+  };
+  template <class T>
+  struct ElementOf<ValueIndex<T>> {
+    static constexpr Datatype type = datatype_of<T>();
+    static constexpr bool pairs = true;
+  };
+  template <class T>
+  static void check_elements(const char* call, Op op) {
+    if (is_loc(op) != ElementOf<T>::pairs)
+      throw Error(std::string(call) + ": " + to_string(op) +
+                  (is_loc(op) ? " reduces (value, index) pairs: pass ValueIndex<T> elements"
+                              : " reduces plain elements, not (value, index) pairs"));
+  }
+
+  // The collectives on elements in raw form, one per uint64_t (pairs: value word, index
+  // word): what the native forms convert to and from.
+  void allreduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
+  void reduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root);
+  void bcast_words(uint64_t* buf, size_t count, Datatype type, unsigned root);
+
   Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members);
   bool is_world() const { return cls_ == kWorldClass; }
   bool is_leader() const { return local_index_ == 0; }

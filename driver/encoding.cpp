@@ -108,6 +108,12 @@ Encoding reduce_encoding(Datatype t, Op op) {
   return e;
 }
 
+namespace {
+// A raw index is a signed integer (sign-extended); flipping its sign bit makes the ALU's
+// unsigned comparison order it as a signed one, so ties go to the smaller index, -1 too.
+constexpr uint64_t kIndexSign = uint64_t{1} << 63;
+}  // namespace
+
 Operand encode(Datatype t, Op op, uint64_t raw, uint64_t index) {
   const unsigned lb = lane_bits(t);
   raw &= raw_mask(t);
@@ -124,11 +130,11 @@ Operand encode(Datatype t, Op op, uint64_t raw, uint64_t index) {
     case Op::Min: o[0] = order_key(t, raw, lb); break;
     case Op::Maxloc:
       o[1] = order_key(t, raw, 64);
-      o[0] = ~index;
+      o[0] = ~(index ^ kIndexSign);
       break;
     case Op::Minloc:
       o[1] = order_key(t, raw, 64);
-      o[0] = index;
+      o[0] = index ^ kIndexSign;
       break;
   }
   return o;
@@ -147,7 +153,7 @@ uint64_t decode(Datatype t, Op op, const Operand& v, uint64_t* index) {
     case Op::Min: return from_order_key(t, v[0], lane_bits(t));
     case Op::Maxloc:
     case Op::Minloc:
-      if (index) *index = op == Op::Maxloc ? ~v[0] : v[0];
+      if (index) *index = (op == Op::Maxloc ? ~v[0] : v[0]) ^ kIndexSign;
       return from_order_key(t, v[1], 64);
   }
   return 0;

@@ -9,7 +9,8 @@
 //    the sign bit set, i.e. totalOrder), so MAX/MIN on keys are max/min on values;
 //  - land/lor/lxor send 0 or 1 through AND/OR/XOR;
 //  - maxloc/minloc send a 2-word operand {key, index} through MAX/MIN: the key decides,
-//    ties go to the smaller index (maxloc sends the index inverted);
+//    ties go to the smaller index (a signed integer: sent with its sign bit flipped, and
+//    inverted by maxloc);
 //  - floating-point sum is two passes (float_sum.hpp).
 // A message is a vector of 64-bit words holding operands in order.
 #pragma once

@@ -82,7 +82,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
     for (size_t i = 0; i < calls.size(); ++i) {
       const Call& call = calls[i];
       cli::find_collective(call.collective)
-          ->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data()});
+          ->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
+                                out[i][k].size() / (driver::is_loc(call.op) && cli::find_collective(call.collective)->takes_op ? 2 : 1)});
     }
     comm.barrier();
   });
@@ -174,7 +175,12 @@ TEST(CollectiveMisuse, RaisesAnErrorNamingTheArgument) {
       {[&](driver::Communicator& c) { c.allreduce(nullptr, buf.data(), 4, Datatype::U64, Op::Sum); },
        "allreduce: send buffer is null"},
       {[&](driver::Communicator& c) { c.allreduce(std::vector<uint64_t>(3, 0), buf, Op::Maxloc); },
-       "(value, index) pairs; 3 is odd"},
+       "allreduce: maxloc reduces (value, index) pairs: pass ValueIndex<T> elements"},
+      {[&](driver::Communicator& c) {
+         std::vector<driver::ValueIndex<double>> pairs(4);
+         c.allreduce(pairs, pairs, Op::Sum);
+       },
+       "allreduce: sum reduces plain elements, not (value, index) pairs"},
   };
   for (const Misuse& m : cases) {
     const std::string err = run_error(small("2x2x1", 2), [&](driver::Task& t) { m.call(t.world()); });

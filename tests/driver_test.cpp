@@ -304,7 +304,7 @@ TEST(Misuse, ANullBufferIsNamed) {
     driver::Machine m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       uint64_t out[4];
-      t.world().allreduce(nullptr, out, 4, Op::Sum);
+      t.world().allreduce(static_cast<const uint64_t*>(nullptr), out, 4, Op::Sum);
     });
     return rep.ok ? std::string("no error") : rep.error;
   });
@@ -434,6 +434,52 @@ TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
     return std::string("second machine built");
   });
   EXPECT_NE(r.report.find("only once per process"), std::string::npos) << r.report;
+}
+
+// Buffers in their native layout, as a C or MPI program holds them: int8_t one byte per
+// element (sums wrapping at 8 bits), (float, int) pairs for maxloc with negative indices,
+// uint16_t gathered two bytes per element; nothing written past the elements.
+TEST(NativeBuffers, PassStraightThroughAtTheirNaturalWidth) {
+  const auto r = run_isolated([] {
+    sim::Machine m_model(machine_config("2x2x1"));
+    driver::Machine m(m_model);
+    std::string problems;
+    auto rep = m.run([&](driver::Task& t) {
+      auto& w = t.world();
+      const unsigned n = w.size(), me = w.rank();
+      // int8_t sum: 20 elements and a canary byte after them.
+      std::vector<int8_t> in(20), out(21, 0x5a);
+      for (unsigned i = 0; i < 20; ++i) in[i] = static_cast<int8_t>(100 - 60 * static_cast<int>(me) + static_cast<int>(i));
+      w.allreduce(in.data(), out.data(), 20, driver::Datatype::I8, Op::Sum);
+      for (unsigned i = 0; i < 20; ++i) {
+        int sum = 0;
+        for (unsigned k = 0; k < n; ++k) sum += 100 - 60 * static_cast<int>(k) + static_cast<int>(i);
+        if (out[i] != static_cast<int8_t>(sum)) problems += "i8 sum element " + std::to_string(i) + "; ";
+      }
+      if (out[20] != 0x5a) problems += "i8 sum wrote past its elements; ";
+      // (float, int) maxloc: ranks 1 and 3 hold the maximum, and the smaller index wins: -3.
+      std::vector<driver::ValueIndex<float>> pin(3), pout(3);
+      for (auto& p : pin) p = {static_cast<float>(me % 2), -static_cast<int32_t>(me)};
+      w.allreduce(pin, pout, Op::Maxloc);
+      for (const auto& p : pout)
+        if (p.value != 1.0f || p.index != -3) problems += "maxloc gave (" + std::to_string(p.value) + ", " + std::to_string(p.index) + "); ";
+      // uint16_t gather to rank 2.
+      std::vector<uint16_t> g(5), all(5 * n + 1, 0xbeef);
+      for (unsigned i = 0; i < 5; ++i) g[i] = static_cast<uint16_t>(1000 * me + i);
+      w.gather(g.data(), all.data(), 5, driver::Datatype::U16, 2);
+      if (me == 2) {
+        for (unsigned k = 0; k < n; ++k)
+          for (unsigned i = 0; i < 5; ++i)
+            if (all[5 * k + i] != 1000 * k + i) problems += "gather element " + std::to_string(5 * k + i) + "; ";
+        if (all[5 * n] != 0xbeef) problems += "gather wrote past its elements; ";
+      } else if (all[0] != 0xbeef) {
+        problems += "gather wrote a non-root's buffer; ";
+      }
+    });
+    if (!rep.ok) return rep.error;
+    return problems.empty() ? std::string("ok") : problems;
+  });
+  EXPECT_EQ(r.report, "ok");
 }
 
 }  // namespace
