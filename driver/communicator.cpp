@@ -249,17 +249,18 @@ void Communicator::check_root(const char* call, unsigned root) const {
                 std::to_string(size_));
 }
 
-void Communicator::check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count,
-                             const void* buf) const {
+size_t Communicator::check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count,
+                               size_t size, const void* buf) const {
   if (peer >= size_)
     throw Error(std::string(call) + ": " + which + " rank " + std::to_string(peer) +
                 " is not a rank of a communicator of size " + std::to_string(size_));
   if (tag > kMaxTag)
     throw Error(std::string(call) + ": tag " + std::to_string(tag) + " is outside 0.." + std::to_string(kMaxTag));
-  if (count > p2p::kMaxCount)
-    throw Error(std::string(call) + ": count " + std::to_string(count) + " is more than a message holds (" +
-                std::to_string(p2p::kMaxCount) + ")");
+  if (count > p2p::kMaxBytes / size)
+    throw Error(std::string(call) + ": " + std::to_string(count) + " elements of " + std::to_string(size) +
+                " bytes are more than a message holds (" + std::to_string(p2p::kMaxBytes) + " bytes)");
   check_buffer(call, "the", buf, count);
+  return count * size;
 }
 
 void Communicator::barrier() {

@@ -110,8 +110,9 @@ class Communicator {
     allgather(send.data(), recv.data(), send.size(), ElementOf<T>::type);
   }
 
-  // Point-to-point (point_to_point.cpp), MPI standard mode: a message of `count` words to or
-  // from a rank of this communicator, matched on (source, tag). Messages from one rank to
+  // Point-to-point (point_to_point.cpp), MPI standard mode: a message of `count` elements
+  // of `type` (native layout, as for the collectives) to or from a rank of this
+  // communicator, matched on (source, tag). Messages from one rank to
   // another with the same tag are received in the order they were sent; other tags (or
   // other communicators) are matched independently. send returns once the message is on
   // its way (its buffer may be reused): a message nobody receives yet waits in the
@@ -119,15 +120,33 @@ class Communicator {
   // polls the torus (any send or recv there does). recv returns once the whole message is
   // in buf. Sends to a rank of the same node, this one included, go through the node's
   // mailbox without the torus. Tags 0..kMaxTag; count 0 is a valid message.
+  // A message is its bytes: a recv matches a message of the same length in bytes.
   // Throws collnet::Error naming the call and the argument: a rank outside the
-  // communicator, a tag out of range, a null buffer, or a recv whose count differs from
-  // the message's (which then stays queued for a recv of the right count).
+  // communicator, a tag out of range, a null buffer, a message over kMaxBytes, or a recv
+  // whose length differs from the message's (which then stays queued for a recv of the
+  // right length).
   static constexpr unsigned kMaxTag = p2p::kMaxTag;
-  void send(const uint64_t* buf, size_t count, unsigned dest, unsigned tag = 0);
-  void recv(uint64_t* buf, size_t count, unsigned source, unsigned tag = 0);
-  // The whole vector, or exactly buf.size() words.
-  void send(const std::vector<uint64_t>& buf, unsigned dest, unsigned tag = 0) { send(buf.data(), buf.size(), dest, tag); }
-  void recv(std::vector<uint64_t>& buf, unsigned source, unsigned tag = 0) { recv(buf.data(), buf.size(), source, tag); }
+  static constexpr uint64_t kMaxBytes = p2p::kMaxBytes;
+  void send(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
+  void recv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag = 0);
+  // u64 elements.
+  void send(const uint64_t* buf, size_t count, unsigned dest, unsigned tag = 0) {
+    send(buf, count, Datatype::U64, dest, tag);
+  }
+  void recv(uint64_t* buf, size_t count, unsigned source, unsigned tag = 0) {
+    recv(buf, count, Datatype::U64, source, tag);
+  }
+  // The whole vector, or exactly buf.size() elements; any element type (its bytes travel).
+  template <class T>
+  void send(const std::vector<T>& buf, unsigned dest, unsigned tag = 0) {
+    static_assert(std::is_trivially_copyable_v<T>, "a message is the bytes of its elements");
+    send_bytes(buf.data(), buf.size(), sizeof(T), dest, tag);
+  }
+  template <class T>
+  void recv(std::vector<T>& buf, unsigned source, unsigned tag = 0) {
+    static_assert(std::is_trivially_copyable_v<T>, "a message is the bytes of its elements");
+    recv_bytes(buf.data(), buf.size(), sizeof(T), source, tag);
+  }
 
   // With checking on, every collective first agrees on its arguments (one extra one-packet
   // pass): ranks passing different counts, types, ops or roots all raise collnet::Error.
@@ -159,6 +178,10 @@ class Communicator {
                               : " reduces plain elements, not (value, index) pairs"));
   }
 
+  // send and recv of `count` elements of `size` bytes each.
+  void send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
+  void recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
+
   // The collectives on elements in raw form, one per uint64_t (pairs: value word, index
   // word): what the native forms convert to and from.
   void allreduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
@@ -188,8 +211,10 @@ class Communicator {
   void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
               bool inclusive);
   void check_root(const char* call, unsigned root) const;
-  // Point-to-point arguments: the peer (`which`: "destination" or "source"), tag, count, buffer.
-  void check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, const void* buf) const;
+  // Point-to-point arguments: the peer (`which`: "destination" or "source"), tag, `count`
+  // elements of `size` bytes, buffer. Returns the message's length in bytes.
+  size_t check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, size_t size,
+                   const void* buf) const;
   Mailbox::Key mailbox_key(unsigned source_world, unsigned dest_task, unsigned tag) const;
   // The local barrier of the node's tasks: returns on the leader once all arrived; the
   // others wait for the leader's release.

@@ -28,11 +28,11 @@ void Mailbox::pop(const Key& k) {
   if (it->second.empty()) queues_.erase(it);
 }
 
-void Mailbox::post(const Key& k, uint64_t* buf, size_t count) {
+void Mailbox::post(const Key& k, uint64_t* buf, size_t bytes) {
   Posted& p = posted_[k];
   p = Posted{};
   p.buf = buf;
-  p.count = count;
+  p.bytes = bytes;
 }
 
 const Mailbox::Posted* Mailbox::posted(const Key& k) const {
@@ -51,7 +51,7 @@ void Mailbox::unpost(const Key& k) {
       std::deque<Message>& q = queues_[k];
       q.emplace_front();
       Message& m = q.front();
-      m.count = o.count;
+      m.bytes = o.bytes;
       m.words.assign(o.dst, o.dst + o.count);
       m.filled = *o.filled;
       o.dst = m.words.data();
@@ -61,14 +61,15 @@ void Mailbox::unpost(const Key& k) {
   posted_.erase(p);
 }
 
-Mailbox::Open Mailbox::open(const Key& k, size_t count) {
+Mailbox::Open Mailbox::open(const Key& k, size_t bytes) {
   Open o;
   o.key = k;
-  o.count = count;
+  o.bytes = bytes;
+  o.count = words_for(bytes);
   const auto p = posted_.find(k);
   // A posted receive takes the message only if nothing older is queued for it and the
-  // counts agree; a message of another count is queued, for the receive to report.
-  if (p != posted_.end() && !p->second.started && queued(k) == nullptr && p->second.count == count) {
+  // lengths agree; a message of another length is queued, for the receive to report.
+  if (p != posted_.end() && !p->second.started && queued(k) == nullptr && p->second.bytes == bytes) {
     p->second.started = true;
     o.dst = p->second.buf;
     o.filled = &p->second.filled;
@@ -77,17 +78,17 @@ Mailbox::Open Mailbox::open(const Key& k, size_t count) {
   std::deque<Message>& q = queues_[k];
   q.emplace_back();
   Message& m = q.back();
-  m.count = count;
-  m.words.resize(count);
+  m.bytes = bytes;
+  m.words.resize(o.count);
   o.dst = m.words.data();
   o.filled = &m.filled;
   return o;
 }
 
-void Mailbox::put(const Key& k, const uint64_t* words, size_t count) {
-  const Open o = open(k, count);
-  std::copy(words, words + count, o.dst);
-  *o.filled = count;
+void Mailbox::put(const Key& k, const uint64_t* words, size_t bytes) {
+  const Open o = open(k, bytes);
+  std::copy(words, words + o.count, o.dst);
+  *o.filled = o.count;
 }
 
 void Mailbox::fill(unsigned stream, Open& o, const uint64_t* words, size_t available) {
@@ -98,11 +99,11 @@ void Mailbox::fill(unsigned stream, Open& o, const uint64_t* words, size_t avail
   if (*o.filled == o.count) open_.erase(stream);
 }
 
-void Mailbox::first_packet(unsigned stream, const Key& k, size_t count, const uint64_t* words, size_t available) {
+void Mailbox::first_packet(unsigned stream, const Key& k, size_t bytes, const uint64_t* words, size_t available) {
   if (open_.count(stream))
     throw Error("point-to-point: a new message (" + describe(k) + ") arrived while rank " + std::to_string(stream) +
                 "'s message (" + describe(open_.at(stream).key) + ") was still incomplete");
-  Open& o = open_[stream] = open(k, count);
+  Open& o = open_[stream] = open(k, bytes);
   fill(stream, o, words, available);
 }
 

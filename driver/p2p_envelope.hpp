@@ -8,7 +8,7 @@
 //           [21:16] the source task on its node
 //           [27:22] the destination task on its node
 //           [31:28] the communicator's class route
-//           [63:32] first packet: the message's count; later packets: the packet's index
+//           [63:32] first packet: the message's length in bytes; later packets: the packet's index
 //
 // The source node is the one the router stamps into the header.
 #pragma once
@@ -23,7 +23,7 @@ namespace collnet::driver::p2p {
 inline constexpr unsigned kMaxTag = 0xffff;
 inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pTransport checks)
 inline constexpr unsigned kClassBits = 4;  // fw::regmap::kNumClasses is 16
-inline constexpr uint64_t kMaxCount = 0xffffffffu;
+inline constexpr uint64_t kMaxBytes = 0xffffffffu;  // a message's length, in the envelope
 static_assert(16 + 2 * kTaskBits + kClassBits == 32, "tag, tasks and class fill the envelope's low half");
 static_assert(fw::regmap::kNumClasses <= (1u << kClassBits), "every class route fits the envelope");
 inline constexpr unsigned kSwTagFirst = 1;  // the packet opens a message
@@ -43,7 +43,7 @@ struct Envelope {
 
   uint64_t encode() const {
     return (tag & kMaxTag) | (src_task & kTaskMask) << 16 | (dst_task & kTaskMask) << 22 | (cls & kClassMask) << 28 |
-           (value & kMaxCount) << 32;
+           (value & kMaxBytes) << 32;
   }
   static Envelope decode(uint64_t w) {
     Envelope e;

@@ -50,7 +50,8 @@ void P2pTransport::unlock() {
   if (task_.tasks > 1) task_.cpu.memory_access();
 }
 
-void P2pTransport::send(unsigned dst_node, p2p::Envelope env, const uint64_t* data, size_t count) {
+void P2pTransport::send(unsigned dst_node, p2p::Envelope env, const uint64_t* data, size_t bytes) {
+  const size_t count = Mailbox::words_for(bytes);
   fw::TorusHeader h;
   h.dst = layout_.coord(dst_node);
   h.deterministic = true;
@@ -70,7 +71,7 @@ void P2pTransport::send(unsigned dst_node, p2p::Envelope env, const uint64_t* da
         const size_t n = std::min<size_t>(p2p::kDataWords, count - first);
         h.chunks = p2p::chunks_for(n);
         if (room < h.flits()) break;
-        env.value = next == 0 ? count : next;
+        env.value = next == 0 ? bytes : next;
         h.sw_tag = next == 0 ? p2p::kSwTagFirst : p2p::kSwTagNext;
         payload.assign(size_t{fw::regmap::kChunkFlits} * h.chunks, 0);
         payload[0] = env.encode();

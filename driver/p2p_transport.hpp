@@ -32,10 +32,10 @@ class P2pTransport {
 
   P2pTransport(fw::TaskContext& task, NodeTasks& node);
 
-  // Injects a message of `count` words for task `env.dst_task` of node `dst_node` (another
-  // node). Returns once its last packet is in the injection FIFO; meanwhile files whatever
-  // arrives for the node.
-  void send(unsigned dst_node, p2p::Envelope env, const uint64_t* data, size_t count);
+  // Injects a message of `bytes` (in words_for(bytes) words at `data`) for task
+  // `env.dst_task` of node `dst_node` (another node). Returns once its last packet is in
+  // the injection FIFO; meanwhile files whatever arrives for the node.
+  void send(unsigned dst_node, p2p::Envelope env, const uint64_t* data, size_t bytes);
   // Files every packet the node has received, unless another task of the node holds the
   // FIFOs (then it is that task's work). Costs at least one access either way.
   void poll();

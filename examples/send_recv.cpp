@@ -25,7 +25,7 @@ int run(int argc, char** argv) {
     std::vector<uint64_t> out(500), in(500);
     for (size_t i = 0; i < out.size(); ++i) out[i] = uint64_t{w.rank()} << 32 | i;
     w.send(out, next, /*tag=*/7);  // eager: returns once the message is on its way
-    w.recv(in, prev, /*tag=*/7);   // exactly in.size() words from rank prev
+    w.recv(in, prev, /*tag=*/7);   // exactly in.size() elements from rank prev
     for (size_t i = 0; i < in.size(); ++i) all_right = all_right && in[i] == (uint64_t{prev} << 32 | i);
   });
   if (!report.ok) {

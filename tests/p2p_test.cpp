@@ -208,6 +208,37 @@ TEST(P2p, SendToSelfIsReceived) {
   });
 }
 
+// Messages in their native layout: 5 int16_t (10 bytes, not a whole word) and doubles
+// around a ring; a receive of another length in bytes (4 int16_t: 8 bytes, the same one
+// word on the wire) is refused and the message waits for the right one.
+TEST(P2p, NativeMessagesAreTheirBytes) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned n = w.size(), me = w.rank(), next = (me + 1) % n, prev = (me + n - 1) % n;
+    int16_t out[5];
+    for (int i = 0; i < 5; ++i) out[i] = static_cast<int16_t>(-1000 * static_cast<int>(me) - i);
+    w.send(out, 5, driver::Datatype::I16, next, 6);
+    std::vector<double> d(3, 0.5 * me);
+    w.send(d, next, 7);
+    int16_t in[6] = {0, 0, 0, 0, 0, 0x7777};
+    std::string what;
+    try {
+      w.recv(in, 4, driver::Datatype::I16, prev, 6);
+    } catch (const Error& e) {
+      what = e.what();
+    }
+    if (what.find("holds 10 bytes; the receive expects 8 (4 elements of 2 bytes") == std::string::npos)
+      problem += "the short receive said '" + what + "'; ";
+    w.recv(in, 5, driver::Datatype::I16, prev, 6);
+    for (int i = 0; i < 5; ++i)
+      if (in[i] != static_cast<int16_t>(-1000 * static_cast<int>(prev) - i)) problem += "int16 element " + std::to_string(i) + "; ";
+    if (in[5] != 0x7777) problem += "the receive wrote past its 10 bytes; ";
+    std::vector<double> got(3);
+    w.recv(got, prev, 7);
+    if (got != std::vector<double>(3, 0.5 * prev)) problem += "the doubles; ";
+  });
+}
+
 // A receive whose count is not the message's raises collnet::Error naming the call, the
 // source, the tag and both counts; the message stays queued for a receive that fits.
 // From another node (the receive is usually posted before the message arrives) and, with
@@ -229,7 +260,7 @@ TEST(P2p, CountMismatchRaisesAnErrorNamingBothCounts) {
           what = e.what();
         }
         const std::string want = "recv: the message from rank " + std::to_string(src) +
-                                 " with tag 3 holds 10 elements; the receive expects 12";
+                                 " with tag 3 holds 80 bytes; the receive expects 96 (12 elements of 8 bytes";
         if (what.find(want) == std::string::npos) problem += "from " + std::to_string(src) + ": got '" + what + "'; ";
         std::vector<uint64_t> ten(10), four(4);
         w.recv(ten, src, 3);
@@ -425,7 +456,7 @@ TEST(P2pEnvelope, RoundTripsEveryFieldAtItsLimits) {
   for (unsigned tag : {0u, 1u, driver::p2p::kMaxTag})
     for (unsigned task : {0u, 37u, 63u})
       for (unsigned cls : {0u, 11u, 15u})
-        for (uint64_t value : {uint64_t{0}, uint64_t{1000}, driver::p2p::kMaxCount}) {
+        for (uint64_t value : {uint64_t{0}, uint64_t{1000}, driver::p2p::kMaxBytes}) {
           driver::p2p::Envelope e;
           e.tag = tag;
           e.src_task = task;
@@ -458,9 +489,9 @@ TEST(Mailbox, QueuesPerKeyInArrivalOrder) {
   Mailbox mb;
   const Mailbox::Key a{0, 3, 1, 7}, b{0, 3, 1, 8};
   const uint64_t one[] = {1}, two[] = {2, 2};
-  mb.put(a, one, 1);
-  mb.put(b, two, 2);
-  mb.put(a, two, 2);
+  mb.put(a, one, 8);
+  mb.put(b, two, 16);
+  mb.put(a, two, 16);
   ASSERT_NE(mb.queued(a), nullptr);
   EXPECT_EQ(mb.queued(a)->words, std::vector<uint64_t>({1}));
   mb.pop(a);
@@ -470,18 +501,18 @@ TEST(Mailbox, QueuesPerKeyInArrivalOrder) {
   EXPECT_EQ(mb.queued_messages(), 1u);
 }
 
-TEST(Mailbox, APostedReceiveTakesOnlyAMessageOfItsCount) {
+TEST(Mailbox, APostedReceiveTakesOnlyAMessageOfItsLength) {
   Mailbox mb;
   const Mailbox::Key k{1, 0, 0, 0};
   uint64_t buf[3] = {};
-  mb.post(k, buf, 3);
+  mb.post(k, buf, 24);
   const uint64_t four[] = {4, 4, 4, 4}, three[] = {3, 3, 3};
-  mb.put(k, four, 4);
+  mb.put(k, four, 32);
   EXPECT_FALSE(mb.posted(k)->started);
   ASSERT_NE(mb.queued(k), nullptr);
   mb.pop(k);
   // Packets: the first with two words, the second with the third.
-  mb.first_packet(9, k, 3, three, 2);
+  mb.first_packet(9, k, 24, three, 2);
   EXPECT_TRUE(mb.posted(k)->started);
   EXPECT_FALSE(mb.posted(k)->done());
   mb.next_packet(9, k, 1, three + 2, 31);
@@ -491,15 +522,29 @@ TEST(Mailbox, APostedReceiveTakesOnlyAMessageOfItsCount) {
   EXPECT_EQ(mb.queued_messages(), 0u);
 }
 
+TEST(Mailbox, LengthsAreBytesNotWords) {
+  Mailbox mb;
+  const Mailbox::Key k{2, 0, 0, 1};
+  uint64_t buf[1] = {};
+  mb.post(k, buf, 3);
+  const uint64_t five[] = {0x0504030201};
+  mb.put(k, five, 5);  // one word too, but 5 bytes, not 3
+  EXPECT_FALSE(mb.posted(k)->started);
+  ASSERT_NE(mb.queued(k), nullptr);
+  EXPECT_EQ(mb.queued(k)->bytes, 5u);
+  EXPECT_EQ(Mailbox::words_for(0), 0u);
+  EXPECT_EQ(Mailbox::words_for(9), 2u);
+}
+
 TEST(Mailbox, PacketsOutOfSequenceAreErrors) {
   Mailbox mb;
   const Mailbox::Key k{0, 5, 0, 2}, other{0, 5, 0, 3};
   const uint64_t w[31] = {};
   EXPECT_THROW(mb.next_packet(5, k, 1, w, 31), Error);
-  mb.first_packet(5, k, 100, w, 31);
+  mb.first_packet(5, k, 800, w, 31);
   EXPECT_THROW(mb.next_packet(5, k, 2, w, 31), Error);
   EXPECT_THROW(mb.next_packet(5, other, 1, w, 31), Error);
-  EXPECT_THROW(mb.first_packet(5, k, 1, w, 31), Error);
+  EXPECT_THROW(mb.first_packet(5, k, 8, w, 31), Error);
   mb.next_packet(5, k, 1, w, 31);
   EXPECT_EQ(mb.queued(k)->filled, 62u);
 }
@@ -509,8 +554,8 @@ TEST(Mailbox, AnAbandonedReceiveLeavesTheRestOfItsMessageQueued) {
   const Mailbox::Key k{0, 1, 0, 0};
   std::vector<uint64_t> buf(40);
   std::vector<uint64_t> w(31, 6);
-  mb.post(k, buf.data(), 40);
-  mb.first_packet(1, k, 40, w.data(), 31);
+  mb.post(k, buf.data(), 320);
+  mb.first_packet(1, k, 320, w.data(), 31);
   mb.unpost(k);
   buf.assign(40, 0);
   mb.next_packet(1, k, 1, w.data(), 31);
