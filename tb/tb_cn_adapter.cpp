@@ -12,6 +12,7 @@
 #include "firmware/alu_model.hpp"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
+#include "firmware/tree_firmware.hpp"
 #include "tb_harness.hpp"
 
 namespace collnet::tb {
@@ -50,7 +51,8 @@ Payload random_payload(std::mt19937_64& rng) {
 // each VC and receivers that return credits per VC (optionally late), plus the register
 // bus. The senders interleave the VCs flit by flit at random, which a receiver must
 // accept; the adapter itself switches VC only between packets, which the bench checks.
-class AdapterBench : public ClockedHarness<Vcn_adapter> {
+// The bench is a fw::RegisterBus, so the real firmware can drive the adapter through it.
+class AdapterBench : public ClockedHarness<Vcn_adapter>, public fw::RegisterBus {
  public:
   explicit AdapterBench(uint64_t seed = 1) : rng_(seed) {
     for (auto& c : credits_) c.fill(kLinkPackets);
@@ -59,7 +61,7 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
   // ---------------------------------------------------------------- bus
   // The bus data ports are 256 bits (eight 32-bit words in the model): word k of a vector
   // in bits [64k +: 64]. An ordinary access uses word 0.
-  void write_vector(uint32_t addr, const Vector& v, bool priv = false) {
+  void write_vector(uint32_t addr, const Vector& v, bool priv = false) override {
     model().bus_req_i = 1;
     model().bus_we_i = 1;
     model().bus_addr_i = addr;
@@ -71,8 +73,8 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     step();
     model().bus_req_i = 0;
   }
-  void write(uint32_t addr, uint64_t data, bool priv = false) { write_vector(addr, {data, 0, 0, 0}, priv); }
-  Vector read_vector(uint32_t addr, bool priv = false) {
+  void write(uint32_t addr, uint64_t data, bool priv = false) override { write_vector(addr, {data, 0, 0, 0}, priv); }
+  Vector read_vector(uint32_t addr, bool priv = false) override {
     model().bus_req_i = 1;
     model().bus_we_i = 0;
     model().bus_addr_i = addr;
@@ -86,7 +88,7 @@ class AdapterBench : public ClockedHarness<Vcn_adapter> {
     return v;
   }
   // Every ordinary register answers in word 0 only.
-  uint64_t read(uint32_t addr, bool priv = false) {
+  uint64_t read(uint32_t addr, bool priv = false) override {
     const Vector v = read_vector(addr, priv);
     EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
     return v[0];
@@ -270,6 +272,39 @@ Payload identity_payload(unsigned op) {
 }
 
 const unsigned kOps[] = {kOpOr, kOpAnd, kOpXor, kOpMin, kOpMax, kOpAdd};
+
+// ------------------------------------------------------------------ the real firmware
+// fw::TreeFirmware drives the adapter through the bench's register bus, as it drives a
+// node of the machine: probe, a root's class route, a packet injected and received back
+// on each VC (the root's turnaround), and the status it decodes.
+TEST(CnAdapterFirmware, TheNodesFirmwareDrivesAPacketThroughTheRoot) {
+  AdapterBench b;
+  fw::Personality me;  // rank 0 of a one-node machine: the root, no links
+  for (fw::Vc vc : {fw::Vc::User, fw::Vc::System}) {
+    fw::TreeFirmware tree(b, me, vc);
+    tree.probe();
+    fw::ClassRoute root;
+    root.up_link = fw::ClassRoute::kNoUpLink;
+    root.local_source = root.local_destination = true;
+    tree.configure_class_route(vc == fw::Vc::System ? 12 : 5, root, vc == fw::Vc::System);
+    fw::Header h;
+    h.cls = vc == fw::Vc::System ? 12 : 5;
+    h.op = fw::AluOp::Add;
+    h.tag = 77;
+    std::vector<uint64_t> words(kPayloadFlits), got(kPayloadFlits);
+    for (unsigned i = 0; i < kPayloadFlits; ++i) words[i] = 0x1000 * (unsigned(vc) + 1) + i;
+    EXPECT_EQ(tree.status().inj_hdr_free, 8u);
+    tree.push_header(h);
+    tree.push_words(words.data(), words.size());
+    for (int i = 0; i < 200 && tree.status().rcv_data < kPayloadFlits; ++i) b.step();
+    ASSERT_EQ(tree.status().rcv_hdrs, 1u);
+    EXPECT_EQ(tree.pop_header(), h);
+    tree.pop_words(got.data(), got.size());
+    EXPECT_EQ(got, words) << "one contributor: the sum is its own words";
+    tree.check_errors();
+  }
+  EXPECT_FALSE(b.assertion_failed());
+}
 
 // ------------------------------------------------------------------ registers
 TEST(CnAdapterRegs, IdentifiesItself) {
