@@ -53,7 +53,8 @@ module tr_router #(
   output logic      [tr_pkg::TrRouterErrBits-1:0] err_o
 );
 
-  localparam int S    = 27;  // sources
+  // sources: every link's VCs, then the injection FIFOs
+  localparam int S    = tr_pkg::NumDirs * tr_pkg::TrNumVcs + tr_pkg::TrInjFifos;
   localparam int SrcW = $clog2(S);
   // credit counters: flits up to DynFlits, packet slots up to EscSlots
   localparam int CntW = $clog2((DynFlits > EscSlots ? DynFlits : EscSlots) + 1);
@@ -223,7 +224,7 @@ module tr_router #(
   // ------------------------------------------------------------ reception FIFOs
   for (genvar k = 0; k < 2; k++) begin : g_rcv
     cmn_wfifo #(.Width(64), .Lanes(4), .Depth(RcvFlits)) u_fifo (
-      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .push_n_i(3'd1), .data_i({192'd0, odata[(6 + k)*64 +: 64]}),
+      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .push_n_i(3'd1), .data_i({{(3*tr_pkg::TrFlitBits){1'b0}}, odata[(6 + k)*64 +: 64]}),
       .pop_i(rcv_pop_i[k]), .pop_n_i(rcv_n_i), .data_o(rcv_data_o[k*256 +: 256]),
       .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
     );
