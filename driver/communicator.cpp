@@ -385,59 +385,56 @@ const uint64_t* data_or_null(const std::vector<uint64_t>& v, const void* p) { re
 uint64_t* data_or_null(std::vector<uint64_t>& v, const void* p) { return p ? v.data() : nullptr; }
 size_t raw_elements(size_t count, bool pairs) { return count * (pairs ? 2 : 1); }
 
+// Runs `words(send, recv)` of a raw-form collective on raw copies of the native buffers of
+// `count` elements, and writes its `out_count` result elements back to recv if the
+// collective defines them on this rank.
+template <class Words>
+void through_raw(const void* send, void* recv, size_t count, size_t out_count, Datatype type, bool pairs,
+                 bool defined, Words&& words) {
+  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
+  std::vector<uint64_t> out(recv ? raw_elements(out_count, pairs) : 0);
+  words(data_or_null(in, send), data_or_null(out, recv));
+  if (recv && out_count && defined) raw_to_native(type, pairs, out.data(), out_count, recv);
+}
+
 }  // namespace
 
 void Communicator::allreduce(const void* send, void* recv, size_t count, Datatype type, Op op) {
-  const bool pairs = is_loc(op);
-  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
-  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
-  allreduce_words(data_or_null(in, send), data_or_null(out, recv), count, type, op);
-  if (recv && count) raw_to_native(type, pairs, out.data(), count, recv);
+  through_raw(send, recv, count, count, type, is_loc(op), true,
+              [&](const uint64_t* s, uint64_t* r) { allreduce_words(s, r, count, type, op); });
 }
 
 void Communicator::reduce(const void* send, void* recv, size_t count, Datatype type, Op op, unsigned root) {
-  const bool pairs = is_loc(op);
-  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
-  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
-  reduce_words(data_or_null(in, send), data_or_null(out, recv), count, type, op, root);
-  if (recv && count && rank_ == root) raw_to_native(type, pairs, out.data(), count, recv);
+  through_raw(send, recv, count, count, type, is_loc(op), rank_ == root,
+              [&](const uint64_t* s, uint64_t* r) { reduce_words(s, r, count, type, op, root); });
 }
 
 void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) {
-  std::vector<uint64_t> b = raw_of(buf, count, type, false);
+  std::vector<uint64_t> b = raw_of(buf, count, type, false);  // in place
   bcast_words(data_or_null(b, buf), count, type, root);
   if (buf && count) raw_to_native(type, false, b.data(), count, buf);
 }
 
 void Communicator::gather(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
   check_root("gather", root);
-  const std::vector<uint64_t> in = raw_of(send, count, type, false);
-  std::vector<uint64_t> out(recv && rank_ == root ? count * size_ : 0);
-  gather_to(data_or_null(in, send), rank_ == root ? data_or_null(out, recv) : nullptr, count, type, root, false);
-  if (recv && count && rank_ == root) raw_to_native(type, false, out.data(), count * size_, recv);
+  const bool receives = rank_ == root;
+  through_raw(send, receives ? recv : nullptr, count, count * size_, type, false, receives,
+              [&](const uint64_t* s, uint64_t* r) { gather_to(s, r, count, type, root, false); });
 }
 
 void Communicator::allgather(const void* send, void* recv, size_t count, Datatype type) {
-  const std::vector<uint64_t> in = raw_of(send, count, type, false);
-  std::vector<uint64_t> out(recv ? count * size_ : 0);
-  gather_to(data_or_null(in, send), data_or_null(out, recv), count, type, 0, true);
-  if (recv && count) raw_to_native(type, false, out.data(), count * size_, recv);
+  through_raw(send, recv, count, count * size_, type, false, true,
+              [&](const uint64_t* s, uint64_t* r) { gather_to(s, r, count, type, 0, true); });
 }
 
 void Communicator::scan(const void* send, void* recv, size_t count, Datatype type, Op op) {
-  const bool pairs = is_loc(op);
-  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
-  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
-  prefix("scan", data_or_null(in, send), data_or_null(out, recv), count, type, op, true);
-  if (recv && count) raw_to_native(type, pairs, out.data(), count, recv);
+  through_raw(send, recv, count, count, type, is_loc(op), true,
+              [&](const uint64_t* s, uint64_t* r) { prefix("scan", s, r, count, type, op, true); });
 }
 
 void Communicator::exscan(const void* send, void* recv, size_t count, Datatype type, Op op) {
-  const bool pairs = is_loc(op);
-  const std::vector<uint64_t> in = raw_of(send, count, type, pairs);
-  std::vector<uint64_t> out(recv ? raw_elements(count, pairs) : 0);
-  prefix("exscan", data_or_null(in, send), data_or_null(out, recv), count, type, op, false);
-  if (recv && count && rank_ > 0) raw_to_native(type, pairs, out.data(), count, recv);
+  through_raw(send, recv, count, count, type, is_loc(op), rank_ > 0,
+              [&](const uint64_t* s, uint64_t* r) { prefix("exscan", s, r, count, type, op, false); });
 }
 
 }  // namespace collnet::driver

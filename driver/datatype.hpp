@@ -50,8 +50,6 @@ constexpr Datatype datatype_of() {
   else if constexpr (std::is_same_v<T, double>) return Datatype::F64;
   else static_assert(sizeof(T) == 0, "not an element type of the collectives library");
 }
-template <class T>
-constexpr Datatype datatype_of_pair(const ValueIndex<T>*) { return datatype_of<T>(); }
 
 // Bytes one element takes in a program's buffer: the type's size, or for (value, index)
 // pairs the size of ValueIndex<T> (the index at offset max(size, 4), the whole padded to
