@@ -142,6 +142,7 @@ class Package:
         self.tables = {}     # docs table name -> markdown
         self.checks = []     # (expr, why) for C++ static_assert
         self.registers = []  # (offset, end, name) for overlap checks
+        self.layouts = {}    # layout id -> title, for registers that name their layout
         for item in need(desc, "items", self.name):
             kind = need(item, "kind", self.name)
             handler = getattr(self, "item_" + kind, None)
@@ -281,8 +282,7 @@ class Package:
         self.run_checks(item, title)
         self.sections.append((title, _lines(item.get("doc")) + _field_comment(rows), [total] + consts, funcs))
         self.tables[f"{self.name}.{need(item, 'id', title)}"] = _field_table(rows)
-        self.layouts = getattr(self, "layouts", {})
-        self.layouts[item["id"]] = (title, prefix)
+        self.layouts[item["id"]] = title
 
     def item_registers(self, item):
         title = need(item, "title", self.name)
@@ -306,17 +306,18 @@ class Package:
                 consts.append(self.const(name + "Stride", stride, where, doc=f"{name} + {index} * this"))
                 meaning += f" ({index} = 0..{count - 1})"
             if "layout" in r:
-                lt, _ = getattr(self, "layouts", {}).get(r["layout"], (None, None))
+                lt = self.layouts.get(r["layout"])
                 if lt is None:
                     raise DescriptionError(f"{self.name}: {where}: unknown layout {r['layout']!r}")
                 meaning += f"; fields: the {lt} layout"
             reset = r.get("reset")
-            reset_text = "—" if reset is None else (reset if isinstance(reset, str) and not Scope.is_literal(reset)
-                                                    else f"0x{self.scope.eval(reset, where):x}")
-            if isinstance(reset, str) and not Scope.is_literal(reset):
+            if reset is None:
+                reset_text = "—"
+            elif Scope.is_literal(reset):
+                reset_text = f"0x{self.scope.eval(reset, where):x}"
+            else:  # a constant's name
                 reset_text = f"`{reset}`"
             rows.append(f"| {addr} | `{name}` | {access} | {reset_text} | {meaning} |")
-            prefix = r.get("prefix")
             word = VECTOR_BITS if "vector" in access else REG_BITS
             if "fields" in r:
                 fc, _, frows = self.fields_of(need(r, "prefix", where), r["fields"], word, where)
@@ -325,6 +326,7 @@ class Package:
             if "flags" in r:
                 fc, frows = [], []
                 bits_seen = {}
+                prefix = need(r, "prefix", where)
                 for fl in r["flags"]:
                     fname = need(fl, "name", where)
                     fwhere = f"{where}, flag {fname}"
@@ -334,7 +336,7 @@ class Package:
                     if b in bits_seen:
                         raise DescriptionError(f"{self.name}: {fwhere}: bit {b} is also {bits_seen[b]}")
                     bits_seen[b] = fname
-                    fc.append(self.const(need(r, "prefix", where) + fname, fl["bit"], fwhere, doc=fl.get("doc", "")))
+                    fc.append(self.const(prefix + fname, fl["bit"], fwhere, doc=fl.get("doc", "")))
                     frows.append(f"| {b} | `{prefix}{fname}` | {fl.get('doc', '')} |")
                 if "count_name" in r:
                     fc.append(self.const(r["count_name"], max(bits_seen) + 1, where, doc=f"bits of {name}"))
