@@ -64,14 +64,16 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   const std::vector<Call> calls = sweep(n, 2);
   // inputs[call][rank], outputs[call][rank]
   std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
+  std::vector<const cli::Collective*> specs(calls.size());
+  std::vector<size_t> recv_elems(calls.size());  // elements of each rank's receive buffer
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    const cli::Collective& spec = *cli::find_collective(call.collective);
-    const bool pairs = driver::is_loc(call.op) && spec.takes_op;
+    specs[i] = cli::find_collective(call.collective);
+    const bool pairs = driver::is_loc(call.op) && specs[i]->takes_op;
+    recv_elems[i] = specs[i]->recv_per_member ? call.count * n : call.count;
     for (unsigned k = 0; k < n; ++k) {
       in[i].push_back(cli::seeded_input(seed + i, members[k], call.count, call.type, call.op));
-      const size_t elems = spec.recv_per_member ? call.count * n : call.count;
-      out[i].emplace_back(elems * (pairs ? 2 : 1), 0);
+      out[i].emplace_back(recv_elems[i] * (pairs ? 2 : 1), 0);
     }
   }
   const driver::RunReport rep = m.run([&](driver::Task& t) {
@@ -81,9 +83,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
     const unsigned k = comm.rank();
     for (size_t i = 0; i < calls.size(); ++i) {
       const Call& call = calls[i];
-      cli::find_collective(call.collective)
-          ->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
-                                out[i][k].size() / (driver::is_loc(call.op) && cli::find_collective(call.collective)->takes_op ? 2 : 1)});
+      specs[i]->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
+                                    recv_elems[i]});
     }
     comm.barrier();
   });
