@@ -71,12 +71,12 @@ int run_traffic_command(const TrafficCommand& c) {
   }
   const unsigned nodes = o.machine.shape.nodes();
   try {
-    o.spec.pattern = sim::parse_pattern(c.pattern);
+    o.spec.pattern = workload::parse_pattern(c.pattern);
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--pattern: ") + e.what());
   }
-  if (c.routing == "dor") o.spec.routing = sim::Routing::Dor;
-  else if (c.routing == "adaptive") o.spec.routing = sim::Routing::Adaptive;
+  if (c.routing == "dor") o.spec.routing = workload::Routing::Dor;
+  else if (c.routing == "adaptive") o.spec.routing = workload::Routing::Adaptive;
   else return usage("--routing: unknown routing '" + c.routing + "': expected dor or adaptive");
   try {
     o.engine = sim::parse_engine(c.engine);
@@ -149,7 +149,7 @@ int run_traffic_command(const TrafficCommand& c) {
     return usage(e.what());
   }
 
-  sim::TrafficResult r;
+  workload::TrafficResult r;
   try {
     r = sim::run_traffic(o);
   } catch (const std::invalid_argument& e) {

@@ -1,6 +1,7 @@
-// `collnet traffic`: synthetic traffic on the torus (systemc/traffic_run.hpp), its options,
-// its report and its JSON. Exit status: 0 every packet delivered once and intact, 1 loss,
-// duplication, corruption or deadlock, 2 bad usage.
+// `collnet traffic`: synthetic traffic on the torus (workload/, run on an engine by
+// systemc/traffic_run.hpp), its options, its report and its JSON. Exit status: 0 every
+// packet delivered once and intact, 1 loss, duplication, corruption or deadlock, 2 bad
+// usage.
 #pragma once
 
 #include <string>

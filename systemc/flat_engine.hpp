@@ -14,6 +14,6 @@ namespace collnet::sim {
 // "XxYxZ/L" for every flat model built (shape and link latency).
 std::vector<std::string> flat_models();
 // Throws std::runtime_error naming the built models when none matches the machine.
-TrafficResult run_flat(const TrafficOptions& o, TrafficSetup& setup);
+workload::TrafficResult run_flat(const TrafficOptions& o, workload::TrafficSetup& setup);
 
 }  // namespace collnet::sim

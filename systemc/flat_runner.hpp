@@ -10,7 +10,8 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
-#include "bus_port.hpp"
+#include "bus_words.hpp"
+#include "firmware/bus_port.hpp"
 #include "model_reset.hpp"
 #include "traffic_run.hpp"
 
@@ -20,10 +21,10 @@ template <class Model>
 class FlatRunner {
  public:
   // One node's bus on the flat model.
-  class Port : public BusPort {
+  class Port : public fw::BusPort {
    public:
     Port(Model& m, unsigned rank) : m_(m), rank_(rank) {}
-    void present(const BusRequest& req) override { req_ = req; }
+    void present(const fw::BusRequest& req) override { req_ = req; }
     std::array<uint64_t, 4> bus_rvector() const override { return bus_words(m_.bus_rdata_o[rank_]); }
     uint64_t torus_status() const override { return m_.tor_status_o[rank_]; }
     void apply() {
@@ -39,10 +40,10 @@ class FlatRunner {
    private:
     Model& m_;
     unsigned rank_;
-    BusRequest req_;
+    fw::BusRequest req_;
   };
 
-  static TrafficResult run(const TrafficOptions& o, TrafficSetup& setup) {
+  static workload::TrafficResult run(const TrafficOptions& o, workload::TrafficSetup& setup) {
     VerilatedContext context;
     context.timeunit(-9);
     context.timeprecision(-12);
@@ -77,7 +78,7 @@ class FlatRunner {
         for (unsigned r = 0; r < n; ++r) setup.agent(r)->after_edge(cycle, ports[r]);
       }
     };
-    TrafficResult res = setup.run(o, step);
+    workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, step);
     if (fst) fst->close();
     m->final();
     return res;

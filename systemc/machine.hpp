@@ -54,7 +54,7 @@ class Machine : public fw::MachineModel {
   // node link_latency cycles at a time, on MachineConfig::threads host threads, unless
   // MachineConfig::lockstep (the results are the same cycle for cycle). With more than one
   // thread, agents of different nodes run concurrently: what they share must be
-  // thread-safe (TrafficLedger is).
+  // thread-safe (workload::TrafficLedger is).
   void advance(uint64_t cycles);
   uint64_t cycle() const { return nodes_.front()->cycle(); }
   // Host threads advance() steps the nodes with: MachineConfig::threads, at most one per node.
@@ -78,7 +78,7 @@ class Machine : public fw::MachineModel {
   // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.
   Node::Activity activity() const;
   // Attaches an agent to node `rank`'s bus (instead of running tasks there).
-  void attach(unsigned rank, EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
+  void attach(unsigned rank, fw::EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
 
  private:
   void task_finished();

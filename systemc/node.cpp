@@ -8,6 +8,7 @@
 #include "verilated_fst_c.h"
 // clang-format off
 #include "node.hpp"
+#include "bus_words.hpp"
 #include "model_reset.hpp"
 // clang-format on
 
@@ -40,7 +41,7 @@ bool to_torus(uint32_t addr) { return ((addr >> 10) & 3u) == 2u; }
 // ignores them without one, and held still they do not wake a quiescent side. `last_req`
 // is the request last driven. Returns whether any input changed.
 template <class Model>
-bool drive_request(Model& m, bool req, bool& last_req, const BusRequest& r) {
+bool drive_request(Model& m, bool req, bool& last_req, const fw::BusRequest& r) {
   bool changed = false;
   if (req != last_req) {
     m.bus_req_i = req;

@@ -6,7 +6,7 @@
 // registered outputs on the outgoing wires. A side that is quiescent (Quiescence) is not
 // evaluated: a tree collective costs next to nothing on the torus side, and torus traffic
 // next to nothing on the tree side. Processors wait on edge_event(); an attached
-// EdgeAgent runs right after the edge.
+// fw::EdgeAgent runs right after the edge.
 #pragma once
 
 #include <systemc>
@@ -17,7 +17,7 @@
 #include <memory>
 #include <vector>
 
-#include "bus_port.hpp"
+#include "firmware/bus_port.hpp"
 #include "link.hpp"
 #include "quiescence.hpp"
 
@@ -28,7 +28,7 @@ class VerilatedFstC;
 
 namespace collnet::sim {
 
-class Node : public sc_core::sc_module, public BusPort {
+class Node : public sc_core::sc_module, public fw::BusPort {
  public:
   SC_HAS_PROCESS(Node);
   Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip = IdleSkip::On);
@@ -43,14 +43,14 @@ class Node : public sc_core::sc_module, public BusPort {
   // The node's torus coordinates, the torus size and links marked down (static).
   void set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims, unsigned links_down);
   // An agent to run right after every clock edge (none: nullptr).
-  void attach(EdgeAgent* agent) { agent_ = agent; }
+  void attach(fw::EdgeAgent* agent) { agent_ = agent; }
   // The buffer idle-cycle detection copies model state into; shared by the nodes that one
   // host thread steps (see Quiescence). Needed unless idle skipping is off.
   void use_scratch(std::vector<unsigned char>* scratch);
 
   // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
   // all an ordinary register returns) or bus_rvector() (all four words) after it.
-  void present(const BusRequest& req) override { request_ = req; }
+  void present(const fw::BusRequest& req) override { request_ = req; }
   // The node's processors share its bus, first come first served: an access takes a
   // ticket, waits until its ticket is served, holds the bus for the whole access and
   // then serves the next ticket. A task that polls in a loop cannot starve the others.
@@ -124,8 +124,8 @@ class Node : public sc_core::sc_module, public BusPort {
   std::array<const LinkWire*, 3> in_{};
   std::array<WireSender<TorusFlit>, 6> tor_out_{};
   std::array<const TorusWire*, 6> tor_in_{};
-  EdgeAgent* agent_ = nullptr;
-  BusRequest request_;
+  fw::EdgeAgent* agent_ = nullptr;
+  fw::BusRequest request_;
   uint64_t next_ticket_ = 0, serving_ = 0;
   sc_core::sc_event edge_;
   uint64_t cycle_ = 0;

@@ -22,7 +22,7 @@ void Processor::run() {
   on_finish_();
 }
 
-void Processor::access(const BusRequest& req) {
+void Processor::access(const fw::BusRequest& req) {
   // Other tasks of the node are using or waiting for the bus: wait for our turn. The bus
   // is released right after the last cycle of an access, before any further edge, so the
   // caller still reads its own data.

@@ -43,7 +43,7 @@ class Processor : public sc_core::sc_module, public fw::Processor {
 
  private:
   void run();
-  void access(const BusRequest& req);
+  void access(const fw::BusRequest& req);
 
   Node& node_;
   unsigned access_cycles_;

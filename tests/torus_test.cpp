@@ -19,7 +19,7 @@ namespace {
 using test::run_isolated;
 using test::machine_config;
 
-std::string describe(const sim::TrafficResult& r) {
+std::string describe(const workload::TrafficResult& r) {
   std::ostringstream s;
   s << "created " << r.created << " delivered " << r.delivered << " lost " << r.lost << " duplicated " << r.duplicated
     << " corrupted " << r.corrupted << (r.deadlock ? " DEADLOCK" : "") << (r.drain_timeout ? " DRAIN TIMEOUT" : "")
@@ -113,7 +113,7 @@ TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
   EXPECT_EQ(res.report, "ok");
 }
 
-sim::TrafficOptions traffic(const std::string& shape, double rate, sim::Routing routing, uint64_t seed) {
+sim::TrafficOptions traffic(const std::string& shape, double rate, workload::Routing routing, uint64_t seed) {
   sim::TrafficOptions o;
   o.machine = machine_config(shape);
   o.spec.rate = rate;
@@ -125,7 +125,7 @@ sim::TrafficOptions traffic(const std::string& shape, double rate, sim::Routing 
 }
 
 std::string run_traffic_checked(const sim::TrafficOptions& o) {
-  const sim::TrafficResult r = sim::run_traffic(o);
+  const workload::TrafficResult r = sim::run_traffic(o);
   if (!r.ok() || r.delivered == 0) return describe(r);
   return "ok";
 }
@@ -136,20 +136,20 @@ TEST(TorusTraffic, OddShapesAboveSaturationLoseNothing) {
   const uint64_t seed = 7;
   std::cout << "seed " << seed << "\n";
   for (const char* shape : {"3x5x7", "2x2x2", "1x1x16", "4x4x1"}) {
-    for (sim::Routing routing : {sim::Routing::Dor, sim::Routing::Adaptive}) {
+    for (workload::Routing routing : {workload::Routing::Dor, workload::Routing::Adaptive}) {
       const auto res = run_isolated([&] { return run_traffic_checked(traffic(shape, 0.9, routing, seed)); });
       ASSERT_TRUE(res.exited) << shape << ": " << res.report;
-      EXPECT_EQ(res.report, "ok") << shape << (routing == sim::Routing::Dor ? " dor" : " adaptive");
+      EXPECT_EQ(res.report, "ok") << shape << (routing == workload::Routing::Dor ? " dor" : " adaptive");
     }
   }
 }
 
 // Every traffic pattern on 4x4x4 at a moderate load.
 TEST(TorusTraffic, EveryPatternDelivers) {
-  for (sim::Pattern p : {sim::Pattern::Uniform, sim::Pattern::Transpose, sim::Pattern::Bitcomp,
-                         sim::Pattern::Hotspot, sim::Pattern::Neighbor}) {
+  for (workload::Pattern p : {workload::Pattern::Uniform, workload::Pattern::Transpose, workload::Pattern::Bitcomp,
+                              workload::Pattern::Hotspot, workload::Pattern::Neighbor}) {
     const auto res = run_isolated([p] {
-      sim::TrafficOptions o = traffic("4x4x4", 0.3, sim::Routing::Adaptive, 3);
+      sim::TrafficOptions o = traffic("4x4x4", 0.3, workload::Routing::Adaptive, 3);
       o.spec.pattern = p;
       return run_traffic_checked(o);
     });
@@ -162,7 +162,7 @@ TEST(TorusTraffic, EveryPatternDelivers) {
 // routes: hints, and a detour through another node where no dimension-order route exists).
 TEST(TorusTraffic, TrafficIsDeliveredAroundADownNode) {
   const auto res = run_isolated([] {
-    sim::TrafficOptions o = traffic("4x4x4", 0.3, sim::Routing::Adaptive, 5);
+    sim::TrafficOptions o = traffic("4x4x4", 0.3, workload::Routing::Adaptive, 5);
     o.machine.down_nodes = {21};
     return run_traffic_checked(o);
   });
@@ -197,7 +197,7 @@ TEST(TorusTraffic, RoutesAroundADownNodeUseDetoursWhereDimensionOrderCannot) {
 // looks at: the packet counts, accepted load, average, p99 and maximum latency, cycles.
 std::string exact_run(const sim::TrafficOptions& o) {
   const auto res = run_isolated([o] {
-    const sim::TrafficResult r = sim::run_traffic(o);
+    const workload::TrafficResult r = sim::run_traffic(o);
     std::ostringstream s;
     s << describe(r) << " p99 " << r.p99_latency << " max " << r.max_latency << " cycles " << r.cycles;
     return s.str();
@@ -212,7 +212,7 @@ TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
   bool built = false;
   for (const std::string& m : sim::flat_models()) built = built || m == "2x2x2/4";
   ASSERT_TRUE(built) << "the build has no 2x2x2 flat model (COLLNET_FLAT_SHAPES)";
-  sim::TrafficOptions o = traffic("2x2x2", 0.6, sim::Routing::Adaptive, 11);
+  sim::TrafficOptions o = traffic("2x2x2", 0.6, workload::Routing::Adaptive, 11);
   const std::string systemc = exact_run(o);
   o.engine = sim::Engine::Flat;
   EXPECT_EQ(systemc, exact_run(o));
@@ -223,7 +223,7 @@ TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
 // any link latency, against stepping every node one cycle at a time under the kernel.
 TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
   for (const unsigned latency : {1u, 3u, 4u}) {
-    sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 5);
+    sim::TrafficOptions o = traffic("3x2x4", 0.8, workload::Routing::Adaptive, 5);
     o.machine.link_latency = latency;
     const std::string quanta = exact_run(o);
     o.machine.lockstep = true;
@@ -243,7 +243,7 @@ TEST(TorusTraffic, SkippingIdleNodeSidesAgreesWithEvaluatingEverythingCycleForCy
     bool lockstep;
   };
   for (const Case c : {Case{0.02, 1, false}, Case{0.8, 1, false}, Case{0.3, 2, false}, Case{0.3, 1, true}}) {
-    sim::TrafficOptions o = traffic("3x2x4", c.rate, sim::Routing::Adaptive, 13);
+    sim::TrafficOptions o = traffic("3x2x4", c.rate, workload::Routing::Adaptive, 13);
     o.machine.threads = c.threads;
     o.machine.lockstep = c.lockstep;
     o.machine.idle_skip = sim::IdleSkip::Off;
@@ -256,7 +256,7 @@ TEST(TorusTraffic, SkippingIdleNodeSidesAgreesWithEvaluatingEverythingCycleForCy
     }
   }
   const auto skipped = run_isolated([] {
-    sim::TrafficOptions o = traffic("3x2x4", 0.02, sim::Routing::Adaptive, 13);
+    sim::TrafficOptions o = traffic("3x2x4", 0.02, workload::Routing::Adaptive, 13);
     return std::to_string(sim::run_traffic(o).idle_skipped);
   });
   ASSERT_TRUE(skipped.exited) << skipped.report;
@@ -268,7 +268,7 @@ TEST(TorusTraffic, SkippingIdleNodeSidesAgreesWithEvaluatingEverythingCycleForCy
 // threads on 24 nodes) and more threads than nodes (which starts one per node).
 TEST(TorusTraffic, SteppingOnSeveralThreadsAgreesWithOneCycleForCycle) {
   for (const unsigned latency : {1u, 4u}) {
-    sim::TrafficOptions o = traffic("3x2x4", 0.8, sim::Routing::Adaptive, 9);
+    sim::TrafficOptions o = traffic("3x2x4", 0.8, workload::Routing::Adaptive, 9);
     o.machine.link_latency = latency;
     const std::string one = exact_run(o);
     EXPECT_NE(one.find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << one;
@@ -278,9 +278,9 @@ TEST(TorusTraffic, SteppingOnSeveralThreadsAgreesWithOneCycleForCycle) {
     }
   }
   const auto tiny = run_isolated([] {
-    sim::TrafficOptions o = traffic("2x1x1", 0.5, sim::Routing::Adaptive, 2);
+    sim::TrafficOptions o = traffic("2x1x1", 0.5, workload::Routing::Adaptive, 2);
     o.machine.threads = 8;
-    const sim::TrafficResult r = sim::run_traffic(o);
+    const workload::TrafficResult r = sim::run_traffic(o);
     return std::to_string(r.threads) + (r.ok() ? " ok" : " FAILED");
   });
   ASSERT_TRUE(tiny.exited) << tiny.report;
@@ -301,7 +301,7 @@ TEST(TorusTraffic, ThreadsAreRefusedWhereTheyCannotApply) {
   EXPECT_THROW(c.validate(), std::invalid_argument);
   c.trace_path.clear();
   EXPECT_NO_THROW(c.validate());
-  sim::TrafficOptions o = traffic("2x2x2", 0.5, sim::Routing::Adaptive, 1);
+  sim::TrafficOptions o = traffic("2x2x2", 0.5, workload::Routing::Adaptive, 1);
   o.machine.threads = 2;
   o.engine = sim::Engine::Flat;
   EXPECT_THROW(o.validate(), std::invalid_argument);

@@ -17,7 +17,7 @@
 
 #include "firmware/torus_layout.hpp"
 
-namespace collnet::sim {
+namespace collnet::workload {
 
 enum class Pattern { Uniform, Transpose, Bitcomp, Hotspot, Neighbor };
 
@@ -48,4 +48,4 @@ class TrafficPattern {
   double hotspot_fraction_;
 };
 
-}  // namespace collnet::sim
+}  // namespace collnet::workload

@@ -1,11 +1,13 @@
 // One access on a node's register bus, and what can make one: a processor, or an on-chip
-// agent that streams packets (systemc/traffic_agent.hpp).
+// agent that streams packets (workload/traffic_agent.hpp). The machine implements the
+// port (sim::Node, and each node of the flat model) and runs the agents attached to it;
+// an agent sees nothing of the machine but this.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
-namespace collnet::sim {
+namespace collnet::fw {
 
 // The bus carries four 64-bit words (a vector access); an ordinary register takes word 0
 // and ignores the rest.
@@ -28,26 +30,6 @@ class BusPort {
   virtual uint64_t torus_status() const = 0;
 };
 
-// The 256-bit bus data ports of a Verilated model (nd_node, or one node of nd_machine) are
-// eight 32-bit words, least significant first.
-template <class Wide>
-std::array<uint64_t, 4> bus_words(const Wide& w) {
-  std::array<uint64_t, 4> v{};
-  for (unsigned i = 0; i < 4; ++i) v[i] = (uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
-  return v;
-}
-template <class Wide>
-void set_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
-  for (unsigned i = 0; i < 4; ++i) {
-    w[2 * i] = static_cast<uint32_t>(v[i]);
-    w[2 * i + 1] = static_cast<uint32_t>(v[i] >> 32);
-  }
-}
-
-}  // namespace collnet::sim
-
-namespace collnet::sim {
-
 // Something attached to a node's bus that acts right after every clock edge (for
 // example a traffic generator): it reads what the edge produced and presents the access
 // for the next edge. It runs inside the node's own evaluation, so it costs no process.
@@ -57,4 +39,4 @@ class EdgeAgent {
   virtual void after_edge(uint64_t cycle, BusPort& port) = 0;
 };
 
-}  // namespace collnet::sim
+}  // namespace collnet::fw

@@ -18,14 +18,14 @@
 #include <random>
 #include <vector>
 
-#include "bus_port.hpp"
+#include "firmware/bus_port.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/torus_routes.hpp"
 #include "traffic_ledger.hpp"
 #include "traffic_pattern.hpp"
 
-namespace collnet::sim {
+namespace collnet::workload {
 
 enum class Routing { Dor, Adaptive };
 
@@ -41,12 +41,12 @@ struct TrafficSpec {
 
 using fw::TorusRoute;
 
-class TrafficAgent : public EdgeAgent {
+class TrafficAgent : public fw::EdgeAgent {
  public:
   TrafficAgent(unsigned rank, const fw::TorusLayout& layout, const TrafficSpec& spec, const TrafficPattern& pattern,
                TrafficLedger& ledger, const std::vector<TorusRoute>* routes);
 
-  void after_edge(uint64_t cycle, BusPort& port) override;
+  void after_edge(uint64_t cycle, fw::BusPort& port) override;
   // Stops creating packets (the run drains).
   void stop() { generating_ = false; }
 
@@ -91,4 +91,4 @@ class TrafficAgent : public EdgeAgent {
   bool rx_turn_ = true;  // who goes first when both could
 };
 
-}  // namespace collnet::sim
+}  // namespace collnet::workload

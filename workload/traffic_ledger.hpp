@@ -1,9 +1,9 @@
 // The books of a synthetic-traffic run, shared by every node's agent: which packets were
 // created and delivered (to catch loss, duplicates and corruption), the measurement window
 // and its samples, and when anything last moved (the deadlock watchdog). Agents may call
-// in from several threads at once (Machine::advance with threads): the per-packet entries
-// take a lock, and each node reports its moves in a slot of its own. The readers are for
-// when no agent runs.
+// in from several threads at once (an engine that steps nodes on several host threads,
+// such as sim::Machine::advance): the per-packet entries take a lock, and each node
+// reports its moves in a slot of its own. The readers are for when no agent runs.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-namespace collnet::sim {
+namespace collnet::workload {
 
 struct TrafficWindow {
   uint64_t warmup = 0;  // cycles before the measurement
@@ -78,4 +78,4 @@ class TrafficLedger {
   std::mutex mutex_;                 // guards everything above last_move_
 };
 
-}  // namespace collnet::sim
+}  // namespace collnet::workload

@@ -3,7 +3,7 @@
 #include "firmware/regmap.hpp"
 #include "firmware/torus_firmware.hpp"
 
-namespace collnet::sim {
+namespace collnet::workload {
 
 namespace rm = fw::regmap;
 
@@ -68,7 +68,7 @@ void TrafficAgent::finish_read(uint64_t cycle, const std::array<uint64_t, 4>& da
   pending_ = Read::None;
 }
 
-void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
+void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
   if (pending_ != Read::None) finish_read(cycle, port.bus_rvector());
 
   if (generating_ && create_(rng_)) {
@@ -97,7 +97,7 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
   rx_turn_ = !rx;
   ledger_.moved(rank_, cycle);
 
-  BusRequest req;
+  fw::BusRequest req;
   req.active = true;
   if (rx) {
     req.write = false;
@@ -142,4 +142,4 @@ void TrafficAgent::after_edge(uint64_t cycle, BusPort& port) {
   port.present(req);
 }
 
-}  // namespace collnet::sim
+}  // namespace collnet::workload

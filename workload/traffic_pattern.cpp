@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace collnet::sim {
+namespace collnet::workload {
 
 namespace {
 constexpr const char* kNames[] = {"uniform", "transpose", "bitcomp", "hotspot", "neighbor"};
@@ -88,4 +88,4 @@ bool TrafficPattern::sends(unsigned src) const {
   return destination(src, unused).has_value();
 }
 
-}  // namespace collnet::sim
+}  // namespace collnet::workload

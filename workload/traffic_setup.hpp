@@ -1,0 +1,67 @@
+// A synthetic-traffic run, whatever machine it runs on: the pattern, the books, the routes
+// around what is down and one agent per node; then warm up, measure, stop creating packets
+// and drain until every packet is delivered. An engine attaches each node's agent to that
+// node's bus and hands run() a function that advances the machine. A run fails when
+// packets are lost, duplicated or corrupted, or when nothing moves for `idle_limit` cycles
+// while packets are in flight (a deadlock).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "firmware/torus_layout.hpp"
+#include "firmware/torus_routes.hpp"
+#include "traffic_agent.hpp"
+#include "traffic_ledger.hpp"
+#include "traffic_pattern.hpp"
+
+namespace collnet::workload {
+
+struct TrafficResult {
+  unsigned nodes = 0, senders = 0;
+  double offered = 0, accepted = 0;  // flits per node per cycle in the window (all nodes)
+  double avg_latency = 0, p99_latency = 0, max_latency = 0;
+  double avg_hops = 0;               // minimal hops, averaged over the latency samples
+  uint64_t measured_packets = 0;     // packets created in the window (latency samples)
+  uint64_t created = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
+  bool deadlock = false, drain_timeout = false;
+  uint64_t cycles = 0;
+  unsigned threads = 1;              // host threads that stepped the nodes (the engine's to say)
+  double idle_skipped = 0;           // share of node sides' clock edges skipped as quiescent (the engine's to say)
+  double wall_seconds = 0, sim_cycles_per_second = 0, node_cycles_per_second = 0;
+  bool ok() const { return !deadlock && !drain_timeout && lost == 0 && duplicated == 0 && corrupted == 0; }
+};
+
+class TrafficSetup {
+ public:
+  // `faults`: what is down on the torus (empty vectors: nothing). Down nodes neither send
+  // nor receive; when anything is down, every packet takes a software route around it
+  // (fw::routes_around), otherwise the routers choose. Throws std::invalid_argument when
+  // the pattern does not fit the torus, std::runtime_error when a pair of live nodes has
+  // no route.
+  TrafficSetup(const fw::TorusLayout& layout, const fw::TorusFaults& faults, const TrafficSpec& spec,
+               TrafficWindow window);
+  TrafficAgent* agent(unsigned rank) { return agents_[rank].get(); }
+  unsigned nodes() const { return static_cast<unsigned>(agents_.size()); }
+  void stop_creating();
+  TrafficLedger& ledger() { return ledger_; }
+  unsigned senders() const { return senders_; }
+
+  // Advances an engine (`step(n)` runs n cycles) through warmup, measurement and drain
+  // (at most `drain_limit` cycles; 0: 10 x (warmup + cycles) + 100000); fills the result.
+  TrafficResult run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step);
+
+ private:
+  TrafficResult summarize(uint64_t cycles, double wall, bool deadlock, bool timeout);
+
+  fw::TorusLayout layout_;
+  TrafficPattern pattern_;
+  TrafficLedger ledger_;
+  std::vector<std::vector<fw::TorusRoute>> routes_;
+  std::vector<std::unique_ptr<TrafficAgent>> agents_;
+  unsigned senders_ = 0;
+};
+
+}  // namespace collnet::workload
