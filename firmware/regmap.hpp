@@ -158,16 +158,20 @@ inline constexpr unsigned kTrFlitBits = 64;
 inline constexpr unsigned kChunkFlits = 4;  // a chunk is 32 bytes
 inline constexpr unsigned kMaxChunks = 8;
 inline constexpr unsigned kMaxPacketFlits = 1 + kChunkFlits * kMaxChunks;  // the header and MaxChunks chunks
+inline constexpr unsigned kNumDims = kNumDirs / 2;  // x, y, z: a + and a - link each
+inline constexpr unsigned kDimW = 2;  // a dimension 0..NumDims-1
+inline constexpr unsigned kPacketFlitsW = 6;  // a packet's length in flits, 1..MaxPacketFlits
 // ------------------------------------------------------------------ tr_pkg: virtual channels
 inline constexpr unsigned kTrNumVcs = 4;
 inline constexpr unsigned kTrVcDyn0 = 0;
 inline constexpr unsigned kTrVcDyn1 = 1;
 inline constexpr unsigned kTrVcEscape = 2;
 inline constexpr unsigned kTrVcPrio = 3;
+inline constexpr unsigned kTrVcW = 2;  // a VC of a link
 // ------------------------------------------------------------------ tr_pkg: packet header
 inline constexpr unsigned kTrHdrBits = kTrFlitBits;  // the packet header's width
 inline constexpr unsigned kTrHdrDstLsb = 0;  // destination x, y, z (bits 7:0, 15:8, 23:16)
-inline constexpr unsigned kTrHdrDstW = 3 * kCoordW;
+inline constexpr unsigned kTrHdrDstW = kNumDims * kCoordW;
 inline constexpr unsigned kTrHdrHintLsb = 24;  // hint bits: bit d = travel in direction d (0 x+, 1 x−, 2 y+, 3 y−, 4 z+, 5 z−). Left zero, the injecting router writes the minimal direction of every dimension (on a tie, − when the low bits of the six source and destination coordinates have odd parity, + otherwise: fixed per pair, so deterministic packets stay in order, and half the ties go each way)
 inline constexpr unsigned kTrHdrHintW = kNumDirs;
 inline constexpr unsigned kTrHdrDepositBit = 30;  // deposit: line broadcast — a copy is delivered at every node the packet passes (deterministic, along one dimension)
@@ -176,7 +180,7 @@ inline constexpr unsigned kTrHdrPrioBit = 32;  // priority: the high-priority VC
 inline constexpr unsigned kTrHdrSizeLsb = 33;  // size: chunks − 1 (1..8 chunks of 32 bytes follow the header)
 inline constexpr unsigned kTrHdrSizeW = 3;
 inline constexpr unsigned kTrHdrSrcLsb = 36;  // source x, y, z (written by the injecting router)
-inline constexpr unsigned kTrHdrSrcW = 3 * kCoordW;
+inline constexpr unsigned kTrHdrSrcW = kNumDims * kCoordW;
 inline constexpr unsigned kTrHdrSwTagLsb = 60;  // software tag, carried unchanged
 inline constexpr unsigned kTrHdrSwTagW = 4;
 // ------------------------------------------------------------------ tr_pkg: FIFOs and errors
@@ -185,6 +189,8 @@ inline constexpr unsigned kTrRcvFifos = 2;  // reception FIFOs: 0 normal, 1 high
 inline constexpr unsigned kTrInjFlits = 128;  // each injection FIFO, flits
 inline constexpr unsigned kTrRcvFlits = 256;  // each reception FIFO, flits
 inline constexpr unsigned kTrRouterErrBits = 4;  // the RegTrErr bits the router reports
+inline constexpr unsigned kTrNumOuts = kNumDirs + kTrRcvFifos;  // router outputs: the links, then the reception FIFOs
+inline constexpr unsigned kTrOutW = 3;  // a router output 0..TrNumOuts-1
 // ------------------------------------------------------------------ tr_pkg: registers
 inline constexpr uint32_t kRegTrStatus = 0x800;  // RO  FIFO levels
 inline constexpr uint32_t kRegTrErr = 0x808;  // RO  sticky error bits; the router reports the first TrRouterErrBits (as pulses), the register block the rest
@@ -221,10 +227,15 @@ inline constexpr unsigned kTrErrBadAccess = 6;  // an unmapped torus register, o
 inline constexpr unsigned kTrErrBits = 7;  // bits of RegTrErr
 // ------------------------------------------------------------------ tr_pkg: RegTrConfig fields
 inline constexpr unsigned kTrConfigCoordLsb = 0;  // this node's x, y, z
-inline constexpr unsigned kTrConfigCoordW = 3 * kCoordW;
+inline constexpr unsigned kTrConfigCoordW = kNumDims * kCoordW;
 inline constexpr unsigned kTrConfigSizeLsb = 24;  // the torus size
-inline constexpr unsigned kTrConfigSizeW = 3 * kCoordW;
+inline constexpr unsigned kTrConfigSizeW = kNumDims * kCoordW;
 inline constexpr unsigned kTrConfigDownLsb = 48;  // links marked down, bit d for direction d
 inline constexpr unsigned kTrConfigDownW = kNumDirs;
+static_assert(kNumDirs % 2 == 0, "every dimension has a + and a - link");
+static_assert(( 1 << kDimW ) >= kNumDims, "DimW holds every dimension");
+static_assert(( 1 << kPacketFlitsW ) > kMaxPacketFlits, "PacketFlitsW holds every packet length");
+static_assert(( 1 << kTrVcW ) >= kTrNumVcs, "TrVcW holds every VC");
+static_assert(( 1 << kTrOutW ) >= kTrNumOuts, "TrOutW holds every router output");
 
 }  // namespace collnet::fw::regmap

@@ -36,7 +36,7 @@ class DescriptionError(Exception):
 
 # ------------------------------------------------------------------ values and expressions
 
-_TOKEN = re.compile(r"\s*(?:(0x[0-9a-fA-F_]+|\d+)|([A-Za-z_]\w*)|(\*\*|[-+*/%()<>=!]=?|&&|\|\|))")
+_TOKEN = re.compile(r"\s*(?:(0x[0-9a-fA-F_]+|\d+)|([A-Za-z_]\w*)|(<<|>>|[-+*/%()<>=!]=?|&&|\|\|))")
 
 
 def tokens(expr):

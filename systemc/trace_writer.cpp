@@ -57,7 +57,7 @@ std::string TraceWriter::gtkw_text(const std::string& fst_path, const std::vecto
   g << "[sst_width] 260\n[signals_width] 300\n";
   for (const std::string& n : node_names) {
     const std::string top = n + ".nd_tree_net.";  // the tree side of the node
-    const std::string alu = top + "u_tree.u_user.u_combine.";  // the user VC's ALU
+    const std::string alu = top + "u_tree.g_vc[0].u_vc.u_combine.";  // the user VC's ALU
     g << "@800200\n-" << n << "\n";
     for (int l = 0; l < 3; ++l) {
       const std::string p = top + "tree" + std::to_string(l);

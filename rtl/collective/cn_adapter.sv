@@ -7,64 +7,80 @@
 // between them. All link outputs are registered. The register bus is cn_pkg::BusDataBits
 // wide so that the processor moves cn_pkg::VectorWords payload words per access.
 //
-// Link l, both directions: valid, vc, hdr (header flit), data[63:0] forward; credit[v]
+// Link l, both directions: valid, vc, hdr (header flit), data (one flit) forward; credit[v]
 // back (one pulse per packet buffer of VC v freed at the receiver).
 `default_nettype none
 
-module cn_adapter #(
+module cn_adapter
+  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
+#(
   parameter int LinkPackets = 4,  // receive buffers per link and VC, in packets
   parameter int InjPackets  = 8,  // injection FIFO depth per VC, in packets
-  parameter int RcvPackets  = 8   // reception FIFO depth per VC, in packets
+  parameter int RcvPackets  = 8,  // reception FIFO depth per VC, in packets
+  localparam int NumLinks   = cn_pkg::NumLinks,
+  localparam int NumVcs     = cn_pkg::NumVcs,
+  localparam int FlitBits   = cn_pkg::FlitBits,
+  localparam int HdrBits    = cn_pkg::HdrBits
 ) (
-  input  wire logic             clk_i,
-  input  wire logic             rst_ni,
+  input  wire logic                           clk_i,
+  input  wire logic                           rst_ni,
   // register bus
-  input  wire logic             bus_req_i,
-  input  wire logic             bus_we_i,
-  input  wire logic [11:0]      bus_addr_i,
+  input  wire logic                           bus_req_i,
+  input  wire logic                           bus_we_i,
+  input  wire logic [cn_pkg::BusAddrBits-1:0] bus_addr_i,
   input  wire logic [cn_pkg::BusDataBits-1:0] bus_wdata_i,
-  input  wire logic             bus_priv_i,
-  output logic                  bus_ready_o,
-  output logic                  bus_rvalid_o,
+  input  wire logic                           bus_priv_i,
+  output logic                                bus_ready_o,
+  output logic                                bus_rvalid_o,
   output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o,
-  // links (link l's data in bits [l*64 +: 64], its credits in [l*2 +: 2], VC v at bit v)
-  input  wire logic [2:0]       link_in_valid_i,
-  input  wire logic [2:0]       link_in_vc_i,
-  input  wire logic [2:0]       link_in_hdr_i,
-  input  wire logic [3*64-1:0]  link_in_data_i,
-  output logic      [3*2-1:0]   link_in_credit_o,
-  output logic      [2:0]       link_out_valid_o,
-  output logic      [2:0]       link_out_vc_o,
-  output logic      [2:0]       link_out_hdr_o,
-  output logic      [3*64-1:0]  link_out_data_o,
-  input  wire logic [3*2-1:0]   link_out_credit_i,
+  // links (link l's data in bits [l*FlitBits +: FlitBits], its credits in
+  // [l*NumVcs +: NumVcs], VC v at bit v; the VC of a flit is one bit)
+  input  wire logic [NumLinks-1:0]            link_in_valid_i,
+  input  wire logic [NumLinks-1:0]            link_in_vc_i,
+  input  wire logic [NumLinks-1:0]            link_in_hdr_i,
+  input  wire logic [NumLinks*FlitBits-1:0]   link_in_data_i,
+  output logic      [NumLinks*NumVcs-1:0]     link_in_credit_o,
+  output logic      [NumLinks-1:0]            link_out_valid_o,
+  output logic      [NumLinks-1:0]            link_out_vc_o,
+  output logic      [NumLinks-1:0]            link_out_hdr_o,
+  output logic      [NumLinks*FlitBits-1:0]   link_out_data_o,
+  input  wire logic [NumLinks*NumVcs-1:0]     link_out_credit_i,
   // any sticky error bit set
-  output logic                  err_o
+  output logic                                err_o
 );
 
-  localparam int Vcs        = cn_pkg::NumVcs;
   localparam int InjHdrCntW = $clog2(InjPackets + 1);
   localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1);
   localparam int RcvHdrCntW = $clog2(RcvPackets + 1);
   localparam int RcvPlCntW  = $clog2(RcvPackets * cn_pkg::PayloadFlits + 1);
   localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1);
+  localparam int SrcW       = $clog2(NumLinks + 1);  // a combine source: local or a link
+
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  // A flit's VC travels as one bit, and the link arbitration below alternates two VCs.
+  if (NumVcs != 2) begin : g_check_vcs
+    $fatal(1, "cn_adapter: NumVcs (%0d) must be 2: a flit carries its VC in one bit", NumVcs);
+  end
+`endif
+
+  // Signals per VC and link are indexed [v][l] throughout.
 
   // ------------------------------------------------------------ register block
   logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes;
-  logic [Vcs-1:0]                                  inj_hdr_push, inj_pl_push, inj_hdr_full;
-  logic [Vcs-1:0]                                  rcv_hdr_pop, rcv_pl_pop;
+  logic [NumVcs-1:0]                               inj_hdr_push, inj_pl_push, inj_hdr_full;
+  logic [NumVcs-1:0]                               rcv_hdr_pop, rcv_pl_pop;
   logic [WordsW-1:0]                               inj_pl_n, rcv_pl_n;
   logic [cn_pkg::BusDataBits-1:0]                  inj_wdata;
-  logic [48:0]                                     inj_entry;
-  logic [Vcs*InjHdrCntW-1:0]                       inj_hdr_count;
-  logic [Vcs*InjPlCntW-1:0]                        inj_pl_count;
-  logic [Vcs*RcvHdrCntW-1:0]                       rcv_hdr_count;
-  logic [Vcs*RcvPlCntW-1:0]                        rcv_pl_count;
-  logic [Vcs*32-1:0]                               rcv_hdr;
-  logic [Vcs*cn_pkg::BusDataBits-1:0]              rcv_pl;
+  inj_entry_t                              inj_entry;
+  logic [NumVcs-1:0][InjHdrCntW-1:0]               inj_hdr_count;
+  logic [NumVcs-1:0][InjPlCntW-1:0]                inj_pl_count;
+  logic [NumVcs-1:0][RcvHdrCntW-1:0]               rcv_hdr_count;
+  logic [NumVcs-1:0][RcvPlCntW-1:0]                rcv_pl_count;
+  logic [NumVcs-1:0][HdrBits-1:0]                  rcv_hdr;
+  logic [NumVcs-1:0][cn_pkg::BusDataBits-1:0]      rcv_pl;
   logic [cn_pkg::ErrBits-1:0]                      err_set, err_bits;
-  logic [31:0]                                     err_expected, err_got;
-  logic [2:0]                                      err_source;
+  logic [HdrBits-1:0]                              err_expected, err_got;
+  logic [SrcW:0]                                   err_source;  // {VC, source}
 
   cn_regs #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_regs (
     .clk_i, .rst_ni,
@@ -85,70 +101,51 @@ module cn_adapter #(
   assign err_o = |err_bits;
 
   // ------------------------------------------------------------ link receivers
-  // One packet-buffer set per link and VC; VC v of link l is index v*3 + l.
-  logic [Vcs*3-1:0]    rx_hdr_valid, rx_pl_valid, rx_hdr_pop, rx_pl_pop, rx_proto_err;
-  logic [Vcs*3*32-1:0] rx_hdr;
-  logic [Vcs*3*64-1:0] rx_pl;
+  // One packet-buffer set per link and VC.
+  logic [NumVcs-1:0][NumLinks-1:0]               rx_hdr_valid, rx_pl_valid, rx_hdr_pop, rx_pl_pop, rx_proto_err;
+  logic [NumVcs-1:0][NumLinks-1:0][HdrBits-1:0]  rx_hdr;
+  logic [NumVcs-1:0][NumLinks-1:0][FlitBits-1:0] rx_pl;
 
-  for (genvar l = 0; l < 3; l++) begin : g_link
-    for (genvar v = 0; v < Vcs; v++) begin : g_vc
+  for (genvar l = 0; l < NumLinks; l++) begin : g_link
+    for (genvar v = 0; v < NumVcs; v++) begin : g_vc
       cn_link_rx #(.Packets(LinkPackets)) u_rx (
         .clk_i, .rst_ni,
         .valid_i(link_in_valid_i[l] && link_in_vc_i[l] == 1'(v)), .hdr_i(link_in_hdr_i[l]),
-        .data_i(link_in_data_i[l*64 +: 64]), .credit_o(link_in_credit_o[l*2 + v]),
-        .hdr_valid_o(rx_hdr_valid[v*3 + l]), .hdr_o(rx_hdr[(v*3 + l)*32 +: 32]),
-        .hdr_pop_i(rx_hdr_pop[v*3 + l]),
-        .pl_valid_o(rx_pl_valid[v*3 + l]), .pl_o(rx_pl[(v*3 + l)*64 +: 64]),
-        .pl_pop_i(rx_pl_pop[v*3 + l]),
-        .proto_err_o(rx_proto_err[v*3 + l])
+        .data_i(link_in_data_i[l*FlitBits +: FlitBits]), .credit_o(link_in_credit_o[l*NumVcs + v]),
+        .hdr_valid_o(rx_hdr_valid[v][l]), .hdr_o(rx_hdr[v][l]), .hdr_pop_i(rx_hdr_pop[v][l]),
+        .pl_valid_o(rx_pl_valid[v][l]), .pl_o(rx_pl[v][l]), .pl_pop_i(rx_pl_pop[v][l]),
+        .proto_err_o(rx_proto_err[v][l])
       );
     end
   end
 
-  // ------------------------------------------------------------ the two VCs
-  logic [Vcs*3-1:0]    want, grant, hold, send, send_hdr;
-  logic [Vcs*3*64-1:0] send_data;
-  logic [Vcs-1:0]      vc_err_route, vc_err_mismatch, vc_err_op, vc_err_size, vc_err_proto;
-  logic [Vcs*32-1:0]   vc_err_expected, vc_err_got;
-  logic [Vcs*2-1:0]    vc_err_source;
+  // ------------------------------------------------------------ the VCs
+  // g_vc[cn_pkg::VcUser] carries the user's traffic, g_vc[cn_pkg::VcSystem] the system's.
+  logic [NumVcs-1:0][NumLinks-1:0]               want, grant, hold, send, send_hdr;
+  logic [NumVcs-1:0][NumLinks-1:0][FlitBits-1:0] send_data;
+  logic [NumVcs-1:0]                             vc_err_route, vc_err_mismatch, vc_err_op, vc_err_size,
+                                                 vc_err_proto;
+  logic [NumVcs-1:0][HdrBits-1:0]                vc_err_expected, vc_err_got;
+  logic [NumVcs-1:0][SrcW-1:0]                   vc_err_source;
 
-  cn_vc #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_user (
-    .clk_i, .rst_ni, .routes_i(routes),
-    .inj_hdr_push_i(inj_hdr_push[0]), .inj_entry_i(inj_entry), .inj_pl_push_i(inj_pl_push[0]),
-    .inj_pl_n_i(inj_pl_n), .inj_data_i(inj_wdata), .inj_hdr_full_o(inj_hdr_full[0]),
-    .inj_hdr_count_o(inj_hdr_count[0 +: InjHdrCntW]), .inj_pl_count_o(inj_pl_count[0 +: InjPlCntW]),
-    .rcv_hdr_pop_i(rcv_hdr_pop[0]), .rcv_pl_pop_i(rcv_pl_pop[0]), .rcv_pl_n_i(rcv_pl_n),
-    .rcv_hdr_o(rcv_hdr[0 +: 32]), .rcv_pl_o(rcv_pl[0 +: cn_pkg::BusDataBits]),
-    .rcv_hdr_count_o(rcv_hdr_count[0 +: RcvHdrCntW]), .rcv_pl_count_o(rcv_pl_count[0 +: RcvPlCntW]),
-    .rx_hdr_valid_i(rx_hdr_valid[0 +: 3]), .rx_hdr_i(rx_hdr[0 +: 3*32]), .rx_hdr_pop_o(rx_hdr_pop[0 +: 3]),
-    .rx_pl_valid_i(rx_pl_valid[0 +: 3]), .rx_pl_i(rx_pl[0 +: 3*64]), .rx_pl_pop_o(rx_pl_pop[0 +: 3]),
-    .want_o(want[0 +: 3]), .grant_i(grant[0 +: 3]), .hold_o(hold[0 +: 3]),
-    .send_o(send[0 +: 3]), .send_hdr_o(send_hdr[0 +: 3]), .send_data_o(send_data[0 +: 3*64]),
-    .err_route_o(vc_err_route[0]), .err_mismatch_o(vc_err_mismatch[0]), .err_op_o(vc_err_op[0]),
-    .err_size_o(vc_err_size[0]), .err_proto_o(vc_err_proto[0]),
-    .err_expected_o(vc_err_expected[0 +: 32]), .err_got_o(vc_err_got[0 +: 32]),
-    .err_source_o(vc_err_source[0 +: 2])
-  );
-
-  cn_vc #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_system (
-    .clk_i, .rst_ni, .routes_i(routes),
-    .inj_hdr_push_i(inj_hdr_push[1]), .inj_entry_i(inj_entry), .inj_pl_push_i(inj_pl_push[1]),
-    .inj_pl_n_i(inj_pl_n), .inj_data_i(inj_wdata), .inj_hdr_full_o(inj_hdr_full[1]),
-    .inj_hdr_count_o(inj_hdr_count[InjHdrCntW +: InjHdrCntW]),
-    .inj_pl_count_o(inj_pl_count[InjPlCntW +: InjPlCntW]),
-    .rcv_hdr_pop_i(rcv_hdr_pop[1]), .rcv_pl_pop_i(rcv_pl_pop[1]), .rcv_pl_n_i(rcv_pl_n),
-    .rcv_hdr_o(rcv_hdr[32 +: 32]), .rcv_pl_o(rcv_pl[cn_pkg::BusDataBits +: cn_pkg::BusDataBits]),
-    .rcv_hdr_count_o(rcv_hdr_count[RcvHdrCntW +: RcvHdrCntW]),
-    .rcv_pl_count_o(rcv_pl_count[RcvPlCntW +: RcvPlCntW]),
-    .rx_hdr_valid_i(rx_hdr_valid[3 +: 3]), .rx_hdr_i(rx_hdr[3*32 +: 3*32]), .rx_hdr_pop_o(rx_hdr_pop[3 +: 3]),
-    .rx_pl_valid_i(rx_pl_valid[3 +: 3]), .rx_pl_i(rx_pl[3*64 +: 3*64]), .rx_pl_pop_o(rx_pl_pop[3 +: 3]),
-    .want_o(want[3 +: 3]), .grant_i(grant[3 +: 3]), .hold_o(hold[3 +: 3]),
-    .send_o(send[3 +: 3]), .send_hdr_o(send_hdr[3 +: 3]), .send_data_o(send_data[3*64 +: 3*64]),
-    .err_route_o(vc_err_route[1]), .err_mismatch_o(vc_err_mismatch[1]), .err_op_o(vc_err_op[1]),
-    .err_size_o(vc_err_size[1]), .err_proto_o(vc_err_proto[1]),
-    .err_expected_o(vc_err_expected[32 +: 32]), .err_got_o(vc_err_got[32 +: 32]),
-    .err_source_o(vc_err_source[2 +: 2])
-  );
+  for (genvar v = 0; v < NumVcs; v++) begin : g_vc
+    cn_vc #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_vc (
+      .clk_i, .rst_ni, .routes_i(routes),
+      .inj_hdr_push_i(inj_hdr_push[v]), .inj_entry_i(inj_entry), .inj_pl_push_i(inj_pl_push[v]),
+      .inj_pl_n_i(inj_pl_n), .inj_data_i(inj_wdata), .inj_hdr_full_o(inj_hdr_full[v]),
+      .inj_hdr_count_o(inj_hdr_count[v]), .inj_pl_count_o(inj_pl_count[v]),
+      .rcv_hdr_pop_i(rcv_hdr_pop[v]), .rcv_pl_pop_i(rcv_pl_pop[v]), .rcv_pl_n_i(rcv_pl_n),
+      .rcv_hdr_o(rcv_hdr[v]), .rcv_pl_o(rcv_pl[v]),
+      .rcv_hdr_count_o(rcv_hdr_count[v]), .rcv_pl_count_o(rcv_pl_count[v]),
+      .rx_hdr_valid_i(rx_hdr_valid[v]), .rx_hdr_i(rx_hdr[v]), .rx_hdr_pop_o(rx_hdr_pop[v]),
+      .rx_pl_valid_i(rx_pl_valid[v]), .rx_pl_i(rx_pl[v]), .rx_pl_pop_o(rx_pl_pop[v]),
+      .want_o(want[v]), .grant_i(grant[v]), .hold_o(hold[v]),
+      .send_o(send[v]), .send_hdr_o(send_hdr[v]), .send_data_o(send_data[v]),
+      .err_route_o(vc_err_route[v]), .err_mismatch_o(vc_err_mismatch[v]), .err_op_o(vc_err_op[v]),
+      .err_size_o(vc_err_size[v]), .err_proto_o(vc_err_proto[v]),
+      .err_expected_o(vc_err_expected[v]), .err_got_o(vc_err_got[v]), .err_source_o(vc_err_source[v])
+    );
+  end
 
   // ------------------------------------------------------------ link arbitration
   // A VC requests link l when a packet of it is ready to start there, it holds a credit of
@@ -157,21 +154,21 @@ module cn_adapter #(
   // passes to the other VC whenever its VC starts a packet: under contention the VCs
   // alternate packet by packet. One priority for all links (rather than one per link)
   // means a broadcast that needs two links is never split between VCs that each hold one.
-  logic [Vcs*3-1:0] tx_can_start;  // link l's credit of VC v at [l*2 + v]
-  logic [2:0]       tx_credit_err, link_free, send_vc;
-  logic [Vcs*3-1:0] req;
-  logic             prio_q, prio_started;
+  logic [NumVcs-1:0][NumLinks-1:0] tx_can_start, req;  // a credit of VC v held for link l
+  logic [NumLinks-1:0]             tx_credit_err, link_free, send_vc;
+  logic                            prio_q, prio_started;
 
   always_comb begin
-    for (int l = 0; l < 3; l++) begin
-      link_free[l] = !hold[l] && !hold[3 + l];
-      for (int v = 0; v < Vcs; v++) req[v*3 + l] = want[v*3 + l] && tx_can_start[l*2 + v] && link_free[l];
-      grant[l]     = req[l]     && (!req[3 + l] || !prio_q);
-      grant[3 + l] = req[3 + l] && (!req[l]     ||  prio_q);
+    for (int l = 0; l < NumLinks; l++) begin
+      link_free[l] = !hold[0][l] && !hold[1][l];
+      req[0][l]    = want[0][l] && tx_can_start[0][l] && link_free[l];
+      req[1][l]    = want[1][l] && tx_can_start[1][l] && link_free[l];
+      grant[0][l] = req[0][l] && (!req[1][l] || !prio_q);
+      grant[1][l] = req[1][l] && (!req[0][l] ||  prio_q);
     end
   end
 
-  assign prio_started = prio_q ? |(send[3 +: 3] & send_hdr[3 +: 3]) : |(send[0 +: 3] & send_hdr[0 +: 3]);
+  assign prio_started = prio_q ? |(send[1] & send_hdr[1]) : |(send[0] & send_hdr[0]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)           prio_q <= 1'b0;
@@ -179,17 +176,23 @@ module cn_adapter #(
   end
 
   // ------------------------------------------------------------ link senders
-  for (genvar l = 0; l < 3; l++) begin : g_tx
-    assign send_vc[l] = send[3 + l];
+  for (genvar l = 0; l < NumLinks; l++) begin : g_tx
+    logic [NumVcs-1:0]   can_start;  // per VC, from the sender's credit counters
+    logic                hdr;
+    logic [FlitBits-1:0] data;
+    assign send_vc[l] = send[1][l];
+    for (genvar v = 0; v < NumVcs; v++) begin : g_credit
+      assign tx_can_start[v][l] = can_start[v];
+    end
+    assign hdr  = send_vc[l] ? send_hdr[1][l] : send_hdr[0][l];
+    assign data = send_vc[l] ? send_data[1][l] : send_data[0][l];
     cn_link_tx #(.Credits(LinkPackets)) u_tx (
       .clk_i, .rst_ni,
-      .send_i(send[l] || send[3 + l]), .vc_i(send_vc[l]),
-      .hdr_i(send_vc[l] ? send_hdr[3 + l] : send_hdr[l]),
-      .data_i(send_vc[l] ? send_data[(3 + l)*64 +: 64] : send_data[l*64 +: 64]),
-      .can_start_o(tx_can_start[l*2 +: 2]),
+      .send_i(send[0][l] || send[1][l]), .vc_i(send_vc[l]), .hdr_i(hdr), .data_i(data),
+      .can_start_o(can_start),
       .valid_o(link_out_valid_o[l]), .vc_o(link_out_vc_o[l]), .hdr_o(link_out_hdr_o[l]),
-      .data_o(link_out_data_o[l*64 +: 64]),
-      .credit_i(link_out_credit_i[l*2 +: 2]), .credit_err_o(tx_credit_err[l])
+      .data_o(link_out_data_o[l*FlitBits +: FlitBits]),
+      .credit_i(link_out_credit_i[l*NumVcs +: NumVcs]), .credit_err_o(tx_credit_err[l])
     );
   end
 
@@ -197,9 +200,9 @@ module cn_adapter #(
   // A header error of the user VC wins the details when both VCs report in one cycle.
   logic info_vc;
   assign info_vc      = !(vc_err_route[0] || vc_err_mismatch[0] || vc_err_op[0] || vc_err_size[0]);
-  assign err_expected = vc_err_expected[info_vc*32 +: 32];
-  assign err_got      = vc_err_got[info_vc*32 +: 32];
-  assign err_source   = {info_vc, vc_err_source[info_vc*2 +: 2]};
+  assign err_expected = info_vc ? vc_err_expected[1] : vc_err_expected[0];
+  assign err_got      = info_vc ? vc_err_got[1] : vc_err_got[0];
+  assign err_source   = {info_vc, info_vc ? vc_err_source[1] : vc_err_source[0]};
 
   always_comb begin
     err_set                         = '0;
@@ -212,8 +215,8 @@ module cn_adapter #(
 
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  for (genvar l = 0; l < 3; l++) begin : g_one_vc
-    assert property (@(posedge clk_i) disable iff (!rst_ni) !(send[l] && send[3 + l]))
+  for (genvar l = 0; l < NumLinks; l++) begin : g_one_vc
+    assert property (@(posedge clk_i) disable iff (!rst_ni) !(send[0][l] && send[1][l]))
       else $error("cn_adapter: both VCs drive link %0d", l);
   end
 `endif

@@ -4,65 +4,77 @@
 // local reception FIFOs if the node receives. A flit moves only when every
 // destination can take it, so all copies stay in lock step.
 //
-// Sources:      index 0 = turnaround, 1..3 = links 0..2 (cn_link_rx packet sources).
-// Destinations: links 0..2 (dst_can_start_i: credit held, link free, VC arbitration
+// Sources:      index 0 = turnaround, 1..NumLinks = links 0..NumLinks-1 (cn_link_rx packet
+//               sources).
+// Destinations: the links (dst_can_start_i: credit held, link free, VC arbitration
 //               granted; a packet starts only when every link of its class may start)
 //               and reception (rcv_hdr_space_i / rcv_pl_space_i). want_o/want_links_o
 //               ask the arbitration for links without depending on dst_can_start_i.
 `default_nettype none
 
-module cn_bcast (
-  input  wire logic                                          clk_i,
-  input  wire logic                                          rst_ni,
+module cn_bcast #(
+  localparam int NumLinks = cn_pkg::NumLinks,
+  localparam int NumSrcs  = NumLinks + 1,
+  localparam int SrcW     = $clog2(NumSrcs),
+  localparam int FlitBits = cn_pkg::FlitBits,
+  localparam int HdrBits  = cn_pkg::HdrBits
+) (
+  input  wire logic                                            clk_i,
+  input  wire logic                                            rst_ni,
   input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
-  // packet sources (source s in bits [s*32 +: 32] / [s*64 +: 64])
-  input  wire logic [3:0]                                    src_hdr_valid_i,
-  input  wire logic [4*32-1:0]                               src_hdr_i,
-  output logic      [3:0]                                    src_hdr_pop_o,
-  input  wire logic [3:0]                                    src_pl_valid_i,
-  input  wire logic [4*64-1:0]                               src_pl_i,
-  output logic      [3:0]                                    src_pl_pop_o,
-  // link destinations
-  input  wire logic [2:0]                                    dst_can_start_i,
-  output logic                                               want_o,        // a packet is ready to start
-  output logic      [2:0]                                    want_links_o,  // ... on these links
-  output logic                                               out_valid_o,
-  output logic                                               out_hdr_o,
-  output logic      [63:0]                                   out_data_o,
-  output logic      [2:0]                                    out_links_o,  // links that take this flit
-  output logic      [2:0]                                    hold_o,       // held by a packet in flight
+  // packet sources (source s in bits [s*HdrBits +: HdrBits] / [s*FlitBits +: FlitBits])
+  input  wire logic [NumSrcs-1:0]                              src_hdr_valid_i,
+  input  wire logic [NumSrcs*HdrBits-1:0]                      src_hdr_i,
+  output logic      [NumSrcs-1:0]                              src_hdr_pop_o,
+  input  wire logic [NumSrcs-1:0]                              src_pl_valid_i,
+  input  wire logic [NumSrcs*FlitBits-1:0]                     src_pl_i,
+  output logic      [NumSrcs-1:0]                              src_pl_pop_o,
+  // destinations
+  input  wire logic [NumLinks-1:0]                             dst_can_start_i,
+  output logic                                                 want_o,        // a packet is ready to start
+  output logic      [NumLinks-1:0]                             want_links_o,  // ... on these links
+  output logic                                                 out_valid_o,
+  output logic                                                 out_hdr_o,
+  output logic      [FlitBits-1:0]                             out_data_o,
+  output logic      [NumLinks-1:0]                             out_links_o,  // links that take this flit
+  output logic      [NumLinks-1:0]                             hold_o,       // held by a packet in flight
   // local reception
-  input  wire logic                                          rcv_hdr_space_i,
-  input  wire logic                                          rcv_pl_space_i,
-  output logic                                               rcv_hdr_push_o,
-  output logic                                               rcv_pl_push_o,
+  input  wire logic                                            rcv_hdr_space_i,
+  input  wire logic                                            rcv_pl_space_i,
+  output logic                                                 rcv_hdr_push_o,
+  output logic                                                 rcv_pl_push_o,
   // observability
-  output logic                                               busy_o
+  output logic                                                 busy_o
 );
 
   localparam int CntW = $clog2(cn_pkg::PayloadFlits);
 
   logic            stream_q;
-  logic [1:0]      src_q;
-  logic [2:0]      links_q;
+  logic [SrcW-1:0]     src_q;
+  logic [NumLinks-1:0] links_q;
   logic            rcv_q;
   logic [CntW-1:0] cnt_q;
 
-  logic [3:0]                   downward;
-  logic [1:0]                   lead;
+  logic [NumSrcs-1:0]           downward;
+  logic [SrcW-1:0]              lead;
   logic [cn_pkg::RouteBits-1:0] lead_route;
-  logic [2:0]                   links;
+  logic [NumLinks-1:0]          links;
   logic                         rcv, go, stream;
 
   // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
   // when several always_comb processes call the same function.
   assign downward[0] = src_hdr_valid_i[0];
-  for (genvar l = 0; l < 3; l++) begin : g_downward
+  for (genvar l = 0; l < NumLinks; l++) begin : g_downward
     assign downward[l+1] = src_hdr_valid_i[l+1] &&
-                           (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) == 2'(l));
+                           (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*HdrBits +: HdrBits], routes_i)) ==
+                            cn_pkg::RouteUpW'(l));
   end
-  assign lead       = downward[0] ? 2'd0 : downward[1] ? 2'd1 : downward[2] ? 2'd2 : 2'd3;
-  assign lead_route = cn_pkg::route_of(src_hdr_i[lead*32 +: 32], routes_i);
+  // The lowest-numbered source with a header wins (the last one when none has).
+  always_comb begin
+    lead = SrcW'(NumSrcs - 1);
+    for (int s = NumSrcs - 2; s >= 0; s--) if (downward[s]) lead = SrcW'(s);
+  end
+  assign lead_route = cn_pkg::route_of(src_hdr_i[lead*HdrBits +: HdrBits], routes_i);
   assign links      = cn_pkg::route_down(lead_route);
 
   // want_o is apart from the block below so that it never looks as if it depended on the grant.
@@ -74,13 +86,13 @@ module cn_bcast (
   always_comb begin
     stream = stream_q && src_pl_valid_i[src_q] && (!rcv_q || rcv_pl_space_i);
 
-    src_hdr_pop_o = go ? (4'b1 << lead) : 4'b0;
-    src_pl_pop_o  = stream ? (4'b1 << src_q) : 4'b0;
+    src_hdr_pop_o = go ? (NumSrcs'(1) << lead) : '0;
+    src_pl_pop_o  = stream ? (NumSrcs'(1) << src_q) : '0;
     out_valid_o   = go || stream;
     out_hdr_o     = go;
-    out_data_o    = go ? {32'b0, src_hdr_i[lead*32 +: 32]} : src_pl_i[src_q*64 +: 64];
-    out_links_o   = go ? links : stream ? links_q : 3'b0;
-    hold_o        = stream_q ? links_q : 3'b0;
+    out_data_o    = go ? FlitBits'(src_hdr_i[lead*HdrBits +: HdrBits]) : src_pl_i[src_q*FlitBits +: FlitBits];
+    out_links_o   = go ? links : stream ? links_q : '0;
+    hold_o        = stream_q ? links_q : '0;
     rcv_hdr_push_o = go && rcv;
     rcv_pl_push_o  = stream && rcv_q;
     busy_o         = stream_q;

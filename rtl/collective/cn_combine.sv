@@ -5,9 +5,9 @@
 // turnaround path when the class has no up link. ALU inputs without a source are fed
 // by the identity-injection unit.
 //
-// Sources:      index 0 = local injection, 1..3 = links 0..2 (packet-source interface
-//               of cn_link_rx: header FIFO head + payload FIFO head, with pops).
-// Destinations: 0..2 = links 0..2, 3 = turnaround; dst_can_start_i says whether a
+// Sources:      index 0 = local injection, 1..NumLinks = links 0..NumLinks-1 (packet-source
+//               interface of cn_link_rx: header FIFO head + payload FIFO head, with pops).
+// Destinations: 0..NumLinks-1 = the links, NumLinks (cn_pkg::RouteUpNone) = turnaround; dst_can_start_i says whether a
 //               packet may start there this cycle (credit held, link not in use, the
 //               link's VC arbitration granted). want_o/want_dst_o tell the arbitration
 //               that a packet is ready to start and where; they never depend on
@@ -16,48 +16,64 @@
 // as a pulse with the expected header, the offending one and its source.
 `default_nettype none
 
-module cn_combine (
-  input  wire logic                                          clk_i,
-  input  wire logic                                          rst_ni,
+module cn_combine #(
+  localparam int NumLinks = cn_pkg::NumLinks,
+  localparam int NumSrcs  = NumLinks + 1,
+  localparam int SrcW     = $clog2(NumSrcs),
+  localparam int DstW     = cn_pkg::RouteUpW,  // a link, or RouteUpNone for the turnaround path
+  localparam int FlitBits = cn_pkg::FlitBits,
+  localparam int HdrBits  = cn_pkg::HdrBits
+) (
+  input  wire logic                                            clk_i,
+  input  wire logic                                            rst_ni,
   input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
-  // packet sources (source s in bits [s*32 +: 32] / [s*64 +: 64])
-  input  wire logic [3:0]                                    src_hdr_valid_i,
-  input  wire logic [4*32-1:0]                               src_hdr_i,
-  output logic      [3:0]                                    src_hdr_pop_o,
-  input  wire logic [3:0]                                    src_pl_valid_i,
-  input  wire logic [4*64-1:0]                               src_pl_i,
-  output logic      [3:0]                                    src_pl_pop_o,
+  // packet sources (source s in bits [s*HdrBits +: HdrBits] / [s*FlitBits +: FlitBits])
+  input  wire logic [NumSrcs-1:0]                              src_hdr_valid_i,
+  input  wire logic [NumSrcs*HdrBits-1:0]                      src_hdr_i,
+  output logic      [NumSrcs-1:0]                              src_hdr_pop_o,
+  input  wire logic [NumSrcs-1:0]                              src_pl_valid_i,
+  input  wire logic [NumSrcs*FlitBits-1:0]                     src_pl_i,
+  output logic      [NumSrcs-1:0]                              src_pl_pop_o,
   // destination
-  input  wire logic [3:0]                                    dst_can_start_i,
-  output logic                                               want_o,      // a packet is ready to start
-  output logic      [1:0]                                    want_dst_o,  // ... towards this destination
-  output logic                                               out_valid_o,
-  output logic                                               out_hdr_o,
-  output logic      [63:0]                                   out_data_o,
-  output logic      [1:0]                                    out_dst_o,
-  output logic      [3:0]                                    hold_o,  // held by a packet in flight
+  input  wire logic [NumLinks:0]                               dst_can_start_i,
+  output logic                                                 want_o,      // a packet is ready to start
+  output logic      [DstW-1:0]                                 want_dst_o,  // ... towards this destination
+  output logic                                                 out_valid_o,
+  output logic                                                 out_hdr_o,
+  output logic      [FlitBits-1:0]                             out_data_o,
+  output logic      [DstW-1:0]                                 out_dst_o,
+  output logic      [NumLinks:0]                               hold_o,  // held by a packet in flight
   // errors
-  output logic                                               err_bad_route_o,
-  output logic                                               err_mismatch_o,
-  output logic                                               err_bad_opcode_o,
-  output logic                                               err_bad_size_o,
-  output logic      [31:0]                                   err_expected_o,
-  output logic      [31:0]                                   err_got_o,
-  output logic      [1:0]                                    err_source_o,
+  output logic                                                 err_bad_route_o,
+  output logic                                                 err_mismatch_o,
+  output logic                                                 err_bad_opcode_o,
+  output logic                                                 err_bad_size_o,
+  output logic      [HdrBits-1:0]                              err_expected_o,
+  output logic      [HdrBits-1:0]                              err_got_o,
+  output logic      [SrcW-1:0]                                 err_source_o,
   // observability
-  output logic                                               busy_o,
-  output logic      [2:0]                                    alu_opcode_o,
-  output logic      [63:0]                                   alu_result_o
+  output logic                                                 busy_o,
+  output logic      [cn_pkg::HdrOpW-1:0]                       alu_opcode_o,
+  output logic      [FlitBits-1:0]                             alu_result_o
 );
 
   localparam int CntW = $clog2(cn_pkg::PayloadFlits);
 
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  // The ALU has three inputs: the local contribution and at most two children (a class with
+  // a down link on every link is refused by the route check, as a tree node has an up link).
+  if (NumLinks != 3) begin : g_check_links
+    $fatal(1, "cn_combine: NumLinks (%0d) must be 3, the ALU's inputs less the local one plus the up link",
+           NumLinks);
+  end
+`endif
+
   typedef enum logic [1:0] {StIdle, StStream, StHalt} state_e;
 
   state_e          state_q;
-  logic [3:0]      need_q;     // sources of the packet in flight
-  logic [1:0]      dst_q;
-  logic [2:0]      op_q;
+  logic [NumSrcs-1:0]        need_q;  // sources of the packet in flight
+  logic [DstW-1:0]           dst_q;
+  logic [cn_pkg::HdrOpW-1:0] op_q;
   logic [1:0]      width_q;    // how the ALU cuts a flit (cn_pkg::Width*)
   logic [4:0]      opmask_q;   // words per operand - 1 (Width64), a power of two - 1
   logic [1:0]      carry_q;    // ADD carry into the next word of the operand
@@ -65,32 +81,37 @@ module cn_combine (
   logic [CntW-1:0] cnt_q;
 
   // ------------------------------------------------------------ header stage
-  logic [3:0]                   upward;   // source offers a header travelling up
-  logic [1:0]                   lead;     // first such source
-  logic [31:0]                  lead_hdr;
+  logic [NumSrcs-1:0]           upward;   // source offers a header travelling up
+  logic [SrcW-1:0]              lead;     // first such source
+  logic [HdrBits-1:0]           lead_hdr;
   logic [cn_pkg::RouteBits-1:0] lead_route;
-  logic [3:0]                   need;
-  logic [3:0]                   arrived, differs;
+  logic [NumSrcs-1:0]           need;
+  logic [NumSrcs-1:0]           arrived, differs;
   logic                         all_arrived, any_differs, lead_ok, bad_op, bad_size;
   logic [1:0]                   width;
   logic [4:0]                   opmask;
-  logic [1:0]                   dst;
+  logic [DstW-1:0]              dst;
   logic                         go;
-  logic [1:0]                   diff_src;
+  logic [SrcW-1:0]              diff_src;
 
   // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
   // when several always_comb processes call the same function.
   assign upward[0] = src_hdr_valid_i[0];
-  for (genvar l = 0; l < 3; l++) begin : g_upward
+  for (genvar l = 0; l < NumLinks; l++) begin : g_upward
     assign upward[l+1] = src_hdr_valid_i[l+1] &&
-                         (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*32 +: 32], routes_i)) != 2'(l));
+                         (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*HdrBits +: HdrBits], routes_i)) !=
+                          DstW'(l));
   end
-  assign lead       = upward[0] ? 2'd0 : upward[1] ? 2'd1 : upward[2] ? 2'd2 : 2'd3;
-  assign lead_hdr   = src_hdr_i[lead*32 +: 32];
+  // The lowest-numbered source with a header leads (the last one when none has).
+  always_comb begin
+    lead = SrcW'(NumSrcs - 1);
+    for (int s = NumSrcs - 2; s >= 0; s--) if (upward[s]) lead = SrcW'(s);
+  end
+  assign lead_hdr   = src_hdr_i[lead*HdrBits +: HdrBits];
   assign lead_route = cn_pkg::route_of(lead_hdr, routes_i);
   assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
-  assign bad_op     = (cn_pkg::hdr_op(lead_hdr) == 3'd7);
-  assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone (3) selects the turnaround path
+  assign bad_op     = (cn_pkg::hdr_op(lead_hdr) > cn_pkg::OpAdd);  // opcodes above OpAdd are reserved
+  assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone selects the turnaround path
   assign want_dst_o = dst;
 
   // Operand size: 16 or 32 bits are lanes, 64 * 2^k bits are operands of 2^k words.
@@ -114,10 +135,11 @@ module cn_combine (
   always_comb begin
     lead_ok     = need[lead];
     arrived     = upward & need;
-    for (int s = 0; s < 4; s++) differs[s] = arrived[s] && (src_hdr_i[s*32 +: 32] != lead_hdr);
+    for (int s = 0; s < NumSrcs; s++) differs[s] = arrived[s] && (src_hdr_i[s*HdrBits +: HdrBits] != lead_hdr);
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
-    diff_src    = differs[0] ? 2'd0 : differs[1] ? 2'd1 : differs[2] ? 2'd2 : 2'd3;
+    diff_src    = SrcW'(NumSrcs - 1);
+    for (int s = NumSrcs - 2; s >= 0; s--) if (differs[s]) diff_src = SrcW'(s);
   end
 
   // Apart from the block above so that want_o never looks as if it depended on the grant.
@@ -126,7 +148,7 @@ module cn_combine (
   assign go     = want_o && dst_can_start_i[dst];
 
   // ------------------------------------------------------------ payload stage
-  logic [63:0] identity, opnd_a, opnd_b, opnd_c, result;
+  logic [FlitBits-1:0] identity, opnd_a, opnd_b, opnd_c, result;
   logic        flits_ready, stream, first;
   logic [1:0]  carry;
   logic [2:0]  tie;
@@ -135,17 +157,22 @@ module cn_combine (
 
   cn_identity u_identity (.opcode_i(op_q), .identity_o(identity));
 
+  logic [FlitBits-1:0] pl [NumSrcs];  // source s's payload flit
+  for (genvar s = 0; s < NumSrcs; s++) begin : g_pl
+    assign pl[s] = src_pl_i[s*FlitBits +: FlitBits];
+  end
+
   always_comb begin
-    opnd_a = need_q[0] ? src_pl_i[0*64 +: 64] : identity;
+    opnd_a = need_q[0] ? pl[0] : identity;
     unique case (need_q[3:1])
-      3'b001:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = identity;             end
-      3'b010:  begin opnd_b = src_pl_i[2*64 +: 64]; opnd_c = identity;             end
-      3'b100:  begin opnd_b = src_pl_i[3*64 +: 64]; opnd_c = identity;             end
-      3'b011:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = src_pl_i[2*64 +: 64]; end
-      3'b101:  begin opnd_b = src_pl_i[1*64 +: 64]; opnd_c = src_pl_i[3*64 +: 64]; end
-      3'b110:  begin opnd_b = src_pl_i[2*64 +: 64]; opnd_c = src_pl_i[3*64 +: 64]; end
+      3'b001:  begin opnd_b = pl[1];    opnd_c = identity; end
+      3'b010:  begin opnd_b = pl[2];    opnd_c = identity; end
+      3'b100:  begin opnd_b = pl[3];    opnd_c = identity; end
+      3'b011:  begin opnd_b = pl[1];    opnd_c = pl[2];    end
+      3'b101:  begin opnd_b = pl[1];    opnd_c = pl[3];    end
+      3'b110:  begin opnd_b = pl[2];    opnd_c = pl[3];    end
       // 3'b111 (three children) is refused by the route check
-      default: begin opnd_b = identity;             opnd_c = identity;             end
+      default: begin opnd_b = identity; opnd_c = identity; end
     endcase
     flits_ready = ((src_pl_valid_i & need_q) == need_q);
     stream      = (state_q == StStream) && flits_ready;
@@ -158,13 +185,13 @@ module cn_combine (
 
   // ------------------------------------------------------------ outputs
   always_comb begin
-    src_hdr_pop_o = go ? need : 4'b0;
-    src_pl_pop_o  = stream ? need_q : 4'b0;
+    src_hdr_pop_o = go ? need : '0;
+    src_pl_pop_o  = stream ? need_q : '0;
     out_valid_o   = go || stream;
     out_hdr_o     = go;
-    out_data_o    = go ? {32'b0, lead_hdr} : result;
+    out_data_o    = go ? FlitBits'(lead_hdr) : result;
     out_dst_o     = go ? dst : dst_q;
-    hold_o        = (state_q == StStream) ? (4'b1 << dst_q) : 4'b0;
+    hold_o        = (state_q == StStream) ? ((NumLinks + 1)'(1) << dst_q) : '0;
     busy_o        = (state_q != StIdle);
     alu_opcode_o  = op_q;
     alu_result_o  = result;
@@ -202,7 +229,7 @@ module cn_combine (
       if (err_route || err_diff || err_op || err_size) begin
         state_q        <= StHalt;
         err_expected_o <= lead_hdr;
-        err_got_o      <= err_diff ? src_hdr_i[diff_src*32 +: 32] : lead_hdr;
+        err_got_o      <= err_diff ? src_hdr_i[diff_src*HdrBits +: HdrBits] : lead_hdr;
         err_source_o   <= err_diff ? diff_src : lead;
       end else if (go) begin
         state_q <= StStream;

@@ -6,44 +6,50 @@
 // own without writing a single payload word. Entries are served in the order they were
 // written, so identity packets and written packets interleave as software issued them.
 //
-// Entry: [31:0] header, [32] identity, [48:33] packet count (>= 1).
+// Entry: cn_pkg::inj_entry_t (header, identity flag, packet count >= 1).
 `default_nettype none
 
-module cn_inj_source (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
+module cn_inj_source
+  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
+#(
+  localparam int FlitBits = cn_pkg::FlitBits,
+  localparam int HdrBits  = cn_pkg::HdrBits,
+  localparam int CountW   = cn_pkg::InjIdentityCountW
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
   // injection header FIFO head
-  input  wire logic        entry_valid_i,
-  input  wire logic [48:0] entry_i,
-  output logic             entry_pop_o,
+  input  wire logic                entry_valid_i,
+  input  wire inj_entry_t          entry_i,
+  output logic                     entry_pop_o,
   // injection payload FIFO head
-  input  wire logic        word_valid_i,
-  input  wire logic [63:0] word_i,
-  output logic             word_pop_o,
+  input  wire logic                word_valid_i,
+  input  wire logic [FlitBits-1:0] word_i,
+  output logic                     word_pop_o,
   // packet source for the combine engine
-  output logic             hdr_valid_o,
-  output logic [31:0]      hdr_o,
-  input  wire logic        hdr_pop_i,
-  output logic             pl_valid_o,
-  output logic [63:0]      pl_o,
-  input  wire logic        pl_pop_i
+  output logic                     hdr_valid_o,
+  output logic      [HdrBits-1:0]  hdr_o,
+  input  wire logic                hdr_pop_i,
+  output logic                     pl_valid_o,
+  output logic      [FlitBits-1:0] pl_o,
+  input  wire logic                pl_pop_i
 );
 
-  logic [15:0] count, issued_q;   // packets of the head entry, and how many were taken
-  logic        identity;
-  logic        cur_identity_q;    // the packet being streamed is an identity packet
-  logic [63:0] identity_word;
+  logic [CountW-1:0]   count, issued_q;   // packets of the head entry, and how many were taken
+  logic                identity;
+  logic                cur_identity_q;    // the packet being streamed is an identity packet
+  logic [FlitBits-1:0] identity_word;
 
-  assign hdr_o    = entry_i[31:0];
-  assign identity = entry_i[32];
-  assign count    = entry_i[48:33];
+  assign hdr_o    = entry_i.hdr;
+  assign identity = entry_i.identity;
+  assign count    = entry_i.count;
 
   cn_identity u_identity (.opcode_i(cn_pkg::hdr_op(hdr_o)), .identity_o(identity_word));
 
-  logic [63:0] cur_identity_word_q;
+  logic [FlitBits-1:0] cur_identity_word_q;
 
   assign hdr_valid_o = entry_valid_i;
-  assign entry_pop_o = hdr_pop_i && entry_valid_i && (issued_q + 16'd1 >= count);
+  assign entry_pop_o = hdr_pop_i && entry_valid_i && (issued_q + CountW'(1) >= count);
   assign pl_valid_o  = cur_identity_q ? 1'b1 : word_valid_i;
   assign pl_o        = cur_identity_q ? cur_identity_word_q : word_i;
   assign word_pop_o  = pl_pop_i && !cur_identity_q && word_valid_i;
@@ -54,7 +60,7 @@ module cn_inj_source (
       cur_identity_q      <= 1'b0;
       cur_identity_word_q <= '0;
     end else if (hdr_pop_i && entry_valid_i) begin
-      issued_q            <= entry_pop_o ? 16'd0 : issued_q + 16'd1;
+      issued_q            <= entry_pop_o ? '0 : issued_q + CountW'(1);
       cur_identity_q      <= identity;
       cur_identity_word_q <= identity_word;
     end

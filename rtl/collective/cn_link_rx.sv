@@ -5,30 +5,32 @@
 // payload flit is popped; only then is the next header offered, and one packet credit
 // is returned to the sender (virtual cut-through: a credit is room for a whole packet).
 //
-// Link in:  valid_i, hdr_i (1 = header flit, header in data_i[31:0]), data_i
+// Link in:  valid_i, hdr_i (1 = header flit, header in the low cn_pkg::HdrBits of data_i), data_i
 // Link out: credit_o, a registered one-cycle pulse per freed packet buffer
 `default_nettype none
 
 module cn_link_rx #(
-  parameter int Packets = 4  // packet buffers = credits granted to the sender
+  parameter int Packets = 4,  // packet buffers = credits granted to the sender
+  localparam int FlitBits = cn_pkg::FlitBits,
+  localparam int HdrBits  = cn_pkg::HdrBits
 ) (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
   // link
-  input  wire logic        valid_i,
-  input  wire logic        hdr_i,
-  input  wire logic [63:0] data_i,
-  output logic             credit_o,
+  input  wire logic                valid_i,
+  input  wire logic                hdr_i,
+  input  wire logic [FlitBits-1:0] data_i,
+  output logic                     credit_o,
   // packet source
-  output logic             hdr_valid_o,
-  output logic [31:0]      hdr_o,
-  input  wire logic        hdr_pop_i,
-  output logic             pl_valid_o,
-  output logic [63:0]      pl_o,
-  input  wire logic        pl_pop_i,
+  output logic                     hdr_valid_o,
+  output logic      [HdrBits-1:0]  hdr_o,
+  input  wire logic                hdr_pop_i,
+  output logic                     pl_valid_o,
+  output logic      [FlitBits-1:0] pl_o,
+  input  wire logic                pl_pop_i,
   // a flit broke framing (header inside a packet, payload outside one) or arrived
   // without buffer space (credit violation); the flit is dropped, never delivered
-  output logic             proto_err_o
+  output logic                     proto_err_o
 );
 
   localparam int CntW = $clog2(cn_pkg::PayloadFlits + 1);
@@ -43,19 +45,19 @@ module cn_link_rx #(
   assign hdr_push  = valid_i && hdr_i && !frame_err && !space_err;
   assign pl_push   = valid_i && !hdr_i && !frame_err && !space_err;
 
-  logic [31:0] unused_hi;  // a header flit carries the header in its low half
-  assign unused_hi = data_i[63:32];
+  logic [FlitBits-HdrBits-1:0] unused_hi;  // a header flit carries the header in its low half
+  assign unused_hi = data_i[FlitBits-1:HdrBits];
   logic [$clog2(Packets + 1)-1:0]                        unused_hdr_count;
   logic [$clog2(Packets * cn_pkg::PayloadFlits + 1)-1:0] unused_pl_count;
 
-  cmn_fifo #(.Width(32), .Depth(Packets)) u_hdr_fifo (
+  cmn_fifo #(.Width(HdrBits), .Depth(Packets)) u_hdr_fifo (
     .clk_i, .rst_ni,
-    .push_i(hdr_push), .data_i(data_i[31:0]),
+    .push_i(hdr_push), .data_i(data_i[HdrBits-1:0]),
     .pop_i(hdr_pop_i && hdr_valid_o), .data_o(hdr_o),
     .full_o(hdr_full), .empty_o(hdr_empty), .count_o(unused_hdr_count)
   );
 
-  cmn_fifo #(.Width(64), .Depth(Packets * cn_pkg::PayloadFlits)) u_pl_fifo (
+  cmn_fifo #(.Width(FlitBits), .Depth(Packets * cn_pkg::PayloadFlits)) u_pl_fifo (
     .clk_i, .rst_ni,
     .push_i(pl_push), .data_i(data_i),
     .pop_i(pl_pop_i && pl_valid_o), .data_o(pl_o),

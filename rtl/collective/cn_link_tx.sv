@@ -12,22 +12,23 @@
 module cn_link_tx #(
   parameter int Credits = 4,  // per VC; must equal the receiver's packet buffers per VC (cn_adapter
                               // gives both its one LinkPackets)
-  localparam int CntW = $clog2(Credits + 1),
-  localparam int Vcs  = cn_pkg::NumVcs
+  localparam int CntW     = $clog2(Credits + 1),
+  localparam int Vcs      = cn_pkg::NumVcs,
+  localparam int FlitBits = cn_pkg::FlitBits
 ) (
-  input  wire logic           clk_i,
-  input  wire logic           rst_ni,
-  input  wire logic           send_i,
-  input  wire logic           vc_i,
-  input  wire logic           hdr_i,
-  input  wire logic [63:0]    data_i,
-  output logic      [Vcs-1:0] can_start_o,
-  output logic                valid_o,
-  output logic                vc_o,
-  output logic                hdr_o,
-  output logic      [63:0]    data_o,
-  input  wire logic [Vcs-1:0] credit_i,
-  output logic                credit_err_o  // a credit arrived that was never taken
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
+  input  wire logic                send_i,
+  input  wire logic                vc_i,
+  input  wire logic                hdr_i,
+  input  wire logic [FlitBits-1:0] data_i,
+  output logic      [Vcs-1:0]      can_start_o,
+  output logic                     valid_o,
+  output logic                     vc_o,
+  output logic                     hdr_o,
+  output logic      [FlitBits-1:0] data_o,
+  input  wire logic [Vcs-1:0]      credit_i,
+  output logic                     credit_err_o  // a credit arrived that was never taken
 );
 
   logic [CntW-1:0] credits_q [Vcs];

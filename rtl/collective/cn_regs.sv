@@ -11,21 +11,26 @@
 // Addresses and fields: cn_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
 `default_nettype none
 
-module cn_regs #(
+module cn_regs
+  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
+#(
   parameter int InjPackets = 8,
   parameter int RcvPackets = 8,
   localparam int InjHdrCntW = $clog2(InjPackets + 1),
   localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1),
   localparam int RcvHdrCntW = $clog2(RcvPackets + 1),
   localparam int RcvPlCntW  = $clog2(RcvPackets * cn_pkg::PayloadFlits + 1),
-  localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1)  // a payload word count 0..VectorWords
+  localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1),  // a payload word count 0..VectorWords
+  localparam int WordBits   = cn_pkg::FlitBits,  // a register, and a payload word of the bus
+  localparam int HdrBits    = cn_pkg::HdrBits,
+  localparam int IdCountW   = cn_pkg::InjIdentityCountW  // RegInjIdentity's packet count
 ) (
   input  wire logic                                            clk_i,
   input  wire logic                                            rst_ni,
   // register bus
   input  wire logic                                            req_i,
   input  wire logic                                            we_i,
-  input  wire logic [11:0]                                     addr_i,
+  input  wire logic [cn_pkg::BusAddrBits-1:0]                  addr_i,
   input  wire logic [cn_pkg::BusDataBits-1:0]                  wdata_i,
   input  wire logic                                            priv_i,
   output logic                                                 ready_o,
@@ -37,31 +42,31 @@ module cn_regs #(
   output logic      [cn_pkg::NumVcs-1:0]                       inj_hdr_push_o,
   output logic      [cn_pkg::NumVcs-1:0]                       inj_pl_push_o,
   output logic      [WordsW-1:0]                               inj_pl_n_o,   // words pushed
-  output logic      [cn_pkg::BusDataBits-1:0]                  inj_data_o,   // word k at [k*64 +: 64]
-  output logic      [48:0]                                     inj_entry_o,  // see cn_inj_source
+  output logic      [cn_pkg::BusDataBits-1:0]                  inj_data_o,   // word k at [k*WordBits +: WordBits]
+  output inj_entry_t                                           inj_entry_o,
   input  wire logic [cn_pkg::NumVcs-1:0]                       inj_hdr_full_i,
   input  wire logic [cn_pkg::NumVcs*InjHdrCntW-1:0]            inj_hdr_count_i,
   input  wire logic [cn_pkg::NumVcs*InjPlCntW-1:0]             inj_pl_count_i,
-  // reception FIFOs, one stack per VC (VC v's header in [v*32 +: 32], payload head in
+  // reception FIFOs, one stack per VC (VC v's header in [v*HdrBits +: HdrBits], payload head in
   // [v*BusDataBits +: BusDataBits])
   output logic      [cn_pkg::NumVcs-1:0]                       rcv_hdr_pop_o,
   output logic      [cn_pkg::NumVcs-1:0]                       rcv_pl_pop_o,
   output logic      [WordsW-1:0]                               rcv_pl_n_o,   // words popped
-  input  wire logic [cn_pkg::NumVcs*32-1:0]                    rcv_hdr_i,
-  input  wire logic [cn_pkg::NumVcs*cn_pkg::BusDataBits-1:0]   rcv_pl_i,     // the head's word k at [k*64 +: 64]
+  input  wire logic [cn_pkg::NumVcs*HdrBits-1:0]               rcv_hdr_i,
+  input  wire logic [cn_pkg::NumVcs*cn_pkg::BusDataBits-1:0]   rcv_pl_i,     // the head's word k at [k*WordBits +: WordBits]
   input  wire logic [cn_pkg::NumVcs*RcvHdrCntW-1:0]            rcv_hdr_count_i,
   input  wire logic [cn_pkg::NumVcs*RcvPlCntW-1:0]             rcv_pl_count_i,
   // errors
   input  wire logic [cn_pkg::ErrBits-1:0]                      err_set_i,
-  input  wire logic [31:0]                                     err_expected_i,
-  input  wire logic [31:0]                                     err_got_i,
+  input  wire logic [HdrBits-1:0]                              err_expected_i,
+  input  wire logic [HdrBits-1:0]                              err_got_i,
   input  wire logic [2:0]                                      err_source_i,  // [2] VC, [1:0] source
   output logic      [cn_pkg::ErrBits-1:0]                      err_o
 );
 
   logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
   logic [cn_pkg::ErrBits-1:0]   err_q;
-  logic [63:0]                  info_q;
+  logic [WordBits-1:0]          info_q;
   logic [2:0]                   source_q;
 
   always_comb begin
@@ -75,17 +80,18 @@ module cn_regs #(
   // ------------------------------------------------------------ decode
   // The system VC's FIFO registers answer at the user VC's offsets + RegSysVcOffset, and
   // only to privileged accesses; `faddr` is the address with the window folded away.
-  logic        wr, rd, in_sys, denied, vc;
-  logic [11:0] faddr;
-  logic        is_route;
-  logic [3:0]  route_idx;
-  assign in_sys    = (addr_i[11:7] == cn_pkg::RegSysVcOffset[11:7]);
+  logic                           wr, rd, in_sys, denied, vc;
+  logic [cn_pkg::BusAddrBits-1:0] faddr;
+  logic                           is_route;
+  logic [3:0]                     route_idx;
+  assign in_sys    = (addr_i[cn_pkg::BusAddrBits-1:7] == cn_pkg::RegSysVcOffset[cn_pkg::BusAddrBits-1:7]);
   assign denied    = req_i && in_sys && !priv_i;
   assign vc        = in_sys;
   assign faddr     = in_sys ? (addr_i - cn_pkg::RegSysVcOffset) : addr_i;
   assign wr        = req_i && we_i && !denied;
   assign rd        = req_i && !we_i && !denied;
-  assign is_route  = (addr_i[11:7] == cn_pkg::RegRouteBase[11:7]) && (addr_i[2:0] == 3'b0);
+  assign is_route  = (addr_i[cn_pkg::BusAddrBits-1:7] == cn_pkg::RegRouteBase[cn_pkg::BusAddrBits-1:7]) &&
+                     (addr_i[2:0] == 3'b0);
   assign route_idx = addr_i[6:3];
 
   // A class route is a tree route: the up link is not also a down link and at most two
@@ -99,13 +105,13 @@ module cn_regs #(
   assign new_route      = wdata_i[cn_pkg::RouteBits-1:0];
   assign new_down       = cn_pkg::route_down(new_route);
   assign new_up         = cn_pkg::route_up(new_route);
-  assign route_shape_ok = (wdata_i[63:cn_pkg::RouteBits] == '0) &&
+  assign route_shape_ok = (wdata_i[WordBits-1:cn_pkg::RouteBits] == '0) &&
                           !(new_up != cn_pkg::RouteUpNone && new_down[new_up]) &&
-                          (new_down != 3'b111);
+                          (new_down != '1);
   assign route_priv_ok = priv_i || (32'(route_idx) < cn_pkg::FirstPrivClass);
 
   logic wr_inj_hdr, wr_inj_pl, wr_inj_vec, wr_inj_id, wr_clear, wr_route, wr_bad;
-  logic [15:0] id_count;
+  logic [IdCountW-1:0] id_count;
   logic rd_status, rd_rcv_hdr, rd_rcv_pl, rd_rcv_vec, rd_known;
   assign wr_inj_hdr = wr && (faddr == cn_pkg::RegInjHdr);
   assign wr_inj_pl  = wr && (faddr == cn_pkg::RegInjData);
@@ -129,14 +135,14 @@ module cn_regs #(
   logic [InjPlCntW-1:0]  inj_pl_count;
   logic [RcvHdrCntW-1:0] rcv_hdr_count;
   logic [RcvPlCntW-1:0]  rcv_pl_count;
-  logic [31:0]           rcv_hdr;
+  logic [HdrBits-1:0]    rcv_hdr;
   logic [cn_pkg::BusDataBits-1:0] rcv_pl;
   assign inj_hdr_full  = inj_hdr_full_i[vc];
   assign inj_hdr_count = inj_hdr_count_i[vc*InjHdrCntW +: InjHdrCntW];
   assign inj_pl_count  = inj_pl_count_i[vc*InjPlCntW +: InjPlCntW];
   assign rcv_hdr_count = rcv_hdr_count_i[vc*RcvHdrCntW +: RcvHdrCntW];
   assign rcv_pl_count  = rcv_pl_count_i[vc*RcvPlCntW +: RcvPlCntW];
-  assign rcv_hdr       = rcv_hdr_i[vc*32 +: 32];
+  assign rcv_hdr       = rcv_hdr_i[vc*HdrBits +: HdrBits];
   assign rcv_pl        = rcv_pl_i[vc*cn_pkg::BusDataBits +: cn_pkg::BusDataBits];
 
   // Payload words: a vector moves all its words or none, so a packet's payload never
@@ -151,13 +157,12 @@ module cn_regs #(
 
   // A header entry: one written packet, or id_count identity packets (none if 0).
   logic inj_hdr_push, inj_pl_push, rcv_hdr_pop, rcv_pl_pop;
-  assign inj_hdr_push   = (wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && !inj_hdr_full;
+  assign inj_hdr_push   = (wr_inj_hdr || (wr_inj_id && id_count != '0)) && !inj_hdr_full;
   // Exactly one VC's FIFOs are addressed: VC 1 (system) in the window, VC 0 (user) outside it.
   assign inj_hdr_push_o = {inj_hdr_push && vc, inj_hdr_push && !vc};
   assign inj_pl_push_o  = {inj_pl_push && vc, inj_pl_push && !vc};
   assign rcv_hdr_pop_o  = {rcv_hdr_pop && vc, rcv_hdr_pop && !vc};
   assign rcv_pl_pop_o   = {rcv_pl_pop && vc, rcv_pl_pop && !vc};
-  assign inj_entry_o    = wr_inj_id ? {id_count, 1'b1, wdata_i[31:0]} : {16'd1, 1'b0, wdata_i[31:0]};
   assign inj_pl_push    = (wr_inj_pl && inj_pl_room) || (wr_inj_vec && inj_vec_room);
   assign inj_pl_n_o     = wr_inj_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
   assign inj_data_o     = wdata_i;
@@ -165,12 +170,18 @@ module cn_regs #(
   assign rcv_pl_pop     = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
   assign rcv_pl_n_o     = rd_rcv_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
 
+  always_comb begin
+    inj_entry_o.count    = wr_inj_id ? id_count : IdCountW'(1);
+    inj_entry_o.identity = wr_inj_id;
+    inj_entry_o.hdr      = wdata_i[HdrBits-1:0];
+  end
+
   // RegStatus, its field widths from cn_pkg (generated from regmap/collnet.json).
   localparam int HdrFreeW  = cn_pkg::StatusInjHdrFreeW;
   localparam int DataFreeW = cn_pkg::StatusInjDataFreeW;
   localparam int RcvHdrW   = cn_pkg::StatusRcvHdrW;
   localparam int RcvDataW  = cn_pkg::StatusRcvDataW;
-  logic [63:0] status;
+  logic [WordBits-1:0] status;
   always_comb begin
     status = '0;
     status[cn_pkg::StatusInjHdrFreeLsb  +: HdrFreeW]  = HdrFreeW'(InjPackets) - HdrFreeW'(inj_hdr_count);
@@ -181,19 +192,19 @@ module cn_regs #(
     status[cn_pkg::StatusErrBit]                      = |err_q;
   end
 
-  logic [63:0] rword, rcv_word;
-  assign rcv_word = rcv_pl[63:0];
+  logic [WordBits-1:0] rword, rcv_word;
+  assign rcv_word = rcv_pl[WordBits-1:0];
   always_comb begin
     rword = '0;
-    if (is_route)        rword = 64'(route_q[route_idx]);
+    if (is_route)        rword = WordBits'(route_q[route_idx]);
     else if (rd_status)  rword = status;
-    else if (rd_rcv_hdr) rword = (rcv_hdr_count != '0) ? 64'(rcv_hdr) : 64'b0;
-    else if (rd_rcv_pl)  rword = rcv_pl_any ? rcv_word : 64'b0;
+    else if (rd_rcv_hdr) rword = (rcv_hdr_count != '0) ? WordBits'(rcv_hdr) : '0;
+    else if (rd_rcv_pl)  rword = rcv_pl_any ? rcv_word : '0;
     else unique case (addr_i)
       cn_pkg::RegId:        rword = cn_pkg::RegIdValue;
-      cn_pkg::RegErr:       rword = 64'(err_q);
+      cn_pkg::RegErr:       rword = WordBits'(err_q);
       cn_pkg::RegErrInfo:   rword = info_q;
-      cn_pkg::RegErrSource: rword = 64'(source_q);
+      cn_pkg::RegErrSource: rword = WordBits'(source_q);
       default:              rword = '0;
     endcase
   end
@@ -201,14 +212,14 @@ module cn_regs #(
   // Ordinary registers answer in word 0; only a vector read fills the upper words.
   logic [cn_pkg::BusDataBits-1:0] rdata;
   assign rdata = rd_rcv_vec ? (rcv_vec_any ? rcv_pl : '0)
-                                                  : {{(cn_pkg::BusDataBits - 64){1'b0}}, rword};
+                                                  : cn_pkg::BusDataBits'(rword);
 
   // ------------------------------------------------------------ error bits
   logic [cn_pkg::ErrBits-1:0] err_new;
   always_comb begin
     err_new = err_set_i;
     err_new[cn_pkg::ErrInjOverflow]  = err_set_i[cn_pkg::ErrInjOverflow] ||
-                                       ((wr_inj_hdr || (wr_inj_id && id_count != 16'd0)) && inj_hdr_full) ||
+                                       ((wr_inj_hdr || (wr_inj_id && id_count != '0)) && inj_hdr_full) ||
                                        (wr_inj_pl && !inj_pl_room) || (wr_inj_vec && !inj_vec_room);
     err_new[cn_pkg::ErrRcvUnderflow] = err_set_i[cn_pkg::ErrRcvUnderflow] ||
                                        (rd_rcv_hdr && rcv_hdr_count == '0) ||

@@ -12,19 +12,25 @@
 // which a packet of this VC is in flight; send_o/send_hdr_o/send_data_o carry the flits.
 `default_nettype none
 
-module cn_vc #(
+module cn_vc
+  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
+#(
   parameter int InjPackets = 8,  // injection FIFO depth, in packets
   parameter int RcvPackets = 8,  // reception FIFO depth, in packets
   localparam int InjPlDepth = InjPackets * cn_pkg::PayloadFlits,  // payload FIFO depths, words
   localparam int RcvPlDepth = RcvPackets * cn_pkg::PayloadFlits,
-  localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1)
+  localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1),
+  localparam int NumLinks   = cn_pkg::NumLinks,
+  localparam int FlitBits   = cn_pkg::FlitBits,
+  localparam int HdrBits    = cn_pkg::HdrBits,
+  localparam int SrcW       = $clog2(NumLinks + 1)  // a combine source: local or a link
 ) (
   input  wire logic                                            clk_i,
   input  wire logic                                            rst_ni,
   input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
   // injection FIFOs (register side)
   input  wire logic                                            inj_hdr_push_i,
-  input  wire logic [48:0]                                     inj_entry_i,  // see cn_inj_source
+  input  wire inj_entry_t                              inj_entry_i,
   input  wire logic                                            inj_pl_push_i,
   input  wire logic [WordsW-1:0]                               inj_pl_n_i,
   input  wire logic [cn_pkg::BusDataBits-1:0]                  inj_data_i,
@@ -35,55 +41,56 @@ module cn_vc #(
   input  wire logic                                            rcv_hdr_pop_i,
   input  wire logic                                            rcv_pl_pop_i,
   input  wire logic [WordsW-1:0]                               rcv_pl_n_i,
-  output logic      [31:0]                                     rcv_hdr_o,
+  output logic      [HdrBits-1:0]                              rcv_hdr_o,
   output logic      [cn_pkg::BusDataBits-1:0]                  rcv_pl_o,
   output logic      [$clog2(RcvPackets + 1)-1:0]               rcv_hdr_count_o,
   output logic      [$clog2(RcvPlDepth + 1)-1:0]               rcv_pl_count_o,
-  // this VC's receive buffers of links 0..2 (link l in bits [l*32 +: 32] / [l*64 +: 64])
-  input  wire logic [2:0]                                      rx_hdr_valid_i,
-  input  wire logic [3*32-1:0]                                 rx_hdr_i,
-  output logic      [2:0]                                      rx_hdr_pop_o,
-  input  wire logic [2:0]                                      rx_pl_valid_i,
-  input  wire logic [3*64-1:0]                                 rx_pl_i,
-  output logic      [2:0]                                      rx_pl_pop_o,
+  // this VC's receive buffers of the links (link l in bits [l*HdrBits +: HdrBits] /
+  // [l*FlitBits +: FlitBits])
+  input  wire logic [NumLinks-1:0]                             rx_hdr_valid_i,
+  input  wire logic [NumLinks*HdrBits-1:0]                     rx_hdr_i,
+  output logic      [NumLinks-1:0]                             rx_hdr_pop_o,
+  input  wire logic [NumLinks-1:0]                             rx_pl_valid_i,
+  input  wire logic [NumLinks*FlitBits-1:0]                    rx_pl_i,
+  output logic      [NumLinks-1:0]                             rx_pl_pop_o,
   // link destinations
-  output logic      [2:0]                                      want_o,
-  input  wire logic [2:0]                                      grant_i,
-  output logic      [2:0]                                      hold_o,
-  output logic      [2:0]                                      send_o,
-  output logic      [2:0]                                      send_hdr_o,
-  output logic      [3*64-1:0]                                 send_data_o,
+  output logic      [NumLinks-1:0]                             want_o,
+  input  wire logic [NumLinks-1:0]                             grant_i,
+  output logic      [NumLinks-1:0]                             hold_o,
+  output logic      [NumLinks-1:0]                             send_o,
+  output logic      [NumLinks-1:0]                             send_hdr_o,
+  output logic      [NumLinks*FlitBits-1:0]                    send_data_o,
   // errors (pulses; the details belong to the pulse)
   output logic                                                 err_route_o,
   output logic                                                 err_mismatch_o,
   output logic                                                 err_op_o,
   output logic                                                 err_size_o,
   output logic                                                 err_proto_o,  // turnaround path
-  output logic      [31:0]                                     err_expected_o,
-  output logic      [31:0]                                     err_got_o,
-  output logic      [1:0]                                      err_source_o
+  output logic      [HdrBits-1:0]                              err_expected_o,
+  output logic      [HdrBits-1:0]                              err_got_o,
+  output logic      [SrcW-1:0]                                 err_source_o
 );
 
   localparam int LoopPackets = 2;
   localparam int RcvPlCntW   = $clog2(RcvPlDepth + 1);
-  localparam int UpperBits   = cn_pkg::BusDataBits - 64;  // bus data above word 0
+  localparam int UpperBits   = cn_pkg::BusDataBits - FlitBits;  // bus data above word 0
 
   // ------------------------------------------------------------ injection
   logic                           inj_hdr_empty, inj_entry_pop, inj_word_pop;
-  logic [48:0]                    inj_head;
+  inj_entry_t             inj_head;
   logic [cn_pkg::BusDataBits-1:0] inj_pl;  // word 0: the next flit
   logic                           loc_hdr_valid, loc_pl_valid;
-  logic [31:0]                    loc_hdr;
-  logic [63:0]                    loc_pl;
-  logic [3:0]                     cb_hdr_pop, cb_pl_pop, bc_hdr_pop, bc_pl_pop;
+  logic [HdrBits-1:0]             loc_hdr;
+  logic [FlitBits-1:0]            loc_pl;
+  logic [NumLinks:0]              cb_hdr_pop, cb_pl_pop, bc_hdr_pop, bc_pl_pop;  // engine sources
 
-  cmn_fifo #(.Width(49), .Depth(InjPackets)) u_inj_hdr (
+  cmn_fifo #(.Width($bits(inj_entry_t)), .Depth(InjPackets)) u_inj_hdr (
     .clk_i, .rst_ni, .push_i(inj_hdr_push_i), .data_i(inj_entry_i),
     .pop_i(inj_entry_pop), .data_o(inj_head),
     .full_o(inj_hdr_full_o), .empty_o(inj_hdr_empty), .count_o(inj_hdr_count_o)
   );
   // Injection payload: 1 or VectorWords words in from the bus, one flit out per cycle.
-  cmn_wfifo #(.Width(64), .Lanes(cn_pkg::VectorWords), .Depth(InjPlDepth)) u_inj_pl (
+  cmn_wfifo #(.Width(FlitBits), .Lanes(cn_pkg::VectorWords), .Depth(InjPlDepth)) u_inj_pl (
     .clk_i, .rst_ni, .push_i(inj_pl_push_i), .push_n_i(inj_pl_n_i), .data_i(inj_data_i),
     .pop_i(inj_word_pop), .pop_n_i(WordsW'(1)), .data_o(inj_pl), .count_o(inj_pl_count_o)
   );
@@ -91,25 +98,25 @@ module cn_vc #(
   cn_inj_source u_inj_source (
     .clk_i, .rst_ni,
     .entry_valid_i(!inj_hdr_empty), .entry_i(inj_head), .entry_pop_o(inj_entry_pop),
-    .word_valid_i(inj_pl_count_o != '0), .word_i(inj_pl[63:0]), .word_pop_o(inj_word_pop),
+    .word_valid_i(inj_pl_count_o != '0), .word_i(inj_pl[FlitBits-1:0]), .word_pop_o(inj_word_pop),
     .hdr_valid_o(loc_hdr_valid), .hdr_o(loc_hdr), .hdr_pop_i(cb_hdr_pop[0]),
     .pl_valid_o(loc_pl_valid), .pl_o(loc_pl), .pl_pop_i(cb_pl_pop[0])
   );
 
   logic [UpperBits-1:0] unused_inj_lanes;  // the engine takes one flit at a time
-  assign unused_inj_lanes = inj_pl[cn_pkg::BusDataBits-1:64];
+  assign unused_inj_lanes = inj_pl[cn_pkg::BusDataBits-1:FlitBits];
 
   // ------------------------------------------------------------ reception
-  logic        bc_valid, bc_hdr, rcv_hdr_push, rcv_pl_push, rcv_hdr_full, rcv_hdr_empty, rcv_pl_full;
-  logic [63:0] bc_data;
+  logic                bc_valid, bc_hdr, rcv_hdr_push, rcv_pl_push, rcv_hdr_full, rcv_hdr_empty, rcv_pl_full;
+  logic [FlitBits-1:0] bc_data;
 
-  cmn_fifo #(.Width(32), .Depth(RcvPackets)) u_rcv_hdr (
-    .clk_i, .rst_ni, .push_i(rcv_hdr_push), .data_i(bc_data[31:0]),
+  cmn_fifo #(.Width(HdrBits), .Depth(RcvPackets)) u_rcv_hdr (
+    .clk_i, .rst_ni, .push_i(rcv_hdr_push), .data_i(bc_data[HdrBits-1:0]),
     .pop_i(rcv_hdr_pop_i), .data_o(rcv_hdr_o),
     .full_o(rcv_hdr_full), .empty_o(rcv_hdr_empty), .count_o(rcv_hdr_count_o)
   );
   // Reception payload: one flit in per cycle, 1 or VectorWords words out to the bus.
-  cmn_wfifo #(.Width(64), .Lanes(cn_pkg::VectorWords), .Depth(RcvPlDepth)) u_rcv_pl (
+  cmn_wfifo #(.Width(FlitBits), .Lanes(cn_pkg::VectorWords), .Depth(RcvPlDepth)) u_rcv_pl (
     .clk_i, .rst_ni, .push_i(rcv_pl_push), .push_n_i(WordsW'(1)),
     .data_i({{UpperBits{1'b0}}, bc_data}),
     .pop_i(rcv_pl_pop_i), .pop_n_i(rcv_pl_n_i), .data_o(rcv_pl_o), .count_o(rcv_pl_count_o)
@@ -120,14 +127,14 @@ module cn_vc #(
   assign unused_empty = rcv_hdr_empty;
 
   // ------------------------------------------------------------ root turnaround
-  logic                     loop_send, loop_valid, loop_hdr, loop_vc, loop_credit, loop_credit_err;
+  logic                      loop_send, loop_valid, loop_hdr, loop_vc, loop_credit, loop_credit_err;
   logic [cn_pkg::NumVcs-1:0] loop_can_start;
-  logic                     loop_hdr_valid, loop_pl_valid, loop_proto_err;
-  logic [63:0]              loop_data, loop_pl;
-  logic [31:0]              loop_hdr_data;
-  logic                     cb_valid, cb_hdr;
-  logic [63:0]              cb_data;
-  logic [1:0]               cb_dst;
+  logic                      loop_hdr_valid, loop_pl_valid, loop_proto_err;
+  logic [FlitBits-1:0]       loop_data, loop_pl;
+  logic [HdrBits-1:0]        loop_hdr_data;
+  logic                      cb_valid, cb_hdr;
+  logic [FlitBits-1:0]       cb_data;
+  logic [cn_pkg::RouteUpW-1:0] cb_dst;
 
   assign loop_send = cb_valid && (cb_dst == cn_pkg::RouteUpNone);
 
@@ -152,22 +159,22 @@ module cn_vc #(
   assign unused_loop_vc  = loop_vc;
 
   // ------------------------------------------------------------ engines
-  logic [3:0]  cb_hold, cb_can_start;
-  logic [2:0]  bc_hold, bc_links, bc_claim, bc_can_start, bc_want_links;
-  logic        cb_want, bc_want, cb_busy, bc_busy;
-  logic [1:0]  cb_want_dst;
-  logic [2:0]  cb_alu_op;
-  logic [63:0] cb_alu_result;
+  logic [NumLinks:0]           cb_hold, cb_can_start;  // the links and the turnaround path
+  logic [NumLinks-1:0]         bc_hold, bc_links, bc_claim, bc_can_start, bc_want_links;
+  logic                        cb_want, bc_want, cb_busy, bc_busy;
+  logic [cn_pkg::RouteUpW-1:0] cb_want_dst;
+  logic [cn_pkg::HdrOpW-1:0]   cb_alu_op;
+  logic [FlitBits-1:0]         cb_alu_result;
 
   // The broadcast engine wins a link both engines want in the same cycle: traffic going
   // down drains the tree towards the reception FIFOs, which keeps the network live.
-  assign bc_claim     = (bc_valid && bc_hdr) ? bc_links : 3'b0;
-  assign bc_can_start = grant_i & ~cb_hold[2:0];
+  assign bc_claim     = (bc_valid && bc_hdr) ? bc_links : '0;
+  assign bc_can_start = grant_i & ~cb_hold[NumLinks-1:0];
   assign cb_can_start = {loop_can_start[0], grant_i & ~bc_hold & ~bc_claim};
 
-  assign want_o = (bc_want ? bc_want_links : 3'b0) |
-                  ((cb_want && cb_want_dst != cn_pkg::RouteUpNone) ? (3'b1 << cb_want_dst) : 3'b0);
-  assign hold_o = cb_hold[2:0] | bc_hold;
+  assign want_o = (bc_want ? bc_want_links : '0) |
+                  ((cb_want && cb_want_dst != cn_pkg::RouteUpNone) ? (NumLinks'(1) << cb_want_dst) : '0);
+  assign hold_o = cb_hold[NumLinks-1:0] | bc_hold;
 
   cn_combine u_combine (
     .clk_i, .rst_ni, .routes_i,
@@ -198,34 +205,34 @@ module cn_vc #(
     .busy_o(bc_busy)
   );
 
-  assign rx_hdr_pop_o = cb_hdr_pop[3:1] | bc_hdr_pop[3:1];
-  assign rx_pl_pop_o  = cb_pl_pop[3:1] | bc_pl_pop[3:1];
+  assign rx_hdr_pop_o = cb_hdr_pop[NumLinks:1] | bc_hdr_pop[NumLinks:1];
+  assign rx_pl_pop_o  = cb_pl_pop[NumLinks:1] | bc_pl_pop[NumLinks:1];
   assign err_proto_o  = loop_proto_err || loop_credit_err;
 
-  logic        unused_cb_hold_loop;  // only the combine engine uses the turnaround path
-  assign unused_cb_hold_loop = cb_hold[3];
-  logic [3:0]  unused_obs;           // kept for waveforms (cn_combine's busy_o, alu_*_o)
-  logic [63:0] unused_obs_data;
+  logic                unused_cb_hold_loop;  // only the combine engine uses the turnaround path
+  assign unused_cb_hold_loop = cb_hold[NumLinks];
+  logic [3:0]          unused_obs;           // kept for waveforms (cn_combine's busy_o, alu_*_o)
+  logic [FlitBits-1:0] unused_obs_data;
   assign unused_obs      = {cb_busy, bc_busy, cb_alu_op[0] ^ cb_alu_op[1] ^ cb_alu_op[2], 1'b0};
   assign unused_obs_data = cb_alu_result;
 
   // ------------------------------------------------------------ link send mux
   always_comb begin
-    for (int l = 0; l < 3; l++) begin
+    for (int l = 0; l < NumLinks; l++) begin
       logic bc_take, cb_take;
-      bc_take                 = bc_valid && bc_links[l];
-      cb_take                 = cb_valid && (cb_dst == 2'(l));
-      send_o[l]               = bc_take || cb_take;
-      send_hdr_o[l]           = bc_take ? bc_hdr : cb_hdr;
-      send_data_o[l*64 +: 64] = bc_take ? bc_data : cb_data;
+      bc_take                             = bc_valid && bc_links[l];
+      cb_take                             = cb_valid && (cb_dst == cn_pkg::RouteUpW'(l));
+      send_o[l]                           = bc_take || cb_take;
+      send_hdr_o[l]                       = bc_take ? bc_hdr : cb_hdr;
+      send_data_o[l*FlitBits +: FlitBits] = bc_take ? bc_data : cb_data;
     end
   end
 
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  for (genvar l = 0; l < 3; l++) begin : g_one_driver
+  for (genvar l = 0; l < NumLinks; l++) begin : g_one_driver
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     !(bc_valid && bc_links[l] && cb_valid && cb_dst == 2'(l)))
+                     !(bc_valid && bc_links[l] && cb_valid && cb_dst == cn_pkg::RouteUpW'(l)))
       else $error("cn_vc: both engines drive link %0d", l);
   end
 `endif

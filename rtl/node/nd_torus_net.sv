@@ -7,89 +7,89 @@
 `default_nettype none
 
 module nd_torus_net (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
+  input  wire logic                                      clk_i,
+  input  wire logic                                      rst_ni,
   // register bus (already decoded: torus addresses only)
-  input  wire logic        bus_req_i,
-  input  wire logic        bus_we_i,
-  input  wire logic [11:0] bus_addr_i,
-  input  wire logic [cn_pkg::BusDataBits-1:0] bus_wdata_i,
-  output logic             bus_rvalid_o,
-  output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o,
+  input  wire logic                                      bus_req_i,
+  input  wire logic                                      bus_we_i,
+  input  wire logic [cn_pkg::BusAddrBits-1:0]            bus_addr_i,
+  input  wire logic [cn_pkg::BusDataBits-1:0]            bus_wdata_i,
+  output logic                                           bus_rvalid_o,
+  output logic      [cn_pkg::BusDataBits-1:0]            bus_rdata_o,
   // torus link 0 (x+)
-  input  wire logic        tor0_in_valid_i,
-  input  wire logic        tor0_in_hdr_i,
-  input  wire logic [1:0]  tor0_in_vc_i,
-  input  wire logic [63:0] tor0_in_data_i,
-  output logic      [3:0]  tor0_in_credit_o,  // VC v at bit v
-  output logic             tor0_out_valid_o,
-  output logic             tor0_out_hdr_o,
-  output logic      [1:0]  tor0_out_vc_o,
-  output logic      [63:0] tor0_out_data_o,
-  input  wire logic [3:0]  tor0_out_credit_i,
+  input  wire logic                                      tor0_in_valid_i,
+  input  wire logic                                      tor0_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor0_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor0_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor0_in_credit_o,  // VC v at bit v
+  output logic                                           tor0_out_valid_o,
+  output logic                                           tor0_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor0_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor0_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor0_out_credit_i,
   // torus link 1 (x-)
-  input  wire logic        tor1_in_valid_i,
-  input  wire logic        tor1_in_hdr_i,
-  input  wire logic [1:0]  tor1_in_vc_i,
-  input  wire logic [63:0] tor1_in_data_i,
-  output logic      [3:0]  tor1_in_credit_o,  // VC v at bit v
-  output logic             tor1_out_valid_o,
-  output logic             tor1_out_hdr_o,
-  output logic      [1:0]  tor1_out_vc_o,
-  output logic      [63:0] tor1_out_data_o,
-  input  wire logic [3:0]  tor1_out_credit_i,
+  input  wire logic                                      tor1_in_valid_i,
+  input  wire logic                                      tor1_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor1_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor1_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor1_in_credit_o,  // VC v at bit v
+  output logic                                           tor1_out_valid_o,
+  output logic                                           tor1_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor1_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor1_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor1_out_credit_i,
   // torus link 2 (y+)
-  input  wire logic        tor2_in_valid_i,
-  input  wire logic        tor2_in_hdr_i,
-  input  wire logic [1:0]  tor2_in_vc_i,
-  input  wire logic [63:0] tor2_in_data_i,
-  output logic      [3:0]  tor2_in_credit_o,  // VC v at bit v
-  output logic             tor2_out_valid_o,
-  output logic             tor2_out_hdr_o,
-  output logic      [1:0]  tor2_out_vc_o,
-  output logic      [63:0] tor2_out_data_o,
-  input  wire logic [3:0]  tor2_out_credit_i,
+  input  wire logic                                      tor2_in_valid_i,
+  input  wire logic                                      tor2_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor2_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor2_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor2_in_credit_o,  // VC v at bit v
+  output logic                                           tor2_out_valid_o,
+  output logic                                           tor2_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor2_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor2_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor2_out_credit_i,
   // torus link 3 (y-)
-  input  wire logic        tor3_in_valid_i,
-  input  wire logic        tor3_in_hdr_i,
-  input  wire logic [1:0]  tor3_in_vc_i,
-  input  wire logic [63:0] tor3_in_data_i,
-  output logic      [3:0]  tor3_in_credit_o,  // VC v at bit v
-  output logic             tor3_out_valid_o,
-  output logic             tor3_out_hdr_o,
-  output logic      [1:0]  tor3_out_vc_o,
-  output logic      [63:0] tor3_out_data_o,
-  input  wire logic [3:0]  tor3_out_credit_i,
+  input  wire logic                                      tor3_in_valid_i,
+  input  wire logic                                      tor3_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor3_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor3_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor3_in_credit_o,  // VC v at bit v
+  output logic                                           tor3_out_valid_o,
+  output logic                                           tor3_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor3_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor3_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor3_out_credit_i,
   // torus link 4 (z+)
-  input  wire logic        tor4_in_valid_i,
-  input  wire logic        tor4_in_hdr_i,
-  input  wire logic [1:0]  tor4_in_vc_i,
-  input  wire logic [63:0] tor4_in_data_i,
-  output logic      [3:0]  tor4_in_credit_o,  // VC v at bit v
-  output logic             tor4_out_valid_o,
-  output logic             tor4_out_hdr_o,
-  output logic      [1:0]  tor4_out_vc_o,
-  output logic      [63:0] tor4_out_data_o,
-  input  wire logic [3:0]  tor4_out_credit_i,
+  input  wire logic                                      tor4_in_valid_i,
+  input  wire logic                                      tor4_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor4_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor4_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor4_in_credit_o,  // VC v at bit v
+  output logic                                           tor4_out_valid_o,
+  output logic                                           tor4_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor4_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor4_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor4_out_credit_i,
   // torus link 5 (z-)
-  input  wire logic        tor5_in_valid_i,
-  input  wire logic        tor5_in_hdr_i,
-  input  wire logic [1:0]  tor5_in_vc_i,
-  input  wire logic [63:0] tor5_in_data_i,
-  output logic      [3:0]  tor5_in_credit_o,  // VC v at bit v
-  output logic             tor5_out_valid_o,
-  output logic             tor5_out_hdr_o,
-  output logic      [1:0]  tor5_out_vc_o,
-  output logic      [63:0] tor5_out_data_o,
-  input  wire logic [3:0]  tor5_out_credit_i,
+  input  wire logic                                      tor5_in_valid_i,
+  input  wire logic                                      tor5_in_hdr_i,
+  input  wire logic [tr_pkg::TrVcW-1:0]                  tor5_in_vc_i,
+  input  wire logic [tr_pkg::TrFlitBits-1:0]             tor5_in_data_i,
+  output logic      [tr_pkg::TrNumVcs-1:0]               tor5_in_credit_o,  // VC v at bit v
+  output logic                                           tor5_out_valid_o,
+  output logic                                           tor5_out_hdr_o,
+  output logic      [tr_pkg::TrVcW-1:0]                  tor5_out_vc_o,
+  output logic      [tr_pkg::TrFlitBits-1:0]             tor5_out_data_o,
+  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor5_out_credit_i,
   // torus configuration, static while the machine runs (registered inside)
-  input  wire logic [23:0] tor_coord_i,      // this node's x, y, z (8 bits each, x lowest)
-  input  wire logic [23:0] tor_dims_i,       // the torus size in x, y, z
-  input  wire logic [5:0]  tor_link_down_i,  // torus links not to use
+  input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_coord_i,      // this node's x, y, z (8 bits each, x lowest)
+  input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_dims_i,       // the torus size in x, y, z
+  input  wire logic [tr_pkg::NumDirs-1:0]                tor_link_down_i,  // torus links not to use
   // RegTrStatus as wires (FIFO levels), for an on-chip agent that streams packets
-  output logic      [63:0] tor_status_o,
+  output logic      [63:0]                               tor_status_o,
   // any sticky error bit of the router or its registers
-  output logic             err_o
+  output logic                                           err_o
 );
 
   // The configuration pins are registered once at the node's edge: the router's routing

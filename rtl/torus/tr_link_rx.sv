@@ -29,11 +29,12 @@ module tr_link_rx #(
   output logic                                                proto_err_o
 );
 
-  localparam int Vcs = tr_pkg::TrNumVcs;
+  localparam int Vcs  = tr_pkg::TrNumVcs;
+  localparam int LenW = tr_pkg::PacketFlitsW;
 
-  logic [5:0]     in_left_q [Vcs];   // flits of the packet still expected in on VC v
-  logic [5:0]     out_left_q [Vcs];  // flits of the packet at the head still to leave
-  logic [Vcs-1:0] full, empty, push, pop, frame_err, space_err, last;
+  logic [LenW-1:0] in_left_q [Vcs];   // flits of the packet still expected in on VC v
+  logic [LenW-1:0] out_left_q [Vcs];  // flits of the packet at the head still to leave
+  logic [Vcs-1:0]  full, empty, push, pop, frame_err, space_err, last;
 
   always_comb begin
     for (int v = 0; v < Vcs; v++) begin
@@ -49,7 +50,7 @@ module tr_link_rx #(
   for (genvar v = 0; v < Vcs; v++) begin : g_vc
     localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
     logic [$clog2(Depth + 1)-1:0] unused_count;
-    logic [5:0]                   head_len;
+    logic [LenW-1:0]              head_len;
     cmn_fifo #(.Width(tr_pkg::TrFlitBits), .Depth(Depth)) u_buf (
       .clk_i, .rst_ni, .push_i(push[v]), .data_i(data_i),
       .pop_i(pop[v]), .data_o(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]),
@@ -58,11 +59,11 @@ module tr_link_rx #(
     assign head_len = tr_pkg::packet_flits(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]);
     // The flit leaving is the last of its packet (a packet has at least 5 flits, so never
     // its header).
-    assign last[v] = (out_left_q[v] == 6'd1);
+    assign last[v] = (out_left_q[v] == LenW'(1));
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni)                              out_left_q[v] <= '0;
-      else if (pop[v] && out_left_q[v] == '0)   out_left_q[v] <= head_len - 6'd1;
-      else if (pop[v])                          out_left_q[v] <= out_left_q[v] - 6'd1;
+      else if (pop[v] && out_left_q[v] == '0)   out_left_q[v] <= head_len - LenW'(1);
+      else if (pop[v])                          out_left_q[v] <= out_left_q[v] - LenW'(1);
     end
   end
   assign head_valid_o = ~empty;
@@ -76,7 +77,7 @@ module tr_link_rx #(
       credit_o    <= '0;
       proto_err_o <= 1'b0;
     end else begin
-      if (|push) in_left_q[vc_i] <= hdr_i ? tr_pkg::packet_flits(data_i) - 6'd1 : in_left_q[vc_i] - 6'd1;
+      if (|push) in_left_q[vc_i] <= hdr_i ? tr_pkg::packet_flits(data_i) - LenW'(1) : in_left_q[vc_i] - LenW'(1);
       // Flit credits for the dynamic VCs, packet credits for the escape and priority VCs.
       credit_o    <= {pop[3] && last[3], pop[2] && last[2], pop[1], pop[0]};
       proto_err_o <= |(frame_err | space_err);

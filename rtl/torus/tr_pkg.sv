@@ -21,6 +21,9 @@ package tr_pkg;
   localparam int ChunkFlits     = 4;  // a chunk is 32 bytes
   localparam int MaxChunks      = 8;
   localparam int MaxPacketFlits = 1 + ChunkFlits * MaxChunks;  // the header and MaxChunks chunks
+  localparam int NumDims        = NumDirs / 2;  // x, y, z: a + and a - link each
+  localparam int DimW           = 2;  // a dimension 0..NumDims-1
+  localparam int PacketFlitsW   = 6;  // a packet's length in flits, 1..MaxPacketFlits
 
   // ---------------------------------------------------------------- virtual channels
   // Two dynamic VCs (minimal adaptive), the escape VC (dimension order, bubble flow control)
@@ -30,6 +33,7 @@ package tr_pkg;
   localparam int TrVcDyn1   = 1;
   localparam int TrVcEscape = 2;
   localparam int TrVcPrio   = 3;
+  localparam int TrVcW      = 2;  // a VC of a link
 
   // ---------------------------------------------------------------- packet header
   // One 64-bit flit.
@@ -43,7 +47,7 @@ package tr_pkg;
   // [63:60] SwTag
   localparam int TrHdrBits       = TrFlitBits;  // the packet header's width
   localparam int TrHdrDstLsb     = 0;  // destination x, y, z (bits 7:0, 15:8, 23:16)
-  localparam int TrHdrDstW       = 3 * CoordW;
+  localparam int TrHdrDstW       = NumDims * CoordW;
   // hint bits: bit d = travel in direction d (0 x+, 1 x−, 2 y+, 3 y−, 4 z+, 5 z−). Left zero, the
   // injecting router writes the minimal direction of every dimension (on a tie, − when the low bits
   // of the six source and destination coordinates have odd parity, + otherwise: fixed per pair, so
@@ -61,7 +65,7 @@ package tr_pkg;
   localparam int TrHdrSizeLsb    = 33;
   localparam int TrHdrSizeW      = 3;
   localparam int TrHdrSrcLsb     = 36;  // source x, y, z (written by the injecting router)
-  localparam int TrHdrSrcW       = 3 * CoordW;
+  localparam int TrHdrSrcW       = NumDims * CoordW;
   localparam int TrHdrSwTagLsb   = 60;  // software tag, carried unchanged
   localparam int TrHdrSwTagW     = 4;
   // Field getters: each reads only its field of the word it is given.
@@ -98,6 +102,9 @@ package tr_pkg;
   localparam int TrInjFlits      = 128;  // each injection FIFO, flits
   localparam int TrRcvFlits      = 256;  // each reception FIFO, flits
   localparam int TrRouterErrBits = 4;  // the RegTrErr bits the router reports
+  // router outputs: the links, then the reception FIFOs
+  localparam int TrNumOuts       = NumDirs + TrRcvFifos;
+  localparam int TrOutW          = 3;  // a router output 0..TrNumOuts-1
 
   // ---------------------------------------------------------------- registers
   // The torus window of the node's register bus, 0x800-0xbff. Every access completes in the
@@ -146,23 +153,24 @@ package tr_pkg;
 
   // ---------------------------------------------------------------- RegTrConfig fields
   localparam int TrConfigCoordLsb = 0;  // this node's x, y, z
-  localparam int TrConfigCoordW   = 3 * CoordW;
+  localparam int TrConfigCoordW   = NumDims * CoordW;
   localparam int TrConfigSizeLsb  = 24;  // the torus size
-  localparam int TrConfigSizeW    = 3 * CoordW;
+  localparam int TrConfigSizeW    = NumDims * CoordW;
   localparam int TrConfigDownLsb  = 48;  // links marked down, bit d for direction d
   localparam int TrConfigDownW    = NumDirs;
 
   // ---------------------------------------------------------------- from rtl/torus/tr_pkg_functions.svh
   // Hand-written logic of tr_pkg: regmap/regmap_gen.py pastes this file into the generated
   // package after the constants and field getters (it is not an `include file).
+
   /* verilator lint_off UNUSEDSIGNAL */
   // Coordinate dim (0 x, 1 y, 2 z) of a packed x, y, z triple.
-  function automatic logic [CoordW-1:0] coord(input logic [3*CoordW-1:0] c, input int dim);
+  function automatic logic [CoordW-1:0] coord(input logic [NumDims*CoordW-1:0] c, input int dim);
     coord = c[dim*CoordW +: CoordW];
   endfunction
   // Flits of a packet with this header: the header and ChunkFlits per chunk.
-  function automatic logic [5:0] packet_flits(input logic [TrHdrBits-1:0] h);
-    packet_flits = 6'd1 + 6'(ChunkFlits) * (6'(tr_hdr_size(h)) + 6'd1);
+  function automatic logic [PacketFlitsW-1:0] packet_flits(input logic [TrHdrBits-1:0] h);
+    packet_flits = PacketFlitsW'(1) + PacketFlitsW'(ChunkFlits) * (PacketFlitsW'(tr_hdr_size(h)) + PacketFlitsW'(1));
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 

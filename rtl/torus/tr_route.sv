@@ -25,45 +25,54 @@
 
 module tr_route #(
   parameter int CntW    = 7,  // credit counter width
-  parameter int RcvCntW = 8   // reception free-space width
+  parameter int RcvCntW = 8,  // reception free-space width
+  localparam int Dirs   = tr_pkg::NumDirs,
+  localparam int Vcs    = tr_pkg::TrNumVcs,
+  localparam int Dims   = tr_pkg::NumDims,
+  localparam int CoordW = tr_pkg::CoordW,
+  localparam int OutW   = tr_pkg::TrOutW,
+  localparam int VcW    = tr_pkg::TrVcW,
+  localparam int LenW   = tr_pkg::PacketFlitsW
 ) (
-  input  wire logic                       bubble_i,    // the bubble rule; 0 only to show, in a testbench, the deadlock it prevents
-  input  wire logic                       en_i,        // a header waits at the input: decide
-  input  wire logic [63:0]                hdr_i,
-  input  wire logic                       inject_i,    // the input is an injection FIFO
-  input  wire logic [1:0]                 in_dim_i,    // dimension of the input link
-  input  wire logic [1:0]                 in_vc_i,     // VC of the input buffer
-  input  wire logic [3*tr_pkg::CoordW-1:0] my_i,
-  input  wire logic [3*tr_pkg::CoordW-1:0] dims_i,
-  input  wire logic [5:0]                 link_down_i,
-  input  wire logic [6*4*CntW-1:0]        credits_i,   // link d, VC v at [(d*4+v)*CntW +: CntW]:
-                                                       // flits (dynamic VCs) or slots (escape, priority)
-  input  wire logic [7:0]                 out_busy_i,  // links 0..5, reception 6 (normal) and 7 (priority)
-  input  wire logic [2*RcvCntW-1:0]       rcv_free_i,  // free flits of reception 0 and 1
-  output logic                            req_o,       // an output can take the packet now
-  output logic      [2:0]                 out_o,
-  output logic      [1:0]                 out_vc_o,
-  output logic                            copy_o,      // deposit: also to reception out_rcv_o
-  output logic      [2:0]                 out_rcv_o,
-  output logic      [63:0]                hdr_o,       // the header to send
-  output logic                            discard_o,   // drop the packet ...
-  output logic      [tr_pkg::TrRouterErrBits-1:0] discard_err_o  // ... for this reason
+  input  wire logic                                bubble_i,    // the bubble rule; 0 only to show, in a testbench, the deadlock it prevents
+  input  wire logic                                en_i,        // a header waits at the input: decide
+  input  wire logic [tr_pkg::TrHdrBits-1:0]        hdr_i,
+  input  wire logic                                inject_i,    // the input is an injection FIFO
+  input  wire logic [tr_pkg::DimW-1:0]             in_dim_i,    // dimension of the input link
+  input  wire logic [tr_pkg::TrVcW-1:0]            in_vc_i,     // VC of the input buffer
+  input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] my_i,
+  input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] dims_i,
+  input  wire logic [Dirs-1:0]                     link_down_i,
+  input  wire logic [Dirs*Vcs*CntW-1:0]            credits_i,   // link d, VC v at [(d*Vcs+v)*CntW +: CntW]:
+                                                                // flits (dynamic VCs) or slots (escape, priority)
+  input  wire logic [tr_pkg::TrNumOuts-1:0]        out_busy_i,  // the links, then reception 0 (normal) and 1 (priority)
+  input  wire logic [tr_pkg::TrRcvFifos*RcvCntW-1:0] rcv_free_i, // free flits of each reception FIFO
+  output logic                                     req_o,       // an output can take the packet now
+  output logic      [tr_pkg::TrOutW-1:0]           out_o,
+  output logic      [tr_pkg::TrVcW-1:0]            out_vc_o,
+  output logic                                     copy_o,      // deposit: also to reception out_rcv_o
+  output logic      [tr_pkg::TrOutW-1:0]           out_rcv_o,
+  output logic      [tr_pkg::TrHdrBits-1:0]        hdr_o,       // the header to send
+  output logic                                     discard_o,   // drop the packet ...
+  output logic      [tr_pkg::TrRouterErrBits-1:0]  discard_err_o  // ... for this reason
 );
 
   // Everything below is one procedural block that does nothing unless en_i: the router
   // asks only inputs with a header waiting, and an idle input costs the simulator nothing.
   always_comb begin
-    logic [5:0]                  len, hint_in, hint_min, hint;
-    logic [3*tr_pkg::CoordW-1:0] dst;
-    logic                        deposit, determ, prio, arrived, escape_only, continuing, tie_minus;
-    logic                        copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down;
-    logic [2:0]                  need, plus, bad_dst, rcv_out, dor_dir, dyn_dir;
-    logic [1:0]                  dor_dim, esc_vc, dyn_vc;
-    logic [RcvCntW-1:0]          rcv_free;
-    logic [CntW-1:0]             esc_credits, best, c;
-    logic [8:0]                  m, dd, kk, diff;
-    logic [2:0]                  d;
-    logic                        usable;
+    logic [LenW-1:0]          len;
+    logic [Dirs-1:0]          hint_in, hint_min, hint;  // a bit per direction
+    logic [Dims*CoordW-1:0]   dst;
+    logic                     deposit, determ, prio, arrived, escape_only, continuing, tie_minus;
+    logic                     copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down;
+    logic [Dims-1:0]          need, plus, bad_dst;      // a bit per dimension
+    logic [OutW-1:0]          rcv_out, dor_dir, dyn_dir, d;
+    logic [tr_pkg::DimW-1:0]  dor_dim;
+    logic [VcW-1:0]           esc_vc, dyn_vc;
+    logic [RcvCntW-1:0]       rcv_free;
+    logic [CntW-1:0]          esc_credits, best, c;
+    logic [CoordW:0]          m, dd, kk, diff;          // a coordinate, a size, and their sums
+    logic                     usable;
 
     // Every temporary has a value on every path (no latches), cheap constants.
     {len, hint_in, hint_min, hint, dst, deposit, determ, prio, arrived, escape_only, continuing, tie_minus} = '0;
@@ -72,10 +81,10 @@ module tr_route #(
     {rcv_free, esc_credits, best, c, m, dd, kk, diff, d, usable} = '0;
 
     req_o         = 1'b0;
-    out_o         = 3'd6;
-    out_vc_o      = 2'(tr_pkg::TrVcEscape);
+    out_o         = OutW'(Dirs);  // reception 0
+    out_vc_o      = VcW'(tr_pkg::TrVcEscape);
     copy_o        = 1'b0;
-    out_rcv_o     = 3'd6;
+    out_rcv_o     = OutW'(Dirs);
     hdr_o         = hdr_i;
     discard_o     = 1'b0;
     discard_err_o = '0;
@@ -83,8 +92,8 @@ module tr_route #(
     if (en_i) begin
       // ---------------------------------------------------------- header
       len     = tr_pkg::packet_flits(hdr_i);
-      dst     = hdr_i[tr_pkg::TrHdrDstLsb +: 3*tr_pkg::CoordW];
-      hint_in = hdr_i[tr_pkg::TrHdrHintLsb +: 6];
+      dst     = hdr_i[tr_pkg::TrHdrDstLsb +: tr_pkg::TrHdrDstW];
+      hint_in = hdr_i[tr_pkg::TrHdrHintLsb +: tr_pkg::TrHdrHintW];
       deposit = hdr_i[tr_pkg::TrHdrDepositBit];
       determ  = hdr_i[tr_pkg::TrHdrDetermBit];
       prio    = hdr_i[tr_pkg::TrHdrPrioBit];
@@ -98,10 +107,10 @@ module tr_route #(
 
       // Per dimension: still to travel, the minimal direction, and the direction taken
       // (the header's hint for this dimension, or the minimal direction if it has none).
-      for (int k = 0; k < 3; k++) begin
-        m  = {1'b0, my_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
-        dd = {1'b0, dst[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
-        kk = {1'b0, dims_i[k*tr_pkg::CoordW +: tr_pkg::CoordW]};
+      for (int k = 0; k < Dims; k++) begin
+        m  = {1'b0, my_i[k*CoordW +: CoordW]};
+        dd = {1'b0, dst[k*CoordW +: CoordW]};
+        kk = {1'b0, dims_i[k*CoordW +: CoordW]};
         bad_dst[k] = (dd >= kk);
         need[k]    = (dd != m);
         diff       = (dd >= m) ? dd - m : dd + kk - m;  // hops in the + direction
@@ -111,27 +120,28 @@ module tr_route #(
       end
       hint = (inject_i && hint_in == '0) ? hint_min : hint_in;
       if (inject_i) begin
-        hdr_o[tr_pkg::TrHdrHintLsb +: 6]               = hint;
-        hdr_o[tr_pkg::TrHdrSrcLsb +: 3*tr_pkg::CoordW] = my_i;
+        hdr_o[tr_pkg::TrHdrHintLsb +: tr_pkg::TrHdrHintW] = hint;
+        hdr_o[tr_pkg::TrHdrSrcLsb +: tr_pkg::TrHdrSrcW]   = my_i;
       end
 
       // ---------------------------------------------------------- dimension order
-      arrived = (need == 3'b0);
-      dor_dim = need[0] ? 2'd0 : need[1] ? 2'd1 : 2'd2;
-      dor_dir = {dor_dim, 1'b0} + {2'b0, !plus[dor_dim]};
+      arrived = (need == '0);
+      dor_dim = tr_pkg::DimW'(Dims - 1);  // the lowest dimension still to travel (the last if none)
+      for (int k = Dims - 2; k >= 0; k--) if (need[k]) dor_dim = tr_pkg::DimW'(k);
+      dor_dir = OutW'({dor_dim, 1'b0}) + OutW'(!plus[dor_dim]);  // a dimension's + then - link
 
-      rcv_out  = prio ? 3'd7 : 3'd6;
+      rcv_out  = prio ? OutW'(Dirs + 1) : OutW'(Dirs);  // reception 1 (priority) or 0
       rcv_free = rcv_free_i[(prio ? 1 : 0)*RcvCntW +: RcvCntW];
       rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
 
       // ---------------------------------------------------------- escape / priority path
-      esc_vc      = prio ? 2'(tr_pkg::TrVcPrio) : 2'(tr_pkg::TrVcEscape);
+      esc_vc      = prio ? VcW'(tr_pkg::TrVcPrio) : VcW'(tr_pkg::TrVcEscape);
       // A dynamic packet that fell back to the escape VC may take a dynamic VC again at
       // the next router (Duato): the escape VC stays a deadlock-free way out from every
       // buffer, which is all the argument needs (docs/torus.md).
       escape_only = prio || determ;
       continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
-      esc_credits = credits_i[(32'(dor_dir) * 4 + 32'(esc_vc)) * CntW +: CntW];
+      esc_credits = credits_i[(32'(dor_dir) * Vcs + 32'(esc_vc)) * CntW +: CntW];
       copy        = deposit && !inject_i;  // the injecting node keeps no copy
       esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
                     (32'(esc_credits) >= ((continuing || !bubble_i) ? 1 : 2)) &&
@@ -144,16 +154,16 @@ module tr_route #(
       dyn_vc     = '0;
       best       = '0;
       if (!escape_only) begin
-        for (int k = 0; k < 3; k++) begin
-          d          = 3'(2*k) + {2'b0, !plus[k]};
+        for (int k = 0; k < Dims; k++) begin
+          d          = OutW'(2*k) + OutW'(!plus[k]);
           usable     = need[k] && !link_down_i[d];
           dyn_any_up = dyn_any_up || usable;
-          for (int v = 0; v < 2; v++) begin
-            c = credits_i[(32'(d) * 4 + v) * CntW +: CntW];
+          for (int v = 0; v < tr_pkg::TrVcEscape; v++) begin  // the dynamic VCs
+            c = credits_i[(32'(d) * Vcs + v) * CntW +: CntW];
             if (usable && !out_busy_i[d] && 32'(c) >= 32'(len) && (!dyn_ok || c > best)) begin
               dyn_ok  = 1'b1;
               dyn_dir = d;
-              dyn_vc  = 2'(v);
+              dyn_vc  = VcW'(v);
               best    = c;
             end
           end
@@ -162,7 +172,7 @@ module tr_route #(
 
       // ---------------------------------------------------------- decision
       bad_dest    = inject_i && (|bad_dst);
-      bad_deposit = inject_i && deposit && (!determ || prio || (32'(need[0]) + 32'(need[1]) + 32'(need[2]) > 1));
+      bad_deposit = inject_i && deposit && (!determ || prio || ($countones(need) > 1));
       down        = !arrived && link_down_i[dor_dir] && (escape_only || !dyn_any_up);
 
       discard_err_o[tr_pkg::TrErrBadDest]  = bad_dest;

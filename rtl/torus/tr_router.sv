@@ -7,135 +7,152 @@
 // Each output picks among the inputs that ask for it round robin. All link outputs are
 // registered.
 //
-// Inputs ("sources"): link d's VC v is source d*4+v (0..23), injection FIFO k is 24+k.
-// Outputs: links 0..5, reception 6 (normal) and 7 (priority).
+// Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
+// FirstInj+k (24+k). Outputs: links 0..5, reception 6 (normal) and 7 (priority).
 `default_nettype none
 
 module tr_router #(
   parameter int DynFlits = 64,   // link buffer of each dynamic VC, flits (tr_link_rx checks both)
   parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
-  parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of 4)
-  parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of 4)
-  localparam int InjCntW = $clog2(InjFlits + 1),
-  localparam int RcvCntW = $clog2(RcvFlits + 1)
+  parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of Lanes)
+  parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of Lanes)
+  localparam int InjCntW  = $clog2(InjFlits + 1),
+  localparam int RcvCntW  = $clog2(RcvFlits + 1),
+  localparam int Dirs     = tr_pkg::NumDirs,     // links
+  localparam int Vcs      = tr_pkg::TrNumVcs,    // VCs per link
+  localparam int VcW      = tr_pkg::TrVcW,
+  localparam int FlitBits = tr_pkg::TrFlitBits,
+  localparam int Lanes    = tr_pkg::ChunkFlits,  // flits per FIFO access: one chunk, the bus's width
+  localparam int LaneW    = $clog2(Lanes + 1),   // a flit count 0..Lanes
+  localparam int NumInj   = tr_pkg::TrInjFifos,
+  localparam int NumRcv   = tr_pkg::TrRcvFifos,
+  localparam int CoordsW  = tr_pkg::NumDims * tr_pkg::CoordW
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
   // configuration (static while packets move)
   input  wire logic                         bubble_i,     // the bubble rule: 1 (0 only to show, in a testbench, the deadlock it prevents)
-  input  wire logic [3*tr_pkg::CoordW-1:0]  my_i,         // this node's x, y, z
-  input  wire logic [3*tr_pkg::CoordW-1:0]  dims_i,       // torus size in x, y, z (1..255)
-  input  wire logic [5:0]                   link_down_i,  // links not to use
-  // links (link d's data in [d*64 +: 64], VC in [d*2 +: 2], credits in [d*4 +: 4])
-  input  wire logic [5:0]                   in_valid_i,
-  input  wire logic [5:0]                   in_hdr_i,
-  input  wire logic [6*2-1:0]               in_vc_i,
-  input  wire logic [6*64-1:0]              in_data_i,
-  output logic      [6*4-1:0]               in_credit_o,
-  output logic      [5:0]                   out_valid_o,
-  output logic      [5:0]                   out_hdr_o,
-  output logic      [6*2-1:0]               out_vc_o,
-  output logic      [6*64-1:0]              out_data_o,
-  input  wire logic [6*4-1:0]               out_credit_i,
-  // injection: inj_n_i (1..4) flits into FIFO k, flit j of inj_data_i first (the header
+  input  wire logic [CoordsW-1:0]           my_i,         // this node's x, y, z
+  input  wire logic [CoordsW-1:0]           dims_i,       // torus size in x, y, z (1..255)
+  input  wire logic [Dirs-1:0]              link_down_i,  // links not to use
+  // links (link d's data in [d*FlitBits +: FlitBits], VC in [d*VcW +: VcW], credits in
+  // [d*Vcs +: Vcs])
+  input  wire logic [Dirs-1:0]              in_valid_i,
+  input  wire logic [Dirs-1:0]              in_hdr_i,
+  input  wire logic [Dirs*VcW-1:0]          in_vc_i,
+  input  wire logic [Dirs*FlitBits-1:0]     in_data_i,
+  output logic      [Dirs*Vcs-1:0]          in_credit_o,
+  output logic      [Dirs-1:0]              out_valid_o,
+  output logic      [Dirs-1:0]              out_hdr_o,
+  output logic      [Dirs*VcW-1:0]          out_vc_o,
+  output logic      [Dirs*FlitBits-1:0]     out_data_o,
+  input  wire logic [Dirs*Vcs-1:0]          out_credit_i,
+  // injection: inj_n_i (1..Lanes) flits into FIFO k, flit j of inj_data_i first (the header
   // first, then the payload); a push larger than the free space is ignored
-  input  wire logic [2:0]                   inj_push_i,
-  input  wire logic [2:0]                   inj_n_i,
-  input  wire logic [4*64-1:0]              inj_data_i,
-  output logic      [3*InjCntW-1:0]         inj_free_o,
-  // reception: FIFO k's first four flits (oldest in [k*256 +: 64]), popped rcv_n_i (1..4)
-  // at a time; a pop of more flits than are held is ignored
-  input  wire logic [1:0]                   rcv_pop_i,
-  input  wire logic [2:0]                   rcv_n_i,
-  output logic      [2*4*64-1:0]            rcv_data_o,
-  output logic      [2*RcvCntW-1:0]         rcv_count_o,
+  input  wire logic [NumInj-1:0]            inj_push_i,
+  input  wire logic [LaneW-1:0]             inj_n_i,
+  input  wire logic [Lanes*FlitBits-1:0]    inj_data_i,
+  output logic      [NumInj*InjCntW-1:0]    inj_free_o,
+  // reception: FIFO k's first Lanes flits (oldest in [k*Lanes*FlitBits +: FlitBits]), popped
+  // rcv_n_i (1..Lanes) at a time; a pop of more flits than are held is ignored
+  input  wire logic [NumRcv-1:0]            rcv_pop_i,
+  input  wire logic [LaneW-1:0]             rcv_n_i,
+  output logic      [NumRcv*Lanes*FlitBits-1:0] rcv_data_o,
+  output logic      [NumRcv*RcvCntW-1:0]    rcv_count_o,
   // error pulses (tr_pkg::TrErr*)
   output logic      [tr_pkg::TrRouterErrBits-1:0] err_o
 );
 
-  // sources: every link's VCs, then the injection FIFOs
-  localparam int S    = tr_pkg::NumDirs * tr_pkg::TrNumVcs + tr_pkg::TrInjFifos;
-  localparam int SrcW = $clog2(S);
+  // sources: every link's VCs, then the injection FIFOs; outputs: the links, then reception
+  localparam int FirstInj = Dirs * Vcs;
+  localparam int S        = FirstInj + NumInj;
+  localparam int SrcW     = $clog2(S);
+  localparam int NumOut   = tr_pkg::TrNumOuts;
+  localparam int OutW     = tr_pkg::TrOutW;
+  localparam int LenW     = tr_pkg::PacketFlitsW;
+  localparam int DimW     = tr_pkg::DimW;
+  localparam int DynVcs   = tr_pkg::TrVcEscape;  // the VCs below escape are dynamic: they count flits, the others packets
   // credit counters: flits up to DynFlits, packet slots up to EscSlots
   localparam int CntW = $clog2((DynFlits > EscSlots ? DynFlits : EscSlots) + 1);
 
   // ------------------------------------------------------------ sources
-  logic [S-1:0]    head_valid, ready, pop;
-  logic [S*64-1:0] head;
-  logic [5:0]      rx_proto_err;
+  logic [S-1:0]          head_valid, ready, pop;
+  logic [S*FlitBits-1:0] head;
+  logic [Dirs-1:0]       rx_proto_err;
 
-  for (genvar d = 0; d < 6; d++) begin : g_rx
+  for (genvar d = 0; d < Dirs; d++) begin : g_rx
     tr_link_rx #(.DynFlits(DynFlits), .EscSlots(EscSlots)) u_rx (
       .clk_i, .rst_ni,
-      .valid_i(in_valid_i[d]), .hdr_i(in_hdr_i[d]), .vc_i(in_vc_i[d*2 +: 2]), .data_i(in_data_i[d*64 +: 64]),
-      .credit_o(in_credit_o[d*4 +: 4]),
-      .head_valid_o(head_valid[d*4 +: 4]), .head_o(head[d*4*64 +: 4*64]), .pop_i(pop[d*4 +: 4]),
-      .proto_err_o(rx_proto_err[d])
+      .valid_i(in_valid_i[d]), .hdr_i(in_hdr_i[d]), .vc_i(in_vc_i[d*VcW +: VcW]),
+      .data_i(in_data_i[d*FlitBits +: FlitBits]), .credit_o(in_credit_o[d*Vcs +: Vcs]),
+      .head_valid_o(head_valid[d*Vcs +: Vcs]), .head_o(head[d*Vcs*FlitBits +: Vcs*FlitBits]),
+      .pop_i(pop[d*Vcs +: Vcs]), .proto_err_o(rx_proto_err[d])
     );
   end
 
-  // Injection and reception FIFOs are as wide as the register bus (four flits), so a
+  // Injection and reception FIFOs are as wide as the register bus (Lanes flits), so a
   // processor moves a whole 32-byte chunk per access.
-  logic [3*InjCntW-1:0] inj_count;
-  for (genvar k = 0; k < 3; k++) begin : g_inj
-    logic [4*64-1:0] lanes;
-    logic [3*64-1:0] unused_lanes;  // the head flit is all the router reads
-    assign unused_lanes = lanes[4*64-1:64];
-    cmn_wfifo #(.Width(64), .Lanes(4), .Depth(InjFlits)) u_fifo (
+  logic [NumInj*InjCntW-1:0] inj_count;
+  for (genvar k = 0; k < NumInj; k++) begin : g_inj
+    logic [Lanes*FlitBits-1:0]     lanes;
+    logic [(Lanes-1)*FlitBits-1:0] unused_lanes;  // the head flit is all the router reads
+    assign unused_lanes = lanes[Lanes*FlitBits-1:FlitBits];
+    cmn_wfifo #(.Width(FlitBits), .Lanes(Lanes), .Depth(InjFlits)) u_fifo (
       .clk_i, .rst_ni, .push_i(inj_push_i[k]), .push_n_i(inj_n_i), .data_i(inj_data_i),
-      .pop_i(pop[24 + k]), .pop_n_i(3'd1), .data_o(lanes),
+      .pop_i(pop[FirstInj + k]), .pop_n_i(LaneW'(1)), .data_o(lanes),
       .count_o(inj_count[k*InjCntW +: InjCntW])
     );
-    assign head[(24 + k)*64 +: 64] = lanes[63:0];
-    assign head_valid[24 + k] = (inj_count[k*InjCntW +: InjCntW] != '0);
+    assign head[(FirstInj + k)*FlitBits +: FlitBits] = lanes[FlitBits-1:0];
+    assign head_valid[FirstInj + k] = (inj_count[k*InjCntW +: InjCntW] != '0);
     assign inj_free_o[k*InjCntW +: InjCntW] = InjCntW'(InjFlits) - inj_count[k*InjCntW +: InjCntW];
   end
 
   // ------------------------------------------------------------ state
   // A busy source streams its packet (to the outputs that name it in osrc_q, or nowhere
   // when it is being discarded) on VC vc_q.
-  logic [S-1:0]      busy_q;
-  logic [S*2-1:0]    vc_q;
-  logic [5:0]        left_q [S];   // flits of the packet still to move
-  logic [7:0]        obusy_q;      // output o carries a packet from source osrc_q[o]
-  logic [8*SrcW-1:0]    osrc_q;
-  logic [CntW-1:0]   credits_q [24];  // link d, VC v at d*4+v
-  logic [6*4*CntW-1:0] credits;      // the same, packed for tr_route
+  logic [S-1:0]             busy_q;
+  logic [S*VcW-1:0]         vc_q;
+  logic [LenW-1:0]          left_q [S];        // flits of the packet still to move
+  logic [NumOut-1:0]        obusy_q;           // output o carries a packet from source osrc_q[o]
+  logic [NumOut*SrcW-1:0]   osrc_q;
+  logic [CntW-1:0]          credits_q [FirstInj];  // link d, VC v at d*Vcs+v
+  logic [FirstInj*CntW-1:0] credits;           // the same, packed for tr_route
 
-  for (genvar i = 0; i < 24; i++) begin : g_credits
+  for (genvar i = 0; i < FirstInj; i++) begin : g_credits
     assign credits[i*CntW +: CntW] = credits_q[i];
   end
 
-  logic [2*RcvCntW-1:0] rcv_free;
-  for (genvar k = 0; k < 2; k++) begin : g_rcv_free
+  logic [NumRcv*RcvCntW-1:0] rcv_free;
+  for (genvar k = 0; k < NumRcv; k++) begin : g_rcv_free
     assign rcv_free[k*RcvCntW +: RcvCntW] = RcvCntW'(RcvFlits) - rcv_count_o[k*RcvCntW +: RcvCntW];
   end
 
   // ------------------------------------------------------------ routing, one per source
-  logic [S-1:0]   rt_req, rt_copy, rt_discard;
-  logic [S*3-1:0] rt_out, rt_rcv;
-  logic [S*2-1:0] rt_vc;
-  logic [S*64-1:0] rt_hdr;
+  logic [S-1:0]                         rt_req, rt_copy, rt_discard;
+  logic [S*OutW-1:0]                    rt_out, rt_rcv;
+  logic [S*VcW-1:0]                     rt_vc;
+  logic [S*FlitBits-1:0]                rt_hdr;
   logic [S*tr_pkg::TrRouterErrBits-1:0] rt_err;
-  logic [S*6-1:0] head_len;
+  logic [S*LenW-1:0]                    head_len;
 
   for (genvar s = 0; s < S; s++) begin : g_route
-    localparam bit Inject = (s >= 24);
-    assign head_len[s*6 +: 6] = tr_pkg::packet_flits(head[s*64 +: 64]);
+    localparam bit Inject = (s >= FirstInj);
+    assign head_len[s*LenW +: LenW] = tr_pkg::packet_flits(head[s*FlitBits +: FlitBits]);
     // An injection FIFO offers a packet only once all of it is there, so a packet never
     // waits for the processor in the middle of a link.
     if (Inject) begin : g_whole
       assign ready[s] = !busy_q[s] && head_valid[s] &&
-                        (32'(inj_count[(s - 24)*InjCntW +: InjCntW]) >= 32'(head_len[s*6 +: 6]));
+                        (32'(inj_count[(s - FirstInj)*InjCntW +: InjCntW]) >= 32'(head_len[s*LenW +: LenW]));
     end else begin : g_cut
       assign ready[s] = !busy_q[s] && head_valid[s];
     end
     tr_route #(.CntW(CntW), .RcvCntW(RcvCntW)) u_route (
-      .bubble_i, .en_i(ready[s]), .hdr_i(head[s*64 +: 64]), .inject_i(Inject),
-      .in_dim_i(Inject ? 2'd0 : 2'(s / 8)), .in_vc_i(Inject ? 2'd0 : 2'(s % 4)),
+      .bubble_i, .en_i(ready[s]), .hdr_i(head[s*FlitBits +: FlitBits]), .inject_i(Inject),
+      // a link source's dimension (two links each) and VC
+      .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)),
       .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
-      .req_o(rt_req[s]), .out_o(rt_out[s*3 +: 3]), .out_vc_o(rt_vc[s*2 +: 2]),
-      .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*3 +: 3]), .hdr_o(rt_hdr[s*64 +: 64]),
+      .req_o(rt_req[s]), .out_o(rt_out[s*OutW +: OutW]), .out_vc_o(rt_vc[s*VcW +: VcW]),
+      .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*OutW +: OutW]), .hdr_o(rt_hdr[s*FlitBits +: FlitBits]),
       .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits])
     );
   end
@@ -143,23 +160,23 @@ module tr_router #(
   // ------------------------------------------------------------ allocation
   // Each output grants one of the ready sources that ask for it; a deposit packet needs
   // the grant of its link and of its reception FIFO in the same cycle.
-  logic [8*S-1:0] oreq, ogrant;
-  logic [S-1:0]   go;
-  logic [7:0]     otake;
-  logic [8*SrcW-1:0] ogrant_idx;
+  logic [NumOut*S-1:0]    oreq, ogrant;
+  logic [S-1:0]           go;
+  logic [NumOut-1:0]      otake;
+  logic [NumOut*SrcW-1:0] ogrant_idx;
 
   always_comb begin
     oreq = '0;
     for (int s = 0; s < S; s++) begin
       if (ready[s] && rt_req[s] && !rt_discard[s]) begin
-        for (int o = 0; o < 8; o++) begin
-          oreq[o*S + s] = (rt_out[s*3 +: 3] == 3'(o)) || (rt_copy[s] && rt_rcv[s*3 +: 3] == 3'(o));
+        for (int o = 0; o < NumOut; o++) begin
+          oreq[o*S + s] = (rt_out[s*OutW +: OutW] == OutW'(o)) || (rt_copy[s] && rt_rcv[s*OutW +: OutW] == OutW'(o));
         end
       end
     end
   end
 
-  for (genvar o = 0; o < 8; o++) begin : g_arb
+  for (genvar o = 0; o < NumOut; o++) begin : g_arb
     cmn_rr_arb #(.N(S)) u_arb (
       .clk_i, .rst_ni, .req_i(oreq[o*S +: S]), .take_i(otake[o]),
       .grant_o(ogrant[o*S +: S]), .idx_o(ogrant_idx[o*SrcW +: SrcW])
@@ -167,17 +184,17 @@ module tr_router #(
   end
 
   always_comb begin
-    logic [2:0] o, r;
+    logic [OutW-1:0] o, r;
     go    = '0;
     otake = '0;
     o     = '0;
     r     = '0;
     for (int s = 0; s < S; s++) begin
       if (ready[s] && rt_req[s] && !rt_discard[s]) begin
-        o     = rt_out[s*3 +: 3];
-        r     = rt_rcv[s*3 +: 3];
+        o     = rt_out[s*OutW +: OutW];
+        r     = rt_rcv[s*OutW +: OutW];
         go[s] = ogrant[32'(o)*S + s] && (!rt_copy[s] || ogrant[32'(r)*S + s]);
-        if (go[s]) otake = otake | (8'd1 << o) | (rt_copy[s] ? (8'd1 << r) : 8'd0);
+        if (go[s]) otake = otake | (NumOut'(1) << o) | (rt_copy[s] ? (NumOut'(1) << r) : '0);
       end
     end
   end
@@ -190,42 +207,43 @@ module tr_router #(
     for (int s = 0; s < S; s++) begin
       start_discard[s] = ready[s] && rt_discard[s];
       move[s] = busy_q[s] && head_valid[s];
-      fin[s]  = move[s] && (left_q[s] == 6'd1);
+      fin[s]  = move[s] && (left_q[s] == LenW'(1));
       pop[s]  = go[s] || start_discard[s] || move[s];
     end
   end
 
   // What each output carries this cycle.
-  logic [7:0]    ovalid, ohdr;
-  logic [8*2-1:0] ovc;
-  logic [8*64-1:0] odata;
+  logic [NumOut-1:0]          ovalid, ohdr;
+  logic [NumOut*VcW-1:0]      ovc;
+  logic [NumOut*FlitBits-1:0] odata;
   always_comb begin
-    for (int o = 0; o < 8; o++) begin
+    for (int o = 0; o < NumOut; o++) begin
       logic [SrcW-1:0] g, b;
       g = ogrant_idx[o*SrcW +: SrcW];
       b = osrc_q[o*SrcW +: SrcW];
-      ovalid[o] = 1'b0;
-      ohdr[o]   = 1'b0;
-      ovc[o*2 +: 2]   = '0;
-      odata[o*64 +: 64] = '0;
+      ovalid[o]                       = 1'b0;
+      ohdr[o]                         = 1'b0;
+      ovc[o*VcW +: VcW]               = '0;
+      odata[o*FlitBits +: FlitBits]   = '0;
       if (otake[o]) begin
-        ovalid[o]         = 1'b1;
-        ohdr[o]           = 1'b1;
-        ovc[o*2 +: 2]     = rt_vc[32'(g)*2 +: 2];
-        odata[o*64 +: 64] = rt_hdr[32'(g)*64 +: 64];
+        ovalid[o]                     = 1'b1;
+        ohdr[o]                       = 1'b1;
+        ovc[o*VcW +: VcW]             = rt_vc[32'(g)*VcW +: VcW];
+        odata[o*FlitBits +: FlitBits] = rt_hdr[32'(g)*FlitBits +: FlitBits];
       end else if (obusy_q[o]) begin
-        ovalid[o]         = move[b];
-        ovc[o*2 +: 2]     = vc_q[32'(b)*2 +: 2];
-        odata[o*64 +: 64] = head[32'(b)*64 +: 64];
+        ovalid[o]                     = move[b];
+        ovc[o*VcW +: VcW]             = vc_q[32'(b)*VcW +: VcW];
+        odata[o*FlitBits +: FlitBits] = head[32'(b)*FlitBits +: FlitBits];
       end
     end
   end
 
   // ------------------------------------------------------------ reception FIFOs
-  for (genvar k = 0; k < 2; k++) begin : g_rcv
-    cmn_wfifo #(.Width(64), .Lanes(4), .Depth(RcvFlits)) u_fifo (
-      .clk_i, .rst_ni, .push_i(ovalid[6 + k]), .push_n_i(3'd1), .data_i({{(3*tr_pkg::TrFlitBits){1'b0}}, odata[(6 + k)*64 +: 64]}),
-      .pop_i(rcv_pop_i[k]), .pop_n_i(rcv_n_i), .data_o(rcv_data_o[k*256 +: 256]),
+  for (genvar k = 0; k < NumRcv; k++) begin : g_rcv
+    cmn_wfifo #(.Width(FlitBits), .Lanes(Lanes), .Depth(RcvFlits)) u_fifo (
+      .clk_i, .rst_ni, .push_i(ovalid[Dirs + k]), .push_n_i(LaneW'(1)),
+      .data_i((Lanes*FlitBits)'(odata[(Dirs + k)*FlitBits +: FlitBits])),
+      .pop_i(rcv_pop_i[k]), .pop_n_i(rcv_n_i), .data_o(rcv_data_o[k*Lanes*FlitBits +: Lanes*FlitBits]),
       .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
     );
   end
@@ -245,9 +263,9 @@ module tr_router #(
       for (int s = 0; s < S; s++) left_q[s] <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
-      for (int d = 0; d < 6; d++) begin
-        for (int v = 0; v < 4; v++) begin
-          credits_q[d*4 + v] <= (v < 2) ? CntW'(DynFlits) : CntW'(EscSlots);
+      for (int d = 0; d < Dirs; d++) begin
+        for (int v = 0; v < Vcs; v++) begin
+          credits_q[d*Vcs + v] <= (v < DynVcs) ? CntW'(DynFlits) : CntW'(EscSlots);
         end
       end
       out_valid_o <= '0;
@@ -259,16 +277,16 @@ module tr_router #(
       for (int s = 0; s < S; s++) begin
         if (go[s] || start_discard[s]) begin
           busy_q[s]            <= 1'b1;
-          vc_q[s*2 +: 2]       <= rt_vc[s*2 +: 2];
-          left_q[s]            <= head_len[s*6 +: 6] - 6'd1;
+          vc_q[s*VcW +: VcW]   <= rt_vc[s*VcW +: VcW];
+          left_q[s]            <= head_len[s*LenW +: LenW] - LenW'(1);
         end else if (move[s]) begin
-          left_q[s] <= left_q[s] - 6'd1;
+          left_q[s] <= left_q[s] - LenW'(1);
           if (fin[s]) busy_q[s] <= 1'b0;
         end
       end
-      for (int o = 0; o < 8; o++) begin
+      for (int o = 0; o < NumOut; o++) begin
         if (otake[o]) begin
-          obusy_q[o]       <= 1'b1;
+          obusy_q[o]             <= 1'b1;
           osrc_q[o*SrcW +: SrcW] <= ogrant_idx[o*SrcW +: SrcW];
         end else if (obusy_q[o] && fin[osrc_q[o*SrcW +: SrcW]]) begin
           obusy_q[o] <= 1'b0;
@@ -276,17 +294,17 @@ module tr_router #(
       end
       // Credits: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
       // returned by the neighbour's pulses.
-      for (int d = 0; d < 6; d++) begin
-        for (int v = 0; v < 4; v++) begin
+      for (int d = 0; d < Dirs; d++) begin
+        for (int v = 0; v < Vcs; v++) begin
           logic spend;
-          spend = ovalid[d] && (ovc[d*2 +: 2] == 2'(v)) && ((v < 2) || ohdr[d]);
-          credits_q[d*4 + v] <= credits_q[d*4 + v] - CntW'(spend) + CntW'(out_credit_i[d*4 + v]);
+          spend = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v)) && ((v < DynVcs) || ohdr[d]);
+          credits_q[d*Vcs + v] <= credits_q[d*Vcs + v] - CntW'(spend) + CntW'(out_credit_i[d*Vcs + v]);
         end
       end
-      out_valid_o <= ovalid[5:0];
-      out_hdr_o   <= ohdr[5:0];
-      out_vc_o    <= ovc[11:0];
-      for (int d = 0; d < 6; d++) if (ovalid[d]) out_data_o[d*64 +: 64] <= odata[d*64 +: 64];
+      out_valid_o <= ovalid[Dirs-1:0];
+      out_hdr_o   <= ohdr[Dirs-1:0];
+      out_vc_o    <= ovc[Dirs*VcW-1:0];
+      for (int d = 0; d < Dirs; d++) if (ovalid[d]) out_data_o[d*FlitBits +: FlitBits] <= odata[d*FlitBits +: FlitBits];
       err_o <= discard_err;
       err_o[tr_pkg::TrErrLinkProto] <= |rx_proto_err;
     end
@@ -294,11 +312,11 @@ module tr_router #(
 
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  for (genvar d = 0; d < 6; d++) begin : g_credit_check
-    for (genvar v = 0; v < 4; v++) begin : g_vc
-      localparam int Max = (v < 2) ? DynFlits : EscSlots;
+  for (genvar d = 0; d < Dirs; d++) begin : g_credit_check
+    for (genvar v = 0; v < Vcs; v++) begin : g_vc
+      localparam int Max = (v < DynVcs) ? DynFlits : EscSlots;
       assert property (@(posedge clk_i) disable iff (!rst_ni)
-                       32'(credits[(d*4 + v)*CntW +: CntW]) <= Max)
+                       32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max)
         else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
     end
   end
