@@ -8,7 +8,7 @@
 
 #include "collectives.hpp"
 #include "data_file.hpp"
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "inputs.hpp"
 #include "run_options.hpp"
@@ -51,8 +51,8 @@ int run_collective(const RunOptions& o) {
       arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
   sim::Machine machine_model(o.machine);
-  driver::Machine machine(machine_model);
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  driver::Job job(machine_model);
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
     driver::Communicator* comm = subset ? &*subset : &t.world();

@@ -1,14 +1,14 @@
-#include "machine.hpp"
+#include "job.hpp"
 
 #include <sstream>
 
 namespace collnet::driver {
 
-Machine::Machine(fw::MachineModel& model) : model_(model) {
+Job::Job(fw::MachineModel& model) : model_(model) {
   for (unsigned r = 0; r < model_.nodes(); ++r) node_tasks_.push_back(std::make_unique<NodeTasks>());
 }
 
-RunReport Machine::run(const std::function<void(Task&)>& fn) {
+RunReport Job::run(const std::function<void(Task&)>& fn) {
   RunReport report;
   const fw::MachineModel::Result res = model_.run([&](fw::TaskContext& t) {
     if (t.task == 0) {  // the node's first task boots it

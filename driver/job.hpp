@@ -1,11 +1,12 @@
-// The collectives library's entry point: run a function on every task of a machine model
-// (the simulated machine, sim::Machine, or any other fw::MachineModel). Each task boots its
+// The collectives library's entry point: a job, one task per rank, runs a function on every
+// task of a machine model (the simulated machine, sim::Machine, or any other
+// fw::MachineModel). Each task boots its
 // node (probes the adapter and programs the world class route), all tasks then start
 // together, and the function gets the task's world communicator:
 //
-//   collnet::sim::Machine model(config);      // the simulated machine
-//   collnet::driver::Machine machine(model);  // the driver on it
-//   machine.run([](collnet::driver::Task& t) { t.world().barrier(); });
+//   collnet::sim::Machine model(config);  // the simulated machine
+//   collnet::driver::Job job(model);       // the driver on it
+//   job.run([](collnet::driver::Task& t) { t.world().barrier(); });
 #pragma once
 
 #include <functional>
@@ -46,10 +47,10 @@ struct RunReport {
   double wall_seconds = 0;
 };
 
-class Machine {
+class Job {
  public:
   // The model must outlive this object.
-  explicit Machine(fw::MachineModel& model);
+  explicit Job(fw::MachineModel& model);
   RunReport run(const std::function<void(Task&)>& fn);
 
   fw::MachineModel& model() { return model_; }

@@ -6,7 +6,7 @@
 #include <exception>
 #include <vector>
 
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 
 namespace {
@@ -17,12 +17,12 @@ int run(int argc, char** argv) {
   const char* shape = argc > 1 ? argv[1] : "2x2x2";
   cfg.shape = sim::Shape::parse(shape);  // throws naming a bad shape
   sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
-  driver::Machine machine(model);  // the collectives library, run on it
+  driver::Job job(model);          // the collectives library: one task per rank, on the model
 
   const size_t count = 1000;
   bool all_right = true;
   uint64_t cycles = 0;
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     // This function runs once per rank, on that rank's simulated processor.
     std::vector<uint64_t> in(count, t.rank()), out(count);
     const uint64_t start = t.cycle();

@@ -6,7 +6,7 @@
 #include <exception>
 #include <vector>
 
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 
 namespace {
@@ -16,10 +16,10 @@ int run(int argc, char** argv) {
   sim::MachineConfig cfg;
   cfg.shape = sim::Shape::parse(argc > 1 ? argv[1] : "2x2x2");
   sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
-  driver::Machine machine(model);  // the collectives library, run on it
+  driver::Job job(model);          // the collectives library: one task per rank, on the model
 
   bool all_right = true;
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     auto& w = t.world();
     const unsigned n = w.size(), next = (w.rank() + 1) % n, prev = (w.rank() + n - 1) % n;
     std::vector<uint64_t> out(500), in(500);

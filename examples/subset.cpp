@@ -7,7 +7,7 @@
 #include <exception>
 #include <vector>
 
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 
 namespace {
@@ -17,11 +17,11 @@ int run(int argc, char** argv) {
   sim::MachineConfig cfg;
   cfg.shape = sim::Shape::parse(argc > 1 ? argv[1] : "3x3x3");
   sim::Machine model(cfg);         // the simulated machine; one per process (SystemC cannot restart)
-  driver::Machine machine(model);  // the collectives library, run on it
+  driver::Job job(model);          // the collectives library: one task per rank, on the model
 
   const std::vector<unsigned> members = {0, 5, 6, 11, 20};
   bool all_right = true;
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     auto sub = t.world().create(members);  // collective over the world
     if (!sub) return;                      // not a member: nothing more to do
     std::vector<uint64_t> in(16, 100 + t.rank()), out(16);

@@ -1,5 +1,5 @@
 // A machine that runs software: one task per processor, each given its TaskContext. The
-// simulated machine (sim::Machine) implements it; the driver (driver::Machine) runs on it
+// simulated machine (sim::Machine) implements it; the driver (driver::Job) runs on it
 // and needs nothing else of the model, so it could run on another model, or on a test's
 // fake.
 #pragma once

@@ -11,6 +11,6 @@
 
 int sc_main(int, char**) {
   std::cerr << "collnet: this program was started through SystemC's sc_elab_and_sim but defines no sc_main; "
-               "a program built on collnet has an ordinary main() and builds a collnet::driver::Machine\n";
+               "a program built on collnet has an ordinary main() and builds a collnet::driver::Job\n";
   return 1;
 }

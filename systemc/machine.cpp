@@ -98,7 +98,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
           std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
       barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
       torus_firmware_.push_back(std::make_unique<fw::TorusFirmware>(*processors_[id], personalities_[r]));
-      tasks_.push_back(Task{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
+      tasks_.push_back(fw::TaskContext{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
                             *barrier_firmware_[id], *torus_firmware_[id], personalities_[r]});
     }
   }
@@ -134,7 +134,7 @@ void Machine::advance(uint64_t cycles) {
     if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
       throw std::logic_error("Machine::advance cannot follow Machine::run (SystemC cannot restart)");
     advancing_ = true;
-    fn_ = [](Task&) {};
+    fn_ = [](fw::TaskContext&) {};
   }
   if (lockstep()) {
     if (cycles > 0) sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));

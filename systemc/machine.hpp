@@ -35,10 +35,6 @@ class TraceWriter;
 
 class Machine : public fw::MachineModel {
  public:
-  // What each task's code gets: its node and task number, its processor (each task has
-  // its own; a node's processors share its bus), its node's firmware and personality.
-  using Task = fw::TaskContext;
-
   explicit Machine(const MachineConfig& config);
   ~Machine();
   Machine(const Machine&) = delete;
@@ -101,7 +97,9 @@ class Machine : public fw::MachineModel {
   std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
   std::vector<std::unique_ptr<fw::TorusFirmware>> torus_firmware_;
   std::vector<std::unique_ptr<Processor>> processors_;
-  std::vector<Task> tasks_;
+  // What each task's code gets: its node and task number, its processor (each task has
+  // its own; a node's processors share its bus), its node's firmware and personality.
+  std::vector<fw::TaskContext> tasks_;
   std::unique_ptr<TraceWriter> trace_;
   std::unique_ptr<ShardPool> pool_;  // advance()'s threads, if more than one
   std::vector<std::vector<unsigned char>> scratch_;  // one per host thread, for idle detection

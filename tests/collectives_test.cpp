@@ -13,7 +13,7 @@
 #include "cli/inputs.hpp"
 #include "cli/verify.hpp"
 #include "driver/error.hpp"
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "support/isolated.hpp"
 #include "support/machine_config.hpp"
@@ -55,7 +55,7 @@ struct Case {
 
 std::string run_sweep(const Case& c, uint64_t seed) {
   sim::Machine m_model(test::machine_config(c.shape, c.tasks, 20'000'000));
-  driver::Machine m(m_model);
+  driver::Job m(m_model);
   const unsigned world = m_model.nodes() * c.tasks;
   std::vector<unsigned> members = c.subset;
   if (members.empty())
@@ -150,7 +150,7 @@ sim::MachineConfig small(const char* shape, unsigned tasks = 1) {
 std::string run_error(const sim::MachineConfig& cfg, const std::function<void(driver::Task&)>& fn) {
   const auto r = test::run_isolated([&] {
     sim::Machine m_model(cfg);
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     const driver::RunReport rep = m.run(fn);
     return rep.ok ? std::string("ok") : rep.error;
   });
@@ -220,7 +220,7 @@ TEST(FloatSumOnMachines, IsTheSameOnEveryShapeAndTaskCount) {
   for (auto [shape, tasks] : {std::pair{"8x1x1", 1u}, std::pair{"4x1x1", 2u}, std::pair{"2x1x1", 4u}}) {
     const auto r = test::run_isolated([&, shape = shape, tasks = tasks] {
       sim::Machine m_model(small(shape, tasks));
-      driver::Machine m(m_model);
+      driver::Job m(m_model);
       std::vector<std::vector<uint64_t>> out(8);
       const auto rep = m.run([&](driver::Task& t) {
         const auto in = cli::seeded_input(seed, t.rank(), 100, Datatype::F64, Op::Sum);
@@ -248,7 +248,7 @@ TEST(Tasks, NoTaskLeavesTheBarrierBeforeTheLastArrives) {
   // Three tasks per node (the counter is padded to 4), arriving at different times.
   const auto r = test::run_isolated([] {
     sim::Machine m_model(small("3x2x1", 3));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     std::vector<std::vector<uint64_t>> arrive(3, std::vector<uint64_t>(18)), leave = arrive;
     const auto rep = m.run([&](driver::Task& t) {
       for (int round = 0; round < 3; ++round) {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/error.hpp"
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "firmware/regmap.hpp"
 
 namespace {
@@ -81,9 +81,9 @@ class OneNodeModel : public fw::MachineModel {
 
 TEST(DriverOnAFakeProcessor, BootsTheNodeAndStartsTheTaskWithItsWorld) {
   OneNodeModel model;
-  driver::Machine machine(model);
+  driver::Job job(model);
   unsigned rank = 99, size = 0, node = 99;
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     rank = t.rank();
     size = t.size();
     node = t.node();
@@ -105,12 +105,12 @@ TEST(DriverOnAFakeProcessor, BootsTheNodeAndStartsTheTaskWithItsWorld) {
 
 TEST(DriverOnAFakeProcessor, SendsToItselfThroughTheMailboxAndPaysForTheCopy) {
   OneNodeModel model;
-  driver::Machine machine(model);
+  driver::Job job(model);
   std::vector<uint64_t> got(100);
   uint64_t spent = 0;
   const uint64_t bus_before = model.cpu.accesses;
   uint64_t bus_during = 0;
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     std::vector<uint64_t> out(100);
     for (size_t i = 0; i < out.size(); ++i) out[i] = 0xc0ffee00 + i;
     const uint64_t before = t.cycle();
@@ -129,8 +129,8 @@ TEST(DriverOnAFakeProcessor, SendsToItselfThroughTheMailboxAndPaysForTheCopy) {
 
 TEST(DriverOnAFakeProcessor, MisuseIsReportedNamingTheArgument) {
   OneNodeModel model;
-  driver::Machine machine(model);
-  const driver::RunReport report = machine.run([&](driver::Task& t) {
+  driver::Job job(model);
+  const driver::RunReport report = job.run([&](driver::Task& t) {
     std::vector<uint64_t> buf(4);
     t.world().send(buf, 3);  // a world of one rank has no rank 3
   });

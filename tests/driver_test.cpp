@@ -9,7 +9,7 @@
 #include "cli/inputs.hpp"
 #include "cli/verify.hpp"
 #include "driver/error.hpp"
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "support/isolated.hpp"
 #include "support/machine_config.hpp"
@@ -31,7 +31,7 @@ std::vector<uint64_t> input(uint64_t seed, unsigned rank, size_t count) {
 // Runs allreduce on every rank and returns "ok" or a description of the first wrong element.
 std::string check_allreduce(const std::string& shape, Op op, size_t count, uint64_t seed) {
   sim::Machine m_model(machine_config(shape));
-  driver::Machine m(m_model);
+  driver::Job m(m_model);
   const unsigned n = m_model.nodes();
   std::vector<std::vector<uint64_t>> out(n);
   const driver::RunReport rep = m.run([&](driver::Task& t) {
@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("3x2x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     std::vector<std::vector<uint64_t>> buf(6);
     auto rep = m.run([&](driver::Task& t) {
       buf[t.rank()].assign(70, t.rank() + 1);
@@ -104,7 +104,7 @@ TEST(Allreduce, SendAndReceiveBuffersMayBeTheSame) {
 TEST(Allreduce, SeveralInARowKeepTheirOrder) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("2x2x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     std::vector<std::string> errors(4);
     auto rep = m.run([&](driver::Task& t) {
       for (uint64_t k = 0; k < 5; ++k) {
@@ -125,7 +125,7 @@ TEST(Bcast, EveryRankGetsTheRootsBufferFromAnyRoot) {
   for (unsigned root : {0u, 3u, 6u}) {
     const auto r = run_isolated([root] {
       sim::Machine m_model(machine_config("7x1x1"));
-      driver::Machine m(m_model);
+      driver::Job m(m_model);
       std::vector<std::vector<uint64_t>> buf(7);
       auto rep = m.run([&](driver::Task& t) {
         buf[t.rank()] = input(99, t.rank(), 45);
@@ -145,7 +145,7 @@ TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
   for (const char* shape : {"1x1x1", "2x1x1", "7x1x1", "3x3x2", "4x4x4"}) {
     const auto r = run_isolated([shape] {
       sim::Machine m_model(machine_config(shape));
-      driver::Machine m(m_model);
+      driver::Job m(m_model);
       const unsigned n = m_model.nodes();
       constexpr unsigned kRounds = 5;
       std::vector<std::vector<uint64_t>> in(kRounds, std::vector<uint64_t>(n)), out = in;
@@ -176,7 +176,7 @@ TEST(Barrier, NoRankLeavesBeforeTheLastArrivesRoundAfterRound) {
 // Runs allreduce on a subset communicator; non-members only program their route.
 std::string check_subset(const std::string& shape, const std::vector<unsigned>& ranks, Op op, size_t count) {
   sim::Machine m_model(machine_config(shape));
-  driver::Machine m(m_model);
+  driver::Job m(m_model);
   std::vector<std::vector<uint64_t>> out(ranks.size());
   std::vector<int> member_rank(m_model.nodes(), -1);
   auto rep = m.run([&](driver::Task& t) {
@@ -225,7 +225,7 @@ TEST(Subset, AllreduceOnIrregularSubsetsCoversRouteNodesByIdentity) {
 TEST(Subset, BcastAndBarrierWorkOnASubset) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("3x3x3"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     const std::vector<unsigned> ranks = {2, 9, 13, 26};
     std::vector<std::vector<uint64_t>> buf(27);
     auto rep = m.run([&](driver::Task& t) {
@@ -251,7 +251,7 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
            {{}, "create: the rank list is empty"}}) {
     const auto r = run_isolated([ranks = ranks] {
       sim::Machine m_model(machine_config("2x2x1"));
-      driver::Machine m(m_model);
+      driver::Job m(m_model);
       auto rep = m.run([&](driver::Task& t) { t.world().create(ranks); });
       return rep.ok ? std::string("no error") : rep.error;
     });
@@ -262,7 +262,7 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
 TEST(Subset, TheUserClassRoutesRunOut) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("2x1x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       for (int i = 0; i < 12; ++i) t.world().create({0, 1});
     });
@@ -275,7 +275,7 @@ TEST(Subset, TheUserClassRoutesRunOut) {
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("2x1x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> b(4);
       t.world().bcast(b, 9);
@@ -288,7 +288,7 @@ TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
 TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("1x1x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(10), out(5);
       t.world().allreduce(in, out, Op::Sum);
@@ -301,7 +301,7 @@ TEST(Misuse, AReceiveBufferSmallerThanTheSendBufferIsNamed) {
 TEST(Misuse, ANullBufferIsNamed) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("1x1x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       uint64_t out[4];
       t.world().allreduce(static_cast<const uint64_t*>(nullptr), out, 4, Op::Sum);
@@ -316,7 +316,7 @@ TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
     auto c = machine_config("2x2x1");
     c.watchdog_cycles = 5000;
     sim::Machine m_model(c);
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       if (t.rank() == 3) return;  // rank 3 skips the collective
       std::vector<uint64_t> in(8, 1), out(8);
@@ -331,7 +331,7 @@ TEST(Failures, ARankThatNeverJoinsIsReportedByTheWatchdog) {
 TEST(Failures, MismatchedCollectivesRaiseAHardwareErrorNamingNodeAndLink) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("3x1x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     auto rep = m.run([&](driver::Task& t) {
       std::vector<uint64_t> in(8, 1), out(8);
       if (t.rank() == 2) t.world().allreduce(in, out, Op::Max);  // the others do Sum
@@ -347,7 +347,7 @@ TEST(Firmware, AnUnprivilegedSystemClassRouteIsRefused) {
   const auto r2 = run_isolated([] {
     sim::Machine m(machine_config("1x1x1"));
     std::string seen = "no error";
-    auto res = m.run([&](sim::Machine::Task& t) {
+    auto res = m.run([&](fw::TaskContext& t) {
       fw::ClassRoute route = t.tree.machine_tree_route();
       try {
         t.tree.configure_class_route(13, route, /*privileged=*/false);
@@ -378,7 +378,7 @@ TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
       return uint64_t{vc + 1} * 1'000'000'007ull * (rank + 1) + packet * 1000 + i;
     };
     std::vector<std::string> problems(m.nodes() * 2);
-    auto res = m.run([&](sim::Machine::Task& t) {
+    auto res = m.run([&](fw::TaskContext& t) {
       const bool system = t.task == 1;
       fw::TreeFirmware& tree = system ? t.tree_system : t.tree;
       const unsigned cls = system ? 13 : 1;
@@ -425,7 +425,7 @@ TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
 
 TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
   const auto r = run_isolated([] {
-    { sim::Machine first(machine_config("1x1x1")); first.run([](sim::Machine::Task&) {}); }
+    { sim::Machine first(machine_config("1x1x1")); first.run([](fw::TaskContext&) {}); }
     try {
       sim::Machine second(machine_config("1x1x1"));
     } catch (const std::logic_error& e) {
@@ -442,7 +442,7 @@ TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
 TEST(NativeBuffers, PassStraightThroughAtTheirNaturalWidth) {
   const auto r = run_isolated([] {
     sim::Machine m_model(machine_config("2x2x1"));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     std::string problems;
     auto rep = m.run([&](driver::Task& t) {
       auto& w = t.world();

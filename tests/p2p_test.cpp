@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/error.hpp"
-#include "driver/machine.hpp"
+#include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "driver/mailbox.hpp"
 #include "driver/p2p_envelope.hpp"
@@ -62,7 +62,7 @@ using Body = std::function<void(driver::Task&, std::string& problem)>;
 // Runs `body` on every rank; "ok" when every rank returned and reported no problem.
 std::string run_on(const Setup& s, const Body& body) {
   sim::Machine m_model(machine_config(s.shape, s.tasks, 400'000));
-  driver::Machine m(m_model);
+  driver::Job m(m_model);
   std::vector<std::string> problems(m_model.nodes() * s.tasks);
   const driver::RunReport rep = m.run([&](driver::Task& t) { body(t, problems[t.rank()]); });
   if (!rep.ok) return rep.error;
@@ -407,7 +407,7 @@ uint64_t message_flits(size_t count) {
 std::pair<uint64_t, std::string> measure(unsigned dest, size_t count) {
   const auto res = run_isolated([dest, count] {
     sim::Machine m_model(machine_config("2x2x2", 1, 400'000));
-    driver::Machine m(m_model);
+    driver::Job m(m_model);
     uint64_t start = 0, end = 0;
     std::string problem;
     const auto rep = m.run([&](driver::Task& t) {

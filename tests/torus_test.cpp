@@ -36,7 +36,7 @@ TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
       const unsigned n = m.nodes();
       const fw::TorusLayout layout(m.config().shape.dims());
       std::vector<std::string> problems(n);
-      const auto run = m.run([&](sim::Machine::Task& t) {
+      const auto run = m.run([&](fw::TaskContext& t) {
         for (unsigned d = 0; d < n; ++d) {
           if (d == t.node) continue;
           fw::TorusHeader h;
@@ -85,7 +85,7 @@ TEST(TorusMachine, ADepositPacketReachesEveryNodeOfItsLine) {
     const fw::TorusLayout layout(m.config().shape.dims());
     const unsigned sender = layout.rank({0, 2, 1});
     std::vector<int> got(m.nodes(), 0);
-    const auto run = m.run([&](sim::Machine::Task& t) {
+    const auto run = m.run([&](fw::TaskContext& t) {
       if (t.node == sender) {
         fw::TorusHeader h;
         h.dst = {3, 2, 1};  // the last node on the line going x+ (x = 1, 2, 3)
@@ -310,7 +310,7 @@ TEST(TorusTraffic, ThreadsAreRefusedWhereTheyCannotApply) {
     m.threads = 2;
     sim::Machine machine(m);
     try {
-      machine.run([](sim::Machine::Task&) {});
+      machine.run([](fw::TaskContext&) {});
     } catch (const std::invalid_argument& e) {
       return std::string(e.what());
     }
