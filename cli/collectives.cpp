@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <numeric>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 namespace collnet::cli {
 
@@ -42,7 +47,115 @@ Expected prefixes(const ReferenceInputs& in, bool inclusive) {
   return out;
 }
 
+// on_native with explicit lengths: `send_count` elements in, `k.recv_count` out.
+template <class F>
+void on_native_n(const Call& k, bool pairs, size_t send_count, F&& f) {
+  Call c = k;
+  c.count = send_count;
+  on_native(c, pairs, std::forward<F>(f));
+}
+
+// Packed displacements of blocks of `counts` elements.
+std::vector<size_t> packed(const std::vector<size_t>& counts) {
+  std::vector<size_t> d(counts.size(), 0);
+  for (size_t j = 1; j < counts.size(); ++j) d[j] = d[j - 1] + counts[j - 1];
+  return d;
+}
+size_t total(const std::vector<size_t>& v) { return std::accumulate(v.begin(), v.end(), size_t{0}); }
+// Column j of the pair counts: what every member sends member j.
+std::vector<size_t> column(const Counts& c, size_t j) {
+  std::vector<size_t> v;
+  for (const auto& row : c.pair) v.push_back(row.at(j));
+  return v;
+}
+// Elements [from, from + n) of member k's input (pairs: two words each).
+std::vector<uint64_t> slice(const std::vector<uint64_t>& v, size_t from, size_t n, bool pairs) {
+  const size_t s = pairs ? 2 : 1;
+  return std::vector<uint64_t>(v.begin() + static_cast<long>(from * s), v.begin() + static_cast<long>((from + n) * s));
+}
+void append(std::vector<uint64_t>& to, const std::vector<uint64_t>& v) { to.insert(to.end(), v.begin(), v.end()); }
+
+// Every member's contribution concatenated, member j giving `counts[j]` elements.
+std::vector<uint64_t> concatenated_v(const ReferenceInputs& in, const std::vector<size_t>& counts) {
+  std::vector<uint64_t> r;
+  for (size_t j = 0; j < in.members; ++j) append(r, slice(in.input(j), 0, counts[j], false));
+  return r;
+}
+// The op over all members, cut into consecutive parts of `counts` elements.
+Expected scattered_reduction(const ReferenceInputs& in, const std::vector<size_t>& counts) {
+  const std::vector<uint64_t> all = in.reduce_over(in.members);
+  Expected out(in.members);
+  size_t at = 0;
+  for (size_t k = 0; k < in.members; ++k) {
+    out[k] = slice(all, at, counts[k], in.pairs);
+    at += counts[k];
+  }
+  return out;
+}
+
 }  // namespace
+
+Counts seeded_counts(uint64_t seed, size_t members, size_t count) {
+  auto mix = [](uint64_t x) {  // splitmix64
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  };
+  auto draw = [&](uint64_t key) {
+    const uint64_t x = mix(mix(seed ^ 0xc0c0c0c0ull) ^ key);
+    return (x >> 32) % 6 == 0 ? size_t{0} : static_cast<size_t>(x % (2 * count + 1));
+  };
+  Counts c;
+  c.pair.assign(members, std::vector<size_t>(members, 0));
+  for (size_t i = 0; i < members; ++i) {
+    c.member.push_back(draw((uint64_t{1} << 62) + i));
+    for (size_t j = 0; j < members; ++j) c.pair[i][j] = draw(i * members + j);
+  }
+  return c;
+}
+
+Counts read_counts_file(const std::string& path, size_t members) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("cannot read '" + path + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(path + ": not JSON: " + e.what());
+  }
+  auto count = [&](const nlohmann::json& v, const std::string& where) {
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
+      throw std::invalid_argument(path + ": " + where + " is not a count (an integer >= 0)");
+    const uint64_t x = v.get<uint64_t>();
+    if (x > (uint64_t{1} << 24)) throw std::invalid_argument(path + ": " + where + " is more than 2^24 elements");
+    return static_cast<size_t>(x);
+  };
+  if (!j.is_array() || j.size() != members)
+    throw std::invalid_argument(path + ": must be an array of " + std::to_string(members) + " entries, one per rank");
+  Counts c;
+  c.pair.assign(members, std::vector<size_t>(members, 0));
+  c.member.assign(members, 0);
+  const bool matrix = members > 0 && j[0].is_array();
+  for (size_t i = 0; i < members; ++i) {
+    if (!matrix) {
+      c.member[i] = count(j[i], "entry " + std::to_string(i));
+      continue;
+    }
+    if (!j[i].is_array() || j[i].size() != members)
+      throw std::invalid_argument(path + ": row " + std::to_string(i) + " must be an array of " + std::to_string(members) +
+                                  " counts");
+    for (size_t k = 0; k < members; ++k)
+      c.pair[i][k] = count(j[i][k], "row " + std::to_string(i) + " entry " + std::to_string(k));
+  }
+  for (size_t i = 0; i < members; ++i)
+    for (size_t k = 0; k < members; ++k) {
+      if (!matrix) c.pair[i][k] = c.member[k];
+    }
+  if (matrix)
+    for (size_t i = 0; i < members; ++i) c.member[i] = c.pair[i][i];
+  return c;
+}
 
 const std::vector<Collective>& collectives() {
   using driver::Communicator;
@@ -74,6 +187,112 @@ const std::vector<Collective>& collectives() {
       {"exscan", true, false, false, true, true,
        [](Communicator& c, const Call& k) { on_native(k, driver::is_loc(k.op), [&](const void* s, void* r) { c.exscan(s, r, k.count, k.type, k.op); }); },
        [](const ReferenceInputs& in) { return prefixes(in, false); }},
+      // The personalised and vector forms: receive buffers packed in rank order.
+      {"alltoall", false, false, true, true, true,
+       [](Communicator& c, const Call& k) {
+         on_native_n(k, false, k.count * c.size(), [&](const void* s, void* r) { c.alltoall(s, r, k.count, k.type); });
+       },
+       [](const ReferenceInputs& in) {
+         Expected out(in.members);
+         for (size_t k = 0; k < in.members; ++k) {
+           std::vector<uint64_t> r;
+           for (size_t j = 0; j < in.members; ++j) append(r, slice(in.input(j), k * in.count, in.count, false));
+           out[k] = r;
+         }
+         return out;
+       },
+       [](size_t count, const Counts&, unsigned, size_t n, size_t) { return Lengths{count * n, count * n}; }},
+      {"alltoallv", false, false, true, true, true,
+       [](Communicator& c, const Call& k) {
+         const std::vector<size_t>& sc = k.counts->pair.at(c.rank());
+         const std::vector<size_t> rc = column(*k.counts, c.rank());
+         on_native_n(k, false, total(sc), [&](const void* s, void* r) {
+           c.alltoallv(s, sc, packed(sc), r, rc, packed(rc), k.type);
+         });
+       },
+       [](const ReferenceInputs& in) {
+         Expected out(in.members);
+         for (size_t k = 0; k < in.members; ++k) {
+           std::vector<uint64_t> r;
+           for (size_t j = 0; j < in.members; ++j)
+             append(r, slice(in.input(j), packed(in.counts->pair[j])[k], in.counts->pair[j][k], false));
+           out[k] = r;
+         }
+         return out;
+       },
+       [](size_t, const Counts& c, unsigned, size_t, size_t k) { return Lengths{total(c.pair[k]), total(column(c, k))}; },
+       true},
+      {"scatter", false, true, false, false, true,
+       [](Communicator& c, const Call& k) {
+         on_native_n(k, false, c.rank() == k.root ? k.count * c.size() : 0,
+                     [&](const void* s, void* r) { c.scatter(s, r, k.count, k.type, k.root); });
+       },
+       [](const ReferenceInputs& in) {
+         Expected out(in.members);
+         for (size_t k = 0; k < in.members; ++k) out[k] = slice(in.input(in.root), k * in.count, in.count, false);
+         return out;
+       },
+       [](size_t count, const Counts&, unsigned root, size_t n, size_t k) {
+         return Lengths{k == root ? count * n : 0, count};
+       }},
+      {"scatterv", false, true, false, false, true,
+       [](Communicator& c, const Call& k) {
+         const std::vector<size_t>& sc = k.counts->member;
+         const bool root = c.rank() == k.root;
+         on_native_n(k, false, root ? total(sc) : 0, [&](const void* s, void* r) {
+           c.scatterv(s, root ? sc : std::vector<size_t>{}, root ? packed(sc) : std::vector<size_t>{}, r, sc.at(c.rank()),
+                      k.type, k.root);
+         });
+       },
+       [](const ReferenceInputs& in) {
+         Expected out(in.members);
+         const std::vector<size_t> d = packed(in.counts->member);
+         for (size_t k = 0; k < in.members; ++k) out[k] = slice(in.input(in.root), d[k], in.counts->member[k], false);
+         return out;
+       },
+       [](size_t, const Counts& c, unsigned root, size_t, size_t k) {
+         return Lengths{k == root ? total(c.member) : 0, c.member[k]};
+       },
+       true},
+      {"gatherv", false, true, false, false, true,
+       [](Communicator& c, const Call& k) {
+         const std::vector<size_t>& rc = k.counts->member;
+         const bool root = c.rank() == k.root;
+         on_native_n(k, false, rc.at(c.rank()), [&](const void* s, void* r) {
+           c.gatherv(s, rc.at(c.rank()), r, root ? rc : std::vector<size_t>{}, root ? packed(rc) : std::vector<size_t>{},
+                     k.type, k.root);
+         });
+       },
+       [](const ReferenceInputs& in) { return root_only(in.members, in.root, concatenated_v(in, in.counts->member)); },
+       [](size_t, const Counts& c, unsigned root, size_t, size_t k) {
+         return Lengths{c.member[k], k == root ? total(c.member) : 0};
+       },
+       true},
+      {"allgatherv", false, false, false, true, true,
+       [](Communicator& c, const Call& k) {
+         const std::vector<size_t>& rc = k.counts->member;
+         on_native_n(k, false, rc.at(c.rank()),
+                     [&](const void* s, void* r) { c.allgatherv(s, rc.at(c.rank()), r, rc, packed(rc), k.type); });
+       },
+       [](const ReferenceInputs& in) { return everyone(in.members, concatenated_v(in, in.counts->member)); },
+       [](size_t, const Counts& c, unsigned, size_t, size_t k) { return Lengths{c.member[k], total(c.member)}; },
+       true},
+      {"reduce_scatter", true, false, false, true, true,
+       [](Communicator& c, const Call& k) {
+         const std::vector<size_t>& rc = k.counts->member;
+         on_native_n(k, driver::is_loc(k.op), total(rc),
+                     [&](const void* s, void* r) { c.reduce_scatter(s, r, rc, k.type, k.op); });
+       },
+       [](const ReferenceInputs& in) { return scattered_reduction(in, in.counts->member); },
+       [](size_t, const Counts& c, unsigned, size_t, size_t k) { return Lengths{total(c.member), c.member[k]}; },
+       true},
+      {"reduce_scatter_block", true, false, false, true, true,
+       [](Communicator& c, const Call& k) {
+         on_native_n(k, driver::is_loc(k.op), k.count * c.size(),
+                     [&](const void* s, void* r) { c.reduce_scatter_block(s, r, k.count, k.type, k.op); });
+       },
+       [](const ReferenceInputs& in) { return scattered_reduction(in, std::vector<size_t>(in.members, in.count)); },
+       [](size_t count, const Counts&, unsigned, size_t n, size_t) { return Lengths{count * n, count}; }},
   };
   return table;
 }

@@ -16,6 +16,20 @@
 
 namespace collnet::cli {
 
+// Element counts of the vector forms: member[j], one count per member (scatterv, gatherv,
+// allgatherv, reduce_scatter), and pair[i][j], what member i sends member j (alltoallv).
+// Receive buffers are packed: member j's block follows those of members 0..j-1.
+struct Counts {
+  std::vector<size_t> member;
+  std::vector<std::vector<size_t>> pair;
+};
+// Counts drawn from the seed alone: 0 .. 2*count each, a zero about one time in six.
+Counts seeded_counts(uint64_t seed, size_t members, size_t count);
+// A --counts file: a JSON array of `members` counts (pair[i][j] = member[j]) or of
+// `members` arrays of `members` counts (member[j] = pair[j][j]). Throws
+// std::invalid_argument naming the file and the entry at fault.
+Counts read_counts_file(const std::string& path, size_t members);
+
 // One rank's call. The command line keeps elements in raw form, one per uint64_t (pairs
 // of value and index words for maxloc/minloc), which the reference model works on; the
 // call lays them out natively, as a program holds them, runs the collective on those
@@ -28,6 +42,7 @@ struct Call {
   const uint64_t* send;
   uint64_t* recv;
   size_t recv_count;
+  const Counts* counts = nullptr;  // the vector and personalised forms
 };
 
 // What each member's receive buffer must hold afterwards; nothing for members whose buffer
@@ -43,6 +58,14 @@ struct ReferenceInputs {
   std::function<std::vector<uint64_t>(size_t k)> input;
   // The op over members [0, upto) at every element.
   std::function<std::vector<uint64_t>(size_t upto)> reduce_over;
+  size_t count = 0;                // --count (the personalised and vector forms)
+  const Counts* counts = nullptr;  // the vector forms
+  bool pairs = false;              // elements are (value, index) pairs
+};
+
+// Member k's send and receive buffer lengths in elements.
+struct Lengths {
+  size_t send, recv;
 };
 
 struct Collective {
@@ -54,6 +77,11 @@ struct Collective {
   bool moves_data;       // false for barrier, which the run times instead of checking data
   std::function<void(driver::Communicator&, const Call&)> run;
   std::function<Expected(const ReferenceInputs&)> expect;  // empty for barrier
+  // The personalised and vector forms, whose buffers are not --count long: member k's
+  // lengths for --count `count` among `members` (empty for the others: count, and
+  // count per member for the receive buffer if recv_per_member).
+  std::function<Lengths(size_t count, const Counts& counts, unsigned root, size_t members, size_t k)> lengths;
+  bool takes_counts = false;  // the vector forms: --counts
 };
 
 // Every collective, in the order the help lists them.

@@ -55,10 +55,18 @@ int collnet_main(int argc, char** argv) {
     types += std::string(types.empty() ? "" : " | ") + collnet::driver::to_string(t);
   run->add_option("collective", o.collective, collectives)->required();
   run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
-  run->add_option("--op", op_text, ops + " (reduce, allreduce, scan, exscan)")->capture_default_str();
+  run->add_option("--op", op_text, ops + " (reduce, allreduce, scan, exscan, reduce_scatter, reduce_scatter_block)")
+      ->capture_default_str();
   run->add_option("--type", type_text, "element type: " + types)->capture_default_str();
-  run->add_option("--count", count, "elements per rank (>= 1)")->capture_default_str();
-  run->add_option("--root", root, "root rank (bcast, reduce, gather)")->capture_default_str();
+  run->add_option("--count", count,
+                  "elements per rank (>= 1); per pair of ranks for alltoall, scatter, reduce_scatter_block; the "
+                  "vector forms draw their counts from 0..2*count")
+      ->capture_default_str();
+  std::string counts_path;
+  run->add_option("--counts", counts_path,
+                  "the vector forms' counts (alltoallv, scatterv, gatherv, allgatherv, reduce_scatter): a JSON array of "
+                  "one count per rank, or of one array per rank of what it sends each rank (default: drawn from --seed)");
+  run->add_option("--root", root, "root rank (bcast, reduce, gather, gatherv, scatter, scatterv)")->capture_default_str();
   run->add_option("--tasks", tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
   run->add_option("--seed", o.seed, "seed of the input data")->capture_default_str();
   run->add_option("--link-latency", latency, "cycles per tree link (>= 1)")->capture_default_str();
@@ -149,6 +157,17 @@ int collnet_main(int argc, char** argv) {
     return usage_error("--root: rank " + std::to_string(root) + " is not in a communicator of " +
                        std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
+  if (!counts_path.empty()) {
+    if (!spec->takes_counts)
+      return usage_error("--counts: " + o.collective + " takes no counts (only the vector forms do)");
+    try {
+      o.counts = collnet::cli::read_counts_file(counts_path, members);
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--counts: ") + e.what());
+    }
+  }
+  if (!o.input_path.empty() && spec->lengths)
+    return usage_error("--input: " + o.collective + " takes its inputs from --seed (and --counts)");
   if (!o.input_path.empty() && spec->moves_data) {
     const bool pairs = spec->takes_op && collnet::driver::is_loc(o.op);
     try {

@@ -27,6 +27,12 @@ std::vector<uint64_t> seeded_input(uint64_t seed, unsigned rank, uint64_t count,
       // Finite values with exponents in [-30, 30] and both signs (ties for the loc ops).
       const double mant = loc ? static_cast<double>(x % 5) - 2.0 : static_cast<double>(x >> 11) / 9007199254740992.0;
       const int exp = loc ? 0 : static_cast<int>(next() % 61) - 30;
+      if (op == Op::Prod) {
+        // Magnitudes in [0.5, 2): products of many ranks stay within range.
+        const double value = ((next() & 1) ? -1.0 : 1.0) * std::ldexp(1.0 + mant, -static_cast<int>(next() & 1));
+        v[i] = driver::double_to_raw(type, value);
+        continue;
+      }
       const double value = std::ldexp(((next() & 1) && !loc ? -1.0 : 1.0) * mant, exp);
       x = driver::double_to_raw(type, value);
     } else {
@@ -49,6 +55,9 @@ std::vector<uint64_t> seeded_input(uint64_t seed, unsigned rank, uint64_t count,
           x = static_cast<uint64_t>(small);
           break;
         }
+        case Op::Prod:  // odd: products never collapse to zero
+          x |= 1;
+          break;
         default: break;
       }
       x &= mask;

@@ -36,13 +36,23 @@ int run_collective(const RunOptions& o) {
 
   std::vector<std::vector<uint64_t>> in(n);
   const uint64_t count = barrier ? 0 : o.count;  // with --input, the files' length
+  // The vector forms' counts: the --counts file's, or drawn from the seed.
+  const Counts counts = o.counts ? *o.counts : seeded_counts(o.seed, n, count);
+  std::vector<Lengths> len(n);
+  for (unsigned k = 0; k < n; ++k)
+    len[k] = spec->lengths ? spec->lengths(count, counts, o.root, n, k)
+                           : Lengths{count, spec->recv_per_member ? count * n : count};
   if (!o.input.empty() && !barrier) {
     in = o.input;
   } else {
-    for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], count, o.type, op);
+    for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], len[k].send, o.type, op);
   }
-  const size_t out_elements = spec->recv_per_member ? count * n : count;
-  std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(out_elements * (pairs ? 2 : 1), 0));
+  std::vector<std::vector<uint64_t>> out(n);
+  uint64_t sent_elements = 0;
+  for (unsigned k = 0; k < n; ++k) {
+    out[k].assign(len[k].recv * (pairs ? 2 : 1), 0);
+    sent_elements += len[k].send;
+  }
   std::vector<uint64_t> start(n, 0), end(n, 0), packets(n, 0);
   // A barrier's ranks arrive at seeded, different times, so that leaving early would show.
   std::vector<uint64_t> arrival_delay(n, 0);
@@ -60,7 +70,7 @@ int run_collective(const RunOptions& o) {
     const unsigned k = comm->rank();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
-    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), out_elements});
+    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), len[k].recv, &counts});
     end[k] = t.cycle();
     packets[k] = comm->last().packets;
   });
@@ -77,7 +87,8 @@ int run_collective(const RunOptions& o) {
   js["op"] = spec->takes_op ? driver::to_string(op) : "none";
   if (spec->takes_root) js["root"] = o.root;
   js["seed"] = o.seed;
-  js["bytes"] = count * driver::bytes(o.type);
+  const uint64_t bytes_per_rank = spec->lengths ? sent_elements * driver::bytes(o.type) / n : count * driver::bytes(o.type);
+  js["bytes"] = bytes_per_rank;
   js["tree_depth"] = machine_model.tree_depth();
   js["link_latency"] = o.machine.link_latency;
   js["access_cycles"] = o.machine.access_cycles;
@@ -155,6 +166,8 @@ int run_collective(const RunOptions& o) {
   problem.type = o.type;
   problem.op = op;
   problem.root = o.root;
+  problem.count = count;
+  problem.counts = &counts;
   const auto want = reference(problem, in);
   const Mismatch bad = compare(out, want);
   if (!o.output_path.empty()) {
@@ -172,15 +185,18 @@ int run_collective(const RunOptions& o) {
   js["verified"] = bad.count == 0;
   js["packets"] = pk;
   js["cycles_per_packet"] = static_cast<double>(cycles) / static_cast<double>(pk);
-  js["flits_per_cycle"] = static_cast<double>(count * driver::bytes(o.type)) / 8.0 / static_cast<double>(cycles);
+  js["flits_per_cycle"] = static_cast<double>(bytes_per_rank) / 8.0 / static_cast<double>(cycles);
   // Busy fraction of the tree's link directions over the collective (0 on one node).
   js["link_utilization"] =
       link_directions ? static_cast<double>(flits) / static_cast<double>(link_directions * cycles) : 0.0;
 
   if (spec->takes_op) line << " op=" << driver::to_string(op);
   if (spec->takes_root) line << " root=" << o.root;
-  line << " type=" << driver::to_string(o.type) << " count=" << count << machine_text << ": " << cycles << " cycles ("
-       << us << " us at " << o.machine.clock_mhz << " MHz), " << count * driver::bytes(o.type) << " bytes per rank";
+  line << " type=" << driver::to_string(o.type) << " count=" << count;
+  if (spec->takes_counts) line << " counts=" << (o.counts ? "file" : "seeded");
+  line << machine_text << ": " << cycles << " cycles ("
+       << us << " us at " << o.machine.clock_mhz << " MHz), " << bytes_per_rank << " bytes per rank";
+  if (spec->lengths) line << " sent";
   if (bad.count == 0) {
     std::cout << line.str() << ", verified\n";
     return finish(0);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/datatype.hpp"
+#include "collectives.hpp"
 #include "driver/op.hpp"
 #include "systemc/machine_config.hpp"
 
@@ -23,6 +25,7 @@ struct RunOptions {
   std::string input_path;   // per-rank input data (empty: seeded)
   std::vector<std::vector<uint64_t>> input;  // its contents, read while checking the options
   std::string output_path;  // per-rank results
+  std::optional<Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -105,12 +106,43 @@ uint64_t float_sum(Datatype t, const std::vector<uint64_t>& values) {
   return driver::float_sum::round_to_type(t, negative, mag, min_ulp);
 }
 
+// a * b in the type: integers modulo 2^bits, floats rounded to the type.
+uint64_t times(Datatype t, uint64_t a, uint64_t b) {
+  if (t == Datatype::F32) {
+    const float p = static_cast<float>(driver::raw_to_double(t, a)) * static_cast<float>(driver::raw_to_double(t, b));
+    uint32_t r;
+    std::memcpy(&r, &p, 4);
+    return r;
+  }
+  if (t == Datatype::F64) {
+    const double p = driver::raw_to_double(t, a) * driver::raw_to_double(t, b);
+    uint64_t r;
+    std::memcpy(&r, &p, 8);
+    return r;
+  }
+  return (a * b) & driver::raw_mask(t);
+}
+
+// The product of values[r - m + 1 .. r] (those that exist), m a power of two, as the
+// recursive-doubling scan forms it: the lower half's product times the upper half's.
+uint64_t product_part(Datatype t, const std::vector<uint64_t>& v, size_t r, size_t m) {
+  if (m == 1) return v[r] & driver::raw_mask(t);
+  const size_t h = m / 2;
+  if (r < h) return product_part(t, v, r, h);
+  return times(t, product_part(t, v, r - h, h), product_part(t, v, r, h));
+}
+
 }  // namespace
 
 uint64_t reference_op(Datatype t, Op op, const std::vector<uint64_t>& values) {
   if (values.empty()) throw std::invalid_argument("reference_op: no values");
   const uint64_t mask = driver::raw_mask(t);
   if (op == Op::Sum && driver::is_float(t)) return float_sum(t, values);
+  if (op == Op::Prod) {
+    size_t m = 1;
+    while (m < values.size()) m *= 2;
+    return product_part(t, values, values.size() - 1, m);
+  }
   uint64_t r = values.front() & mask;
   if (op == Op::Land || op == Op::Lor || op == Op::Lxor) r = r != 0;
   for (size_t i = 1; i < values.size(); ++i) {
@@ -175,7 +207,7 @@ std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
                        for (uint64_t& x : v) x &= driver::raw_mask(p.type);
                        return v;
                      },
-                     reduce_over};
+                     reduce_over, p.count, p.counts, loc};
   return c->expect(ri);
 }
 

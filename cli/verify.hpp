@@ -12,19 +12,24 @@
 
 namespace collnet::cli {
 
+struct Counts;
+
 // One collective as every rank called it. Elements are raw bit patterns (pairs of value
 // and index for maxloc/minloc, as in driver/communicator.hpp).
 struct Problem {
-  std::string collective;  // allreduce reduce bcast gather allgather scan exscan
+  std::string collective;  // a name in collectives() (cli/collectives.hpp)
   driver::Datatype type = driver::Datatype::U64;
   driver::Op op = driver::Op::Sum;
   unsigned root = 0;
+  size_t count = 0;                // --count of the personalised and vector forms
+  const Counts* counts = nullptr;  // the vector forms' counts
 };
 
 // The op over `values` (raw elements of one position, in rank order). Floating-point
 // sums follow driver/float_sum.hpp's precision rule: the exact sum of the contributions,
 // each truncated toward minus infinity to the quantum set by the largest exponent,
-// rounded once to nearest-even.
+// rounded once to nearest-even. Products are rounded after every multiplication, in the
+// order driver/torus_reductions.cpp defines (the recursive-doubling scan's).
 uint64_t reference_op(driver::Datatype t, driver::Op op, const std::vector<uint64_t>& values);
 // maxloc/minloc over (value, index) pairs: the winning pair.
 std::pair<uint64_t, uint64_t> reference_loc(driver::Datatype t, driver::Op op,

@@ -106,7 +106,10 @@ void Communicator::local_arrive(NodeTasks::Slot& s) {
   task_.cpu.memory_access();  // atomic increment
   s.counter += is_leader() ? 1 + (target - local_count_) : 1;
   if (!is_leader()) return;
-  while (s.counter != target) task_.cpu.memory_access();
+  while (s.counter != target) {
+    serve_p2p();
+    task_.cpu.memory_access();
+  }
   s.counter = 0;
   s.failure = nullptr;
 }
@@ -117,7 +120,10 @@ void Communicator::local_release(NodeTasks::Slot& s) {
 }
 
 void Communicator::local_wait_release(NodeTasks::Slot& s, uint64_t generation) {
-  while (s.generation == generation) task_.cpu.memory_access();
+  while (s.generation == generation) {
+    serve_p2p();
+    task_.cpu.memory_access();
+  }
   if (s.failure) {
     try {
       std::rethrow_exception(s.failure);
@@ -138,7 +144,7 @@ std::vector<uint64_t> Communicator::stream(const Encoding& e, const std::vector<
   c.pad = fw::ref_identity(static_cast<unsigned>(e.alu));
   c.own_begin = owned.first;
   c.own_end = owned.second;
-  const StreamStats st = tree_stream(task_.tree, h, message.size(), c, out.data());
+  const StreamStats st = tree_stream(task_.tree, h, message.size(), c, out.data(), [this] { serve_p2p(); });
   last_.packets += st.packets;
   last_.status_polls += st.status_polls;
   return out;
@@ -275,18 +281,21 @@ void Communicator::barrier() {
   }
   try {
     if (is_world()) {
-      sense_ = !sense_;
+      // World barriers alternate between two channels: a rank that polls slowly (serving
+      // point-to-point traffic meanwhile) still sees its barrier complete, because no rank
+      // can come back to a channel before every rank has left the barrier on it.
+      const unsigned ch = kWorldChannel + (barriers_++ % kWorldChannels);
+      bool& sense = sense_[ch - kWorldChannel];
+      sense = !sense;
       fw::BarrierFirmware& b = task_.barrier;
-      const unsigned bit = 1u << kWorldChannel;
+      const unsigned bit = 1u << ch;
       const uint64_t mine = b.local();
-      b.set_local(sense_ ? (mine | bit) : (mine & ~uint64_t{bit}));
+      b.set_local(sense ? (mine | bit) : (mine & ~uint64_t{bit}));
       // Set: wait until every bit is set. Cleared: wait until none is.
-      if (sense_) {
-        while (!b.all_set(kWorldChannel)) {
-        }
+      if (sense) {
+        while (!b.all_set(ch)) serve_p2p();
       } else {
-        while (b.any_set(kWorldChannel)) {
-        }
+        while (b.any_set(ch)) serve_p2p();
       }
     } else {
       // A subset: a one-word OR over its class route, straight from the leader.
@@ -307,6 +316,7 @@ void Communicator::allreduce_words(const uint64_t* send, uint64_t* recv, size_t 
   if (count == 0) return;
   check_buffer("allreduce", "send", send, count);
   check_buffer("allreduce", "receive", recv, count);
+  if (!on_tree(op)) return prod_reduce("allreduce", send, recv, count, type, 0, true);
   agree("allreduce", count, type, op, 0);
   const std::vector<uint64_t> r =
       reduce_positions(send, count, type, op, 1, 0, describe(kAllreduce, count, type, op, 0));
@@ -319,6 +329,7 @@ void Communicator::reduce_words(const uint64_t* send, uint64_t* recv, size_t cou
   if (count == 0) return;
   check_buffer("reduce", "send", send, count);
   if (rank_ == root) check_buffer("reduce", "receive", recv, count);
+  if (!on_tree(op)) return prod_reduce("reduce", send, recv, count, type, root, false);
   agree("reduce", count, type, op, root);
   const std::vector<uint64_t> r =
       reduce_positions(send, count, type, op, 1, 0, describe(kReduce, count, type, op, root));
@@ -363,6 +374,7 @@ void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv
   if (count == 0) return;
   check_buffer(call, "send", send, count);
   if (inclusive || rank_ > 0) check_buffer(call, "receive", recv, count);
+  if (!on_tree(op)) return prod_prefix(call, send, recv, count, type, inclusive);
   agree(call, count, type, op, 0);
   const size_t from = inclusive ? rank_ : rank_ + 1;
   const std::vector<uint64_t> r = reduce_positions(send, count, type, op, size_, from,

@@ -31,7 +31,8 @@ namespace collnet::driver {
 class Communicator {
  public:
   static constexpr unsigned kWorldClass = 0;
-  static constexpr unsigned kWorldChannel = 0;      // barrier-network channel
+  static constexpr unsigned kWorldChannel = 0;      // barrier-network channels kWorldChannel,
+  static constexpr unsigned kWorldChannels = 2;     // kWorldChannel + 1 (alternately)
   static constexpr unsigned kFirstSubsetClass = 1;  // user classes 1..11 serve subsets
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
@@ -83,6 +84,84 @@ class Communicator {
   void scan(const void* send, void* recv, size_t count, Datatype type, Op op);
   void exscan(const void* send, void* recv, size_t count, Datatype type, Op op);
 
+  // ------------------------------------------------ personalised and vector collectives
+  // personalised.cpp, vector_collectives.cpp and torus_reductions.cpp; algorithms in
+  // docs/vector-collectives.md. Arguments as MPI's: counts and displacements hold one
+  // entry per rank of this communicator (rank order), in elements of `type`; buffers are
+  // native, as above. kInPlace stands for MPI_IN_PLACE where MPI has it: as the send
+  // buffer of alltoall(v), allgatherv, reduce_scatter(_block) and of gatherv at the root,
+  // as the receive buffer of scatter(v) at the root. Counts may be zero; a null buffer
+  // with a nonzero count, a count vector of the wrong length, blocks that do not fit, or
+  // counts the ranks disagree on raise collnet::Error naming the call and the argument.
+  // alltoall(v) and scatter(v) go over the torus (point-to-point, pairwise exchange);
+  // gatherv, allgatherv and reduce_scatter(_block) are passes over the tree.
+  // Op::Prod has no ALU: reduce, allreduce, scan, exscan and reduce_scatter with prod run
+  // on the torus in a fixed order that depends only on size() (torus_reductions.cpp).
+  static inline void* const kInPlace = reinterpret_cast<void*>(uintptr_t{1});
+  // recv[j*count ..] = rank j's send[rank()*count ..]. In place: the data comes from recv.
+  void alltoall(const void* send, void* recv, size_t count, Datatype type);
+  // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
+  // rdispls[j]; recvcounts[j] must equal them. In place: from recv (recvcounts/rdispls).
+  void alltoallv(const void* send, const std::vector<size_t>& sendcounts, const std::vector<size_t>& sdispls,
+                 void* recv, const std::vector<size_t>& recvcounts, const std::vector<size_t>& rdispls,
+                 Datatype type);
+  // recv = root's send[rank()*count ..]; scatterv: root's sendcounts[rank()] elements at
+  // displs[rank()] (recvcount must equal it). send, sendcounts and displs are read on the
+  // root only; the root may pass recv = kInPlace (its block stays where it is).
+  void scatter(const void* send, void* recv, size_t count, Datatype type, unsigned root);
+  void scatterv(const void* send, const std::vector<size_t>& sendcounts, const std::vector<size_t>& displs,
+                void* recv, size_t recvcount, Datatype type, unsigned root);
+  // recv[displs[j] ..] = rank j's sendcount elements: on `root` (gatherv; recvcounts and
+  // displs are read there only) or on every rank (allgatherv). Ranks own ranges of one
+  // tree message, packed in rank order. In place: the rank's block is already in recv.
+  void gatherv(const void* send, size_t sendcount, void* recv, const std::vector<size_t>& recvcounts,
+               const std::vector<size_t>& displs, Datatype type, unsigned root);
+  void allgatherv(const void* send, size_t sendcount, void* recv, const std::vector<size_t>& recvcounts,
+                  const std::vector<size_t>& displs, Datatype type);
+  // The op over all ranks of send (sum(recvcounts) elements, pairs for maxloc/minloc),
+  // of which rank r receives the recvcounts[r] elements after those of ranks 0..r-1.
+  // _block: recvcount elements each, send holds size()*recvcount. In place: send is
+  // read from recv, whose first elements receive the result.
+  void reduce_scatter(const void* send, void* recv, const std::vector<size_t>& recvcounts, Datatype type, Op op);
+  void reduce_scatter_block(const void* send, void* recv, size_t recvcount, Datatype type, Op op);
+
+ private:
+  // The messages of the collectives that go over the torus: `bytes` bytes to or from a
+  // rank of this communicator, on a tag of their own (kCollectiveTag); sendrecv sends to
+  // `dest` and receives from `source` and must not deadlock when every rank calls it at
+  // once. The only place the collectives touch point-to-point.
+  static constexpr unsigned kCollectiveTag = p2p::kMaxTag;
+  void coll_send(const void* buf, size_t bytes, unsigned dest);
+  void coll_recv(void* buf, size_t bytes, unsigned source);
+  void coll_sendrecv(const void* send, size_t send_bytes, unsigned dest, void* recv, size_t recv_bytes,
+                     unsigned source);
+  // Op::Prod on raw elements, over the torus (torus_reductions.cpp): the product of ranks
+  // 0..size()-1 on `root` (every rank with everyone), or the prefixes.
+  void prod_reduce(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
+                   unsigned root, bool everyone);
+  void prod_prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
+                   bool inclusive);
+  // The reduction of raw elements of reduce_scatter (all ops; every rank gets all of it).
+  std::vector<uint64_t> reduce_all_words(const char* call, const uint64_t* send, size_t count, Datatype type, Op op);
+  // The bodies of the collectives whose plain forms are a case of the vector form, with
+  // the name errors give.
+  void alltoallv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
+                    const std::vector<size_t>& sdispls, void* recv, const std::vector<size_t>& recvcounts,
+                    const std::vector<size_t>& rdispls, Datatype type);
+  void scatterv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
+                   const std::vector<size_t>& displs, void* recv, size_t recvcount, Datatype type, unsigned root);
+  void reduce_scatter_as(const char* call, const void* send, void* recv, const std::vector<size_t>& recvcounts,
+                         Datatype type, Op op);
+  // With argument checking on: every rank passed the same `name` vector.
+  void agree_counts(const char* call, const char* name, const std::vector<size_t>& v);
+  // One tree pass gathering rank j's counts[j] elements (this rank's from `src`) at offset
+  // counts[0] + ... + counts[j-1]; with `recv`, block j goes to recv at displs[j] (this
+  // rank's own skipped when in place). `call_id` and `root` go into the packets' tag.
+  void gather_ranges(const void* src, const std::vector<size_t>& counts, void* recv, const std::vector<size_t>& displs,
+                     Datatype type, bool in_place, uint64_t call_id, unsigned root);
+
+ public:
+
   // Typed forms, the type taken from the element type (uint8_t .. double, ValueIndex<T>
   // for maxloc/minloc); the vector forms check the buffers' sizes.
   template <class T>
@@ -110,42 +189,69 @@ class Communicator {
     allgather(send.data(), recv.data(), send.size(), ElementOf<T>::type);
   }
 
-  // Point-to-point (point_to_point.cpp), MPI standard mode: a message of `count` elements
-  // of `type` (native layout, as for the collectives) to or from a rank of this
-  // communicator, matched on (source, tag). Messages from one rank to
-  // another with the same tag are received in the order they were sent; other tags (or
-  // other communicators) are matched independently. send returns once the message is on
-  // its way (its buffer may be reused): a message nobody receives yet waits in the
-  // destination node's mailbox. It may still wait until some task of the destination node
-  // polls the torus (any send or recv there does). recv returns once the whole message is
-  // in buf. Sends to a rank of the same node, this one included, go through the node's
-  // mailbox without the torus. Tags 0..kMaxTag; count 0 is a valid message.
-  // A message is its bytes: a recv matches a message of the same length in bytes.
-  // Throws collnet::Error naming the call and the argument: a rank outside the
-  // communicator, a tag out of range, a null buffer, a message over kMaxBytes, or a recv
-  // whose length differs from the message's (which then stays queued for a recv of the
-  // right length).
+  // Point-to-point (point_to_point.cpp, p2p_engine.hpp), with MPI's semantics: a message
+  // of `count` elements of `type` (native layout, as for the collectives; a message is its
+  // bytes) to or from a rank of this communicator, matched on (source, tag), either of
+  // which a receive may leave open (kAnySource, kAnyTag). Two messages from one rank that
+  // both match a receive are received in the order they were sent. A receive takes a
+  // message of at most its own length (the status says how long it was); a longer one
+  // fails it as truncated.
+  //
+  // isend/irecv start an operation and return a request; wait/test and their families
+  // finish it (MPI_Wait*, MPI_Test*). A send's buffer must stay unchanged until its
+  // request completes; send and recv are isend/irecv and wait. Every call moves the
+  // node's packets along (progress), and so does every wait inside a collective, so a
+  // rank busy in a collective never holds another rank's send back. Short messages go
+  // eagerly, long ones (or when the receiver's memory for unexpected messages is used up,
+  // see P2pConfig) by rendezvous: send then waits for the receive. Sends to a task of the
+  // same node, this one included, are copied through the node's memory.
+  // Tags 0..kMaxTag; count 0 is a valid message. Misuse throws collnet::Error naming the
+  // call and the argument: a rank outside the communicator, a tag out of range, a null
+  // buffer, a message over kMaxBytes; a truncated receive throws from its wait.
   static constexpr unsigned kMaxTag = p2p::kMaxTag;
   static constexpr uint64_t kMaxBytes = p2p::kMaxBytes;
+  Request isend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
+  Request irecv(void* buf, size_t count, Datatype type, unsigned source = kAnySource, unsigned tag = kAnyTag);
   void send(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
-  void recv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag = 0);
+  Status recv(void* buf, size_t count, Datatype type, unsigned source = kAnySource, unsigned tag = kAnyTag);
+  // Sends and receives at once (MPI_Sendrecv): neither waits for the other.
+  Status sendrecv(const void* send_buf, size_t send_count, Datatype send_type, unsigned dest, unsigned send_tag,
+                  void* recv_buf, size_t recv_count, Datatype recv_type, unsigned source, unsigned recv_tag);
+  // Requests of any communicator of this task. The status of a receive names the source
+  // as a rank of this communicator (the request's own, which wait checks).
+  Status wait(Request& r);
+  bool test(Request& r, Status* status = nullptr);
+  std::vector<Status> waitall(std::vector<Request>& rs);
+  bool testall(std::vector<Request>& rs, std::vector<Status>* statuses = nullptr);
+  // The index of a request that completed (now null), or kNoRequest when all are null.
+  static constexpr size_t kNoRequest = static_cast<size_t>(-1);
+  size_t waitany(std::vector<Request>& rs, Status* status = nullptr);
+  // A message a receive with these arguments would take, without taking it (MPI_Probe,
+  // MPI_Iprobe).
+  Status probe(unsigned source = kAnySource, unsigned tag = kAnyTag);
+  std::optional<Status> iprobe(unsigned source = kAnySource, unsigned tag = kAnyTag);
+  // Moves the node's packets once (what every call above does); returns whether any moved.
+  bool progress();
+  // The node's engine: its counters and configuration.
+  const P2pEngine& p2p_engine() const { return node_.p2p; }
+
   // u64 elements.
   void send(const uint64_t* buf, size_t count, unsigned dest, unsigned tag = 0) {
     send(buf, count, Datatype::U64, dest, tag);
   }
-  void recv(uint64_t* buf, size_t count, unsigned source, unsigned tag = 0) {
-    recv(buf, count, Datatype::U64, source, tag);
+  Status recv(uint64_t* buf, size_t count, unsigned source, unsigned tag = 0) {
+    return recv(buf, count, Datatype::U64, source, tag);
   }
-  // The whole vector, or exactly buf.size() elements; any element type (its bytes travel).
+  // The whole vector, or at most buf.size() elements; any element type (its bytes travel).
   template <class T>
   void send(const std::vector<T>& buf, unsigned dest, unsigned tag = 0) {
     static_assert(std::is_trivially_copyable_v<T>, "a message is the bytes of its elements");
     send_bytes(buf.data(), buf.size(), sizeof(T), dest, tag);
   }
   template <class T>
-  void recv(std::vector<T>& buf, unsigned source, unsigned tag = 0) {
+  Status recv(std::vector<T>& buf, unsigned source, unsigned tag = 0) {
     static_assert(std::is_trivially_copyable_v<T>, "a message is the bytes of its elements");
-    recv_bytes(buf.data(), buf.size(), sizeof(T), source, tag);
+    return recv_bytes(buf.data(), buf.size(), sizeof(T), source, tag);
   }
 
   // With checking on, every collective first agrees on its arguments (one extra one-packet
@@ -180,7 +286,23 @@ class Communicator {
 
   // send and recv of `count` elements of `size` bytes each.
   void send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
-  void recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
+  Status recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
+  Request isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
+  Request irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
+  // The engine, set up for this task (P2pEngine::attach) on first use.
+  P2pEngine& engine();
+  // Inside a collective's waits: one step of the engine if it has work or the torus has
+  // brought packets (free to check otherwise: P2pEngine::wants_progress).
+  void serve_p2p() {
+    if (node_.p2p.wants_progress(task_)) engine().progress(task_);
+  }
+  // A completed request's status, with the source as a rank of this communicator; throws
+  // what failed it.
+  Status finish(Request& r);
+  // The communicator rank of world rank `w` (a member).
+  unsigned rank_of_world(unsigned w) const;
+  // Throws naming `call` when the request is another communicator's.
+  void check_request(const char* call, const Request& r) const;
 
   // The collectives on elements in raw form, one per uint64_t (pairs: value word, index
   // word): what the native forms convert to and from.
@@ -215,7 +337,6 @@ class Communicator {
   // elements of `size` bytes, buffer. Returns the message's length in bytes.
   size_t check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, size_t size,
                    const void* buf) const;
-  Mailbox::Key mailbox_key(unsigned source_world, unsigned dest_task, unsigned tag) const;
   // The local barrier of the node's tasks: returns on the leader once all arrived; the
   // others wait for the leader's release.
   void local_arrive(NodeTasks::Slot& s);
@@ -234,7 +355,8 @@ class Communicator {
   unsigned local_count_ = 1;
   unsigned next_class_ = kFirstSubsetClass;
   unsigned seq_ = 0;
-  bool sense_ = false;  // the value this node's barrier bit holds after its last barrier
+  bool sense_[2] = {false, false};  // the value each world channel's bit holds after its last barrier
+  uint64_t barriers_ = 0;           // world barriers so far: they alternate channels
   bool check_arguments_ = false;
   StreamStats last_;
 };

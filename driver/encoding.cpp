@@ -103,6 +103,7 @@ Encoding reduce_encoding(Datatype t, Op op) {
     case Op::Lxor: e.alu = fw::AluOp::Xor; break;
     case Op::Maxloc: e.alu = fw::AluOp::Max; break;
     case Op::Minloc: e.alu = fw::AluOp::Min; break;
+    case Op::Prod: throw Error("reduce_encoding: the ALU cannot multiply; prod runs on the torus");
   }
   e.operand_bits = is_loc(op) ? 128 : lane_bits(t);
   return e;
@@ -120,6 +121,7 @@ Operand encode(Datatype t, Op op, uint64_t raw, uint64_t index) {
   Operand o{};
   switch (op) {
     case Op::Sum:
+    case Op::Prod:
     case Op::Band:
     case Op::Bor:
     case Op::Bxor: o[0] = raw; break;
@@ -143,6 +145,7 @@ Operand encode(Datatype t, Op op, uint64_t raw, uint64_t index) {
 uint64_t decode(Datatype t, Op op, const Operand& v, uint64_t* index) {
   switch (op) {
     case Op::Sum:
+    case Op::Prod:
     case Op::Band:
     case Op::Bor:
     case Op::Bxor: return v[0] & raw_mask(t);

@@ -4,8 +4,11 @@
 
 namespace collnet::driver {
 
-Job::Job(fw::MachineModel& model) : model_(model) {
-  for (unsigned r = 0; r < model_.nodes(); ++r) node_tasks_.push_back(std::make_unique<NodeTasks>());
+Job::Job(fw::MachineModel& model, const P2pConfig& p2p) : model_(model) {
+  for (unsigned r = 0; r < model_.nodes(); ++r) {
+    node_tasks_.push_back(std::make_unique<NodeTasks>());
+    node_tasks_.back()->p2p_config = p2p;
+  }
 }
 
 RunReport Job::run(const std::function<void(Task&)>& fn) {
@@ -14,7 +17,8 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
     if (t.task == 0) {  // the node's first task boots it
       t.tree.probe();
       t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());
-      t.barrier.configure_channel(Communicator::kWorldChannel, t.barrier.machine_tree_route());
+      for (unsigned c = 0; c < Communicator::kWorldChannels; ++c)
+        t.barrier.configure_channel(Communicator::kWorldChannel + c, t.barrier.machine_tree_route());
     }
     Communicator world(t, *node_tasks_[t.node]);
     Task task(t, world);

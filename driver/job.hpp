@@ -49,8 +49,8 @@ struct RunReport {
 
 class Job {
  public:
-  // The model must outlive this object.
-  explicit Job(fw::MachineModel& model);
+  // The model must outlive this object. `p2p` sets the point-to-point protocols' limits.
+  explicit Job(fw::MachineModel& model, const P2pConfig& p2p = {});
   RunReport run(const std::function<void(Task&)>& fn);
 
   fw::MachineModel& model() { return model_; }

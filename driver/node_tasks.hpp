@@ -4,9 +4,8 @@
 // others pick the result up from memory. One Slot per communicator class: communicators
 // on the same node never share one.
 //
-// Point-to-point: the node's mailbox, and the lock a task holds while it uses the node's
-// torus FIFOs (the tasks share them, and the accesses of one packet must not interleave
-// with another task's).
+// Point-to-point: the node's engine (matching, protocols and the lock a task holds while it
+// uses the node's torus FIFOs, which the tasks share).
 #pragma once
 
 #include <cstddef>
@@ -16,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "mailbox.hpp"
+#include "p2p_engine.hpp"
 
 namespace collnet::driver {
 
@@ -33,8 +32,8 @@ class NodeTasks {
 
   Slot& slot(unsigned cls) { return slots_[cls]; }
 
-  Mailbox mailbox;
-  bool torus_busy = false;  // a task of the node holds the torus FIFOs (P2pTransport)
+  P2pEngine p2p;
+  P2pConfig p2p_config;  // the job's (Job's constructor sets it)
 
  private:
   std::map<unsigned, Slot> slots_;

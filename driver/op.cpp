@@ -1,5 +1,7 @@
 #include "op.hpp"
 
+#include <cstring>
+
 #include "error.hpp"
 
 namespace collnet::driver {
@@ -14,7 +16,7 @@ constexpr OpInfo kOps[] = {
     {Op::Sum, "sum", false},   {Op::Max, "max", false},       {Op::Min, "min", false},
     {Op::Band, "band", true},  {Op::Bor, "bor", true},        {Op::Bxor, "bxor", true},
     {Op::Land, "land", true},  {Op::Lor, "lor", true},        {Op::Lxor, "lxor", true},
-    {Op::Maxloc, "maxloc", false}, {Op::Minloc, "minloc", false},
+    {Op::Maxloc, "maxloc", false}, {Op::Minloc, "minloc", false}, {Op::Prod, "prod", false},
 };
 const OpInfo& info(Op op) {
   for (const OpInfo& i : kOps)
@@ -40,6 +42,32 @@ const std::vector<Op>& all_ops() {
     return v;
   }();
   return ops;
+}
+
+uint64_t multiply(Datatype t, uint64_t a, uint64_t b) {
+  a &= raw_mask(t);
+  b &= raw_mask(t);
+  if (t == Datatype::F32) {
+    float x, y;
+    const uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+    std::memcpy(&x, &ua, 4);
+    std::memcpy(&y, &ub, 4);
+    const float p = x * y;
+    uint32_t r;
+    std::memcpy(&r, &p, 4);
+    return r;
+  }
+  if (t == Datatype::F64) {
+    double x, y;
+    std::memcpy(&x, &a, 8);
+    std::memcpy(&y, &b, 8);
+    const double p = x * y;
+    uint64_t r;
+    std::memcpy(&r, &p, 8);
+    return r;
+  }
+  // Two's complement: the low bits of the product do not depend on signedness.
+  return (a * b) & raw_mask(t);
 }
 
 bool accepts(Op op, Datatype t) { return !(info(op).integers_only && is_float(t)); }

@@ -1,14 +1,27 @@
-// How a point-to-point message travels on the torus: one or more packets, each a 64-bit
-// envelope word followed by up to 31 data words. Every packet carries the envelope so that
+// How point-to-point messages travel on the torus (p2p_engine.hpp): packets whose
+// header's software tag says what they are, and whose first payload word describes them.
+//
+//   kSwTagFirst   an eager message's first packet: envelope (value = the length in bytes),
+//                 then up to 31 data words
+//   kSwTagNext    its later packets: envelope (value = the packet's index), data
+//   kSwTagRts     request to send (rendezvous): envelope (value = the length), the send's id
+//   kSwTagCts     clear to send: {send id, receive id}
+//   kSwTagData    rendezvous data: {receive id, packet index}, then up to 31 data words
+//   kSwTagCredit  eager credit given back: the bytes
+//
+// Eager and request-to-send packets are deterministic (one path and VC per pair of nodes,
+// so they arrive in the order they were sent, which is what MPI's matching order needs).
+// Rendezvous data is adaptive and placed by its index. Clear-to-send and credits travel
+// on the high-priority VC. Every packet of an eager message carries the envelope so that
 // the receiving node can sort packets of messages from different tasks, which interleave
 // in its reception FIFO, without any per-stream state beyond "the message this source has
-// open". The header's software tag says whether a packet opens a message.
+// open".
 //
 // envelope  [15:0]  tag
 //           [21:16] the source task on its node
 //           [27:22] the destination task on its node
 //           [31:28] the communicator's class route
-//           [63:32] first packet: the message's length in bytes; later packets: the packet's index
+//           [63:32] value (see above)
 //
 // The source node is the one the router stamps into the header.
 #pragma once
@@ -21,13 +34,17 @@
 namespace collnet::driver::p2p {
 
 inline constexpr unsigned kMaxTag = 0xffff;
-inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pTransport checks)
+inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pEngine::attach checks)
 inline constexpr unsigned kClassBits = 4;  // fw::regmap::kNumClasses is 16
 inline constexpr uint64_t kMaxBytes = 0xffffffffu;  // a message's length, in the envelope
 static_assert(16 + 2 * kTaskBits + kClassBits == 32, "tag, tasks and class fill the envelope's low half");
 static_assert(fw::regmap::kNumClasses <= (1u << kClassBits), "every class route fits the envelope");
-inline constexpr unsigned kSwTagFirst = 1;  // the packet opens a message
-inline constexpr unsigned kSwTagNext = 2;   // the packet continues the one its source has open
+inline constexpr unsigned kSwTagFirst = 1;   // the packet opens an eager message
+inline constexpr unsigned kSwTagNext = 2;    // the packet continues the one its source has open
+inline constexpr unsigned kSwTagRts = 3;     // request to send
+inline constexpr unsigned kSwTagCts = 4;     // clear to send
+inline constexpr unsigned kSwTagData = 5;    // a rendezvous data packet
+inline constexpr unsigned kSwTagCredit = 6;  // eager credit given back
 // Words a packet carries: one envelope word, then data.
 inline constexpr unsigned kPacketWords = fw::regmap::kMaxChunks * fw::regmap::kChunkFlits;
 inline constexpr unsigned kDataWords = kPacketWords - 1;
@@ -55,6 +72,11 @@ struct Envelope {
     return e;
   }
 };
+
+// Two 32-bit halves of a word: {low, high}.
+inline uint64_t pack32(uint64_t low, uint64_t high) { return (low & 0xffffffffu) | (high << 32); }
+inline uint32_t low32(uint64_t w) { return static_cast<uint32_t>(w); }
+inline uint32_t high32(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
 
 // Packets of a message of `count` words (a 0-word message is one packet: the envelope).
 inline uint64_t packets_for(uint64_t count) { return count == 0 ? 1 : (count + kDataWords - 1) / kDataWords; }

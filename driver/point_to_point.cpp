@@ -1,95 +1,193 @@
-// Communicator::send and recv: messages between two ranks, over the torus between nodes
-// (P2pTransport) and through the node's mailbox between tasks of one node.
+// Communicator's point-to-point calls: argument checks, rank translation and waiting, on
+// the node's engine (p2p_engine.hpp), which does the matching and the protocols.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "communicator.hpp"
 #include "error.hpp"
-#include "p2p_transport.hpp"
 
 namespace collnet::driver {
 
-namespace {
+P2pEngine& Communicator::engine() {
+  node_.p2p.attach(task_, node_.p2p_config);
+  return node_.p2p;
+}
 
-// Copying between node memory buffers, at a vector (four words) per cycle, as combining is.
-void charge_copy(fw::Processor& cpu, size_t count) { cpu.idle((count + 3) / 4); }
+unsigned Communicator::rank_of_world(unsigned w) const {
+  if (members_.empty()) return w;
+  const auto it = std::find(members_.begin(), members_.end(), w);
+  if (it == members_.end())
+    throw Error("point-to-point: world rank " + std::to_string(w) + " is not a member of the communicator");
+  return static_cast<unsigned>(it - members_.begin());
+}
 
-}  // namespace
+Request Communicator::isend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag) {
+  return isend_bytes(buf, count, bytes(type), dest, tag);
+}
 
-Mailbox::Key Communicator::mailbox_key(unsigned source_world, unsigned dest_task, unsigned tag) const {
-  return Mailbox::Key{cls_, source_world, dest_task, tag};
+Request Communicator::irecv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag) {
+  return irecv_bytes(buf, count, bytes(type), source, tag);
 }
 
 void Communicator::send(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag) {
   send_bytes(buf, count, bytes(type), dest, tag);
 }
 
-void Communicator::recv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag) {
-  recv_bytes(buf, count, bytes(type), source, tag);
+Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag) {
+  return recv_bytes(buf, count, bytes(type), source, tag);
+}
+
+Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
+  const size_t length = check_p2p("send", "destination", dest, tag, count, size, buf);
+  return engine().isend(task_, cls_, buf, length, world_rank(dest), tag);
+}
+
+Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
+  const size_t length = check_p2p("recv", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag,
+                                  count, size, buf);
+  return engine().irecv(task_, cls_, buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
 }
 
 void Communicator::send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
-  const size_t length = check_p2p("send", "destination", dest, tag, count, size, buf);
-  // The message travels in words, the last one padded with zeros.
-  std::vector<uint64_t> words(Mailbox::words_for(length), 0);
-  if (length) std::memcpy(words.data(), buf, length);
-  const unsigned me = world_rank(rank_), to = world_rank(dest);
-  const unsigned to_node = to / tasks_per_node_, to_task = to % tasks_per_node_;
-  if (to_node == task_.node) {
-    // Same node: into the mailbox (or the posted receive) directly.
-    task_.cpu.memory_access();
-    node_.mailbox.put(mailbox_key(me, to_task, tag), words.data(), length);
-    charge_copy(task_.cpu, words.size());
-    return;
-  }
-  p2p::Envelope env;
-  env.tag = tag;
-  env.src_task = me % tasks_per_node_;
-  env.dst_task = to_task;
-  env.cls = cls_;
-  P2pTransport(task_, node_).send(to_node, env, words.data(), length);
+  Request r = isend_bytes(buf, count, size, dest, tag);
+  wait(r);
 }
 
-void Communicator::recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
-  const size_t length = check_p2p("recv", "source", source, tag, count, size, buf);
-  std::vector<uint64_t> words(Mailbox::words_for(length));
-  Mailbox& mb = node_.mailbox;
-  const Mailbox::Key k = mailbox_key(world_rank(source), task_.task, tag);
-  P2pTransport transport(task_, node_);
+Status Communicator::recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
+  Request r = irecv_bytes(buf, count, size, source, tag);
+  return wait(r);
+}
 
-  task_.cpu.memory_access();  // look in the mailbox
-  if (mb.queued(k) == nullptr) {
-    // Nothing queued: post buf, so that the message is written there as it arrives.
-    mb.post(k, words.data(), length);
-    try {
-      for (;;) {
-        const Mailbox::Posted* p = mb.posted(k);
-        if (p->done()) {
-          mb.unpost(k);
-          if (length) std::memcpy(buf, words.data(), length);  // written as it arrived, in the node's memory
-          return;
-        }
-        if (!p->started && mb.queued(k) != nullptr) break;  // a message of another length
-        transport.poll();
-      }
-    } catch (...) {
-      mb.unpost(k);
-      throw;
-    }
-    mb.unpost(k);
+Status Communicator::sendrecv(const void* send_buf, size_t send_count, Datatype send_type, unsigned dest,
+                              unsigned send_tag, void* recv_buf, size_t recv_count, Datatype recv_type,
+                              unsigned source, unsigned recv_tag) {
+  Request rr = irecv(recv_buf, recv_count, recv_type, source, recv_tag);
+  Request sr = isend(send_buf, send_count, send_type, dest, send_tag);
+  wait(sr);
+  return wait(rr);
+}
+
+bool Communicator::progress() { return engine().progress(task_); }
+
+Status Communicator::finish(Request& r) {
+  Status st;
+  RequestState* s = r.state();
+  if (s == nullptr) return st;
+  if (!s->is_send) {
+    st.source = rank_of_world(s->source_world);
+    st.tag = s->tag;
+    st.bytes = s->bytes;
   }
+  const std::exception_ptr error = s->error;
+  r.reset();
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      throw Error(std::string("recv from rank ") + std::to_string(st.source) + ": " + e.what());
+    }
+  }
+  return st;
+}
 
-  Mailbox::Message* m = mb.queued(k);
-  if (m->bytes != length)
-    throw Error("recv: the message from rank " + std::to_string(source) + " with tag " + std::to_string(tag) +
-                " holds " + std::to_string(m->bytes) + " bytes; the receive expects " + std::to_string(length) + " (" +
-                std::to_string(count) + " elements of " + std::to_string(size) + " bytes; the message stays queued)");
-  while (!m->complete()) transport.poll();
-  if (length) std::memcpy(buf, m->words.data(), length);
-  charge_copy(task_.cpu, words.size());
-  mb.pop(k);
+void Communicator::check_request(const char* call, const Request& r) const {
+  if (!r.null() && r.state()->cls != cls_)
+    throw Error(std::string(call) + ": the request belongs to the communicator on class route " +
+                std::to_string(r.state()->cls) + ", not this one (" + std::to_string(cls_) + ")");
+}
+
+Status Communicator::wait(Request& r) {
+  check_request("wait", r);
+  if (r.null()) return Status{};
+  P2pEngine& e = engine();
+  while (!r.done()) e.progress(task_);
+  return finish(r);
+}
+
+bool Communicator::test(Request& r, Status* status) {
+  check_request("test", r);
+  if (r.null()) return true;
+  P2pEngine& e = engine();
+  if (!r.done()) e.progress(task_);
+  if (!r.done()) return false;
+  const Status st = finish(r);
+  if (status) *status = st;
+  return true;
+}
+
+std::vector<Status> Communicator::waitall(std::vector<Request>& rs) {
+  for (const Request& r : rs) check_request("waitall", r);
+  std::vector<Status> out(rs.size());
+  P2pEngine& e = engine();
+  for (;;) {
+    bool all = true;
+    for (const Request& r : rs) all = all && r.done();
+    if (all) break;
+    e.progress(task_);
+  }
+  // Every request is finished (and nulled) even when one failed; the first failure is
+  // thrown once all are.
+  std::exception_ptr first;
+  for (size_t i = 0; i < rs.size(); ++i) {
+    try {
+      out[i] = finish(rs[i]);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+  return out;
+}
+
+bool Communicator::testall(std::vector<Request>& rs, std::vector<Status>* statuses) {
+  for (const Request& r : rs) check_request("testall", r);
+  P2pEngine& e = engine();
+  bool all = true;
+  for (const Request& r : rs) all = all && r.done();
+  if (!all) {
+    e.progress(task_);
+    all = true;
+    for (const Request& r : rs) all = all && r.done();
+  }
+  if (!all) return false;
+  std::vector<Status> out = waitall(rs);
+  if (statuses) *statuses = std::move(out);
+  return true;
+}
+
+size_t Communicator::waitany(std::vector<Request>& rs, Status* status) {
+  for (const Request& r : rs) check_request("waitany", r);
+  if (std::all_of(rs.begin(), rs.end(), [](const Request& r) { return r.null(); })) return kNoRequest;
+  P2pEngine& e = engine();
+  for (;;) {
+    for (size_t i = 0; i < rs.size(); ++i) {
+      if (rs[i].null() || !rs[i].done()) continue;
+      const Status st = finish(rs[i]);
+      if (status) *status = st;
+      return i;
+    }
+    e.progress(task_);
+  }
+}
+
+std::optional<Status> Communicator::iprobe(unsigned source, unsigned tag) {
+  check_p2p("probe", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag, 0, 1, nullptr);
+  P2pEngine& e = engine();
+  e.progress(task_);
+  const auto f = e.probe(task_, cls_, source == kAnySource ? kAnySource : world_rank(source), tag);
+  if (!f) return std::nullopt;
+  Status st;
+  st.source = rank_of_world(f->source_world);
+  st.tag = f->tag;
+  st.bytes = f->bytes;
+  return st;
+}
+
+Status Communicator::probe(unsigned source, unsigned tag) {
+  for (;;) {
+    if (std::optional<Status> st = iprobe(source, tag)) return *st;
+  }
 }
 
 }  // namespace collnet::driver

@@ -19,7 +19,7 @@ size_t whole_vectors(size_t words) { return words / kVectorWords * kVectorWords;
 }  // namespace
 
 StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count, const Contribution& mine,
-                        uint64_t* out) {
+                        uint64_t* out, const std::function<void()>& on_poll) {
   constexpr size_t kMaxIdentityPackets = fw::regmap::field_mask(fw::regmap::kInjIdentityCountW);
   StreamStats st;
   const size_t packets = (count + kPayloadFlits - 1) / kPayloadFlits;
@@ -44,6 +44,7 @@ StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t coun
   std::array<uint64_t, kPayloadFlits> buf;
 
   while (got_words < words) {
+    if (on_poll) on_poll();
     const fw::TreeStatus s = fw.status();
     ++st.status_polls;
     if (s.error) fw.check_errors();

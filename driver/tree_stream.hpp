@@ -30,9 +30,10 @@ struct Contribution {
 };
 
 // Sends the contribution with header `hdr` and receives the combined `count` words into
-// `out`. Throws fw::HardwareError if the adapter flags an error, collnet::Error if a packet
-// arrives with an unexpected header.
+// `out`. `on_poll`, if given, runs at every status poll: the caller serves other work
+// meanwhile (the node's point-to-point traffic). Throws fw::HardwareError if the adapter
+// flags an error, collnet::Error if a packet arrives with an unexpected header.
 StreamStats tree_stream(fw::TreeFirmware& fw, const fw::Header& hdr, size_t count, const Contribution& mine,
-                        uint64_t* out);
+                        uint64_t* out, const std::function<void()>& on_poll = {});
 
 }  // namespace collnet::driver

@@ -18,6 +18,10 @@ class Processor : public RegisterBus {
   virtual void idle(uint64_t cycles) = 0;
   // One access to node memory shared by the node's tasks (an atomic update or a poll).
   virtual void memory_access() = 0;
+  // The node's torus reception FIFOs hold packets: a level the processor sees without a
+  // bus access, as an interrupt line (the real machine interrupted on FIFO levels).
+  // Software waiting for something else checks it to serve point-to-point traffic.
+  virtual bool torus_pending() const = 0;
 };
 
 }  // namespace collnet::fw

@@ -1,5 +1,7 @@
 #include "processor.hpp"
 
+#include "firmware/torus_firmware.hpp"
+
 namespace collnet::sim {
 
 Processor::Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
@@ -32,6 +34,13 @@ void Processor::access(const fw::BusRequest& req) {
   ++accesses_;
   for (unsigned i = 0; i < access_cycles_; ++i) wait(node_.edge_event());
   node_.release_bus();
+}
+
+bool Processor::torus_pending() const {
+  const fw::TorusStatus st = fw::TorusStatus::decode(node_.torus_status());
+  for (unsigned n : st.rcv)
+    if (n > 0) return true;
+  return false;
 }
 
 uint64_t Processor::read(uint32_t addr, bool privileged) {

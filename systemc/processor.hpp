@@ -36,6 +36,8 @@ class Processor : public sc_core::sc_module, public fw::Processor {
   void memory_access() override { idle(access_cycles_); }
   // Cycles (clock edges) since the machine started.
   uint64_t cycle() const override { return node_.cycle(); }
+  // From the node's RegTrStatus wires.
+  bool torus_pending() const override;
   uint64_t accesses() const { return accesses_; }
 
   bool finished() const { return finished_; }

@@ -35,6 +35,7 @@ class FakeProcessor : public fw::Processor {
   uint64_t cycle() const override { return cycles; }
   void idle(uint64_t n) override { cycles += n; }
   void memory_access() override { cycles += 1; }
+  bool torus_pending() const override { return false; }  // one node: nothing comes over the torus
 
   std::map<uint32_t, uint64_t> regs;  // what was written, by address
   uint64_t cycles = 0;

@@ -1,0 +1,569 @@
+#include "p2p_engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "error.hpp"
+
+namespace collnet::driver {
+
+namespace {
+
+size_t words_for(size_t bytes) { return (bytes + 7) / 8; }
+
+// Copying between node memory buffers, at a vector (four words) per cycle.
+void charge_copy(fw::Processor& cpu, size_t bytes) { cpu.idle((words_for(bytes) + 3) / 4); }
+
+// Writes `n` bytes arriving at `offset` of a message into a receive's buffer, dropping
+// what falls past its capacity (a truncated receive fails when the message is complete).
+void put(RequestState& r, size_t offset, const void* src, size_t n) {
+  if (offset >= r.capacity) return;
+  std::memcpy(r.recv_buf + offset, src, std::min(n, r.capacity - offset));
+}
+
+// Releases the node's torus FIFOs when the holder leaves, also by an exception: another
+// task of the node would otherwise wait for them forever.
+class Held {
+ public:
+  explicit Held(bool& busy) : busy_(busy) {}
+  ~Held() { busy_ = false; }
+  Held(const Held&) = delete;
+  Held& operator=(const Held&) = delete;
+
+ private:
+  bool& busy_;
+};
+
+}  // namespace
+
+size_t Status::count(Datatype type) const {
+  const size_t size = driver::bytes(type);
+  if (bytes % size != 0)
+    throw Error("status: a message of " + std::to_string(bytes) + " bytes is not a whole number of " +
+                std::to_string(size) + "-byte elements");
+  return bytes / size;
+}
+
+void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
+  if (attached_) return;
+  if (task.tasks > (1u << p2p::kTaskBits))
+    throw Error("point-to-point: " + std::to_string(task.tasks) + " tasks per node do not fit the envelope's " +
+                std::to_string(p2p::kTaskBits) + "-bit task fields (at most " + std::to_string(1u << p2p::kTaskBits) +
+                ")");
+  if (config.eager_limit > p2p::kMaxBytes)
+    throw Error("point-to-point: eager limit " + std::to_string(config.eager_limit) + " exceeds the largest message (" +
+                std::to_string(p2p::kMaxBytes) + " bytes)");
+  config_ = config;
+  layout_ = fw::TorusLayout(task.personality.shape);
+  nodes_ = layout_.nodes();
+  tasks_ = task.tasks;
+  node_ = task.node;
+  // Every node that may send here, this one included (its tasks' messages to each other),
+  // holds an equal share of the unexpected memory.
+  credit_per_node_ = config_.unexpected_limit / nodes_;
+  credit_.assign(nodes_, credit_per_node_);
+  owed_.assign(nodes_, 0);
+  attached_ = true;
+}
+
+bool P2pEngine::try_lock(fw::TaskContext& task) {
+  // One task alone on its node never waits for the FIFOs and pays nothing for the lock.
+  const bool shared = task.tasks > 1;
+  if (busy_) {
+    if (shared) task.cpu.memory_access();
+    return false;
+  }
+  busy_ = true;
+  if (shared) task.cpu.memory_access();
+  return true;
+}
+
+void P2pEngine::unlock(fw::TaskContext& task) {
+  if (task.tasks > 1) task.cpu.memory_access();  // the releasing store
+}
+
+void P2pEngine::note_records() {
+  stats_.records = unexpected_.size();
+  stats_.records_peak = std::max(stats_.records_peak, stats_.records);
+  stats_.unexpected_peak = std::max(stats_.unexpected_peak, stats_.unexpected_bytes);
+}
+
+void P2pEngine::set_status(RequestState& req, unsigned source_world, unsigned tag, size_t bytes) {
+  req.source_world = source_world;
+  req.tag = tag;
+  req.bytes = bytes;
+}
+
+void P2pEngine::finish(RequestState& req) {
+  if (!req.is_send && req.bytes > req.capacity && !req.error)
+    req.error = std::make_exception_ptr(
+        Error("a message of " + std::to_string(req.bytes) + " bytes with tag " + std::to_string(req.tag) +
+              " arrived for a receive of " + std::to_string(req.capacity) + " bytes: truncated"));
+  req.done = true;
+}
+
+void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
+  if (src_node == node_) {
+    credit_[node_] += bytes;  // the node's own share: nothing to send
+    return;
+  }
+  owed_[src_node] += bytes;
+}
+
+bool P2pEngine::matches(const Posted& p, unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task) const {
+  // A message on a class route comes only from members of the communicator that owns it,
+  // so kAnySource needs no membership check.
+  return p.dst_task == dst_task && p.req->cls == cls &&
+         (p.source_world == kAnySource || p.source_world == source_world) && (p.tag == kAnyTag || p.tag == tag);
+}
+
+std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned cls, unsigned source_world, unsigned tag,
+                                                     unsigned dst_task) {
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (!matches(*it, cls, source_world, tag, dst_task)) continue;
+    std::shared_ptr<RequestState> r = std::move(it->req);
+    posted_.erase(it);
+    return r;
+  }
+  return nullptr;
+}
+
+Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
+                         unsigned tag) {
+  auto req = std::make_shared<RequestState>();
+  req->is_send = true;
+  req->cls = cls;
+  req->task = task.task;
+  req->send_buf = static_cast<const uint8_t*>(buf);
+  req->bytes = bytes;
+  req->tag = tag;
+  const unsigned me = task.node * tasks_ + task.task;
+  req->source_world = me;
+  const unsigned dst_node = dest_world / tasks_, dst_task = dest_world % tasks_;
+
+  if (dst_node == node_) {
+    // The tasks of a node switch only when one spends time: the engine's state changes
+    // between two charges, and each lookup is acted on before the next charge.
+    ++stats_.local;
+    task.cpu.memory_access();  // the posted receives, in node memory
+    if (std::shared_ptr<RequestState> r = take_posted(cls, me, tag, dst_task)) {
+      set_status(*r, me, tag, bytes);
+      put(*r, 0, buf, bytes);
+      finish(*r);
+      finish(*req);
+      charge_copy(task.cpu, std::min(bytes, r->capacity));
+      return Request(req);
+    }
+    Unexpected ux;
+    ux.cls = cls;
+    ux.source_world = me;
+    ux.tag = tag;
+    ux.dst_task = dst_task;
+    ux.bytes = bytes;
+    ux.src_node = node_;
+    if (credit_[node_] >= bytes) {
+      // Buffered: the send is done once its data is in the node's unexpected memory.
+      ux.kind = Kind::Eager;
+      ux.data.assign(static_cast<const uint8_t*>(buf), static_cast<const uint8_t*>(buf) + bytes);
+      ux.filled = bytes;
+      ux.charge = bytes;
+      credit_[node_] -= bytes;
+      stats_.unexpected_bytes += bytes;
+      finish(*req);
+    } else {
+      ux.kind = Kind::Local;  // the receive will copy from the sender's buffer
+      ux.send = req;
+    }
+    const bool copied = ux.kind == Kind::Eager;
+    unexpected_.push_back(std::move(ux));
+    ++stats_.unexpected;
+    note_records();
+    if (copied) charge_copy(task.cpu, bytes);
+    return Request(req);
+  }
+
+  auto op = std::make_shared<SendOp>();
+  op->req = req;
+  op->dst_node = dst_node;
+  op->env.tag = tag;
+  op->env.src_task = task.task;
+  op->env.dst_task = dst_task;
+  op->env.cls = cls;
+  op->packets = p2p::packets_for(words_for(bytes));
+  if (bytes <= config_.eager_limit && credit_[dst_node] >= bytes) {
+    op->eager = true;
+    credit_[dst_node] -= bytes;
+    ++stats_.eager;
+  } else {
+    op->id = next_id_++;
+    ++stats_.rendezvous;
+  }
+  task.cpu.memory_access();  // queue it
+  ordered_.push_back(std::move(op));
+  progress(task);  // out at once if the FIFO has room
+  return Request(req);
+}
+
+Request P2pEngine::irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t capacity, unsigned source_world,
+                         unsigned tag) {
+  auto req = std::make_shared<RequestState>();
+  req->cls = cls;
+  req->task = task.task;
+  req->recv_buf = static_cast<uint8_t*>(buf);
+  req->capacity = capacity;
+  task.cpu.memory_access();  // the unexpected queue, in node memory
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (it->matched || it->dst_task != task.task || it->cls != cls) continue;
+    if (source_world != kAnySource && it->source_world != source_world) continue;
+    if (tag != kAnyTag && it->tag != tag) continue;
+    charge_copy(task.cpu, take_unexpected(it, req));
+    return Request(req);
+  }
+  Posted p;
+  p.req = req;
+  p.dst_task = task.task;
+  p.source_world = source_world;
+  p.tag = tag;
+  posted_.push_back(std::move(p));
+  return Request(req);
+}
+
+std::optional<P2pEngine::Found> P2pEngine::probe(fw::TaskContext& task, unsigned cls, unsigned source_world,
+                                                 unsigned tag) {
+  task.cpu.memory_access();
+  for (const Unexpected& u : unexpected_) {
+    if (u.matched || u.dst_task != task.task || u.cls != cls) continue;
+    if (source_world != kAnySource && u.source_world != source_world) continue;
+    if (tag != kAnyTag && u.tag != tag) continue;
+    return Found{u.source_world, u.tag, u.bytes};
+  }
+  return std::nullopt;
+}
+
+size_t P2pEngine::take_unexpected(UnexpectedIt it, const std::shared_ptr<RequestState>& req) {
+  set_status(*req, it->source_world, it->tag, it->bytes);
+  size_t copied = 0;
+  switch (it->kind) {
+    case Kind::Eager:
+      if (it->filled < it->bytes) {
+        it->matched = req;  // still arriving: delivered when complete (stream_data)
+        return 0;
+      }
+      put(*req, 0, it->data.data(), it->bytes);
+      copied = std::min(it->bytes, req->capacity);
+      stats_.unexpected_bytes -= it->charge;
+      give_credit(it->src_node, it->charge);
+      finish(*req);
+      break;
+    case Kind::Rts:
+      accept_rts(req, it->src_node, it->send_id, it->bytes);
+      break;
+    case Kind::Local:
+      put(*req, 0, it->send->send_buf, it->bytes);
+      copied = std::min(it->bytes, req->capacity);
+      finish(*req);
+      finish(*it->send);
+      break;
+  }
+  unexpected_.erase(it);
+  note_records();
+  return copied;
+}
+
+void P2pEngine::accept_rts(const std::shared_ptr<RequestState>& req, unsigned src_node, uint32_t send_id,
+                           size_t bytes) {
+  const uint32_t id = next_id_++;
+  rndv_recv_[id] = RndvRecv{req, p2p::packets_for(words_for(bytes)), 0};
+  control_.push_back(Control{src_node, p2p::kSwTagCts, p2p::pack32(send_id, id)});
+}
+
+bool P2pEngine::wants_progress(fw::TaskContext& task) const {
+  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || task.cpu.torus_pending();
+}
+
+bool P2pEngine::progress(fw::TaskContext& task) {
+  if (!try_lock(task)) return false;
+  bool did = false;
+  {
+    Held held(busy_);
+    const fw::TorusStatus st = task.torus.status();
+    if (st.error) task.torus.check();
+    for (unsigned f = 0; f < fw::regmap::kTrRcvFifos; ++f) {
+      if (st.rcv[f] > 0 || task.torus.mid_packet(f)) {
+        drain(task, f);
+        did = true;
+      }
+    }
+    // Room only grows between the status read and now, except by this task's injections.
+    did = inject(task, st) || did;
+  }
+  unlock(task);
+  return did;
+}
+
+void P2pEngine::drain(fw::TaskContext& task, unsigned fifo) {
+  // A header read leaves its chunks to this task's firmware: finish the packet before the
+  // FIFOs are released (it streams in at a flit per cycle once its header is there).
+  do {
+    for (const fw::TorusPacket& p : task.torus.receive_available(fifo)) file(task, p);
+  } while (task.torus.mid_packet(fifo));
+}
+
+void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
+  const unsigned src_node = layout_.rank(p.header.src);
+  task.cpu.memory_access();  // the engine's bookkeeping; the words came in by the vector reads
+  const uint64_t w = p.payload.front();
+  const uint64_t* words = p.payload.data() + 1;
+  const size_t available = p.payload.size() - 1;
+  switch (p.header.sw_tag) {
+    case p2p::kSwTagFirst:
+    case p2p::kSwTagNext:
+    case p2p::kSwTagRts: {
+      const p2p::Envelope env = p2p::Envelope::decode(w);
+      if (env.src_task >= tasks_ || env.dst_task >= tasks_)
+        throw Error("point-to-point: node " + std::to_string(node_) + " received a packet from task " +
+                    std::to_string(env.src_task) + " of node " + std::to_string(src_node) + " for task " +
+                    std::to_string(env.dst_task) + ", with " + std::to_string(tasks_) + " tasks per node");
+      if (p.header.sw_tag == p2p::kSwTagFirst)
+        on_first(src_node, env, words, available);
+      else if (p.header.sw_tag == p2p::kSwTagNext)
+        on_next(src_node, env, words, available);
+      else
+        on_rts(src_node, env, p2p::low32(words[0]));
+      break;
+    }
+    case p2p::kSwTagCts:
+      on_cts(src_node, p2p::low32(w), p2p::high32(w));
+      break;
+    case p2p::kSwTagData:
+      on_data(src_node, p2p::low32(w), p2p::high32(w), words, available);
+      break;
+    case p2p::kSwTagCredit:
+      credit_[src_node] += w;
+      break;
+    default:
+      throw Error("point-to-point: node " + std::to_string(node_) + " received a torus packet from node " +
+                  std::to_string(src_node) + " with software tag " + std::to_string(p.header.sw_tag) +
+                  ", which is not a point-to-point packet");
+  }
+}
+
+P2pEngine::Unexpected P2pEngine::arrived(Kind kind, const p2p::Envelope& env, unsigned src_node) const {
+  Unexpected ux;
+  ux.kind = kind;
+  ux.cls = env.cls;
+  ux.source_world = src_node * tasks_ + env.src_task;
+  ux.tag = env.tag;
+  ux.dst_task = env.dst_task;
+  ux.bytes = env.value;
+  ux.src_node = src_node;
+  return ux;
+}
+
+void P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
+  const unsigned source = src_node * tasks_ + env.src_task;
+  if (streams_.count(source))
+    throw Error("point-to-point: node " + std::to_string(node_) + " received a new message from rank " +
+                std::to_string(source) + " while its previous one was incomplete");
+  Stream s;
+  s.bytes = env.value;
+  if (std::shared_ptr<RequestState> r = take_posted(env.cls, source, env.tag, env.dst_task)) {
+    set_status(*r, source, env.tag, s.bytes);
+    s.req = std::move(r);
+    give_credit(src_node, s.bytes);  // the data never waits in unexpected memory
+  } else {
+    Unexpected ux = arrived(Kind::Eager, env, src_node);
+    ux.data.assign(s.bytes, 0);
+    ux.charge = s.bytes;
+    unexpected_.push_back(std::move(ux));
+    s.ux = std::prev(unexpected_.end());
+    s.queued = true;
+    ++stats_.unexpected;
+    stats_.unexpected_bytes += s.bytes;
+    if (stats_.unexpected_bytes > config_.unexpected_limit)
+      throw Error("point-to-point: node " + std::to_string(node_) + " holds " + std::to_string(stats_.unexpected_bytes) +
+                  " bytes of unexpected eager data, over its limit of " + std::to_string(config_.unexpected_limit) +
+                  " (a sender exceeded its credit)");
+    note_records();
+  }
+  auto it = streams_.emplace(source, std::move(s)).first;
+  stream_data(it, words, available);
+}
+
+void P2pEngine::on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
+  const unsigned source = src_node * tasks_ + env.src_task;
+  auto it = streams_.find(source);
+  if (it == streams_.end() || it->second.next_index != env.value)
+    throw Error("point-to-point: node " + std::to_string(node_) + " received packet " + std::to_string(env.value) +
+                " of a message from rank " + std::to_string(source) + " out of sequence");
+  ++it->second.next_index;
+  stream_data(it, words, available);
+}
+
+void P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available) {
+  Stream& s = it->second;
+  const size_t n = std::min(available * 8, s.bytes - s.filled);
+  if (s.queued)
+    std::memcpy(s.ux->data.data() + s.filled, words, n);
+  else
+    put(*s.req, s.filled, words, n);
+  s.filled += n;
+  if (s.queued) s.ux->filled = s.filled;
+  if (s.filled < s.bytes) return;
+  if (!s.queued) {
+    finish(*s.req);
+  } else if (s.ux->matched) {
+    // Its receive came while it arrived: deliver it now.
+    Unexpected& u = *s.ux;
+    put(*u.matched, 0, u.data.data(), u.bytes);
+    stats_.unexpected_bytes -= u.charge;
+    give_credit(u.src_node, u.charge);
+    finish(*u.matched);
+    unexpected_.erase(s.ux);
+    note_records();
+  }
+  streams_.erase(it);
+}
+
+void P2pEngine::on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id) {
+  const unsigned source = src_node * tasks_ + env.src_task;
+  if (std::shared_ptr<RequestState> r = take_posted(env.cls, source, env.tag, env.dst_task)) {
+    set_status(*r, source, env.tag, env.value);
+    accept_rts(r, src_node, send_id, env.value);
+    return;
+  }
+  Unexpected ux = arrived(Kind::Rts, env, src_node);
+  ux.send_id = send_id;
+  unexpected_.push_back(std::move(ux));
+  ++stats_.unexpected;
+  note_records();
+}
+
+void P2pEngine::on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id) {
+  auto it = awaiting_cts_.find(send_id);
+  if (it == awaiting_cts_.end())
+    throw Error("point-to-point: node " + std::to_string(node_) + " received a clear to send from node " +
+                std::to_string(src_node) + " for send " + std::to_string(send_id) + ", which is not waiting for one");
+  std::shared_ptr<SendOp> op = std::move(it->second);
+  awaiting_cts_.erase(it);
+  op->recv_id = recv_id;
+  op->next = 0;
+  streaming_.push_back(std::move(op));
+}
+
+void P2pEngine::on_data(unsigned src_node, uint32_t recv_id, uint64_t index, const uint64_t* words,
+                        size_t available) {
+  auto it = rndv_recv_.find(recv_id);
+  if (it == rndv_recv_.end() || index >= it->second.packets)
+    throw Error("point-to-point: node " + std::to_string(node_) + " received data packet " + std::to_string(index) +
+                " from node " + std::to_string(src_node) + " for receive " + std::to_string(recv_id) +
+                ", which does not expect it");
+  RndvRecv& r = it->second;
+  const size_t offset = index * p2p::kDataWords * 8;
+  const size_t n = std::min(available * 8, r.req->bytes - std::min(offset, r.req->bytes));
+  put(*r.req, offset, words, n);
+  if (++r.got < r.packets) return;
+  finish(*r.req);
+  rndv_recv_.erase(it);
+}
+
+bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
+  std::array<unsigned, fw::regmap::kTrInjFifos> room = st.inj_free;
+  bool did = false;
+  std::vector<uint64_t> payload;
+
+  // Credit given back once it is worth a packet: a quarter of a node's share.
+  const size_t batch = std::max<size_t>(1, credit_per_node_ / 4);
+  for (unsigned n = 0; n < nodes_; ++n) {
+    if (owed_[n] >= batch) {
+      control_.push_back(Control{n, p2p::kSwTagCredit, owed_[n]});
+      owed_[n] = 0;
+    }
+  }
+
+  // Control: one chunk each, on the high-priority VC.
+  while (!control_.empty()) {
+    fw::TorusHeader h;
+    h.dst = layout_.coord(control_.front().dst_node);
+    h.priority = true;
+    h.deterministic = true;
+    h.chunks = 1;
+    h.sw_tag = control_.front().sw_tag;
+    if (room[kControlFifo] < h.flits()) break;
+    payload.assign(fw::regmap::kChunkFlits, 0);
+    payload[0] = control_.front().word;
+    task.torus.inject(h, payload, kControlFifo);
+    room[kControlFifo] -= h.flits();
+    control_.pop_front();
+    did = true;
+  }
+
+  // A packet of `op`'s data: packet `op.next`, after `first_word`.
+  auto data_packet = [&](const SendOp& op, fw::TorusHeader& h, uint64_t first_word) {
+    const size_t count = words_for(op.req->bytes);
+    const size_t first = op.next * p2p::kDataWords;
+    const size_t n = std::min<size_t>(p2p::kDataWords, count - std::min(first, count));
+    h.chunks = p2p::chunks_for(n);
+    payload.assign(size_t{fw::regmap::kChunkFlits} * h.chunks, 0);
+    payload[0] = first_word;
+    const size_t from = first * 8;
+    const size_t bytes = std::min(n * 8, op.req->bytes - std::min(from, op.req->bytes));
+    if (bytes) std::memcpy(payload.data() + 1, op.req->send_buf + from, bytes);
+  };
+
+  // Eager messages and requests to send, in order.
+  while (!ordered_.empty()) {
+    SendOp& op = *ordered_.front();
+    fw::TorusHeader h;
+    h.dst = layout_.coord(op.dst_node);
+    h.deterministic = true;
+    if (op.eager) {
+      p2p::Envelope env = op.env;
+      env.value = op.next == 0 ? op.req->bytes : op.next;
+      h.sw_tag = op.next == 0 ? p2p::kSwTagFirst : p2p::kSwTagNext;
+      data_packet(op, h, env.encode());
+      if (room[kOrderedFifo] < h.flits()) break;
+      task.torus.inject(h, payload, kOrderedFifo);
+      room[kOrderedFifo] -= h.flits();
+      did = true;
+      if (++op.next < op.packets) continue;
+      finish(*op.req);
+      ordered_.pop_front();
+    } else {
+      h.sw_tag = p2p::kSwTagRts;
+      h.chunks = 1;
+      if (room[kOrderedFifo] < h.flits()) break;
+      p2p::Envelope env = op.env;
+      env.value = op.req->bytes;
+      payload.assign(fw::regmap::kChunkFlits, 0);
+      payload[0] = env.encode();
+      payload[1] = op.id;
+      task.torus.inject(h, payload, kOrderedFifo);
+      room[kOrderedFifo] -= h.flits();
+      did = true;
+      awaiting_cts_[op.id] = std::move(ordered_.front());
+      ordered_.pop_front();
+    }
+  }
+
+  // Rendezvous data: adaptive, placed by its index at the receiver.
+  while (!streaming_.empty()) {
+    SendOp& op = *streaming_.front();
+    fw::TorusHeader h;
+    h.dst = layout_.coord(op.dst_node);
+    h.deterministic = false;
+    h.sw_tag = p2p::kSwTagData;
+    data_packet(op, h, p2p::pack32(op.recv_id, op.next));
+    if (room[kDataFifo] < h.flits()) break;
+    task.torus.inject(h, payload, kDataFifo);
+    room[kDataFifo] -= h.flits();
+    did = true;
+    if (++op.next < op.packets) continue;
+    finish(*op.req);
+    streaming_.pop_front();
+  }
+  return did;
+}
+
+}  // namespace collnet::driver

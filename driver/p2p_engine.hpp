@@ -1,0 +1,206 @@
+// The point-to-point engine of one node: MPI's message matching and its eager and
+// rendezvous protocols over the node's torus FIFOs (p2p_envelope.hpp). It lives in the
+// node's memory (NodeTasks) and serves all the node's tasks: whichever task calls
+// progress() while no other task of the node holds the FIFOs injects what any of them has
+// queued and files whatever has arrived, as a network interface would.
+//
+// Matching (MPI's rules): a message matches the oldest posted receive of its destination
+// task whose communicator, source (or kAnySource) and tag (or kAnyTag) fit; a new receive
+// takes the oldest unexpected message that fits. Messages from one task to one node
+// travel in order (deterministic routing, one injection FIFO), so two messages that match
+// the same receive are matched in the order they were sent.
+//
+// Protocols: a message of at most `eager_limit` bytes goes at once (eager), if the
+// sender's node still holds that much credit at the destination node; otherwise it
+// announces itself with a request to send, waits for the receiver's clear to send, and
+// streams its data adaptively (several minimal paths), the receiver placing each packet by
+// its index. Eager data that arrives before its receive waits in the receiving node's
+// memory; each sending node may hold at most its credit there (unexpected_limit divided
+// among the nodes), and the receiver gives credit back when the data leaves that memory.
+// So unexpected eager data never exceeds unexpected_limit; beyond it senders wait for
+// their receives (rendezvous), holding their data themselves. An unexpected request to
+// send costs an envelope record (kRecordBytes) for as long as it waits.
+//
+// Between tasks of one node a message is copied through memory: at once into a posted
+// receive, into the node's unexpected memory if the node's own share has room (of any
+// length: it costs no network), or else straight from the sender's buffer when the
+// receive comes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "firmware/task_context.hpp"
+#include "firmware/torus_layout.hpp"
+#include "p2p_envelope.hpp"
+#include "p2p_request.hpp"
+
+namespace collnet::driver {
+
+struct P2pConfig {
+  size_t eager_limit = 4096;              // bytes: longer messages use the rendezvous protocol
+  size_t unexpected_limit = 1024 * 1024;  // bytes of unexpected eager data a node may hold
+};
+
+class P2pEngine {
+ public:
+  static constexpr unsigned kOrderedFifo = 0;   // eager and request-to-send packets
+  static constexpr unsigned kDataFifo = 1;      // rendezvous data
+  static constexpr unsigned kControlFifo = 2;   // clear to send, credits (high priority)
+  static constexpr size_t kRecordBytes = 32;    // an unexpected message's envelope record
+
+  // Counters, for tests and reports.
+  struct Stats {
+    uint64_t eager = 0, rendezvous = 0, local = 0;  // messages sent, by protocol
+    uint64_t unexpected = 0;                         // messages that arrived before their receive
+    size_t unexpected_bytes = 0, unexpected_peak = 0;  // eager data held for receives not yet posted
+    size_t records = 0, records_peak = 0;              // unexpected messages waiting
+  };
+
+  P2pEngine() = default;
+  P2pEngine(const P2pEngine&) = delete;
+  P2pEngine& operator=(const P2pEngine&) = delete;
+
+  // Called by every task before its first point-to-point call; the first one sets the
+  // engine up for its node (throws collnet::Error on a configuration that cannot work).
+  void attach(fw::TaskContext& task, const P2pConfig& config);
+
+  // Starts a send of `bytes` at `buf` to world rank `dest` (another task of this node, or
+  // a task of another node) with the communicator's class route `cls`. `buf` must stay
+  // unchanged until the request completes.
+  Request isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
+                unsigned tag);
+  // Starts a receive of at most `capacity` bytes into `buf` from world rank `source_world`
+  // (or kAnySource) with `tag` (or kAnyTag), on the communicator with class route `cls`.
+  Request irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t capacity, unsigned source_world, unsigned tag);
+  // The oldest unexpected message a receive with these arguments would match (MPI_Iprobe);
+  // nothing if there is none yet.
+  struct Found {
+    unsigned source_world = 0, tag = 0;
+    size_t bytes = 0;
+  };
+  std::optional<Found> probe(fw::TaskContext& task, unsigned cls, unsigned source_world, unsigned tag);
+
+  // Moves packets: files what the node has received and injects what fits. Costs at least
+  // one register access unless another task of the node holds the FIFOs. Returns whether
+  // it did anything beyond looking.
+  bool progress(fw::TaskContext& task);
+  // Whether a wait inside a collective should call progress(): the engine has packets to
+  // inject, or the node's reception FIFOs hold packets (cpu.torus_pending(), a wire the
+  // processor sees for free, as an interrupt line).
+  bool wants_progress(fw::TaskContext& task) const;
+
+  const Stats& stats() const { return stats_; }
+  const P2pConfig& config() const { return config_; }
+
+ private:
+  struct SendOp {
+    std::shared_ptr<RequestState> req;
+    unsigned dst_node = 0;
+    p2p::Envelope env;       // the envelope of its first packet
+    bool eager = false;
+    uint32_t id = 0;         // rendezvous: the id its clear to send names
+    uint32_t recv_id = 0;    // rendezvous: the receiver's id, from the clear to send
+    uint64_t next = 0;       // the next packet to inject
+    uint64_t packets = 0;
+    bool rts_sent = false;
+  };
+  struct Posted {
+    std::shared_ptr<RequestState> req;
+    unsigned dst_task = 0;
+    unsigned source_world = kAnySource;
+    unsigned tag = kAnyTag;
+  };
+  enum class Kind { Eager, Rts, Local };
+  struct Unexpected {
+    Kind kind = Kind::Eager;
+    unsigned cls = 0, source_world = 0, tag = 0, dst_task = 0;
+    size_t bytes = 0;
+    std::vector<uint8_t> data;   // eager: the message as it arrives
+    size_t filled = 0;           // eager: bytes arrived
+    size_t charge = 0;           // eager: credit it holds (given back when it leaves)
+    unsigned src_node = 0;       // eager, rts: the sender's node
+    uint32_t send_id = 0;        // rts
+    std::shared_ptr<RequestState> send;      // local: the sender's request
+    std::shared_ptr<RequestState> matched;   // eager, still arriving: the receive it went to
+  };
+  using UnexpectedIt = std::list<Unexpected>::iterator;
+  // An eager message arriving from one source: into a receive's buffer, or unexpected.
+  struct Stream {
+    std::shared_ptr<RequestState> req;    // matched at arrival
+    UnexpectedIt ux;                      // else: queued
+    bool queued = false;
+    size_t bytes = 0, filled = 0;
+    uint64_t next_index = 1;
+  };
+  struct RndvRecv {
+    std::shared_ptr<RequestState> req;
+    uint64_t packets = 0, got = 0;
+  };
+  struct Control {
+    unsigned dst_node = 0;
+    unsigned sw_tag = 0;
+    uint64_t word = 0;
+  };
+
+  bool try_lock(fw::TaskContext& task);
+  void unlock(fw::TaskContext& task);
+  // With the FIFOs held.
+  void drain(fw::TaskContext& task, unsigned fifo);
+  void file(fw::TaskContext& task, const fw::TorusPacket& p);
+  bool inject(fw::TaskContext& task, const fw::TorusStatus& st);
+
+  bool matches(const Posted& p, unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task) const;
+  // The oldest posted receive a message fits, removed from the list; or nothing.
+  std::shared_ptr<RequestState> take_posted(unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task);
+  // The message is matched to `req`: its status is set, and a message longer than the
+  // receive's capacity fails it (MPI_ERR_TRUNCATE) once the message is all there.
+  static void set_status(RequestState& req, unsigned source_world, unsigned tag, size_t bytes);
+  static void finish(RequestState& req);
+  void give_credit(unsigned src_node, size_t bytes);
+  // The record of a message that arrived before its receive, from its first packet.
+  Unexpected arrived(Kind kind, const p2p::Envelope& env, unsigned src_node) const;
+  void on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
+  void on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
+  void on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id);
+  void on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id);
+  void on_data(unsigned src_node, uint32_t recv_id, uint64_t index, const uint64_t* words, size_t available);
+  void stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available);
+  // The receive `req` takes the request to send from `src_node`: clear to send.
+  void accept_rts(const std::shared_ptr<RequestState>& req, unsigned src_node, uint32_t send_id, size_t bytes);
+  // The receive takes an unexpected message (removed from the queue), or, for eager data
+  // still arriving, the rest of it. Returns the bytes copied (the caller charges them,
+  // after the engine's state is consistent again).
+  size_t take_unexpected(UnexpectedIt it, const std::shared_ptr<RequestState>& req);
+  void note_records();
+
+  bool attached_ = false;
+  P2pConfig config_;
+  fw::TorusLayout layout_{std::array<unsigned, 3>{1, 1, 1}};
+  unsigned nodes_ = 1, tasks_ = 1, node_ = 0;
+  size_t credit_per_node_ = 0;
+  bool busy_ = false;  // a task of the node holds the torus FIFOs
+
+  std::list<Posted> posted_;
+  std::list<Unexpected> unexpected_;
+  std::map<unsigned, Stream> streams_;         // by the sender's world rank
+  std::map<uint32_t, RndvRecv> rndv_recv_;     // by receive id
+  std::deque<std::shared_ptr<SendOp>> ordered_;  // eager messages and requests to send, in order
+  std::map<uint32_t, std::shared_ptr<SendOp>> awaiting_cts_;
+  std::deque<std::shared_ptr<SendOp>> streaming_;  // rendezvous data to inject
+  std::deque<Control> control_;
+  std::vector<size_t> credit_;  // per destination node: eager bytes this node may still send there
+  std::vector<size_t> owed_;    // per source node: credit to give back
+  size_t local_used_ = 0;       // unexpected eager data between tasks of this node
+  uint32_t next_id_ = 1;
+  Stats stats_;
+};
+
+}  // namespace collnet::driver

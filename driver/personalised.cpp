@@ -1,0 +1,235 @@
+// The personalised collectives, in which every rank sends each other rank data of its own:
+// alltoall, alltoallv, scatter and scatterv, over the torus. Also the one place where the
+// collectives use point-to-point messages (coll_send, coll_recv, coll_sendrecv).
+//
+// alltoall(v): pairwise exchange. In step k = 1 .. size()-1 rank r sends its block for
+// rank r+k and receives rank r-k's block for it (mod size()); step 0 is the local copy.
+// Every rank has one message in flight to a different rank in each step, so the steps
+// spread over the torus instead of converging on one node.
+// scatter(v): the root sends each rank its block, in the order root+1, root+2, ...
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collective_args.hpp"
+#include "communicator.hpp"
+#include "error.hpp"
+
+namespace collnet::driver {
+
+namespace {
+
+std::string at(const char* name, size_t j) { return std::string(name) + "[" + std::to_string(j) + "]"; }
+
+// The bytes of one element of `type` in a program's buffer.
+size_t elem(Datatype type) { return native_bytes(type, false); }
+
+// Blocks [displs[j], displs[j] + counts[j]) of a buffer: no overflow, and for receive
+// buffers no two nonempty blocks overlap (MPI forbids writing an element twice).
+void check_blocks(const char* call, const char* counts_name, const char* displs_name, const std::vector<size_t>& counts,
+                  const std::vector<size_t>& displs, bool disjoint) {
+  std::vector<std::pair<size_t, size_t>> blocks;
+  for (size_t j = 0; j < counts.size(); ++j) {
+    if (displs[j] > SIZE_MAX / 16 - counts[j])
+      throw Error(std::string(call) + ": " + at(displs_name, j) + " + " + at(counts_name, j) + " = " +
+                  std::to_string(displs[j]) + " + " + std::to_string(counts[j]) + " does not fit a buffer");
+    if (counts[j]) blocks.emplace_back(displs[j], j);
+  }
+  if (!disjoint) return;
+  std::sort(blocks.begin(), blocks.end());
+  for (size_t i = 1; i < blocks.size(); ++i) {
+    const size_t a = blocks[i - 1].second, b = blocks[i].second;
+    if (displs[a] + counts[a] > displs[b])
+      throw Error(std::string(call) + ": the blocks of ranks " + std::to_string(a) + " and " + std::to_string(b) +
+                  " overlap in the receive buffer (" + at(displs_name, a) + " = " + std::to_string(displs[a]) + ", " +
+                  at(counts_name, a) + " = " + std::to_string(counts[a]) + ", " + at(displs_name, b) + " = " +
+                  std::to_string(displs[b]) + ")");
+  }
+}
+
+size_t extent(const std::vector<size_t>& counts, const std::vector<size_t>& displs) {
+  size_t e = 0;
+  for (size_t j = 0; j < counts.size(); ++j)
+    if (counts[j]) e = std::max(e, displs[j] + counts[j]);
+  return e;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ the torus messages
+// Point-to-point on the reserved tag kCollectiveTag. An exchange sends and receives at once
+// (sendrecv): a long message waits for its receive, so every rank posts its receive before
+// it waits for its send, and all ranks exchanging at once cannot deadlock.
+
+void Communicator::coll_send(const void* buf, size_t bytes, unsigned dest) {
+  send(buf, bytes, Datatype::U8, dest, kCollectiveTag);
+}
+
+namespace {
+
+// A collective's message is exactly as long as the receiver's count says: a shorter one is
+// the two ranks' counts disagreeing (a longer one fails the receive as truncated).
+void expect_length(const Status& st, size_t bytes, unsigned source) {
+  if (st.bytes != bytes)
+    throw Error("the message from rank " + std::to_string(source) + " holds " + std::to_string(st.bytes) +
+                " bytes; the receive expects " + std::to_string(bytes));
+}
+
+}  // namespace
+
+void Communicator::coll_recv(void* buf, size_t bytes, unsigned source) {
+  expect_length(recv(buf, bytes, Datatype::U8, source, kCollectiveTag), bytes, source);
+}
+
+void Communicator::coll_sendrecv(const void* send, size_t send_bytes_, unsigned dest, void* recv, size_t recv_bytes_,
+                                 unsigned source) {
+  // Both at once: a long message waits for its receive (rendezvous), so a rank must not
+  // wait for its send before posting its receive.
+  const Status st = sendrecv(send, send_bytes_, Datatype::U8, dest, kCollectiveTag, recv, recv_bytes_, Datatype::U8,
+                             source, kCollectiveTag);
+  expect_length(st, recv_bytes_, source);
+}
+
+namespace {
+
+// A local copy between buffers of the node's memory, four words per cycle as combining is.
+void local_copy(fw::Processor& cpu, void* to, const void* from, size_t bytes) {
+  if (bytes) std::memcpy(to, from, bytes);
+  cpu.idle((bytes / 8 + 3) / 4);
+}
+
+// A receive whose length differs from the message's is the caller's count disagreeing
+// with the sender's: said in the collective's terms.
+template <class F>
+void receiving(const char* call, const std::string& what, F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    throw Error(std::string(call) + ": " + what + " (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ alltoall(v)
+
+void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype type) {
+  const char* call = "alltoall";
+  const std::vector<size_t> counts(size_, count);
+  std::vector<size_t> displs(size_);
+  for (unsigned j = 0; j < size_; ++j) displs[j] = j * count;
+  if (send == kInPlace) {
+    need_buffer(call, "receive", recv, count * size_);
+    alltoallv_as(call, kInPlace, {}, {}, recv, counts, displs, type);
+    return;
+  }
+  need_buffer(call, "send", send, count * size_);
+  need_buffer(call, "receive", recv, count * size_);
+  alltoallv_as(call, send, counts, displs, recv, counts, displs, type);
+}
+
+void Communicator::alltoallv(const void* send, const std::vector<size_t>& sendcounts,
+                             const std::vector<size_t>& sdispls, void* recv, const std::vector<size_t>& recvcounts,
+                             const std::vector<size_t>& rdispls, Datatype type) {
+  alltoallv_as("alltoallv", send, sendcounts, sdispls, recv, recvcounts, rdispls, type);
+}
+
+void Communicator::alltoallv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
+                                const std::vector<size_t>& sdispls, void* recv, const std::vector<size_t>& recvcounts,
+                                const std::vector<size_t>& rdispls, Datatype type) {
+  last_ = {};
+  const bool in_place = send == kInPlace;
+  need_size(call, "recvcounts", recvcounts, size_);
+  need_size(call, "rdispls", rdispls, size_);
+  check_blocks(call, "recvcounts", "rdispls", recvcounts, rdispls, true);
+  need_buffer(call, "receive", recv, extent(recvcounts, rdispls));
+  const size_t b = elem(type);
+  // In place: the data to send is the receive buffer's, copied first.
+  std::vector<unsigned char> copy;
+  const std::vector<size_t>& scounts = in_place ? recvcounts : sendcounts;
+  const std::vector<size_t>& sdisp = in_place ? rdispls : sdispls;
+  const unsigned char* out;
+  if (in_place) {
+    copy.resize(extent(recvcounts, rdispls) * b);
+    local_copy(task_.cpu, copy.data(), recv, copy.size());
+    out = copy.data();
+  } else {
+    need_size(call, "sendcounts", sendcounts, size_);
+    need_size(call, "sdispls", sdispls, size_);
+    check_blocks(call, "sendcounts", "sdispls", sendcounts, sdispls, false);
+    need_buffer(call, "send", send, extent(sendcounts, sdispls));
+    out = static_cast<const unsigned char*>(send);
+  }
+  if (scounts[rank_] != recvcounts[rank_])
+    throw Error(std::string(call) + ": sendcounts[" + std::to_string(rank_) + "] = " + std::to_string(scounts[rank_]) +
+                " but recvcounts[" + std::to_string(rank_) + "] = " + std::to_string(recvcounts[rank_]) +
+                " on rank " + std::to_string(rank_));
+  unsigned char* in = static_cast<unsigned char*>(recv);
+  local_copy(task_.cpu, in + rdispls[rank_] * b, out + sdisp[rank_] * b, recvcounts[rank_] * b);
+  for (unsigned k = 1; k < size_; ++k) {
+    const unsigned to = (rank_ + k) % size_, from = (rank_ + size_ - k) % size_;
+    // Every pair exchanges a message, empty ones too, so that counts that disagree are
+    // caught at the receiver instead of leaving it waiting.
+    receiving(call,
+              "recvcounts[" + std::to_string(from) + "] = " + std::to_string(recvcounts[from]) +
+                  " on rank " + std::to_string(rank_) + " differs from what rank " + std::to_string(from) + " sends",
+              [&] {
+                coll_sendrecv(out + sdisp[to] * b, scounts[to] * b, to, in + rdispls[from] * b, recvcounts[from] * b,
+                              from);
+              });
+  }
+}
+
+// ------------------------------------------------------------------ scatter(v)
+
+void Communicator::scatter(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
+  check_root("scatter", root);
+  std::vector<size_t> counts, displs;
+  if (rank_ == root) {
+    need_buffer("scatter", "send", send, count * size_);
+    counts.assign(size_, count);
+    for (unsigned j = 0; j < size_; ++j) displs.push_back(j * count);
+  }
+  scatterv_as("scatter", send, counts, displs, recv, count, type, root);
+}
+
+void Communicator::scatterv(const void* send, const std::vector<size_t>& sendcounts, const std::vector<size_t>& displs,
+                            void* recv, size_t recvcount, Datatype type, unsigned root) {
+  scatterv_as("scatterv", send, sendcounts, displs, recv, recvcount, type, root);
+}
+
+void Communicator::scatterv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
+                               const std::vector<size_t>& displs, void* recv, size_t recvcount, Datatype type,
+                               unsigned root) {
+  last_ = {};
+  check_root(call, root);
+  const size_t b = elem(type);
+  if (rank_ != root) {
+    if (recv == kInPlace) throw Error(std::string(call) + ": only the root may pass kInPlace");
+    need_buffer(call, "receive", recv, recvcount);
+    receiving(call,
+              "recvcount " + std::to_string(recvcount) + " on rank " + std::to_string(rank_) +
+                  " differs from the root's sendcounts[" + std::to_string(rank_) + "]",
+              [&] { coll_recv(recv, recvcount * b, root); });
+    return;
+  }
+  need_size(call, "sendcounts", sendcounts, size_);
+  need_size(call, "displs", displs, size_);
+  check_blocks(call, "sendcounts", "displs", sendcounts, displs, false);
+  need_buffer(call, "send", send, extent(sendcounts, displs));
+  const unsigned char* out = static_cast<const unsigned char*>(send);
+  if (recv != kInPlace) {
+    if (recvcount != sendcounts[rank_])
+      throw Error(std::string(call) + ": recvcount " + std::to_string(recvcount) + " on the root differs from sendcounts[" +
+                  std::to_string(rank_) + "] = " + std::to_string(sendcounts[rank_]));
+    need_buffer(call, "receive", recv, recvcount);
+    local_copy(task_.cpu, recv, out + displs[rank_] * b, recvcount * b);
+  }
+  for (unsigned k = 1; k < size_; ++k) {
+    const unsigned to = (root + k) % size_;
+    coll_send(out + displs[to] * b, sendcounts[to] * b, to);
+  }
+}
+
+}  // namespace collnet::driver
