@@ -18,6 +18,7 @@
 #include "collectives.hpp"
 #include "data_file.hpp"
 #include "number_list.hpp"
+#include "pingpong.hpp"
 #include "run_options.hpp"
 #include "traffic_command.hpp"
 #include "systemc/machine_config.hpp"
@@ -53,7 +54,8 @@ int collnet_main(int argc, char** argv) {
   std::string types;
   for (collnet::driver::Datatype t : collnet::driver::all_datatypes())
     types += std::string(types.empty() ? "" : " | ") + collnet::driver::to_string(t);
-  run->add_option("collective", o.collective, collectives)->required();
+  run->add_option("collective", o.collective, collectives + " | pingpong (latency and bandwidth between --ranks A,B)")
+      ->required();
   run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
   run->add_option("--op", op_text, ops + " (reduce, allreduce, scan, exscan, reduce_scatter, reduce_scatter_block)")
       ->capture_default_str();
@@ -84,6 +86,17 @@ int collnet_main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
   run->add_option("--json", o.json_path, "write the results as JSON");
+  std::string sizes_text;
+  run->add_option("--sizes", sizes_text, "pingpong: message sizes in bytes, e.g. 0,8,4k,1M (default 0,8,64,512,4k,32k,256k,1M)");
+  long long iterations = 4;
+  run->add_option("--iterations", iterations, "pingpong: round trips per size, after one warm-up")->capture_default_str();
+  long long eager_limit = static_cast<long long>(o.p2p.eager_limit);
+  long long unexpected_limit = static_cast<long long>(o.p2p.unexpected_limit);
+  run->add_option("--eager-limit", eager_limit, "point-to-point: bytes up to which a message goes eagerly")
+      ->capture_default_str();
+  run->add_option("--unexpected-limit", unexpected_limit,
+                  "point-to-point: bytes of unexpected eager data a node may hold")
+      ->capture_default_str();
 
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
@@ -100,13 +113,23 @@ int collnet_main(int argc, char** argv) {
 
   if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
 
+  const bool pingpong = o.collective == "pingpong";
   const collnet::cli::Collective* spec = collnet::cli::find_collective(o.collective);
-  if (spec == nullptr) return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + ")");
+  if (spec == nullptr && !pingpong)
+    return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + " | pingpong)");
   try {
     o.machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
     return usage_error(std::string("--torus: ") + e.what());
   }
+  if (eager_limit < 0 || eager_limit > 0xffffffffLL)
+    return usage_error("--eager-limit: must be 0..4294967295 bytes, got " + std::to_string(eager_limit));
+  if (unexpected_limit < 0 || unexpected_limit > (1LL << 40))
+    return usage_error("--unexpected-limit: must be 0..2^40 bytes, got " + std::to_string(unexpected_limit));
+  o.p2p.eager_limit = static_cast<size_t>(eager_limit);
+  o.p2p.unexpected_limit = static_cast<size_t>(unexpected_limit);
+  if (!pingpong && (!sizes_text.empty() || iterations != 4))
+    return usage_error("--sizes and --iterations are pingpong's");
   if (o.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
     return usage_error("--torus: " + torus + " has " + std::to_string(o.machine.shape.nodes()) + " nodes; at most " +
                        std::to_string(collnet::sim::MachineConfig::kMaxNodes) + " are supported");
@@ -130,7 +153,7 @@ int collnet_main(int argc, char** argv) {
   } catch (const collnet::Error& e) {
     return usage_error(std::string("--type: ") + e.what());
   }
-  if (spec->takes_op && !collnet::driver::accepts(o.op, o.type))
+  if (spec && spec->takes_op && !collnet::driver::accepts(o.op, o.type))
     return usage_error("--op: " + op_text + " cannot reduce " + type_text +
                        " elements (bitwise and logical ops take integer types)");
   if (count < 1 || count > (1LL << 28))
@@ -146,7 +169,7 @@ int collnet_main(int argc, char** argv) {
   const unsigned members = o.ranks.empty() ? world : static_cast<unsigned>(o.ranks.size());
   // Inputs and results of every rank live in host memory; gather and scan move a
   // position per rank.
-  const bool per_rank = spec->grows_with_members;
+  const bool per_rank = spec && spec->grows_with_members;
   constexpr uint64_t kMaxElements = uint64_t{1} << 27;
   const uint64_t elements = o.count * members * (per_rank ? members : 1);
   if (o.input_path.empty() && elements > kMaxElements)
@@ -158,7 +181,7 @@ int collnet_main(int argc, char** argv) {
                        std::to_string(members) + " ranks" + (o.ranks.empty() ? "" : " (--root counts within --ranks)"));
   o.root = static_cast<unsigned>(root);
   if (!counts_path.empty()) {
-    if (!spec->takes_counts)
+    if (!spec || !spec->takes_counts)
       return usage_error("--counts: " + o.collective + " takes no counts (only the vector forms do)");
     try {
       o.counts = collnet::cli::read_counts_file(counts_path, members);
@@ -166,9 +189,9 @@ int collnet_main(int argc, char** argv) {
       return usage_error(std::string("--counts: ") + e.what());
     }
   }
-  if (!o.input_path.empty() && spec->lengths)
+  if (!o.input_path.empty() && (!spec || spec->lengths))
     return usage_error("--input: " + o.collective + " takes its inputs from --seed (and --counts)");
-  if (!o.input_path.empty() && spec->moves_data) {
+  if (!o.input_path.empty() && spec && spec->moves_data) {
     const bool pairs = spec->takes_op && collnet::driver::is_loc(o.op);
     try {
       o.input = collnet::cli::read_data_file(o.input_path, o.type, pairs, members);
@@ -191,6 +214,31 @@ int collnet_main(int argc, char** argv) {
       return usage_error("--trace: '" + t + "' must name an .fst file");
   }
 
+  if (pingpong) {
+    collnet::cli::PingpongOptions pp;
+    pp.machine = o.machine;
+    pp.p2p = o.p2p;
+    pp.json_path = o.json_path;
+    if (o.ranks.size() != 2) return usage_error("--ranks: pingpong takes two ranks, e.g. --ranks 0,7");
+    pp.a = o.ranks[0];
+    pp.b = o.ranks[1];
+    if (!sizes_text.empty()) {
+      try {
+        pp.sizes = collnet::cli::parse_sizes(sizes_text);
+      } catch (const std::invalid_argument& e) {
+        return usage_error(std::string("--sizes: ") + e.what());
+      }
+    }
+    if (iterations < 1 || iterations > 1000)
+      return usage_error("--iterations: must be 1..1000, got " + std::to_string(iterations));
+    pp.iterations = static_cast<unsigned>(iterations);
+    try {
+      return collnet::cli::run_pingpong(pp);
+    } catch (const std::exception& e) {
+      std::cerr << "collnet: " << e.what() << "\n";
+      return 1;
+    }
+  }
   try {
     return collnet::cli::run_collective(o);
   } catch (const std::exception& e) {

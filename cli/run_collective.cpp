@@ -61,7 +61,7 @@ int run_collective(const RunOptions& o) {
       arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
   sim::Machine machine_model(o.machine);
-  driver::Job job(machine_model);
+  driver::Job job(machine_model, o.p2p);
   const driver::RunReport report = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route

@@ -9,6 +9,7 @@
 #include "driver/datatype.hpp"
 #include "collectives.hpp"
 #include "driver/op.hpp"
+#include "driver/p2p_engine.hpp"
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {
@@ -28,6 +29,7 @@ struct RunOptions {
   std::optional<Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
+  driver::P2pConfig p2p;       // the point-to-point protocols' limits
 };
 
 // Runs the collective, checks it against the reference, prints a report.

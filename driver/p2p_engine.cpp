@@ -64,6 +64,7 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
   credit_per_node_ = config_.unexpected_limit / nodes_;
   credit_.assign(nodes_, credit_per_node_);
   owed_.assign(nodes_, 0);
+  routes_ = task.personality.torus_routes;
   attached_ = true;
 }
 
@@ -141,6 +142,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   const unsigned me = task.node * tasks_ + task.task;
   req->source_world = me;
   const unsigned dst_node = dest_world / tasks_, dst_task = dest_world % tasks_;
+  if (dst_node != node_) header_to(dst_node, false);  // refuses a destination it cannot reach
 
   if (dst_node == node_) {
     // The tasks of a node switch only when one spends time: the engine's state changes
@@ -468,6 +470,24 @@ void P2pEngine::on_data(unsigned src_node, uint32_t recv_id, uint64_t index, con
   rndv_recv_.erase(it);
 }
 
+fw::TorusHeader P2pEngine::header_to(unsigned dst_node, bool adaptive) const {
+  fw::TorusHeader h;
+  h.dst = layout_.coord(dst_node);
+  h.deterministic = !adaptive;
+  if (routes_) {
+    // Around what is down: the hinted route (deterministic where order matters, and for
+    // data too when the detour needs dimension order).
+    const fw::TorusRoute& r = (*routes_)[node_][dst_node];
+    if (r.via >= 0)
+      throw Error("point-to-point: no route from node " + std::to_string(node_) + " to node " + std::to_string(dst_node) +
+                  " avoids what is down without forwarding through node " + std::to_string(r.via) +
+                  ", which point-to-point does not do yet");
+    h.hints = r.hints;
+    h.deterministic = h.deterministic || r.deterministic;
+  }
+  return h;
+}
+
 bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   std::array<unsigned, fw::regmap::kTrInjFifos> room = st.inj_free;
   bool did = false;
@@ -484,10 +504,8 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
 
   // Control: one chunk each, on the high-priority VC.
   while (!control_.empty()) {
-    fw::TorusHeader h;
-    h.dst = layout_.coord(control_.front().dst_node);
+    fw::TorusHeader h = header_to(control_.front().dst_node, false);
     h.priority = true;
-    h.deterministic = true;
     h.chunks = 1;
     h.sw_tag = control_.front().sw_tag;
     if (room[kControlFifo] < h.flits()) break;
@@ -515,9 +533,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   // Eager messages and requests to send, in order.
   while (!ordered_.empty()) {
     SendOp& op = *ordered_.front();
-    fw::TorusHeader h;
-    h.dst = layout_.coord(op.dst_node);
-    h.deterministic = true;
+    fw::TorusHeader h = header_to(op.dst_node, false);
     if (op.eager) {
       p2p::Envelope env = op.env;
       env.value = op.next == 0 ? op.req->bytes : op.next;
@@ -547,17 +563,32 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     }
   }
 
-  // Rendezvous data: adaptive, placed by its index at the receiver.
+  // Rendezvous data, placed by its index at the receiver: adaptive through injection FIFO 1
+  // (into the receiver's normal reception FIFO) while it has room, else on the
+  // high-priority VC through FIFO 2 (into its priority reception FIFO). Each FIFO and each
+  // router output moves a flit per cycle: two of each can move two.
   while (!streaming_.empty()) {
     SendOp& op = *streaming_.front();
-    fw::TorusHeader h;
-    h.dst = layout_.coord(op.dst_node);
-    h.deterministic = false;
+    fw::TorusHeader h = header_to(op.dst_node, true);
     h.sw_tag = p2p::kSwTagData;
     data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-    if (room[kDataFifo] < h.flits()) break;
-    task.torus.inject(h, payload, kDataFifo);
-    room[kDataFifo] -= h.flits();
+    unsigned fifo = kDataFifo;
+    if (room[kDataFifo] < h.flits() || room[kControlFifo] > room[kDataFifo]) {
+      fifo = kControlFifo;
+      h = header_to(op.dst_node, false);
+      h.priority = true;
+      h.sw_tag = p2p::kSwTagData;
+      data_packet(op, h, p2p::pack32(op.recv_id, op.next));
+      if (room[fifo] < h.flits()) {
+        if (room[kDataFifo] < h.flits()) break;
+        fifo = kDataFifo;  // the priority FIFO is full: the adaptive one after all
+        h = header_to(op.dst_node, true);
+        h.sw_tag = p2p::kSwTagData;
+        data_packet(op, h, p2p::pack32(op.recv_id, op.next));
+      }
+    }
+    task.torus.inject(h, payload, fifo);
+    room[fifo] -= h.flits();
     did = true;
     if (++op.next < op.packets) continue;
     finish(*op.req);

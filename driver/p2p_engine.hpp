@@ -150,6 +150,9 @@ class P2pEngine {
     uint64_t word = 0;
   };
 
+  // A header to `dst_node`: deterministic, or adaptive for rendezvous data; with nodes or
+  // links down, the hints of the route around them.
+  fw::TorusHeader header_to(unsigned dst_node, bool adaptive) const;
   bool try_lock(fw::TaskContext& task);
   void unlock(fw::TaskContext& task);
   // With the FIFOs held.
@@ -186,6 +189,7 @@ class P2pEngine {
   fw::TorusLayout layout_{std::array<unsigned, 3>{1, 1, 1}};
   unsigned nodes_ = 1, tasks_ = 1, node_ = 0;
   size_t credit_per_node_ = 0;
+  std::shared_ptr<const std::vector<std::vector<fw::TorusRoute>>> routes_;  // null: nothing down
   bool busy_ = false;  // a task of the node holds the torus FIFOs
 
   std::list<Posted> posted_;

@@ -2,10 +2,10 @@
 // alltoall, alltoallv, scatter and scatterv, over the torus. Also the one place where the
 // collectives use point-to-point messages (coll_send, coll_recv, coll_sendrecv).
 //
-// alltoall(v): pairwise exchange. In step k = 1 .. size()-1 rank r sends its block for
-// rank r+k and receives rank r-k's block for it (mod size()); step 0 is the local copy.
-// Every rank has one message in flight to a different rank in each step, so the steps
-// spread over the torus instead of converging on one node.
+// alltoall(v): every receive posted, then the sends to rank r+1, r+2, ... (mod size())
+// started, all in flight at once; the own block is a local copy. In each position of that
+// order every rank sends to a different rank, so the traffic spreads over the torus
+// instead of converging on one node.
 // scatter(v): the root sends each rank its block, in the order root+1, root+2, ...
 #include <algorithm>
 #include <cstring>
@@ -167,18 +167,36 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
                 " on rank " + std::to_string(rank_));
   unsigned char* in = static_cast<unsigned char*>(recv);
   local_copy(task_.cpu, in + rdispls[rank_] * b, out + sdisp[rank_] * b, recvcounts[rank_] * b);
+  // Every receive is posted first, then every send starts, to rank+1, rank+2, ... (in each
+  // step of that order the ranks send to different ranks), and all complete together: the
+  // messages of every pair are in flight at once, and the receives are there when they
+  // arrive. Every pair exchanges a message, empty ones too, so that counts that disagree
+  // are caught at the receiver instead of leaving it waiting.
+  std::vector<Request> receives, sends;
   for (unsigned k = 1; k < size_; ++k) {
-    const unsigned to = (rank_ + k) % size_, from = (rank_ + size_ - k) % size_;
-    // Every pair exchanges a message, empty ones too, so that counts that disagree are
-    // caught at the receiver instead of leaving it waiting.
-    receiving(call,
-              "recvcounts[" + std::to_string(from) + "] = " + std::to_string(recvcounts[from]) +
-                  " on rank " + std::to_string(rank_) + " differs from what rank " + std::to_string(from) + " sends",
-              [&] {
-                coll_sendrecv(out + sdisp[to] * b, scounts[to] * b, to, in + rdispls[from] * b, recvcounts[from] * b,
-                              from);
-              });
+    const unsigned from = (rank_ + size_ - k) % size_;
+    receives.push_back(irecv(in + rdispls[from] * b, recvcounts[from] * b, Datatype::U8, from, kCollectiveTag));
   }
+  for (unsigned k = 1; k < size_; ++k) {
+    const unsigned to = (rank_ + k) % size_;
+    sends.push_back(isend(out + sdisp[to] * b, scounts[to] * b, Datatype::U8, to, kCollectiveTag));
+  }
+  waitall(sends);
+  // Every receive is finished before an error is thrown: none may write into the buffer
+  // after the call returns.
+  std::exception_ptr first;
+  for (unsigned k = 1; k < size_; ++k) {
+    const unsigned from = (rank_ + size_ - k) % size_;
+    try {
+      receiving(call,
+                "recvcounts[" + std::to_string(from) + "] = " + std::to_string(recvcounts[from]) + " on rank " +
+                    std::to_string(rank_) + " differs from what rank " + std::to_string(from) + " sends",
+                [&] { expect_length(wait(receives[k - 1]), recvcounts[from] * b, from); });
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 // ------------------------------------------------------------------ scatter(v)

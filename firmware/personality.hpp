@@ -4,6 +4,10 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "torus_routes.hpp"
 
 namespace collnet::fw {
 
@@ -15,6 +19,10 @@ struct Personality {
   unsigned torus_links_down = 0;           // bit d: torus link d marked down (the router avoids it)
   int tree_up_link = -1;                   // link to the parent in the machine tree, -1 at rank 0
   unsigned tree_down_links = 0;            // bit l: link l leads to a child in the machine tree
+  // With nodes or links down: how to reach every node from every other without them
+  // (fw::routes_around), computed once for the machine and shared by every node; null
+  // when nothing is down.
+  std::shared_ptr<const std::vector<std::vector<TorusRoute>>> torus_routes;
 };
 
 }  // namespace collnet::fw

@@ -67,6 +67,10 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
 
   personalities_.resize(n);
+  std::shared_ptr<const std::vector<std::vector<fw::TorusRoute>>> routes;
+  const fw::TorusFaults faults = config_.torus_faults();
+  if (std::any_of(faults.links_down.begin(), faults.links_down.end(), [](unsigned b) { return b != 0; }))
+    routes = std::make_shared<const std::vector<std::vector<fw::TorusRoute>>>(fw::routes_around(torus, faults));
   for (unsigned r = 0; r < n; ++r) {
     fw::Personality& p = personalities_[r];
     p.rank = r;
@@ -75,6 +79,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     wiring_.describe(r, p);
     p.coord = torus.coord(r);
     p.torus_links_down = config_.torus_links_down(r);
+    p.torus_routes = routes;
   }
 
   const unsigned tasks = config_.tasks_per_node;

@@ -97,6 +97,32 @@ TEST(CliRun, TheSameSeedGivesTheSameCyclesAndADifferentSeedStillVerifies) {
   EXPECT_EQ(read_json(kTmp + "/s7a.json").at("cycles"), read_json(kTmp + "/s7b.json").at("cycles"));
 }
 
+// pingpong: one row per size, each verified, one-way times not shrinking with the size, and the
+// bandwidth of a long message close to the link's; its arguments are checked.
+TEST(CliPingpong, ReportsEverySizeVerified) {
+  const std::string json = kTmp + "/pingpong.json";
+  const auto r = collnet({"run", "pingpong", "--torus", "2x2x1", "--ranks", "0,3", "--sizes", "0,8,1k,64k",
+                          "--iterations", "2", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2 hops"), std::string::npos) << r.out;
+  const auto js = read_json(json);
+  ASSERT_EQ(js.at("sizes").size(), 4u);
+  double last = -1;
+  for (const auto& row : js.at("sizes")) {
+    EXPECT_TRUE(row.at("verified").get<bool>());
+    EXPECT_GE(row.at("cycles_one_way").get<double>(), last);  // 0 and 8 bytes are one packet each
+    last = row.at("cycles_one_way").get<double>();
+  }
+  EXPECT_GT(js.at("sizes")[3].at("cycles_one_way").get<double>(), js.at("sizes")[2].at("cycles_one_way").get<double>());
+  EXPECT_GT(js.at("sizes")[3].at("link_fraction").get<double>(), 0.8);
+  const auto one = collnet({"run", "pingpong", "--torus", "2x2x1", "--ranks", "0"});
+  EXPECT_EQ(one.status, 2);
+  EXPECT_NE(one.err.find("--ranks: pingpong takes two ranks"), std::string::npos) << one.err;
+  const auto bad = collnet({"run", "pingpong", "--torus", "2x2x1", "--ranks", "0,1", "--sizes", "8,x"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--sizes: 'x' in '8,x' is not a size"), std::string::npos) << bad.err;
+}
+
 TEST(CliBarrier, IsVerifiedOnEveryShape) {
   for (const char* t : {"1x1x1", "2x1x1", "5x3x1", "8x8x8"}) {
     const std::string json = kTmp + "/barrier_" + t + ".json";
