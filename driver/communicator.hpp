@@ -131,6 +131,7 @@ class Communicator {
   // `dest` and receives from `source` and must not deadlock when every rank calls it at
   // once. The only place the collectives touch point-to-point.
   static constexpr unsigned kCollectiveTag = p2p::kMaxTag;
+  static constexpr size_t kCollectiveEagerBytes = 1024;  // alltoall(v): longer blocks go by rendezvous
   void coll_send(const void* buf, size_t bytes, unsigned dest);
   void coll_recv(void* buf, size_t bytes, unsigned source);
   void coll_sendrecv(const void* send, size_t send_bytes, unsigned dest, void* recv, size_t recv_bytes,

@@ -131,7 +131,7 @@ std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned cls, unsigned sour
 }
 
 Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
-                         unsigned tag) {
+                         unsigned tag, std::optional<size_t> eager_limit) {
   auto req = std::make_shared<RequestState>();
   req->is_send = true;
   req->cls = cls;
@@ -193,7 +193,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   op->env.dst_task = dst_task;
   op->env.cls = cls;
   op->packets = p2p::packets_for(words_for(bytes));
-  if (bytes <= config_.eager_limit && credit_[dst_node] >= bytes) {
+  if (bytes <= eager_limit.value_or(config_.eager_limit) && credit_[dst_node] >= bytes) {
     op->eager = true;
     credit_[dst_node] -= bytes;
     ++stats_.eager;

@@ -74,9 +74,10 @@ class P2pEngine {
 
   // Starts a send of `bytes` at `buf` to world rank `dest` (another task of this node, or
   // a task of another node) with the communicator's class route `cls`. `buf` must stay
-  // unchanged until the request completes.
+  // unchanged until the request completes. `eager_limit` overrides the configured one
+  // for this message (a caller that knows rendezvous serves it better).
   Request isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
-                unsigned tag);
+                unsigned tag, std::optional<size_t> eager_limit = std::nullopt);
   // Starts a receive of at most `capacity` bytes into `buf` from world rank `source_world`
   // (or kAnySource) with `tag` (or kAnyTag), on the communicator with class route `cls`.
   Request irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t capacity, unsigned source_world, unsigned tag);
