@@ -328,9 +328,9 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
                     std::to_string(env.src_task) + " of node " + std::to_string(src_node) + " for task " +
                     std::to_string(env.dst_task) + ", with " + std::to_string(tasks_) + " tasks per node");
       if (p.header.sw_tag == p2p::kSwTagFirst)
-        on_first(src_node, env, words, available);
+        charge_copy(task.cpu, on_first(src_node, env, words, available));
       else if (p.header.sw_tag == p2p::kSwTagNext)
-        on_next(src_node, env, words, available);
+        charge_copy(task.cpu, on_next(src_node, env, words, available));
       else
         on_rts(src_node, env, p2p::low32(words[0]));
       break;
@@ -363,7 +363,7 @@ P2pEngine::Unexpected P2pEngine::arrived(Kind kind, const p2p::Envelope& env, un
   return ux;
 }
 
-void P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
+size_t P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
   const unsigned source = src_node * tasks_ + env.src_task;
   if (streams_.count(source))
     throw Error("point-to-point: node " + std::to_string(node_) + " received a new message from rank " +
@@ -390,20 +390,20 @@ void P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const uint
     note_records();
   }
   auto it = streams_.emplace(source, std::move(s)).first;
-  stream_data(it, words, available);
+  return stream_data(it, words, available);
 }
 
-void P2pEngine::on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
+size_t P2pEngine::on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available) {
   const unsigned source = src_node * tasks_ + env.src_task;
   auto it = streams_.find(source);
   if (it == streams_.end() || it->second.next_index != env.value)
     throw Error("point-to-point: node " + std::to_string(node_) + " received packet " + std::to_string(env.value) +
                 " of a message from rank " + std::to_string(source) + " out of sequence");
   ++it->second.next_index;
-  stream_data(it, words, available);
+  return stream_data(it, words, available);
 }
 
-void P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available) {
+size_t P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available) {
   Stream& s = it->second;
   const size_t n = std::min(available * 8, s.bytes - s.filled);
   if (s.queued)
@@ -412,13 +412,15 @@ void P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint6
     put(*s.req, s.filled, words, n);
   s.filled += n;
   if (s.queued) s.ux->filled = s.filled;
-  if (s.filled < s.bytes) return;
+  if (s.filled < s.bytes) return 0;
+  size_t copied = 0;
   if (!s.queued) {
     finish(*s.req);
   } else if (s.ux->matched) {
     // Its receive came while it arrived: deliver it now.
     Unexpected& u = *s.ux;
     put(*u.matched, 0, u.data.data(), u.bytes);
+    copied = std::min(u.bytes, u.matched->capacity);
     stats_.unexpected_bytes -= u.charge;
     give_credit(u.src_node, u.charge);
     finish(*u.matched);
@@ -426,6 +428,7 @@ void P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint6
     note_records();
   }
   streams_.erase(it);
+  return copied;
 }
 
 void P2pEngine::on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id) {

@@ -171,12 +171,14 @@ class P2pEngine {
   void give_credit(unsigned src_node, size_t bytes);
   // The record of a message that arrived before its receive, from its first packet.
   Unexpected arrived(Kind kind, const p2p::Envelope& env, unsigned src_node) const;
-  void on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
-  void on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
+  // The packets of an eager message; they return the bytes copied out of unexpected
+  // memory (a receive that came while the message arrived), for the caller to charge.
+  size_t on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
+  size_t on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
   void on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id);
   void on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id);
   void on_data(unsigned src_node, uint32_t recv_id, uint64_t index, const uint64_t* words, size_t available);
-  void stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available);
+  size_t stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available);
   // The receive `req` takes the request to send from `src_node`: clear to send.
   void accept_rts(const std::shared_ptr<RequestState>& req, unsigned src_node, uint32_t send_id, size_t bytes);
   // The receive takes an unexpected message (removed from the queue), or, for eager data
