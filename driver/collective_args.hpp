@@ -23,4 +23,16 @@ inline void need_buffer(const char* call, const char* which, const void* p, size
     throw Error(std::string(call) + ": the " + which + " buffer is null for " + std::to_string(count) + " elements");
 }
 
+// Blocks [displs[j], displs[j] + counts[j]) of a buffer, in elements: none overflows, and
+// with `disjoint` (a receive buffer) no two nonempty ones overlap (MPI forbids writing an
+// element twice). The names are the arguments', for the message.
+void check_blocks(const char* call, const char* counts_name, const char* displs_name, const std::vector<size_t>& counts,
+                  const std::vector<size_t>& displs, bool disjoint);
+// The elements a buffer needs to hold every nonempty block.
+size_t extent(const std::vector<size_t>& counts, const std::vector<size_t>& displs);
+// One side ("send" or "receive") of a v-collective: a count and a displacement per rank,
+// blocks that fit (and on the receive side do not overlap), a buffer that holds them.
+void check_layout(const char* call, const char* side, const char* counts_name, const char* displs_name,
+                  const std::vector<size_t>& counts, const std::vector<size_t>& displs, const void* buf, unsigned size);
+
 }  // namespace collnet::driver

@@ -288,7 +288,9 @@ class Communicator {
   // send and recv of `count` elements of `size` bytes each.
   void send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
   Status recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
-  Request isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
+  // `eager_limit`: this message's, instead of the job's (P2pEngine::isend).
+  Request isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
+                      std::optional<size_t> eager_limit = std::nullopt);
   Request irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
   // The engine, set up for this task (P2pEngine::attach) on first use.
   P2pEngine& engine();

@@ -20,40 +20,8 @@ namespace collnet::driver {
 
 namespace {
 
-std::string at(const char* name, size_t j) { return std::string(name) + "[" + std::to_string(j) + "]"; }
-
 // The bytes of one element of `type` in a program's buffer.
 size_t elem(Datatype type) { return native_bytes(type, false); }
-
-// Blocks [displs[j], displs[j] + counts[j]) of a buffer: no overflow, and for receive
-// buffers no two nonempty blocks overlap (MPI forbids writing an element twice).
-void check_blocks(const char* call, const char* counts_name, const char* displs_name, const std::vector<size_t>& counts,
-                  const std::vector<size_t>& displs, bool disjoint) {
-  std::vector<std::pair<size_t, size_t>> blocks;
-  for (size_t j = 0; j < counts.size(); ++j) {
-    if (displs[j] > SIZE_MAX / 16 - counts[j])
-      throw Error(std::string(call) + ": " + at(displs_name, j) + " + " + at(counts_name, j) + " = " +
-                  std::to_string(displs[j]) + " + " + std::to_string(counts[j]) + " does not fit a buffer");
-    if (counts[j]) blocks.emplace_back(displs[j], j);
-  }
-  if (!disjoint) return;
-  std::sort(blocks.begin(), blocks.end());
-  for (size_t i = 1; i < blocks.size(); ++i) {
-    const size_t a = blocks[i - 1].second, b = blocks[i].second;
-    if (displs[a] + counts[a] > displs[b])
-      throw Error(std::string(call) + ": the blocks of ranks " + std::to_string(a) + " and " + std::to_string(b) +
-                  " overlap in the receive buffer (" + at(displs_name, a) + " = " + std::to_string(displs[a]) + ", " +
-                  at(counts_name, a) + " = " + std::to_string(counts[a]) + ", " + at(displs_name, b) + " = " +
-                  std::to_string(displs[b]) + ")");
-  }
-}
-
-size_t extent(const std::vector<size_t>& counts, const std::vector<size_t>& displs) {
-  size_t e = 0;
-  for (size_t j = 0; j < counts.size(); ++j)
-    if (counts[j]) e = std::max(e, displs[j] + counts[j]);
-  return e;
-}
 
 }  // namespace
 
@@ -140,10 +108,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
                                 const std::vector<size_t>& rdispls, Datatype type) {
   last_ = {};
   const bool in_place = send == kInPlace;
-  need_size(call, "recvcounts", recvcounts, size_);
-  need_size(call, "rdispls", rdispls, size_);
-  check_blocks(call, "recvcounts", "rdispls", recvcounts, rdispls, true);
-  need_buffer(call, "receive", recv, extent(recvcounts, rdispls));
+  check_layout(call, "receive", "recvcounts", "rdispls", recvcounts, rdispls, recv, size_);
   const size_t b = elem(type);
   // In place: the data to send is the receive buffer's, copied first.
   std::vector<unsigned char> copy;
@@ -155,10 +120,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
     local_copy(task_.cpu, copy.data(), recv, copy.size());
     out = copy.data();
   } else {
-    need_size(call, "sendcounts", sendcounts, size_);
-    need_size(call, "sdispls", sdispls, size_);
-    check_blocks(call, "sendcounts", "sdispls", sendcounts, sdispls, false);
-    need_buffer(call, "send", send, extent(sendcounts, sdispls));
+    check_layout(call, "send", "sendcounts", "sdispls", sendcounts, sdispls, send, size_);
     out = static_cast<const unsigned char*>(send);
   }
   if (scounts[rank_] != recvcounts[rank_])
@@ -183,9 +145,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
     // with every pair's message in flight at once, their data then spreads over the
     // adaptive paths and both reception FIFOs (4 KiB per pair on 4x4x4: 46 048 cycles,
     // against 87 375 eagerly through one FIFO each).
-    check_p2p(call, "destination", to, kCollectiveTag, scounts[to] * b, 1, out);
-    sends.push_back(engine().isend(task_, cls_, out + sdisp[to] * b, scounts[to] * b, world_rank(to), kCollectiveTag,
-                                   kCollectiveEagerBytes));
+    sends.push_back(isend_bytes(out + sdisp[to] * b, scounts[to] * b, 1, to, kCollectiveTag, kCollectiveEagerBytes));
   }
   waitall(sends);
   // Every receive is finished before an error is thrown: none may write into the buffer
@@ -238,10 +198,7 @@ void Communicator::scatterv_as(const char* call, const void* send, const std::ve
               [&] { coll_recv(recv, recvcount * b, root); });
     return;
   }
-  need_size(call, "sendcounts", sendcounts, size_);
-  need_size(call, "displs", displs, size_);
-  check_blocks(call, "sendcounts", "displs", sendcounts, displs, false);
-  need_buffer(call, "send", send, extent(sendcounts, displs));
+  check_layout(call, "send", "sendcounts", "displs", sendcounts, displs, send, size_);
   const unsigned char* out = static_cast<const unsigned char*>(send);
   if (recv != kInPlace) {
     if (recvcount != sendcounts[rank_])

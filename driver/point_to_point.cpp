@@ -38,9 +38,10 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
   return recv_bytes(buf, count, bytes(type), source, tag);
 }
 
-Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
+Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
+                                  std::optional<size_t> eager_limit) {
   const size_t length = check_p2p("send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, cls_, buf, length, world_rank(dest), tag);
+  return engine().isend(task_, cls_, buf, length, world_rank(dest), tag, eager_limit);
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {

@@ -28,38 +28,20 @@ uint64_t describe(VectorCallId call, size_t count, Datatype type, Op op, unsigne
          (static_cast<uint64_t>(type) << 8) ^ (static_cast<uint64_t>(op) << 4) ^ (static_cast<uint64_t>(root) << 32);
 }
 
-// Receive blocks: no overflow, no two nonempty blocks overlapping.
-void check_receive_blocks(const char* call, const std::vector<size_t>& counts, const std::vector<size_t>& displs) {
-  std::vector<size_t> order;
-  for (size_t j = 0; j < counts.size(); ++j) {
-    if (displs[j] > SIZE_MAX / 16 - counts[j])
-      throw Error(std::string(call) + ": displs[" + std::to_string(j) + "] + recvcounts[" + std::to_string(j) +
-                  "] does not fit a buffer");
-    if (counts[j]) order.push_back(j);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return displs[a] < displs[b]; });
-  for (size_t i = 1; i < order.size(); ++i) {
-    const size_t a = order[i - 1], b = order[i];
-    if (displs[a] + counts[a] > displs[b])
-      throw Error(std::string(call) + ": the blocks of ranks " + std::to_string(a) + " and " + std::to_string(b) +
-                  " overlap in the receive buffer (displs[" + std::to_string(a) + "] = " + std::to_string(displs[a]) +
-                  ", recvcounts[" + std::to_string(a) + "] = " + std::to_string(counts[a]) + ", displs[" +
-                  std::to_string(b) + "] = " + std::to_string(displs[b]) + ")");
-  }
-}
-
-size_t extent(const std::vector<size_t>& counts, const std::vector<size_t>& displs) {
-  size_t e = 0;
-  for (size_t j = 0; j < counts.size(); ++j)
-    if (counts[j]) e = std::max(e, displs[j] + counts[j]);
-  return e;
-}
-
 const unsigned char* bytes_at(const void* p, size_t elements, Datatype t, bool pairs = false) {
   return static_cast<const unsigned char*>(p) + elements * native_bytes(t, pairs);
 }
 unsigned char* bytes_at(void* p, size_t elements, Datatype t, bool pairs = false) {
   return static_cast<unsigned char*>(p) + elements * native_bytes(t, pairs);
+}
+
+// This rank's contribution to a gather: its send buffer, or in place its own block of the
+// receive buffer; `count` elements, not null unless none.
+const void* own_block(const char* call, const void* send, size_t count, void* recv, const std::vector<size_t>& displs,
+                      Datatype type, unsigned rank) {
+  const void* src = send == Communicator::kInPlace ? bytes_at(recv, displs[rank], type) : send;
+  need_buffer(call, "send", src, count);
+  return src;
 }
 
 }  // namespace
@@ -89,15 +71,11 @@ void Communicator::gatherv(const void* send, size_t sendcount, void* recv, const
   const bool at_root = rank_ == root;
   if (send == kInPlace && !at_root) throw Error(std::string(call) + ": only the root may pass kInPlace");
   if (at_root) {
-    need_size(call, "recvcounts", recvcounts, size_);
-    need_size(call, "displs", displs, size_);
-    check_receive_blocks(call, recvcounts, displs);
-    need_buffer(call, "receive", recv, extent(recvcounts, displs));
+    check_layout(call, "receive", "recvcounts", "displs", recvcounts, displs, recv, size_);
   }
   const bool in_place = send == kInPlace;
   const size_t mine = in_place ? recvcounts[rank_] : sendcount;
-  const void* src = in_place ? bytes_at(recv, displs[rank_], type) : send;
-  need_buffer(call, "send", src, mine);
+  const void* src = own_block(call, send, mine, recv, displs, type, rank_);
   agree(call, 0, type, Op::Bor, root);
 
   // The ranges: word j holds rank j's count, words size()+j the root's recvcounts[j].
@@ -145,14 +123,10 @@ void Communicator::gather_ranges(const void* src, const std::vector<size_t>& cou
 void Communicator::allgatherv(const void* send, size_t sendcount, void* recv, const std::vector<size_t>& recvcounts,
                               const std::vector<size_t>& displs, Datatype type) {
   const char* call = "allgatherv";
-  need_size(call, "recvcounts", recvcounts, size_);
-  need_size(call, "displs", displs, size_);
-  check_receive_blocks(call, recvcounts, displs);
-  need_buffer(call, "receive", recv, extent(recvcounts, displs));
+  check_layout(call, "receive", "recvcounts", "displs", recvcounts, displs, recv, size_);
   const bool in_place = send == kInPlace;
   const size_t mine = in_place ? recvcounts[rank_] : sendcount;
-  const void* src = in_place ? bytes_at(recv, displs[rank_], type) : send;
-  need_buffer(call, "send", src, mine);
+  const void* src = own_block(call, send, mine, recv, displs, type, rank_);
   if (mine != recvcounts[rank_])
     throw Error(std::string(call) + ": sendcount " + std::to_string(mine) + " on rank " + std::to_string(rank_) +
                 " differs from recvcounts[" + std::to_string(rank_) + "] = " + std::to_string(recvcounts[rank_]));
