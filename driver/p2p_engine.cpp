@@ -135,7 +135,6 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   auto req = std::make_shared<RequestState>();
   req->is_send = true;
   req->cls = cls;
-  req->task = task.task;
   req->send_buf = static_cast<const uint8_t*>(buf);
   req->bytes = bytes;
   req->tag = tag;
@@ -211,7 +210,6 @@ Request P2pEngine::irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t 
                          unsigned tag) {
   auto req = std::make_shared<RequestState>();
   req->cls = cls;
-  req->task = task.task;
   req->recv_buf = static_cast<uint8_t*>(buf);
   req->capacity = capacity;
   task.cpu.memory_access();  // the unexpected queue, in node memory
@@ -566,29 +564,24 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     }
   }
 
-  // Rendezvous data, placed by its index at the receiver: adaptive through injection FIFO 1
-  // (into the receiver's normal reception FIFO) while it has room, else on the
-  // high-priority VC through FIFO 2 (into its priority reception FIFO). Each FIFO and each
+  // Rendezvous data, placed by its index at the receiver: through whichever FIFO has more
+  // room of injection FIFO 1 (adaptive, into the receiver's normal reception FIFO) and
+  // FIFO 2 (the high-priority VC, into its priority reception FIFO). Each FIFO and each
   // router output moves a flit per cycle: two of each can move two.
   while (!streaming_.empty()) {
     SendOp& op = *streaming_.front();
     fw::TorusHeader h = header_to(op.dst_node, true);
     h.sw_tag = p2p::kSwTagData;
     data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-    unsigned fifo = kDataFifo;
-    if (room[kDataFifo] < h.flits() || room[kControlFifo] > room[kDataFifo]) {
-      fifo = kControlFifo;
-      h = header_to(op.dst_node, false);
-      h.priority = true;
-      h.sw_tag = p2p::kSwTagData;
-      data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-      if (room[fifo] < h.flits()) {
-        if (room[kDataFifo] < h.flits()) break;
-        fifo = kDataFifo;  // the priority FIFO is full: the adaptive one after all
-        h = header_to(op.dst_node, true);
-        h.sw_tag = p2p::kSwTagData;
-        data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-      }
+    const unsigned flits = h.flits();
+    const unsigned fifo = room[kControlFifo] > room[kDataFifo] ? kControlFifo : kDataFifo;
+    if (room[fifo] < flits) break;
+    if (fifo == kControlFifo) {
+      fw::TorusHeader prio = header_to(op.dst_node, false);
+      prio.priority = true;
+      prio.sw_tag = h.sw_tag;
+      prio.chunks = h.chunks;
+      h = prio;
     }
     task.torus.inject(h, payload, fifo);
     room[fifo] -= h.flits();

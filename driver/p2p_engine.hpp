@@ -111,7 +111,6 @@ class P2pEngine {
     uint32_t recv_id = 0;    // rendezvous: the receiver's id, from the clear to send
     uint64_t next = 0;       // the next packet to inject
     uint64_t packets = 0;
-    bool rts_sent = false;
   };
   struct Posted {
     std::shared_ptr<RequestState> req;

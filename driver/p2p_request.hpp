@@ -31,7 +31,6 @@ struct Status {
 struct RequestState {
   bool is_send = false;
   unsigned cls = 0;         // the communicator's class route
-  unsigned task = 0;        // the task of the node that started it
   bool done = false;
   std::exception_ptr error; // set when the operation failed (a truncated receive)
   // A receive: its buffer and capacity; once matched, the message's sender (world rank),
