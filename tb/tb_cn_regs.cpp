@@ -910,14 +910,7 @@ TEST(CnRegs, RandomAccessesMatchTheRegisterMap) {
   // changed now and then, and now and then new FIFO levels: nearly empty, nearly full or
   // any, so that every access meets empty, full and in-between FIFOs.
   unsigned drain = 0, fill = 0;
-  auto level = [&](unsigned depth) -> size_t {
-    const unsigned near = static_cast<unsigned>(rng() % 6);
-    switch (rng() % 3) {
-      case 0: return near;
-      case 1: return depth - near;
-      default: return rng() % (depth + 1);
-    }
-  };
+  auto level = [&](unsigned depth) { return random_fifo_level(rng, depth); };
   for (int i = 0; i < 20000; ++i) {
     if (i % 200 == 0) {
       drain = static_cast<unsigned>(rng() % 4) * 2;

@@ -25,6 +25,17 @@ inline uint64_t test_seed(uint64_t fallback = 0xc011e7) {
   return seed;
 }
 
+// A FIFO level for a random test of a register block: nearly empty, nearly full or any of
+// 0..depth, a third of the time each, so that accesses meet every kind of level.
+inline size_t random_fifo_level(std::mt19937_64& rng, unsigned depth) {
+  const unsigned near = static_cast<unsigned>(rng() % 6);
+  switch (rng() % 3) {
+    case 0: return near;
+    case 1: return depth - near;
+    default: return rng() % (depth + 1);
+  }
+}
+
 // Bits [lsb, lsb + width) (width <= 64) of a Verilated wide port, which Verilator gives as
 // 32-bit words, least significant first.
 inline uint64_t wide_bits(const uint32_t* words, unsigned lsb, unsigned width) {

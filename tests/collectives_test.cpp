@@ -16,6 +16,7 @@
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_case.hpp"
 #include "support/machine_config.hpp"
 
 namespace collnet {
@@ -116,15 +117,6 @@ TEST_P(Collectives, EveryCollectiveTypeAndOpMatchesTheReference) {
   std::printf("[ sweep    ] %s\n", r.report.c_str());
 }
 
-std::string name(const ::testing::TestParamInfo<Case>& p) {
-  std::string s = p.param.shape;
-  for (char& ch : s)
-    if (ch == 'x') ch = '_';
-  s += "_tasks" + std::to_string(p.param.tasks);
-  if (!p.param.subset.empty()) s += "_subset" + std::to_string(p.param.subset.size());
-  return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(
     NodesTasksAndSubsets, Collectives,
     ::testing::Values(Case{"1x1x1", 1, {}}, Case{"2x1x1", 1, {}}, Case{"3x1x1", 1, {}}, Case{"7x1x1", 1, {}},
@@ -134,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"3x3x3", 1, {0, 5, 6, 11, 20}}, Case{"4x4x4", 1, {7, 8, 40, 41, 62}},
                       Case{"7x1x1", 1, {2, 6}}, Case{"2x2x2", 4, {0, 5, 6, 11, 20}},
                       Case{"3x3x3", 4, {1, 2, 3, 21, 44, 45, 46, 47, 107}}),
-    name);
+    test::machine_case_name<Case>);
 
 }  // namespace
 }  // namespace collnet

@@ -23,6 +23,7 @@
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "support/isolated.hpp"
+#include "support/machine_case.hpp"
 #include "support/machine_config.hpp"
 
 namespace collnet {
@@ -361,22 +362,13 @@ TEST_P(VectorCollectives, EveryCollectiveTypeAndOpMatchesTheReference) {
   std::printf("[ checks   ] %s\n", r.report.c_str());
 }
 
-std::string name(const ::testing::TestParamInfo<Case>& p) {
-  std::string s = p.param.shape;
-  for (char& ch : s)
-    if (ch == 'x') ch = '_';
-  s += "_tasks" + std::to_string(p.param.tasks);
-  if (!p.param.subset.empty()) s += "_subset" + std::to_string(p.param.subset.size());
-  return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(NodesTasksAndSubsets, VectorCollectives,
                          ::testing::Values(Case{"1x1x1", 1, {}}, Case{"2x1x1", 1, {}}, Case{"3x1x1", 1, {}},
                                            Case{"7x1x1", 1, {}}, Case{"2x2x2", 1, {}}, Case{"3x3x3", 1, {}},
                                            Case{"4x4x4", 1, {}}, Case{"1x1x1", 4, {}}, Case{"2x2x2", 4, {}},
                                            Case{"3x3x3", 1, {0, 5, 6, 11, 20}},
                                            Case{"2x2x2", 4, {1, 2, 3, 12, 21, 30, 31}}),
-                         name);
+                         test::machine_case_name<Case>);
 
 // Misuse: each raises collnet::Error naming the call and the argument, on every rank,
 // and the machine goes on to the next collective.
