@@ -303,6 +303,23 @@ const Collective* find_collective(const std::string& name) {
   return nullptr;
 }
 
+void print_algorithms(std::ostream& out) {
+  using namespace driver;
+  out << "collective   algorithms (--algorithm; auto picks one per call)\n";
+  for (unsigned i = 0; i < kNumCollectives; ++i) {
+    const driver::Collective c = static_cast<driver::Collective>(i);
+    std::string names;
+    for (Algorithm a : algorithms_for(c)) names += std::string(names.empty() ? "" : ", ") + to_string(a);
+    out << "  " << to_string(c) << std::string(11 - std::string(to_string(c)).size(), ' ') << names << "\n";
+  }
+  out << "\nalgorithms\n";
+  for (unsigned i = 0; i < kNumAlgorithms; ++i) {
+    const Algorithm a = static_cast<Algorithm>(i);
+    out << "  " << to_string(a) << std::string(26 - std::string(to_string(a)).size(), ' ') << describe(a) << "\n";
+  }
+  out << "\nThe other collectives (alltoallv, scatterv, gatherv, reduce_scatter, reduce_scatter_block) have one each.\n";
+}
+
 std::string collective_names() {
   std::string s;
   for (const Collective& c : collectives()) s += (s.empty() ? "" : " | ") + std::string(c.name);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,5 +91,7 @@ const std::vector<Collective>& collectives();
 const Collective* find_collective(const std::string& name);
 // "barrier | bcast | ...": the names, for the help and for errors.
 std::string collective_names();
+// `collnet algorithms`: every collective with the algorithms that apply to it.
+void print_algorithms(std::ostream& out);
 
 }  // namespace collnet::cli

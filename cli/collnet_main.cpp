@@ -20,6 +20,7 @@
 #include "number_list.hpp"
 #include "pingpong.hpp"
 #include "run_options.hpp"
+#include "compare.hpp"
 #include "traffic_command.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
@@ -98,6 +99,37 @@ int collnet_main(int argc, char** argv) {
                   "point-to-point: bytes of unexpected eager data a node may hold")
       ->capture_default_str();
 
+  std::string algorithm_text = "auto";
+  run->add_option("--algorithm", algorithm_text,
+                  "the collective's algorithm: auto, tree or a torus algorithm ('collnet algorithms' lists which apply)")
+      ->capture_default_str();
+  long long piece_bytes = static_cast<long long>(o.segment.piece_bytes);
+  run->add_option("--piece-bytes", piece_bytes, "alltoallv-segment: bytes sent to a destination per turn")
+      ->capture_default_str();
+  std::string order_text = "random";
+  run->add_option("--order", order_text, "alltoallv-segment: destination order, random (seeded per rank) | rank")
+      ->capture_default_str();
+
+  CLI::App* algorithms = app.add_subcommand("algorithms", "list the collectives' algorithms");
+
+  CLI::App* compare = app.add_subcommand("compare", "run every algorithm of a collective across message sizes");
+  collnet::cli::CompareOptions cmp;
+  std::string cmp_torus = "4x4x4", cmp_type = "u64", cmp_op = "sum", cmp_sizes = "8,64,512,4k,32k", cmp_algs,
+              cmp_order = "random";
+  long long cmp_tasks = 1, cmp_root = 0, cmp_piece = static_cast<long long>(cmp.run.segment.piece_bytes);
+  compare->add_option("collective", cmp.run.collective, "a collective 'collnet algorithms' lists")->required();
+  compare->add_option("--torus", cmp_torus, "machine shape XxYxZ")->capture_default_str();
+  compare->add_option("--sizes", cmp_sizes, "bytes per rank, e.g. 8,64,4k,1M (k and M binary)")->capture_default_str();
+  compare->add_option("--type", cmp_type, "element type")->capture_default_str();
+  compare->add_option("--op", cmp_op, "the reductions' op")->capture_default_str();
+  compare->add_option("--root", cmp_root, "root rank")->capture_default_str();
+  compare->add_option("--tasks", cmp_tasks, "tasks (ranks) per node")->capture_default_str();
+  compare->add_option("--seed", cmp.run.seed, "seed of the input data")->capture_default_str();
+  compare->add_option("--algorithms", cmp_algs, "only these, comma-separated (default: every one that applies)");
+  compare->add_option("--piece-bytes", cmp_piece, "alltoallv-segment: bytes per piece")->capture_default_str();
+  compare->add_option("--order", cmp_order, "alltoallv-segment: random | rank")->capture_default_str();
+  compare->add_option("--json", cmp.json_path, "write the table as JSON");
+
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
 
@@ -112,6 +144,46 @@ int collnet_main(int argc, char** argv) {
   }
 
   if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
+  if (algorithms->parsed()) {
+    collnet::cli::print_algorithms(std::cout);
+    return 0;
+  }
+  if (compare->parsed()) {
+    const auto c = collnet::driver::collective_named(cmp.run.collective);
+    if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists");
+    try {
+      cmp.run.machine.shape = collnet::sim::Shape::parse(cmp_torus);
+      cmp.run.type = collnet::driver::parse_datatype(cmp_type);
+      cmp.run.op = collnet::driver::parse_op(cmp_op);
+      cmp.sizes = collnet::cli::parse_sizes(cmp_sizes);
+    } catch (const std::exception& e) {
+      return usage_error(std::string("compare: ") + e.what());
+    }
+    if (cmp.run.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
+      return usage_error("compare: --torus " + cmp_torus + " is larger than a run may be");
+    if (cmp_tasks < 1 || cmp_tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
+      return usage_error("compare: --tasks must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode));
+    cmp.run.machine.tasks_per_node = static_cast<unsigned>(cmp_tasks);
+    const long long ranks = static_cast<long long>(cmp.run.machine.shape.nodes()) * cmp_tasks;
+    if (cmp_root < 0 || cmp_root >= ranks)
+      return usage_error("compare: --root " + std::to_string(cmp_root) + " is not one of the " + std::to_string(ranks) +
+                         " ranks");
+    cmp.run.root = static_cast<unsigned>(cmp_root);
+    if (!collnet::driver::accepts(cmp.run.op, cmp.run.type))
+      return usage_error("compare: --op " + cmp_op + " cannot reduce " + cmp_type + " elements");
+    if (cmp_piece < 1 || cmp_piece > (1LL << 30)) return usage_error("compare: --piece-bytes must be 1..2^30");
+    cmp.run.segment.piece_bytes = static_cast<size_t>(cmp_piece);
+    if (cmp_order != "random" && cmp_order != "rank") return usage_error("compare: --order must be random or rank");
+    cmp.run.segment.random_order = cmp_order == "random";
+    if (!cmp_algs.empty())
+      for (const std::string& name : collnet::cli::split_list(cmp_algs)) {
+        const auto a = collnet::driver::algorithm_named(name);
+        if (!a || !collnet::driver::applies(*c, *a) || *a == collnet::driver::Algorithm::Auto)
+          return usage_error("compare: --algorithms: '" + name + "' is not an algorithm of " + cmp.run.collective);
+        cmp.algorithms.push_back(*a);
+      }
+    return collnet::cli::run_compare(cmp);
+  }
 
   const bool pingpong = o.collective == "pingpong";
   const collnet::cli::Collective* spec = collnet::cli::find_collective(o.collective);
@@ -128,6 +200,28 @@ int collnet_main(int argc, char** argv) {
     return usage_error("--unexpected-limit: must be 0..2^40 bytes, got " + std::to_string(unexpected_limit));
   o.p2p.eager_limit = static_cast<size_t>(eager_limit);
   o.p2p.unexpected_limit = static_cast<size_t>(unexpected_limit);
+  {
+    const auto a = collnet::driver::algorithm_named(algorithm_text);
+    if (!a) return usage_error("--algorithm: unknown algorithm '" + algorithm_text + "' (see 'collnet algorithms')");
+    const auto c = collnet::driver::collective_named(o.collective);
+    if (*a != collnet::driver::Algorithm::Auto) {
+      if (!c) return usage_error("--algorithm: " + o.collective + " has one algorithm; only auto applies");
+      if (!collnet::driver::applies(*c, *a)) {
+        std::string names;
+        for (auto x : collnet::driver::algorithms_for(*c))
+          names += std::string(names.empty() ? "" : ", ") + collnet::driver::to_string(x);
+        return usage_error("--algorithm: " + algorithm_text + " does not apply to " + o.collective + " (it takes " +
+                           names + ")");
+      }
+    }
+    o.algorithm = *a;
+    if (piece_bytes < 1 || piece_bytes > (1LL << 30))
+      return usage_error("--piece-bytes: must be 1.." + std::to_string(1LL << 30) + ", got " + std::to_string(piece_bytes));
+    o.segment.piece_bytes = static_cast<size_t>(piece_bytes);
+    if (order_text != "random" && order_text != "rank")
+      return usage_error("--order: must be random or rank, got '" + order_text + "'");
+    o.segment.random_order = order_text == "random";
+  }
   if (!pingpong && (!sizes_text.empty() || iterations != 4))
     return usage_error("--sizes and --iterations are pingpong's");
   if (o.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)

@@ -16,7 +16,7 @@
 
 namespace collnet::cli {
 
-int run_collective(const RunOptions& o) {
+int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out) {
   const std::string& coll = o.collective;
   const Collective* spec = find_collective(coll);
   if (spec == nullptr) throw std::invalid_argument("unknown collective '" + coll + "' (known: " + collective_names() + ")");
@@ -60,6 +60,10 @@ int run_collective(const RunOptions& o) {
     for (unsigned k = 0; k < n; ++k)
       arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
+  // The algorithm: --algorithm, or what auto picks (the collectives outside
+  // driver::Collective have one).
+  const std::optional<driver::Collective> driver_coll = driver::collective_named(coll);
+  driver::Algorithm chosen = o.algorithm;
   sim::Machine machine_model(o.machine);
   driver::Job job(machine_model, o.p2p);
   const driver::RunReport report = job.run([&](driver::Task& t) {
@@ -67,7 +71,10 @@ int run_collective(const RunOptions& o) {
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
     driver::Communicator* comm = subset ? &*subset : &t.world();
     comm->set_argument_check(o.check_arguments);
+    if (driver_coll) comm->set_algorithm(*driver_coll, o.algorithm);
+    comm->set_segment_options(o.segment);
     const unsigned k = comm->rank();
+    if (k == 0 && driver_coll) chosen = comm->choose(*driver_coll, count * driver::bytes(o.type));
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
     spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), len[k].recv, &counts});
@@ -87,6 +94,11 @@ int run_collective(const RunOptions& o) {
   js["op"] = spec->takes_op ? driver::to_string(op) : "none";
   if (spec->takes_root) js["root"] = o.root;
   js["seed"] = o.seed;
+  js["algorithm"] = driver_coll ? driver::to_string(chosen) : "default";
+  if (chosen == driver::Algorithm::AlltoallvSegment) {
+    js["piece_bytes"] = o.segment.piece_bytes;
+    js["order"] = o.segment.random_order ? "random" : "rank";
+  }
   const uint64_t bytes_per_rank = spec->lengths ? sent_elements * driver::bytes(o.type) / n : count * driver::bytes(o.type);
   js["bytes"] = bytes_per_rank;
   js["tree_depth"] = machine_model.tree_depth();
@@ -95,6 +107,7 @@ int run_collective(const RunOptions& o) {
   js["clock_mhz"] = o.machine.clock_mhz;
 
   auto finish = [&](int status) {
+    if (cycles_out && js.contains("cycles") && js["cycles"].is_number()) *cycles_out = js["cycles"].get<uint64_t>();
     if (!o.json_path.empty()) {
       std::ofstream f(o.json_path);
       if (!f) {
@@ -140,6 +153,7 @@ int run_collective(const RunOptions& o) {
                                    (tasks > 1 ? " tasks=" + std::to_string(tasks) : "") + members_text;
   std::ostringstream line;
   line << coll;
+  if (o.algorithm != driver::Algorithm::Auto) line << " algorithm=" << driver::to_string(chosen);
   if (barrier) {
     // The barrier's cost is what the last rank to arrive waits; verified if no rank left
     // before the last one arrived.
@@ -152,10 +166,10 @@ int run_collective(const RunOptions& o) {
     line << machine_text << ": " << cycles << " cycles from the last arrival to the last departure ("
          << cycles / o.machine.clock_mhz << " us at " << o.machine.clock_mhz << " MHz)";
     if (ok) {
-      std::cout << line.str() << ", verified\n";
+      text << line.str() << ", verified\n";
       return finish(0);
     }
-    std::cout << line.str() << ", WRONG\n";
+    text << line.str() << ", WRONG\n";
     std::cerr << "collnet: rank " << (early - end.begin()) << " left the barrier at cycle " << *early
               << ", before the last rank arrived at cycle " << last_in << "\n";
     return finish(1);
@@ -198,11 +212,11 @@ int run_collective(const RunOptions& o) {
        << us << " us at " << o.machine.clock_mhz << " MHz), " << bytes_per_rank << " bytes per rank";
   if (spec->lengths) line << " sent";
   if (bad.count == 0) {
-    std::cout << line.str() << ", verified\n";
+    text << line.str() << ", verified\n";
     return finish(0);
   }
   js["mismatches"] = bad.count;
-  std::cout << line.str() << ", WRONG\n";
+  text << line.str() << ", WRONG\n";
   std::cerr << "collnet: " << bad.count << " wrong elements; first at rank " << bad.rank << " index " << bad.index
             << ": expected " << hex64(bad.expected) << ", got " << hex64(bad.got) << "\n";
   return finish(1);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "collectives.hpp"
 #include "driver/op.hpp"
@@ -30,10 +32,13 @@ struct RunOptions {
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
   driver::P2pConfig p2p;       // the point-to-point protocols' limits
+  driver::Algorithm algorithm = driver::Algorithm::Auto;  // must apply to the collective
+  driver::SegmentOptions segment;  // alltoallv-segment's piece size and order
 };
 
-// Runs the collective, checks it against the reference, prints a report.
+// Runs the collective, checks it against the reference, prints a report line to `out`
+// (errors to stderr) and, with `cycles`, stores the collective's cycles there.
 // Returns the process exit status: 0 verified, 1 wrong result or hardware error.
-int run_collective(const RunOptions& options);
+int run_collective(const RunOptions& options, std::ostream& out = std::cout, uint64_t* cycles = nullptr);
 
 }  // namespace collnet::cli

@@ -208,8 +208,15 @@ void Communicator::agree(const char* call, size_t count, Datatype type, Op op, u
   }
 }
 
+Communicator::Combiner Communicator::over_tree(uint64_t descriptor) {
+  Combine pass_it = [this, descriptor](const Encoding& e, std::vector<uint64_t> m, std::pair<size_t, size_t> own) {
+    return pass(e, std::move(m), own, descriptor);
+  };
+  return Combiner{pass_it, pass_it};
+}
+
 std::vector<uint64_t> Communicator::reduce_positions(const uint64_t* send, size_t count, Datatype type, Op op,
-                                                     size_t positions, size_t from, uint64_t descriptor) {
+                                                     size_t positions, size_t from, const Combiner& combine) {
   const size_t total = positions * count;
   const unsigned stride = is_loc(op) ? 2 : 1;
   const size_t want = std::min<size_t>(rank_, positions - 1) * count;  // the position this rank reads
@@ -220,14 +227,14 @@ std::vector<uint64_t> Communicator::reduce_positions(const uint64_t* send, size_
     std::vector<uint64_t> exps = ee.identity_message(total);
     for (size_t p = from; p < positions; ++p)
       for (size_t i = 0; i < count; ++i) put(exps, ee, p * count + i, {float_sum::exponent_key(type, send[i])});
-    const std::vector<uint64_t> emax = pass(ee, std::move(exps), ee.word_range(from * count, total), descriptor);
+    const std::vector<uint64_t> emax = combine.exponents(ee, std::move(exps), ee.word_range(from * count, total));
     std::vector<uint64_t> fixed = fe.identity_message(total);
     for (size_t p = from; p < positions; ++p)
       for (size_t i = 0; i < count; ++i) {
         const size_t k = p * count + i;
         put(fixed, fe, k, float_sum::to_fixed(type, send[i], get(emax, ee, k)[0]));
       }
-    const std::vector<uint64_t> sum = pass(fe, std::move(fixed), fe.word_range(from * count, total), descriptor);
+    const std::vector<uint64_t> sum = combine.values(fe, std::move(fixed), fe.word_range(from * count, total));
     for (size_t i = 0; i < count; ++i)
       out[i] = float_sum::from_fixed(type, get(sum, fe, want + i), get(emax, ee, want + i)[0]);
     return out;
@@ -238,7 +245,7 @@ std::vector<uint64_t> Communicator::reduce_positions(const uint64_t* send, size_
   for (size_t p = from; p < positions; ++p)
     for (size_t i = 0; i < count; ++i)
       put(msg, e, p * count + i, encode(type, op, send[i * stride], is_loc(op) ? send[i * stride + 1] : 0));
-  const std::vector<uint64_t> res = pass(e, std::move(msg), e.word_range(from * count, total), descriptor);
+  const std::vector<uint64_t> res = combine.values(e, std::move(msg), e.word_range(from * count, total));
   for (size_t i = 0; i < count; ++i) {
     uint64_t index = 0;
     out[i * stride] = decode(type, op, get(res, e, want + i), &index);
@@ -270,6 +277,7 @@ size_t Communicator::check_p2p(const char* call, const char* which, unsigned pee
 }
 
 void Communicator::barrier() {
+  if (choose(Collective::Barrier, 0) == Algorithm::TorusDissemination) return torus_dissemination_barrier();
   NodeTasks::Slot& s = node_.slot(cls_);
   const uint64_t generation = s.generation;
   if (local_count_ > 1) {
@@ -318,8 +326,10 @@ void Communicator::allreduce_words(const uint64_t* send, uint64_t* recv, size_t 
   check_buffer("allreduce", "receive", recv, count);
   if (!on_tree(op)) return prod_reduce("allreduce", send, recv, count, type, 0, true);
   agree("allreduce", count, type, op, 0);
-  const std::vector<uint64_t> r =
-      reduce_positions(send, count, type, op, 1, 0, describe(kAllreduce, count, type, op, 0));
+  const Algorithm a = choose(Collective::Allreduce, count * native_bytes(type, is_loc(op)));
+  const std::vector<uint64_t> r = reduce_positions(
+      send, count, type, op, 1, 0,
+      a == Algorithm::Tree ? over_tree(describe(kAllreduce, count, type, op, 0)) : on_torus(a, std::nullopt));
   std::copy(r.begin(), r.end(), recv);
 }
 
@@ -331,8 +341,10 @@ void Communicator::reduce_words(const uint64_t* send, uint64_t* recv, size_t cou
   if (rank_ == root) check_buffer("reduce", "receive", recv, count);
   if (!on_tree(op)) return prod_reduce("reduce", send, recv, count, type, root, false);
   agree("reduce", count, type, op, root);
-  const std::vector<uint64_t> r =
-      reduce_positions(send, count, type, op, 1, 0, describe(kReduce, count, type, op, root));
+  const Algorithm a = choose(Collective::Reduce, count * native_bytes(type, is_loc(op)));
+  const std::vector<uint64_t> r = reduce_positions(
+      send, count, type, op, 1, 0,
+      a == Algorithm::Tree ? over_tree(describe(kReduce, count, type, op, root)) : on_torus(a, root));
   if (rank_ == root) std::copy(r.begin(), r.end(), recv);
 }
 
@@ -376,9 +388,13 @@ void Communicator::prefix(const char* call, const uint64_t* send, uint64_t* recv
   if (inclusive || rank_ > 0) check_buffer(call, "receive", recv, count);
   if (!on_tree(op)) return prod_prefix(call, send, recv, count, type, inclusive);
   agree(call, count, type, op, 0);
+  const Algorithm a = choose(inclusive ? Collective::Scan : Collective::Exscan, count * native_bytes(type, is_loc(op)));
   const size_t from = inclusive ? rank_ : rank_ + 1;
-  const std::vector<uint64_t> r = reduce_positions(send, count, type, op, size_, from,
-                                                   describe(inclusive ? kScan : kExscan, count, type, op, 0));
+  const std::vector<uint64_t> r =
+      a == Algorithm::Tree
+          ? reduce_positions(send, count, type, op, size_, from,
+                             over_tree(describe(inclusive ? kScan : kExscan, count, type, op, 0)))
+          : reduce_positions(send, count, type, op, 1, 0, prefix_on_torus(inclusive));
   if (inclusive || rank_ > 0) std::copy(r.begin(), r.end(), recv);
 }
 
@@ -422,6 +438,13 @@ void Communicator::reduce(const void* send, void* recv, size_t count, Datatype t
 }
 
 void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) {
+  if (choose(Collective::Bcast, count * native_bytes(type, false)) != Algorithm::Tree) {
+    check_root("bcast", root);
+    if (count == 0) return;
+    check_buffer("bcast", "the", buf, count);
+    agree("bcast", count, type, Op::Bor, root);
+    return torus_bcast(buf, count * native_bytes(type, false), root);
+  }
   std::vector<uint64_t> b = raw_of(buf, count, type, false);  // in place
   bcast_words(data_or_null(b, buf), count, type, root);
   if (buf && count) raw_to_native(type, false, b.data(), count, buf);
@@ -430,11 +453,31 @@ void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) 
 void Communicator::gather(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
   check_root("gather", root);
   const bool receives = rank_ == root;
+  if (choose(Collective::Gather, count * native_bytes(type, false)) != Algorithm::Tree) {
+    if (count == 0) return;
+    check_buffer("gather", "send", send, count);
+    if (receives) check_buffer("gather", "receive", recv, count * size_);
+    agree("gather", count, type, Op::Bor, root);
+    return torus_gather(send, recv, count * native_bytes(type, false), root);
+  }
   through_raw(send, receives ? recv : nullptr, count, count * size_, type, false, receives,
               [&](const uint64_t* s, uint64_t* r) { gather_to(s, r, count, type, root, false); });
 }
 
 void Communicator::allgather(const void* send, void* recv, size_t count, Datatype type) {
+  const size_t b = native_bytes(type, false);
+  const Algorithm a = choose(Collective::Allgather, count * b);
+  if (a != Algorithm::Tree) {
+    if (count == 0) return;
+    check_buffer("allgather", "send", send, count);
+    check_buffer("allgather", "receive", recv, count * size_);
+    agree("allgather", count, type, Op::Bor, 0);
+    unsigned char* base = static_cast<unsigned char*>(recv);
+    copy_local(base + rank_ * count * b, send, count * b);
+    std::vector<unsigned char*> at(size_);
+    for (unsigned j = 0; j < size_; ++j) at[j] = base + j * count * b;
+    return torus_allgather_blocks(at, std::vector<size_t>(size_, count * b), a);
+  }
   through_raw(send, recv, count, count * size_, type, false, true,
               [&](const uint64_t* s, uint64_t* r) { gather_to(s, r, count, type, 0, true); });
 }

@@ -11,12 +11,15 @@
 // Point-to-point send and recv go over the torus instead (point_to_point.cpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "datatype.hpp"
 #include "error.hpp"
 #include "encoding.hpp"
@@ -56,6 +59,18 @@ class Communicator {
   // Returns nothing on ranks that are not members. Throws collnet::Error naming a bad
   // rank, or when the user class routes are used up.
   std::optional<Communicator> create(std::vector<unsigned> ranks);
+
+  // The algorithm a collective runs (algorithm.hpp, docs/torus-algorithms.md): Auto, the
+  // default, picks one per call; any other must apply to the collective (collnet::Error
+  // naming the ones that do otherwise). Every rank of the communicator must choose the
+  // same. The vector and personalised collectives not in Collective keep theirs.
+  void set_algorithm(Collective c, Algorithm a);
+  Algorithm algorithm(Collective c) const { return algorithms_[static_cast<unsigned>(c)]; }
+  // The algorithm a call of `c` moving `bytes` bytes per rank runs (Auto resolved).
+  Algorithm choose(Collective c, size_t bytes) const;
+  // How alltoallv-segment (seed 001) sends: piece size and destination order.
+  void set_segment_options(const SegmentOptions& o);
+  const SegmentOptions& segment_options() const { return segment_; }
 
   // Returns once every rank has called it. The tasks of a node meet on the node first;
   // the leader then joins the barrier network (world) or a one-word allreduce (a subset).
@@ -326,11 +341,52 @@ class Communicator {
   // identity elsewhere) combined with every other rank's; returns the combined message.
   std::vector<uint64_t> pass(const Encoding& e, std::vector<uint64_t> message, std::pair<size_t, size_t> owned,
                              uint64_t descriptor);
+  // How a reduction combines encoded messages (owning a word range, identity elsewhere)
+  // across the ranks: the floating-point sum's exponents (which every rank must learn) and
+  // the values. Over the tree both are a pass; on the torus (torus_collectives.cpp) an
+  // algorithm of point-to-point messages.
+  using Combine =
+      std::function<std::vector<uint64_t>(const Encoding&, std::vector<uint64_t>, std::pair<size_t, size_t>)>;
+  struct Combiner {
+    Combine exponents, values;
+  };
+  Combiner over_tree(uint64_t descriptor);
+  // allreduce (no root) or reduce to `root`; prefixes for scan and exscan.
+  Combiner on_torus(Algorithm a, std::optional<unsigned> root);
+  Combiner prefix_on_torus(bool inclusive);
   // The reductions (allreduce, reduce, scan, exscan), laid out at position p*count:
   // a reduction of `positions` x count elements in which this rank contributes
   // send[i] at the positions in [from, positions).
   std::vector<uint64_t> reduce_positions(const uint64_t* send, size_t count, Datatype type, Op op, size_t positions,
-                                         size_t from, uint64_t descriptor);
+                                         size_t from, const Combiner& combine);
+
+  // ---------------------------------------------- torus algorithms (torus_collectives.cpp)
+  // Encoded words between ranks, and combining them as the ALU does.
+  void send_words(const uint64_t* w, size_t n, unsigned dest);
+  void recv_words(uint64_t* w, size_t n, unsigned source);
+  void exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n, unsigned source);
+  void combine_words(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n);
+  // An encoded message combined over all ranks by algorithm `a`: on every rank, or on
+  // `root` only (binomial; other ranks' result is undefined).
+  std::vector<uint64_t> torus_reduce_message(const Encoding& e, std::vector<uint64_t> msg, Algorithm a,
+                                             std::optional<unsigned> root);
+  // The prefix over ranks 0..rank (inclusive) or 0..rank-1 (identity on rank 0).
+  std::vector<uint64_t> torus_prefix_message(const Encoding& e, std::vector<uint64_t> msg, bool inclusive);
+  void torus_dissemination_barrier();
+  // Native bytes, `bytes` per rank.
+  void torus_bcast(void* buf, size_t bytes, unsigned root);
+  void torus_gather(const void* send, void* recv, size_t bytes, unsigned root);
+  void torus_scatter(const void* send, void* recv, size_t bytes, unsigned root);
+  void torus_alltoall(const unsigned char* out, unsigned char* in, size_t bytes, Algorithm a);
+  // allgather(v): block j (len[j] bytes at at[j]) from rank j to every rank; this rank's
+  // is in place already. Recursive doubling and Bruck need equal blocks in rank order.
+  void torus_allgather_blocks(const std::vector<unsigned char*>& at, const std::vector<size_t>& len, Algorithm a);
+  // Seed 001's alltoallv: out[j] to rank j, a piece at a time (segment_); rank j's message
+  // into in_at[j], in_len[j] bytes.
+  void segment_alltoallv(const std::vector<std::pair<const unsigned char*, size_t>>& out,
+                         const std::vector<unsigned char*>& in_at, const std::vector<size_t>& in_len);
+  // A copy in the node's memory, four words per cycle as combining is.
+  void copy_local(void* to, const void* from, size_t bytes);
   // gather (the root receives) and allgather (everyone does).
   void gather_to(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root, bool everyone);
   void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
@@ -362,6 +418,8 @@ class Communicator {
   uint64_t barriers_ = 0;           // world barriers so far: they alternate channels
   bool check_arguments_ = false;
   StreamStats last_;
+  std::array<Algorithm, kNumCollectives> algorithms_{};  // Auto
+  SegmentOptions segment_;
 };
 
 }  // namespace collnet::driver

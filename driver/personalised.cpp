@@ -61,12 +61,6 @@ void Communicator::coll_sendrecv(const void* send, size_t send_bytes_, unsigned 
 
 namespace {
 
-// A local copy between buffers of the node's memory, four words per cycle as combining is.
-void local_copy(fw::Processor& cpu, void* to, const void* from, size_t bytes) {
-  if (bytes) std::memcpy(to, from, bytes);
-  cpu.idle((bytes / 8 + 3) / 4);
-}
-
 // A receive whose length differs from the message's is the caller's count disagreeing
 // with the sender's: said in the collective's terms.
 template <class F>
@@ -89,12 +83,19 @@ void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype
   for (unsigned j = 0; j < size_; ++j) displs[j] = j * count;
   if (send == kInPlace) {
     need_buffer(call, "receive", recv, count * size_);
-    alltoallv_as(call, kInPlace, {}, {}, recv, counts, displs, type);
-    return;
+    if (choose(Collective::Alltoall, count * elem(type)) == Algorithm::TorusLinear)
+      return alltoallv_as(call, kInPlace, {}, {}, recv, counts, displs, type);
+    // The other algorithms send from a copy.
+    std::vector<unsigned char> copy(count * size_ * elem(type));
+    copy_local(copy.data(), recv, copy.size());
+    return alltoall(copy.data(), recv, count, type);
   }
   need_buffer(call, "send", send, count * size_);
   need_buffer(call, "receive", recv, count * size_);
-  alltoallv_as(call, send, counts, displs, recv, counts, displs, type);
+  const Algorithm a = choose(Collective::Alltoall, count * elem(type));
+  if (a == Algorithm::TorusLinear) return alltoallv_as(call, send, counts, displs, recv, counts, displs, type);
+  last_ = {};
+  torus_alltoall(static_cast<const unsigned char*>(send), static_cast<unsigned char*>(recv), count * elem(type), a);
 }
 
 void Communicator::alltoallv(const void* send, const std::vector<size_t>& sendcounts,
@@ -117,7 +118,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
   const unsigned char* out;
   if (in_place) {
     copy.resize(extent(recvcounts, rdispls) * b);
-    local_copy(task_.cpu, copy.data(), recv, copy.size());
+    copy_local(copy.data(), recv, copy.size());
     out = copy.data();
   } else {
     check_layout(call, "send", "sendcounts", "sdispls", sendcounts, sdispls, send, size_);
@@ -128,7 +129,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
                 " but recvcounts[" + std::to_string(rank_) + "] = " + std::to_string(recvcounts[rank_]) +
                 " on rank " + std::to_string(rank_));
   unsigned char* in = static_cast<unsigned char*>(recv);
-  local_copy(task_.cpu, in + rdispls[rank_] * b, out + sdisp[rank_] * b, recvcounts[rank_] * b);
+  copy_local(in + rdispls[rank_] * b, out + sdisp[rank_] * b, recvcounts[rank_] * b);
   // Every receive is posted first, then every send starts, to rank+1, rank+2, ... (in each
   // step of that order the ranks send to different ranks), and all complete together: the
   // messages of every pair are in flight at once, and the receives are there when they
@@ -169,6 +170,13 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
 
 void Communicator::scatter(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
   check_root("scatter", root);
+  if (choose(Collective::Scatter, count * elem(type)) == Algorithm::TorusBinomial) {
+    last_ = {};
+    if (rank_ == root) need_buffer("scatter", "send", send, count * size_);
+    if (recv == kInPlace && rank_ != root) throw Error("scatter: only the root may pass kInPlace");
+    if (recv != kInPlace) need_buffer("scatter", "receive", recv, count);
+    return torus_scatter(send, recv, count * elem(type), root);
+  }
   std::vector<size_t> counts, displs;
   if (rank_ == root) {
     need_buffer("scatter", "send", send, count * size_);
@@ -205,7 +213,7 @@ void Communicator::scatterv_as(const char* call, const void* send, const std::ve
       throw Error(std::string(call) + ": recvcount " + std::to_string(recvcount) + " on the root differs from sendcounts[" +
                   std::to_string(rank_) + "] = " + std::to_string(sendcounts[rank_]));
     need_buffer(call, "receive", recv, recvcount);
-    local_copy(task_.cpu, recv, out + displs[rank_] * b, recvcount * b);
+    copy_local(recv, out + displs[rank_] * b, recvcount * b);
   }
   for (unsigned k = 1; k < size_; ++k) {
     const unsigned to = (root + k) % size_;

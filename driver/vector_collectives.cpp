@@ -132,7 +132,17 @@ void Communicator::allgatherv(const void* send, size_t sendcount, void* recv, co
                 " differs from recvcounts[" + std::to_string(rank_) + "] = " + std::to_string(recvcounts[rank_]));
   agree(call, 0, type, Op::Bor, 0);
   agree_counts(call, "recvcounts", recvcounts);
-  gather_ranges(src, recvcounts, recv, displs, type, in_place, kAllgatherv, 0);
+  const size_t b = native_bytes(type, false);
+  const Algorithm a = choose(Collective::Allgatherv, mine * b);
+  if (a == Algorithm::Tree) return gather_ranges(src, recvcounts, recv, displs, type, in_place, kAllgatherv, 0);
+  std::vector<unsigned char*> at(size_);
+  std::vector<size_t> len(size_);
+  for (unsigned j = 0; j < size_; ++j) {
+    at[j] = static_cast<unsigned char*>(recv) + displs[j] * b;
+    len[j] = recvcounts[j] * b;
+  }
+  if (!in_place) copy_local(at[rank_], src, len[rank_]);
+  torus_allgather_blocks(at, len, a);
 }
 
 // ------------------------------------------------------------------ reduce_scatter
@@ -145,7 +155,7 @@ std::vector<uint64_t> Communicator::reduce_all_words(const char* call, const uin
     return out;
   }
   agree(call, count, type, op, 0);
-  return reduce_positions(send, count, type, op, 1, 0, describe(kReduceScatter, count, type, op, 0));
+  return reduce_positions(send, count, type, op, 1, 0, over_tree(describe(kReduceScatter, count, type, op, 0)));
 }
 
 void Communicator::reduce_scatter(const void* send, void* recv, const std::vector<size_t>& recvcounts, Datatype type,

@@ -1,0 +1,75 @@
+#include "algorithm.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace collnet::driver {
+
+namespace {
+
+constexpr std::array<const char*, kNumCollectives> kCollectiveNames = {
+    "barrier", "bcast", "reduce", "allreduce", "gather", "allgather", "allgatherv",
+    "scatter", "alltoall", "scan", "exscan"};
+
+struct AlgorithmInfo {
+  const char* name;
+  const char* what;
+};
+constexpr std::array<AlgorithmInfo, kNumAlgorithms> kAlgorithms = {{
+    {"auto", "chosen per call by communicator and message size"},
+    {"tree", "the combining network (a world barrier: the barrier network)"},
+    {"torus-binomial", "a binomial tree of torus messages, log2(n) rounds"},
+    {"torus-recursive-doubling", "log2(n) rounds of pairwise exchanges at distance 1, 2, 4, ..."},
+    {"torus-ring", "n-1 steps neighbour to neighbour around a ring of ranks"},
+    {"torus-rabenseifner", "reduce-scatter by recursive halving, then allgather by recursive doubling"},
+    {"torus-bruck", "log2(n) rounds of rotated blocks"},
+    {"torus-pairwise", "n-1 steps, one exchange partner each"},
+    {"torus-linear", "every message in flight at once"},
+    {"torus-dissemination", "log2(n) rounds of zero-byte messages at distance 1, 2, 4, ..."},
+    {"alltoallv-segment", "an alltoallv of the own segment, a piece to each destination in turn (seed 001)"},
+}};
+
+using A = Algorithm;
+const std::array<std::vector<Algorithm>, kNumCollectives>& table() {
+  static const std::array<std::vector<Algorithm>, kNumCollectives> t = {{
+      /* barrier    */ {A::Auto, A::Tree, A::TorusDissemination},
+      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* reduce     */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* allreduce  */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusRecursiveDoubling, A::TorusRing, A::TorusRabenseifner},
+      /* gather     */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* allgather  */ {A::Auto, A::Tree, A::TorusRing, A::TorusRecursiveDoubling, A::TorusBruck, A::AlltoallvSegment},
+      /* allgatherv */ {A::Auto, A::Tree, A::TorusRing, A::AlltoallvSegment},
+      /* scatter    */ {A::Auto, A::TorusLinear, A::TorusBinomial},
+      /* alltoall   */ {A::Auto, A::TorusLinear, A::TorusPairwise, A::TorusBruck},
+      /* scan       */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},
+      /* exscan     */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},
+  }};
+  return t;
+}
+
+}  // namespace
+
+const char* to_string(Collective c) { return kCollectiveNames[static_cast<unsigned>(c)]; }
+const char* to_string(Algorithm a) { return kAlgorithms[static_cast<unsigned>(a)].name; }
+const char* describe(Algorithm a) { return kAlgorithms[static_cast<unsigned>(a)].what; }
+
+std::optional<Collective> collective_named(const std::string& name) {
+  for (unsigned i = 0; i < kNumCollectives; ++i)
+    if (name == kCollectiveNames[i]) return static_cast<Collective>(i);
+  return std::nullopt;
+}
+
+std::optional<Algorithm> algorithm_named(const std::string& name) {
+  for (unsigned i = 0; i < kNumAlgorithms; ++i)
+    if (name == kAlgorithms[i].name) return static_cast<Algorithm>(i);
+  return std::nullopt;
+}
+
+const std::vector<Algorithm>& algorithms_for(Collective c) { return table()[static_cast<unsigned>(c)]; }
+
+bool applies(Collective c, Algorithm a) {
+  const std::vector<Algorithm>& v = algorithms_for(c);
+  return std::find(v.begin(), v.end(), a) != v.end();
+}
+
+}  // namespace collnet::driver

@@ -1,0 +1,64 @@
+// Which algorithm a collective runs: on the combining network ("tree", the barrier
+// network for a world barrier) or on the torus, by one of the algorithms MPI libraries use
+// there. Each collective has a set of algorithms that apply to it; Auto picks one.
+// Algorithms and their costs: docs/torus-algorithms.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collnet::driver {
+
+// The collectives whose algorithm can be chosen.
+enum class Collective {
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Gather,
+  Allgather,
+  Allgatherv,
+  Scatter,
+  Alltoall,
+  Scan,
+  Exscan,
+};
+constexpr unsigned kNumCollectives = 11;
+
+enum class Algorithm {
+  Auto,                    // the default: chosen per call (Communicator::choose)
+  Tree,                    // the combining network; a world barrier: the barrier network
+  TorusBinomial,           // binomial tree of point-to-point messages
+  TorusRecursiveDoubling,  // log2 rounds of pairwise exchanges (non-powers of two folded)
+  TorusRing,               // neighbour to neighbour around a ring of ranks
+  TorusRabenseifner,       // reduce-scatter by recursive halving, allgather by doubling
+  TorusBruck,              // log2 rounds of rotated blocks
+  TorusPairwise,           // one partner per step, size()-1 steps
+  TorusLinear,             // every message in flight at once
+  TorusDissemination,      // log2 rounds of zero-byte messages
+  AlltoallvSegment,        // seed 001: an alltoallv of the own segment, sent a piece at a time
+};
+constexpr unsigned kNumAlgorithms = 11;
+
+const char* to_string(Collective c);
+const char* to_string(Algorithm a);
+std::optional<Collective> collective_named(const std::string& name);
+std::optional<Algorithm> algorithm_named(const std::string& name);
+// What an algorithm does, one line.
+const char* describe(Algorithm a);
+
+// The algorithms that apply to a collective, Auto first.
+const std::vector<Algorithm>& algorithms_for(Collective c);
+bool applies(Collective c, Algorithm a);
+
+// How alltoallv-segment sends: a piece of `piece_bytes` (rounded to whole elements, at
+// least one) to each destination in turn, destinations in a random order seeded per rank
+// (or rank order).
+struct SegmentOptions {
+  size_t piece_bytes = 1024;
+  bool random_order = true;
+  uint64_t seed = 1;
+};
+
+}  // namespace collnet::driver

@@ -1,0 +1,471 @@
+// The collectives' torus algorithms: what MPI libraries run on a torus without a combining
+// network, built on point-to-point messages (coll_send, coll_recv, coll_sendrecv on the
+// collectives' own tag). docs/torus-algorithms.md describes each with its cost.
+//
+// Reductions travel in the combining network's encoding (encoding.hpp): every element an
+// operand of the ALU, combined here by the same model the node's tasks combine with
+// (firmware/alu_model.hpp), four words per processor cycle. Integer ADD is associative
+// and MAX, MIN and the bitwise ops are too, so a torus reduction gives the tree's result
+// bit for bit whatever order it combines in; floating-point sums are the tree's two
+// passes (float_sum.hpp): the largest exponent, then a fixed-point sum.
+//
+// Non-powers of two: recursive doubling and Rabenseifner fold the first 2*rem ranks in
+// pairs (rem = size() - p, p the largest power of two <= size()): the even rank of a pair
+// hands its data to the odd one and waits for the result, as MPICH does.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "collective_args.hpp"
+#include "communicator.hpp"
+#include "error.hpp"
+#include "firmware/alu_model.hpp"
+
+namespace collnet::driver {
+
+namespace {
+
+size_t elem(Datatype type) { return native_bytes(type, false); }
+
+// The largest power of two <= n (n >= 1).
+unsigned floor_pow2(unsigned n) {
+  unsigned p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+// The fold of recursive doubling onto p = floor_pow2(n) ranks: rank r's new rank, or -1
+// for the even rank of a folded pair; and back.
+struct Fold {
+  unsigned n, p, rem;
+  explicit Fold(unsigned size) : n(size), p(floor_pow2(size)), rem(size - floor_pow2(size)) {}
+  bool folded_out(unsigned r) const { return r < 2 * rem && r % 2 == 0; }
+  unsigned new_rank(unsigned r) const { return r < 2 * rem ? r / 2 : r - rem; }
+  unsigned real_rank(unsigned q) const { return q < rem ? 2 * q + 1 : q + rem; }
+  // The real ranks whose data new ranks [lo, hi) hold: a contiguous range.
+  unsigned real_begin(unsigned q) const { return q < rem ? 2 * q : q + rem; }
+};
+
+}  // namespace
+
+void Communicator::copy_local(void* to, const void* from, size_t bytes) {
+  if (bytes && to != from) std::memmove(to, from, bytes);
+  task_.cpu.idle((bytes / 8 + 3) / 4);
+}
+
+// ------------------------------------------------------------------ choosing
+
+void Communicator::set_algorithm(Collective c, Algorithm a) {
+  if (!applies(c, a)) {
+    std::string names;
+    for (Algorithm x : algorithms_for(c)) names += std::string(names.empty() ? "" : ", ") + to_string(x);
+    throw Error(std::string("set_algorithm: ") + to_string(a) + " does not apply to " + to_string(c) + " (it takes " +
+                names + ")");
+  }
+  algorithms_[static_cast<unsigned>(c)] = a;
+}
+
+void Communicator::set_segment_options(const SegmentOptions& o) {
+  if (o.piece_bytes == 0) throw Error("set_segment_options: piece_bytes must be at least 1");
+  segment_ = o;
+}
+
+Algorithm Communicator::choose(Collective c, size_t /*bytes*/) const {
+  const Algorithm a = algorithms_[static_cast<unsigned>(c)];
+  if (a != Algorithm::Auto) return a;
+  // The combining network wherever it applies; the personalised collectives are linear.
+  return applies(c, Algorithm::Tree) ? Algorithm::Tree : Algorithm::TorusLinear;
+}
+
+// ------------------------------------------------------------------ words on the torus
+
+void Communicator::send_words(const uint64_t* w, size_t n, unsigned dest) { coll_send(w, n * 8, dest); }
+void Communicator::recv_words(uint64_t* w, size_t n, unsigned source) { coll_recv(w, n * 8, source); }
+void Communicator::exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n,
+                                  unsigned source) {
+  coll_sendrecv(out, out_n * 8, dest, in, in_n * 8, source);
+}
+
+void Communicator::combine_words(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n) {
+  std::vector<uint64_t> a(acc, acc + n);
+  const std::vector<uint64_t> b(in, in + n);
+  fw::alu_combine(static_cast<unsigned>(e.alu), e.header_size(), a, b);
+  std::copy(a.begin(), a.end(), acc);
+  task_.cpu.idle((n + 3) / 4);
+}
+
+// ------------------------------------------------------------------ reductions
+
+std::vector<uint64_t> Communicator::torus_reduce_message(const Encoding& e, std::vector<uint64_t> msg, Algorithm a,
+                                                         std::optional<unsigned> root) {
+  const size_t W = msg.size();
+  const unsigned n = size_, r = rank_;
+  if (n == 1 || W == 0) return msg;
+  std::vector<uint64_t> tmp(W);
+
+  // Binomial reduce toward `to`, then (everyone) a binomial broadcast from it.
+  auto binomial_reduce = [&](unsigned to) {
+    const unsigned vr = (r + n - to) % n;
+    for (unsigned mask = 1; mask < n; mask <<= 1) {
+      if (vr & mask) {
+        send_words(msg.data(), W, (vr - mask + to) % n);
+        return;
+      }
+      if (vr + mask < n) {
+        recv_words(tmp.data(), W, (vr + mask + to) % n);
+        combine_words(e, msg.data(), tmp.data(), W);
+      }
+    }
+  };
+  auto binomial_bcast = [&](unsigned from) {
+    const unsigned vr = (r + n - from) % n;
+    unsigned mask = 1;
+    while (mask < n) {
+      if (vr & mask) {
+        recv_words(msg.data(), W, (vr - mask + from) % n);
+        break;
+      }
+      mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (vr + mask < n) send_words(msg.data(), W, (vr + mask + from) % n);
+  };
+
+  if (root || a == Algorithm::TorusBinomial) {
+    binomial_reduce(root.value_or(0));
+    if (!root) binomial_bcast(0);
+    return msg;
+  }
+
+  // Blocks of whole operands: block b of `parts` holds operand units [b*U/parts, (b+1)*U/parts).
+  const size_t unit = e.words_per_operand(), U = W / unit;
+  auto block_begin = [&](size_t b, size_t parts) { return unit * (b * U / parts); };
+
+  if (a == Algorithm::TorusRing) {
+    // Reduce-scatter around the ring: after n-1 steps rank r holds block r+1 reduced.
+    // Then the blocks go around once more (allgather).
+    const unsigned right = (r + 1) % n, left = (r + n - 1) % n;
+    for (unsigned s = 0; s + 1 < n; ++s) {
+      const size_t sb = (r + n - s) % n, rb = (r + 2 * n - s - 1) % n;
+      const size_t s0 = block_begin(sb, n), s1 = block_begin(sb + 1, n);
+      const size_t r0 = block_begin(rb, n), r1 = block_begin(rb + 1, n);
+      exchange_words(msg.data() + s0, s1 - s0, right, tmp.data(), r1 - r0, left);
+      combine_words(e, msg.data() + r0, tmp.data(), r1 - r0);
+    }
+    for (unsigned s = 0; s + 1 < n; ++s) {
+      const size_t sb = (r + 1 + n - s) % n, rb = (r + n - s) % n;
+      const size_t s0 = block_begin(sb, n), s1 = block_begin(sb + 1, n);
+      const size_t r0 = block_begin(rb, n), r1 = block_begin(rb + 1, n);
+      exchange_words(msg.data() + s0, s1 - s0, right, msg.data() + r0, r1 - r0, left);
+    }
+    return msg;
+  }
+
+  // Recursive doubling and Rabenseifner: fold to a power of two.
+  const Fold f(n);
+  if (r < 2 * f.rem) {
+    if (f.folded_out(r)) {
+      send_words(msg.data(), W, r + 1);
+      recv_words(msg.data(), W, r + 1);
+      return msg;
+    }
+    recv_words(tmp.data(), W, r - 1);
+    combine_words(e, msg.data(), tmp.data(), W);
+  }
+  const unsigned q = f.new_rank(r), p = f.p;
+  if (a == Algorithm::TorusRecursiveDoubling) {
+    for (unsigned mask = 1; mask < p; mask <<= 1) {
+      const unsigned partner = f.real_rank(q ^ mask);
+      exchange_words(msg.data(), W, partner, tmp.data(), W, partner);
+      combine_words(e, msg.data(), tmp.data(), W);
+    }
+  } else {  // Rabenseifner
+    // Recursive halving: keep the half of the current blocks on this rank's side of the
+    // mask, send the other half, combine what comes back; rank q ends with block q.
+    size_t lo = 0, hi = p;  // blocks held
+    for (unsigned mask = p / 2; mask >= 1; mask /= 2) {
+      const unsigned partner = f.real_rank(q ^ mask);
+      const size_t mid = (lo + hi) / 2;
+      const bool low = (q & mask) == 0;
+      const size_t k0 = low ? lo : mid, k1 = low ? mid : hi;  // kept
+      const size_t g0 = low ? mid : lo, g1 = low ? hi : mid;  // given
+      const size_t kw0 = block_begin(k0, p), kw1 = block_begin(k1, p);
+      const size_t gw0 = block_begin(g0, p), gw1 = block_begin(g1, p);
+      exchange_words(msg.data() + gw0, gw1 - gw0, partner, tmp.data(), kw1 - kw0, partner);
+      combine_words(e, msg.data() + kw0, tmp.data(), kw1 - kw0);
+      lo = k0;
+      hi = k1;
+    }
+    // Recursive doubling back: exchange the blocks held, doubling them each step.
+    for (unsigned mask = 1; mask < p; mask <<= 1) {
+      const unsigned partner = f.real_rank(q ^ mask);
+      const bool low = (q & mask) == 0;
+      const size_t o0 = low ? hi : lo - (hi - lo), o1 = low ? hi + (hi - lo) : lo;  // the partner's blocks
+      const size_t w0 = block_begin(lo, p), w1 = block_begin(hi, p);
+      const size_t ow0 = block_begin(o0, p), ow1 = block_begin(o1, p);
+      exchange_words(msg.data() + w0, w1 - w0, partner, msg.data() + ow0, ow1 - ow0, partner);
+      lo = std::min(lo, o0);
+      hi = std::max(hi, o1);
+    }
+  }
+  if (r < 2 * f.rem) send_words(msg.data(), W, r - 1);
+  return msg;
+}
+
+std::vector<uint64_t> Communicator::torus_prefix_message(const Encoding& e, std::vector<uint64_t> msg,
+                                                         bool inclusive) {
+  // Recursive doubling (the ALU's ops commute): `partial` is the op over the ranks of this
+  // rank's group so far; the result takes in what comes from below.
+  const size_t W = msg.size();
+  std::vector<uint64_t> partial = msg, tmp(W);
+  std::vector<uint64_t> result = inclusive ? msg : e.identity_message(W / e.words_per_operand() * e.per_word());
+  result.resize(W);
+  if (W == 0) return result;
+  for (unsigned mask = 1; mask < size_; mask <<= 1) {
+    const unsigned partner = rank_ ^ mask;
+    if (partner >= size_) continue;
+    exchange_words(partial.data(), W, partner, tmp.data(), W, partner);
+    combine_words(e, partial.data(), tmp.data(), W);
+    if (partner < rank_) combine_words(e, result.data(), tmp.data(), W);
+  }
+  return result;
+}
+
+Communicator::Combiner Communicator::on_torus(Algorithm a, std::optional<unsigned> root) {
+  Combiner c;
+  // Every rank needs the largest exponent before it encodes: recursive doubling (the
+  // exponents are a quarter of the data's words).
+  const Algorithm exp_alg = a == Algorithm::TorusBinomial ? a : Algorithm::TorusRecursiveDoubling;
+  c.exponents = [this, exp_alg](const Encoding& e, std::vector<uint64_t> m, std::pair<size_t, size_t>) {
+    return torus_reduce_message(e, std::move(m), exp_alg, std::nullopt);
+  };
+  c.values = [this, a, root](const Encoding& e, std::vector<uint64_t> m, std::pair<size_t, size_t>) {
+    return torus_reduce_message(e, std::move(m), a, root);
+  };
+  return c;
+}
+
+Communicator::Combiner Communicator::prefix_on_torus(bool inclusive) {
+  Combiner c;
+  c.exponents = [this](const Encoding& e, std::vector<uint64_t> m, std::pair<size_t, size_t>) {
+    return torus_reduce_message(e, std::move(m), Algorithm::TorusRecursiveDoubling, std::nullopt);
+  };
+  c.values = [this, inclusive](const Encoding& e, std::vector<uint64_t> m, std::pair<size_t, size_t>) {
+    return torus_prefix_message(e, std::move(m), inclusive);
+  };
+  return c;
+}
+
+// ------------------------------------------------------------------ moving data
+
+void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) {
+  const unsigned n = size_, vr = (rank_ + n - root) % n;
+  unsigned mask = 1;
+  while (mask < n) {
+    if (vr & mask) {
+      coll_recv(buf, bytes, (vr - mask + root) % n);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < n) coll_send(buf, bytes, (vr + mask + root) % n);
+}
+
+void Communicator::torus_dissemination_barrier() {
+  for (unsigned d = 1; d < size_; d <<= 1)
+    coll_sendrecv(nullptr, 0, (rank_ + d) % size_, nullptr, 0, (rank_ + size_ - d) % size_);
+}
+
+void Communicator::torus_gather(const void* send, void* recv, size_t bytes, unsigned root) {
+  // Binomial: rank vr (relative to the root) collects the blocks of vr .. vr+held-1 in
+  // relative order, then hands them to vr - mask.
+  const unsigned n = size_, vr = (rank_ + n - root) % n;
+  // Room for this rank's subtree: up to its lowest set bit's worth of blocks.
+  const unsigned subtree = vr == 0 ? n : std::min(vr & (~vr + 1), n - vr);
+  std::vector<unsigned char> own;
+  unsigned char* acc;
+  if (rank_ == root && root == 0) {
+    acc = static_cast<unsigned char*>(recv);
+  } else {
+    own.resize(bytes * subtree);
+    acc = own.data();
+  }
+  copy_local(acc, send, bytes);
+  unsigned held = 1;
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      coll_send(acc, held * bytes, (vr - mask + root) % n);
+      return;
+    }
+    if (vr + mask < n) {
+      const unsigned blocks = std::min(mask, n - vr - mask);
+      coll_recv(acc + size_t{mask} * bytes, blocks * bytes, (vr + mask + root) % n);
+      held = mask + blocks;
+    }
+  }
+  if (acc != recv) {  // the root: relative order back to rank order
+    unsigned char* out = static_cast<unsigned char*>(recv);
+    copy_local(out + size_t{root} * bytes, acc, (n - root) * bytes);
+    copy_local(out, acc + size_t{n - root} * bytes, root * bytes);
+  }
+}
+
+void Communicator::torus_scatter(const void* send, void* recv, size_t bytes, unsigned root) {
+  // Binomial: the root holds every block in relative order; each rank receives the blocks
+  // of its subtree and passes on the halves of its children.
+  const unsigned n = size_, vr = (rank_ + n - root) % n;
+  std::vector<unsigned char> acc;
+  unsigned held = 0;  // blocks vr .. vr+held-1 at acc[0..]
+  unsigned mask = 1;
+  if (vr == 0) {
+    acc.resize(bytes * n);
+    const unsigned char* in = static_cast<const unsigned char*>(send);
+    copy_local(acc.data(), in + size_t{root} * bytes, (n - root) * bytes);
+    copy_local(acc.data() + size_t{n - root} * bytes, in, root * bytes);
+    held = n;
+    while (mask < n) mask <<= 1;
+  } else {
+    while (!(vr & mask)) mask <<= 1;
+    held = std::min(mask, n - vr);
+    acc.resize(held * bytes);
+    coll_recv(acc.data(), held * bytes, (vr - mask + root) % n);
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < n && mask < held)
+      coll_send(acc.data() + size_t{mask} * bytes, std::min(mask, held - mask) * bytes, (vr + mask + root) % n);
+  if (recv != kInPlace) copy_local(recv, acc.data(), bytes);
+}
+
+// Blocks of an allgather(v) in the receive buffer: block j at at[j], len[j] bytes.
+void Communicator::torus_allgather_blocks(const std::vector<unsigned char*>& at, const std::vector<size_t>& len,
+                                          Algorithm a) {
+  const unsigned n = size_, r = rank_;
+  if (n == 1) return;
+  if (a == Algorithm::TorusRing) {
+    const unsigned right = (r + 1) % n, left = (r + n - 1) % n;
+    for (unsigned s = 0; s + 1 < n; ++s) {
+      const unsigned sb = (r + n - s) % n, rb = (r + 2 * n - s - 1) % n;
+      coll_sendrecv(at[sb], len[sb], right, at[rb], len[rb], left);
+    }
+    return;
+  }
+  if (a == Algorithm::AlltoallvSegment) {
+    std::vector<std::pair<const unsigned char*, size_t>> out(n, {at[r], len[r]});
+    segment_alltoallv(out, at, len);
+    return;
+  }
+  const size_t bytes = len[0];  // allgather: equal blocks, contiguous in rank order
+  unsigned char* base = at[0];
+  if (a == Algorithm::TorusBruck) {
+    // Rotated: position i holds the block of rank r+i; step k gets the next k blocks from
+    // rank r+k and gives its first ones to rank r-k.
+    std::vector<unsigned char> rot(bytes * n);
+    copy_local(rot.data(), at[r], bytes);
+    for (unsigned k = 1; k < n; k <<= 1) {
+      const unsigned blocks = std::min(k, n - k);
+      coll_sendrecv(rot.data(), blocks * bytes, (r + n - k) % n, rot.data() + size_t{k} * bytes, blocks * bytes,
+                    (r + k) % n);
+    }
+    copy_local(base + size_t{r} * bytes, rot.data(), (n - r) * bytes);
+    copy_local(base, rot.data() + size_t{n - r} * bytes, r * bytes);
+    return;
+  }
+  // Recursive doubling over the fold: new ranks [lo, lo+mask) hold the blocks of real
+  // ranks real_begin(lo) .. real_begin(lo+mask)-1, contiguous in the buffer.
+  const Fold f(n);
+  auto real_end = [&](unsigned q_end) { return q_end >= f.p ? n : f.real_begin(q_end); };
+  if (r < 2 * f.rem) {
+    if (f.folded_out(r)) {
+      coll_send(at[r], bytes, r + 1);
+      coll_recv(base, n * bytes, r + 1);
+      return;
+    }
+    coll_recv(at[r - 1], bytes, r - 1);
+  }
+  const unsigned q = f.new_rank(r);
+  for (unsigned mask = 1; mask < f.p; mask <<= 1) {
+    const unsigned mine = q & ~(mask - 1), theirs = (q ^ mask) & ~(mask - 1);
+    const unsigned m0 = f.real_begin(mine), m1 = real_end(mine + mask);
+    const unsigned t0 = f.real_begin(theirs), t1 = real_end(theirs + mask);
+    const unsigned partner = f.real_rank(q ^ mask);
+    coll_sendrecv(base + size_t{m0} * bytes, (m1 - m0) * bytes, partner, base + size_t{t0} * bytes, (t1 - t0) * bytes,
+                  partner);
+  }
+  if (r < 2 * f.rem) coll_send(base, n * bytes, r - 1);
+}
+
+void Communicator::segment_alltoallv(const std::vector<std::pair<const unsigned char*, size_t>>& out,
+                                     const std::vector<unsigned char*>& in_at, const std::vector<size_t>& in_len) {
+  // Seed 001: the destinations in a random order (seeded per rank) or rank order; one
+  // piece to each in turn, a current offset per destination, a destination leaving the
+  // list when its segment is done, until the list is empty. The receives are posted first,
+  // one per piece, in the order each sender sends them.
+  const unsigned n = size_, r = rank_;
+  const size_t piece = segment_.piece_bytes;
+  auto pieces = [piece](size_t len) { return len == 0 ? size_t{1} : (len + piece - 1) / piece; };
+  std::vector<Request> receives;
+  for (unsigned j = 0; j < n; ++j) {
+    if (j == r) continue;
+    for (size_t k = 0, np = pieces(in_len[j]); k < np; ++k) {
+      const size_t off = k * piece, len = std::min(piece, in_len[j] - std::min(off, in_len[j]));
+      receives.push_back(irecv(in_at[j] + off, len, Datatype::U8, j, kCollectiveTag));
+    }
+  }
+  std::vector<unsigned> order;
+  for (unsigned k = 1; k < n; ++k) order.push_back((r + k) % n);
+  if (segment_.random_order) {
+    std::mt19937_64 rng(segment_.seed * 0x9e3779b97f4a7c15ull + r);
+    std::shuffle(order.begin(), order.end(), rng);
+  }
+  std::vector<size_t> next(n, 0);
+  std::vector<Request> sends;
+  while (!order.empty()) {
+    std::vector<unsigned> left;
+    for (unsigned j : order) {
+      const size_t off = next[j], len = std::min(piece, out[j].second - std::min(off, out[j].second));
+      sends.push_back(isend_bytes(out[j].first + off, len, 1, j, kCollectiveTag));
+      next[j] += piece;
+      if (next[j] < out[j].second) left.push_back(j);
+    }
+    order.swap(left);
+  }
+  waitall(sends);
+  waitall(receives);
+}
+
+// ------------------------------------------------------------------ alltoall
+
+void Communicator::torus_alltoall(const unsigned char* out, unsigned char* in, size_t bytes, Algorithm a) {
+  const unsigned n = size_, r = rank_;
+  copy_local(in + size_t{r} * bytes, out + size_t{r} * bytes, bytes);
+  if (a == Algorithm::TorusPairwise) {
+    for (unsigned s = 1; s < n; ++s) {
+      const unsigned to = (r + s) % n, from = (r + n - s) % n;
+      coll_sendrecv(out + size_t{to} * bytes, bytes, to, in + size_t{from} * bytes, bytes, from);
+    }
+    return;
+  }
+  // Bruck: position i holds the block for rank r+i; in step k the blocks whose position
+  // has bit k go to rank r+k (packed), and those from rank r-k take their places; at the
+  // end position i holds rank r-i's block for this rank.
+  std::vector<unsigned char> rot(bytes * n), pack, unpack;
+  copy_local(rot.data(), out + size_t{r} * bytes, (n - r) * bytes);
+  copy_local(rot.data() + size_t{n - r} * bytes, out, r * bytes);
+  for (unsigned k = 1; k < n; k <<= 1) {
+    std::vector<unsigned> idx;
+    for (unsigned i = 0; i < n; ++i)
+      if (i & k) idx.push_back(i);
+    pack.resize(idx.size() * bytes);
+    unpack.resize(idx.size() * bytes);
+    for (size_t m = 0; m < idx.size(); ++m) copy_local(pack.data() + m * bytes, rot.data() + size_t{idx[m]} * bytes, bytes);
+    coll_sendrecv(pack.data(), pack.size(), (r + k) % n, unpack.data(), unpack.size(), (r + n - k) % n);
+    for (size_t m = 0; m < idx.size(); ++m)
+      copy_local(rot.data() + size_t{idx[m]} * bytes, unpack.data() + m * bytes, bytes);
+  }
+  for (unsigned i = 1; i < n; ++i) copy_local(in + size_t{(r + n - i) % n} * bytes, rot.data() + size_t{i} * bytes, bytes);
+}
+
+}  // namespace collnet::driver

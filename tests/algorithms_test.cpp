@@ -1,0 +1,205 @@
+// Every algorithm of every collective (driver/algorithm.hpp) x type (x op), on whole
+// simulated machines of 1 to 64 nodes, with 1 and 4 tasks per node and on irregular
+// subsets, checked against the plain C++ reference (cli/verify.hpp); the dissemination
+// barrier checked to hold every rank until the last one arrives. One machine per test
+// runs the whole sweep, one collective after another, switching algorithms between calls.
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "cli/collectives.hpp"
+#include "cli/inputs.hpp"
+#include "cli/verify.hpp"
+#include "driver/algorithm.hpp"
+#include "driver/error.hpp"
+#include "driver/job.hpp"
+#include "systemc/machine.hpp"
+#include "support/isolated.hpp"
+#include "support/machine_case.hpp"
+#include "support/machine_config.hpp"
+
+namespace collnet {
+namespace {
+
+using driver::Algorithm;
+using driver::Collective;
+using driver::Datatype;
+using driver::Op;
+
+struct Call {
+  Collective coll;
+  Algorithm alg;
+  Datatype type;
+  Op op;
+  size_t count;
+  unsigned root;
+  driver::SegmentOptions segment;
+};
+
+// Every algorithm but auto, of every collective that moves data, with every type (every
+// fourth on large communicators) and, for reductions, every op the type accepts.
+std::vector<Call> sweep(unsigned ranks, bool big) {
+  std::vector<Call> calls;
+  unsigned k = 0;
+  for (unsigned ci = 0; ci < driver::kNumCollectives; ++ci) {
+    const Collective c = static_cast<Collective>(ci);
+    if (c == Collective::Barrier) continue;
+    const cli::Collective* spec = cli::find_collective(driver::to_string(c));
+    for (Algorithm a : driver::algorithms_for(c)) {
+      if (a == Algorithm::Auto) continue;
+      unsigned ti = 0;
+      for (Datatype t : driver::all_datatypes()) {
+        if (big && ti++ % 4 != 0) continue;
+        for (Op op : driver::all_ops()) {
+          if (spec->takes_op ? !driver::accepts(op, t) : op != Op::Bor) continue;
+          if (spec->takes_op && op == Op::Prod) continue;  // prod has one algorithm (torus_reductions.cpp)
+          if (spec->takes_op && big && k % 3 != 0) {
+            ++k;
+            continue;
+          }
+          driver::SegmentOptions seg;
+          seg.piece_bytes = 8 + 16 * (k % 3);  // several pieces per segment
+          seg.random_order = k % 2 == 0;
+          seg.seed = k;
+          // Counts 0..3 beyond 1; the personalised forms take count per pair.
+          calls.push_back({c, a, t, op, 1 + (k % 4), (k * 7) % ranks, seg});
+          ++k;
+        }
+      }
+    }
+  }
+  return calls;
+}
+
+struct Case {
+  const char* shape;
+  unsigned tasks;
+  std::vector<unsigned> subset;  // world ranks; empty: the world
+};
+
+std::string run_sweep(const Case& c, uint64_t seed) {
+  sim::Machine model(test::machine_config(c.shape, c.tasks, 50'000'000));
+  driver::Job job(model);
+  const unsigned world = model.nodes() * c.tasks;
+  std::vector<unsigned> members = c.subset;
+  if (members.empty())
+    for (unsigned r = 0; r < world; ++r) members.push_back(r);
+  const unsigned n = static_cast<unsigned>(members.size());
+  const std::vector<Call> calls = sweep(n, n > 20);
+  std::vector<const cli::Collective*> specs(calls.size());
+  std::vector<cli::Counts> counts(calls.size());
+  std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
+  std::vector<std::vector<size_t>> recv_len(calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const Call& call = calls[i];
+    specs[i] = cli::find_collective(driver::to_string(call.coll));
+    const bool pairs = specs[i]->takes_op && driver::is_loc(call.op);
+    counts[i] = cli::seeded_counts(seed + i, n, call.count);
+    for (unsigned k = 0; k < n; ++k) {
+      const cli::Lengths len = specs[i]->lengths ? specs[i]->lengths(call.count, counts[i], call.root, n, k)
+                                                 : cli::Lengths{call.count, specs[i]->recv_per_member ? call.count * n
+                                                                                                  : call.count};
+      in[i].push_back(cli::seeded_input(seed + i, members[k], len.send, call.type, call.op));
+      out[i].emplace_back(len.recv * (pairs ? 2 : 1), 0);
+      recv_len[i].push_back(len.recv);
+    }
+  }
+  // Dissemination barriers: rank k arrives (k * 37) % 200 cycles late; none may leave
+  // before the last has arrived.
+  constexpr unsigned kBarriers = 3;
+  std::vector<std::vector<uint64_t>> arrive(kBarriers, std::vector<uint64_t>(n)), leave = arrive;
+  const driver::RunReport rep = job.run([&](driver::Task& t) {
+    std::optional<driver::Communicator> sub = c.subset.empty() ? std::nullopt : t.world().create(c.subset);
+    if (!c.subset.empty() && !sub) return;
+    driver::Communicator& comm = sub ? *sub : t.world();
+    const unsigned k = comm.rank();
+    comm.set_algorithm(Collective::Barrier, Algorithm::TorusDissemination);
+    for (unsigned b = 0; b < kBarriers; ++b) {
+      t.cpu().idle((k * 37 + b * 91) % 200);
+      arrive[b][k] = t.cycle();
+      comm.barrier();
+      leave[b][k] = t.cycle();
+    }
+    for (size_t i = 0; i < calls.size(); ++i) {
+      const Call& call = calls[i];
+      comm.set_algorithm(call.coll, call.alg);
+      comm.set_segment_options(call.segment);
+      specs[i]->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
+                                    recv_len[i][k], &counts[i]});
+    }
+    comm.set_algorithm(Collective::Barrier, Algorithm::Auto);
+    comm.barrier();
+  });
+  if (!rep.ok) return rep.error;
+  std::ostringstream bad;
+  unsigned wrong = 0;
+  for (unsigned b = 0; b < kBarriers; ++b) {
+    const uint64_t last_in = *std::max_element(arrive[b].begin(), arrive[b].end());
+    const uint64_t first_out = *std::min_element(leave[b].begin(), leave[b].end());
+    if (first_out < last_in && wrong++ < 5)
+      bad << "dissemination barrier " << b << ": a rank left at cycle " << first_out << ", before the last arrival at "
+          << last_in << "; ";
+  }
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const Call& call = calls[i];
+    cli::Problem p;
+    p.collective = driver::to_string(call.coll);
+    p.type = call.type;
+    p.op = call.op;
+    p.root = call.root;
+    p.count = call.count;
+    p.counts = &counts[i];
+    const cli::Mismatch mm = cli::compare(out[i], cli::reference(p, in[i]));
+    if (mm.count && wrong++ < 5)
+      bad << p.collective << " " << to_string(call.alg) << " " << to_string(call.type) << " " << to_string(call.op)
+          << " x" << call.count << " root " << call.root << ": rank " << mm.rank << " element " << mm.index
+          << " expected 0x" << std::hex << mm.expected << " got 0x" << mm.got << std::dec << "; ";
+  }
+  if (wrong) return std::to_string(wrong) + " of " + std::to_string(calls.size()) + " wrong: " + bad.str();
+  return "ok " + std::to_string(calls.size()) + " collectives and " + std::to_string(kBarriers) + " barriers in " +
+         std::to_string(rep.cycles) + " cycles";
+}
+
+class Algorithms : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Algorithms, EveryAlgorithmTypeAndOpMatchesTheReference) {
+  const Case c = GetParam();
+  const uint64_t seed = 20261123;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  const auto r = test::run_isolated([&] { return run_sweep(c, seed); });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report.substr(0, 3), "ok ") << r.report;
+  std::printf("[ sweep    ] %s\n", r.report.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(NodesTasksAndSubsets, Algorithms,
+                         ::testing::Values(Case{"1x1x1", 1, {}}, Case{"2x1x1", 1, {}}, Case{"3x1x1", 1, {}},
+                                           Case{"7x1x1", 1, {}}, Case{"2x2x2", 1, {}}, Case{"3x3x3", 1, {}},
+                                           Case{"4x4x4", 1, {}}, Case{"1x1x1", 4, {}}, Case{"3x1x1", 4, {}},
+                                           Case{"2x2x2", 4, {}}, Case{"3x3x3", 1, {0, 5, 6, 11, 20}},
+                                           Case{"2x2x2", 4, {1, 2, 3, 12, 21, 30, 31}}),
+                         test::machine_case_name<Case>);
+
+// The driver API refuses an algorithm that does not apply, naming the ones that do.
+TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
+  const auto r = test::run_isolated([]() -> std::string {
+    sim::Machine model(test::machine_config("2x1x1", 1, 100'000));
+    driver::Job job(model);
+    std::string seen;
+    const driver::RunReport rep = job.run([&](driver::Task& t) {
+      try {
+        t.world().set_algorithm(Collective::Bcast, Algorithm::TorusRing);
+      } catch (const Error& e) {
+        if (t.rank() == 0) seen = e.what();
+      }
+    });
+    return rep.ok ? seen : rep.error;
+  });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report, "set_algorithm: torus-ring does not apply to bcast (it takes auto, tree, torus-binomial)");
+}
+
+}  // namespace
+}  // namespace collnet
