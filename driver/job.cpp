@@ -13,6 +13,7 @@ Job::Job(fw::MachineModel& model, const P2pConfig& p2p) : model_(model) {
 
 RunReport Job::run(const std::function<void(Task&)>& fn) {
   RunReport report;
+  finished_ = 0;
   const fw::MachineModel::Result res = model_.run([&](fw::TaskContext& t) {
     if (t.task == 0) {  // the node's first task boots it
       t.tree.probe();
@@ -22,9 +23,24 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
     }
     Communicator world(t, *node_tasks_[t.node]);
     Task task(t, world);
+    std::call_once(forwarding_once_, [&] {
+      if (const auto& routes = t.personality.torus_routes)
+        for (const auto& row : *routes)
+          for (const fw::TorusRoute& r : row) forwarding_ = forwarding_ || r.via >= 0;
+    });
     model_.align();
     report.start_cycle = t.cpu.cycle();
-    fn(task);
+    try {
+      fn(task);
+    } catch (...) {
+      ++finished_;
+      throw;
+    }
+    ++finished_;
+    const unsigned all = model_.nodes() * model_.tasks_per_node();
+    if (forwarding_)
+      while (finished_ < all)
+        if (!world.progress()) t.cpu.idle(16);
   });
   report.cycles = res.cycles;
   report.wall_seconds = res.wall_seconds;

@@ -9,6 +9,9 @@
 //   job.run([](collnet::driver::Task& t) { t.world().barrier(); });
 #pragma once
 
+#include <atomic>
+#include <mutex>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,6 +61,12 @@ class Job {
  private:
   fw::MachineModel& model_;
   std::vector<std::unique_ptr<NodeTasks>> node_tasks_;  // one per node
+  // With nodes or links down, some pairs' packets are forwarded by an intermediate node's
+  // engine, so a task that has finished keeps moving its node's packets until every task
+  // has (as MPI_Finalize waits): `finished_` counts them.
+  std::once_flag forwarding_once_;
+  bool forwarding_ = false;
+  std::atomic<unsigned> finished_{0};
 };
 
 }  // namespace collnet::driver

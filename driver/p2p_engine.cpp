@@ -1,6 +1,7 @@
 #include "p2p_engine.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -279,7 +280,7 @@ void P2pEngine::accept_rts(const std::shared_ptr<RequestState>& req, unsigned sr
 }
 
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
-  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || task.cpu.torus_pending();
+  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || task.cpu.torus_pending();
 }
 
 bool P2pEngine::progress(fw::TaskContext& task) {
@@ -311,6 +312,7 @@ void P2pEngine::drain(fw::TaskContext& task, unsigned fifo) {
 }
 
 void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
+  if (p.header.sw_tag == p2p::kSwTagForward) return on_forward(task, p);
   const unsigned src_node = layout_.rank(p.header.src);
   task.cpu.memory_access();  // the engine's bookkeeping; the words came in by the vector reads
   const uint64_t w = p.payload.front();
@@ -479,20 +481,111 @@ fw::TorusHeader P2pEngine::header_to(unsigned dst_node, bool adaptive) const {
     // Around what is down: the hinted route (deterministic where order matters, and for
     // data too when the detour needs dimension order).
     const fw::TorusRoute& r = (*routes_)[node_][dst_node];
-    if (r.via >= 0)
-      throw Error("point-to-point: no route from node " + std::to_string(node_) + " to node " + std::to_string(dst_node) +
-                  " avoids what is down without forwarding through node " + std::to_string(r.via) +
-                  ", which point-to-point does not do yet");
     h.hints = r.hints;
     h.deterministic = h.deterministic || r.deterministic;
   }
   return h;
 }
 
+int P2pEngine::via_to(unsigned dst_node) const { return routes_ ? (*routes_)[node_][dst_node].via : -1; }
+
+bool P2pEngine::emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h,
+                     const std::vector<uint64_t>& payload, unsigned fifo,
+                     std::array<unsigned, fw::regmap::kTrInjFifos>& room) {
+  const int via = via_to(dst_node);
+  if (via < 0) {
+    if (room[fifo] < h.flits()) return false;
+    task.torus.inject(h, payload, fifo);
+    room[fifo] -= h.flits();
+    return true;
+  }
+  // The forward word, then the packet's payload: one packet, or two when the payload fills
+  // a packet already (its first kPacketWords-1 words, then the rest).
+  p2p::Forward f{node_, dst_node, h.sw_tag, h.chunks, 0};
+  std::vector<std::vector<uint64_t>> parts;
+  auto wrap = [&](size_t from, size_t to, unsigned part) {
+    f.part = part;
+    std::vector<uint64_t> w{f.encode()};
+    w.insert(w.end(), payload.begin() + static_cast<ptrdiff_t>(from), payload.begin() + static_cast<ptrdiff_t>(to));
+    w.resize((w.size() + fw::regmap::kChunkFlits - 1) / fw::regmap::kChunkFlits * fw::regmap::kChunkFlits, 0);
+    parts.push_back(std::move(w));
+  };
+  if (payload.size() < p2p::kPacketWords) {
+    wrap(0, payload.size(), 0);
+  } else {
+    wrap(0, p2p::kPacketWords - 1, 1);
+    wrap(p2p::kPacketWords - 1, payload.size(), 2);
+  }
+  unsigned need = 0;
+  for (const auto& w : parts) need += 1 + static_cast<unsigned>(w.size());
+  if (room[kOrderedFifo] < need) return false;
+  fw::TorusHeader fh = header_to(static_cast<unsigned>(via), false);
+  fh.sw_tag = p2p::kSwTagForward;
+  for (const auto& w : parts) {
+    fh.chunks = static_cast<unsigned>(w.size() / fw::regmap::kChunkFlits);
+    task.torus.inject(fh, w, kOrderedFifo);
+  }
+  room[kOrderedFifo] -= need;
+  ++stats_.forwarded_out;
+  return true;
+}
+
+void P2pEngine::on_forward(fw::TaskContext& task, const fw::TorusPacket& p) {
+  const p2p::Forward f = p2p::Forward::decode(p.payload.front());
+  if (f.origin >= nodes_ || f.final_node >= nodes_ || f.chunks < 1 || f.chunks > fw::regmap::kMaxChunks || f.part > 2)
+    throw Error("point-to-point: node " + std::to_string(node_) + " received a forwarded packet with a bad forward word 0x" +
+                [&] {
+                  char b[20];
+                  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(p.payload.front()));
+                  return std::string(b);
+                }());
+  if (f.final_node != node_) {  // an intermediate node: send it on, as it is
+    relay_.push_back(Relay{f.final_node, p.header.chunks, p.payload});
+    ++stats_.relayed;
+    return;
+  }
+  std::vector<uint64_t> words(p.payload.begin() + 1, p.payload.end());
+  if (f.part == 1) {
+    if (!halves_.emplace(f.origin, std::move(words)).second)
+      throw Error("point-to-point: node " + std::to_string(node_) + " received two first parts of a packet from node " +
+                  std::to_string(f.origin));
+    return;
+  }
+  if (f.part == 2) {
+    auto it = halves_.find(f.origin);
+    if (it == halves_.end())
+      throw Error("point-to-point: node " + std::to_string(node_) + " received the second part of a packet from node " +
+                  std::to_string(f.origin) + " without its first");
+    words.insert(words.begin(), it->second.begin(), it->second.end());
+    halves_.erase(it);
+  }
+  fw::TorusPacket q;
+  q.header = p.header;
+  q.header.src = layout_.coord(f.origin);
+  q.header.sw_tag = f.sw_tag;
+  q.header.chunks = f.chunks;
+  words.resize(size_t{fw::regmap::kChunkFlits} * f.chunks, 0);
+  q.payload = std::move(words);
+  file(task, q);
+}
+
 bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   std::array<unsigned, fw::regmap::kTrInjFifos> room = st.inj_free;
   bool did = false;
   std::vector<uint64_t> payload;
+
+  // Packets forwarded through this node, on to their destinations.
+  while (!relay_.empty()) {
+    const Relay& r = relay_.front();
+    fw::TorusHeader h = header_to(r.dst_node, false);
+    h.sw_tag = p2p::kSwTagForward;
+    h.chunks = r.chunks;
+    if (room[kOrderedFifo] < h.flits()) break;
+    task.torus.inject(h, r.payload, kOrderedFifo);
+    room[kOrderedFifo] -= h.flits();
+    relay_.pop_front();
+    did = true;
+  }
 
   // Credit given back once it is worth a packet: a quarter of a node's share.
   const size_t batch = std::max<size_t>(1, credit_per_node_ / 4);
@@ -509,11 +602,9 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     h.priority = true;
     h.chunks = 1;
     h.sw_tag = control_.front().sw_tag;
-    if (room[kControlFifo] < h.flits()) break;
     payload.assign(fw::regmap::kChunkFlits, 0);
     payload[0] = control_.front().word;
-    task.torus.inject(h, payload, kControlFifo);
-    room[kControlFifo] -= h.flits();
+    if (!emit(task, control_.front().dst_node, h, payload, kControlFifo, room)) break;
     control_.pop_front();
     did = true;
   }
@@ -540,9 +631,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
       env.value = op.next == 0 ? op.req->bytes : op.next;
       h.sw_tag = op.next == 0 ? p2p::kSwTagFirst : p2p::kSwTagNext;
       data_packet(op, h, env.encode());
-      if (room[kOrderedFifo] < h.flits()) break;
-      task.torus.inject(h, payload, kOrderedFifo);
-      room[kOrderedFifo] -= h.flits();
+      if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
       did = true;
       if (++op.next < op.packets) continue;
       finish(*op.req);
@@ -550,14 +639,12 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     } else {
       h.sw_tag = p2p::kSwTagRts;
       h.chunks = 1;
-      if (room[kOrderedFifo] < h.flits()) break;
       p2p::Envelope env = op.env;
       env.value = op.req->bytes;
       payload.assign(fw::regmap::kChunkFlits, 0);
       payload[0] = env.encode();
       payload[1] = op.id;
-      task.torus.inject(h, payload, kOrderedFifo);
-      room[kOrderedFifo] -= h.flits();
+      if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
       did = true;
       awaiting_cts_[op.id] = std::move(ordered_.front());
       ordered_.pop_front();
@@ -573,9 +660,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     fw::TorusHeader h = header_to(op.dst_node, true);
     h.sw_tag = p2p::kSwTagData;
     data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-    const unsigned flits = h.flits();
     const unsigned fifo = room[kControlFifo] > room[kDataFifo] ? kControlFifo : kDataFifo;
-    if (room[fifo] < flits) break;
     if (fifo == kControlFifo) {
       fw::TorusHeader prio = header_to(op.dst_node, false);
       prio.priority = true;
@@ -583,8 +668,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
       prio.chunks = h.chunks;
       h = prio;
     }
-    task.torus.inject(h, payload, fifo);
-    room[fifo] -= h.flits();
+    if (!emit(task, op.dst_node, h, payload, fifo, room)) break;
     did = true;
     if (++op.next < op.packets) continue;
     finish(*op.req);

@@ -62,6 +62,8 @@ class P2pEngine {
     uint64_t unexpected = 0;                         // messages that arrived before their receive
     size_t unexpected_bytes = 0, unexpected_peak = 0;  // eager data held for receives not yet posted
     size_t records = 0, records_peak = 0;              // unexpected messages waiting
+    uint64_t forwarded_out = 0;  // packets sent through an intermediate node (around what is down)
+    uint64_t relayed = 0;        // packets this node sent on as the intermediate node
   };
 
   P2pEngine() = default;
@@ -150,9 +152,27 @@ class P2pEngine {
     uint64_t word = 0;
   };
 
+  struct Relay {  // a forwarded packet this node sends on
+    unsigned dst_node = 0;
+    unsigned chunks = 1;
+    std::vector<uint64_t> payload;
+  };
+
   // A header to `dst_node`: deterministic, or adaptive for rendezvous data; with nodes or
-  // links down, the hints of the route around them.
+  // links down, the hints of the route around them (a pair that needs an intermediate node
+  // is emit's to handle).
   fw::TorusHeader header_to(unsigned dst_node, bool adaptive) const;
+  // The node a packet to `dst_node` must be forwarded through, or -1 (direct).
+  int via_to(unsigned dst_node) const;
+  // Injects packet `h` (software tag and chunks set) with `payload` for `dst_node` through
+  // `fifo` if `room` holds it, and takes its flits from `room`; returns false, injecting
+  // nothing, if it does not fit. For a pair that needs an intermediate node the packet goes
+  // there wrapped (kSwTagForward: deterministic, through the ordered FIFO, so the pair's
+  // packets keep their order over both legs).
+  bool emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h, const std::vector<uint64_t>& payload,
+            unsigned fifo, std::array<unsigned, fw::regmap::kTrInjFifos>& room);
+  // A kSwTagForward packet: sent on (relay_), or, here at its destination, unwrapped and filed.
+  void on_forward(fw::TaskContext& task, const fw::TorusPacket& p);
   bool try_lock(fw::TaskContext& task);
   void unlock(fw::TaskContext& task);
   // With the FIFOs held.
@@ -202,6 +222,8 @@ class P2pEngine {
   std::map<uint32_t, std::shared_ptr<SendOp>> awaiting_cts_;
   std::deque<std::shared_ptr<SendOp>> streaming_;  // rendezvous data to inject
   std::deque<Control> control_;
+  std::deque<Relay> relay_;                          // forwarded packets to send on
+  std::map<unsigned, std::vector<uint64_t>> halves_;  // by origin node: a two-part packet's first part
   std::vector<size_t> credit_;  // per destination node: eager bytes this node may still send there
   std::vector<size_t> owed_;    // per source node: credit to give back
   size_t local_used_ = 0;       // unexpected eager data between tasks of this node

@@ -8,6 +8,10 @@
 //   kSwTagCts     clear to send: {send id, receive id}
 //   kSwTagData    rendezvous data: {receive id, packet index}, then up to 31 data words
 //   kSwTagCredit  eager credit given back: the bytes
+//   kSwTagForward any of the above between a pair of nodes that no route connects without
+//                 passing what is down: sent to an intermediate node, which sends it on.
+//                 The forward word (below), then the packet's own payload; a packet of 8
+//                 chunks goes as two (its first 31 words, then its last one).
 //
 // Eager and request-to-send packets are deterministic (one path and VC per pair of nodes,
 // so they arrive in the order they were sent, which is what MPI's matching order needs).
@@ -23,7 +27,14 @@
 //           [31:28] the communicator's class route
 //           [63:32] value (see above)
 //
-// The source node is the one the router stamps into the header.
+// The source node is the one the router stamps into the header (a forwarded packet's is in
+// its forward word).
+//
+// forward   [23:0]  the origin node
+//           [47:24] the final destination node
+//           [51:48] the packet's own software tag
+//           [55:52] its chunks
+//           [57:56] part: 0 the whole packet, 1 the first of two, 2 the second
 #pragma once
 
 #include <cstddef>
@@ -45,6 +56,7 @@ inline constexpr unsigned kSwTagRts = 3;     // request to send
 inline constexpr unsigned kSwTagCts = 4;     // clear to send
 inline constexpr unsigned kSwTagData = 5;    // a rendezvous data packet
 inline constexpr unsigned kSwTagCredit = 6;  // eager credit given back
+inline constexpr unsigned kSwTagForward = 7; // on its way through an intermediate node
 // Words a packet carries: one envelope word, then data.
 inline constexpr unsigned kPacketWords = fw::regmap::kMaxChunks * fw::regmap::kChunkFlits;
 inline constexpr unsigned kDataWords = kPacketWords - 1;
@@ -74,6 +86,19 @@ struct Envelope {
 };
 
 // Two 32-bit halves of a word: {low, high}.
+struct Forward {
+  unsigned origin = 0, final_node = 0, sw_tag = 0, chunks = 1, part = 0;
+  uint64_t encode() const {
+    return (uint64_t{origin} & 0xffffff) | ((uint64_t{final_node} & 0xffffff) << 24) | (uint64_t{sw_tag & 0xf} << 48) |
+           (uint64_t{chunks & 0xf} << 52) | (uint64_t{part & 0x3} << 56);
+  }
+  static Forward decode(uint64_t w) {
+    return Forward{static_cast<unsigned>(w & 0xffffff), static_cast<unsigned>((w >> 24) & 0xffffff),
+                   static_cast<unsigned>((w >> 48) & 0xf), static_cast<unsigned>((w >> 52) & 0xf),
+                   static_cast<unsigned>((w >> 56) & 0x3)};
+  }
+};
+
 inline uint64_t pack32(uint64_t low, uint64_t high) { return (low & 0xffffffffu) | (high << 32); }
 inline uint32_t low32(uint64_t w) { return static_cast<uint32_t>(w); }
 inline uint32_t high32(uint64_t w) { return static_cast<uint32_t>(w >> 32); }

@@ -334,7 +334,9 @@ TEST(P2pMpi, SendrecvTestAndTestall) {
 
 // With node 21 = (1, 1, 1) of 4x4x4 down, messages between nodes whose minimal paths cross
 // it (along x, y and z), eager and rendezvous, both ways, still arrive: their packets take
-// the hinted routes around it (fw::routes_around, as the traffic generator's do).
+// the hinted routes around it (fw::routes_around, as the traffic generator's do). From
+// node 16 = (0, 0, 1) to node 5 = (1, 1, 0) every dimension-order route passes node 21, so
+// 16's packets to 5 are forwarded through an intermediate node, whose engine sends them on.
 TEST(P2pMpi, MessagesWhoseMinimalPathsCrossADownNodeArrive) {
   const std::string r = run_isolated([] {
                           sim::MachineConfig cfg = machine_config("4x4x4", 1, 2'000'000);
@@ -344,7 +346,7 @@ TEST(P2pMpi, MessagesWhoseMinimalPathsCrossADownNodeArrive) {
                           std::string problems;
                           const driver::RunReport rep = job.run([&](driver::Task& t) {
                             driver::Communicator& w = t.world();
-                            const std::pair<unsigned, unsigned> pairs[] = {{20, 22}, {17, 25}, {5, 37}};
+                            const std::pair<unsigned, unsigned> pairs[] = {{20, 22}, {17, 25}, {5, 37}, {16, 5}};
                             for (const auto& [a, b] : pairs) {
                               for (size_t bytes : {size_t{40}, size_t{30000}}) {
                                 if (w.rank() != a && w.rank() != b) continue;
@@ -358,6 +360,8 @@ TEST(P2pMpi, MessagesWhoseMinimalPathsCrossADownNodeArrive) {
                                               std::to_string(bytes) + " bytes); ";
                               }
                             }
+                            if (w.rank() == 16 && w.p2p_engine().stats().forwarded_out == 0)
+                              problems += "rank " + std::to_string(w.rank()) + " forwarded nothing; ";
                           });
                           if (!rep.ok) return rep.error;
                           return problems.empty() ? std::string("ok") : problems;
