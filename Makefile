@@ -82,6 +82,7 @@ bench: build
 	@scripts/bench_speed.sh $(BUILD) $(if $(BENCH_BASELINE),$$(scripts/baseline_build.sh $(BUILD) $(BENCH_BASELINE)))
 	@scripts/bench.sh $(BUILD)
 	@scripts/bench_p2p.sh $(BUILD)
+	@scripts/bench_algorithms.sh $(BUILD)
 	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
 ifneq ($(FLAT_BENCH),)
 	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \

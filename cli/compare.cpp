@@ -40,7 +40,7 @@ int run_compare(const CompareOptions& o) {
   js["rows"] = nlohmann::json::array();
   int status = 0;
   for (size_t bytes : sizes) {
-    std::vector<uint64_t> cycles(algs.size(), 0);
+    std::vector<uint64_t> cycles(algs.size(), 0), busiest(algs.size(), 0);
     std::vector<bool> ok(algs.size(), false);
     RunOptions r = o.run;
     r.count = barrier ? 1 : std::max<size_t>(1, bytes / elem);
@@ -52,11 +52,15 @@ int run_compare(const CompareOptions& o) {
       // cycles, or why it failed.
       const sim::Isolated child = sim::run_isolated([&r] {
         std::ostringstream quiet;
-        uint64_t c = 0;
-        return run_collective(r, quiet, &c) == 0 ? "ok " + std::to_string(c) : std::string("failed");
+        uint64_t c = 0, busiest = 0;
+        return run_collective(r, quiet, &c, &busiest) == 0 ? "ok " + std::to_string(c) + " " + std::to_string(busiest)
+                                                           : std::string("failed");
       });
       ok[i] = child.exited && child.report.rfind("ok ", 0) == 0;
-      if (ok[i]) cycles[i] = std::stoull(child.report.substr(3));
+      if (ok[i]) {
+        std::istringstream in(child.report.substr(3));
+        in >> cycles[i] >> busiest[i];
+      }
       if (!ok[i]) {
         std::cerr << "collnet: compare: " << o.run.collective << " " << to_string(algs[i]) << " at " << bytes
                   << " bytes: " << child.report << "\n";
@@ -78,6 +82,7 @@ int run_compare(const CompareOptions& o) {
         cell << "FAILED ";
       std::cout << std::setw(std::max<size_t>(12, std::string(to_string(algs[i])).size() + 2)) << cell.str();
       row["cycles"][to_string(algs[i])] = ok[i] ? nlohmann::json(cycles[i]) : nlohmann::json(nullptr);
+      row["busiest_torus_link_flits"][to_string(algs[i])] = ok[i] ? nlohmann::json(busiest[i]) : nlohmann::json(nullptr);
     }
     if (best < algs.size()) row["fastest"] = to_string(algs[best]);
     std::cout << "\n";

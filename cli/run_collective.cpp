@@ -16,7 +16,7 @@
 
 namespace collnet::cli {
 
-int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out) {
+int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out, uint64_t* busiest_out) {
   const std::string& coll = o.collective;
   const Collective* spec = find_collective(coll);
   if (spec == nullptr) throw std::invalid_argument("unknown collective '" + coll + "' (known: " + collective_names() + ")");
@@ -108,6 +108,7 @@ int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out
 
   auto finish = [&](int status) {
     if (cycles_out && js.contains("cycles") && js["cycles"].is_number()) *cycles_out = js["cycles"].get<uint64_t>();
+    if (busiest_out && js.contains("torus_busiest_link_flits")) *busiest_out = js["torus_busiest_link_flits"].get<uint64_t>();
     if (!o.json_path.empty()) {
       std::ofstream f(o.json_path);
       if (!f) {
@@ -131,6 +132,16 @@ int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out
   for (unsigned r = 0; r < o.machine.shape.nodes(); ++r)
     for (unsigned l = 0; l < 3; ++l) flits += machine_model.link_flits(r, l);
   js["link_flits"] = flits;
+  // The torus's links: every flit sent, and the busiest link direction's.
+  uint64_t torus_flits = 0, busiest = 0;
+  for (unsigned r = 0; r < o.machine.shape.nodes(); ++r)
+    for (unsigned d = 0; d < 6; ++d) {
+      const uint64_t f = machine_model.torus_link_flits(r, d);
+      torus_flits += f;
+      busiest = std::max(busiest, f);
+    }
+  js["torus_link_flits"] = torus_flits;
+  js["torus_busiest_link_flits"] = busiest;
   // Tree links in both directions that the run could have used.
   const uint64_t link_directions = 2ull * (o.machine.shape.nodes() - 1);
   js["sim_cycles"] = report.cycles;

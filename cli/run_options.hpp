@@ -37,8 +37,10 @@ struct RunOptions {
 };
 
 // Runs the collective, checks it against the reference, prints a report line to `out`
-// (errors to stderr) and, with `cycles`, stores the collective's cycles there.
+// (errors to stderr) and stores the collective's cycles and the flits of the busiest torus
+// link direction where asked.
 // Returns the process exit status: 0 verified, 1 wrong result or hardware error.
-int run_collective(const RunOptions& options, std::ostream& out = std::cout, uint64_t* cycles = nullptr);
+int run_collective(const RunOptions& options, std::ostream& out = std::cout, uint64_t* cycles = nullptr,
+                   uint64_t* busiest_torus_link = nullptr);
 
 }  // namespace collnet::cli

@@ -123,6 +123,49 @@ TEST(CliPingpong, ReportsEverySizeVerified) {
   EXPECT_NE(bad.err.find("--sizes: 'x' in '8,x' is not a size"), std::string::npos) << bad.err;
 }
 
+// `collnet algorithms` lists every collective with its algorithms; `--algorithm` runs the
+// one named, verified, and records it in the JSON (auto records what it chose).
+TEST(CliAlgorithms, AreListedAndRunVerifiedByName) {
+  const auto list = collnet({"algorithms"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("allreduce  auto, tree, torus-binomial, torus-recursive-doubling, torus-ring, torus-rabenseifner"),
+            std::string::npos)
+      << list.out;
+  for (const char* a : {"torus-ring", "torus-bruck", "alltoallv-segment"}) {
+    const std::string json = kTmp + "/allgather_" + a + ".json";
+    const auto r = collnet({"run", "allgather", "--torus", "3x2x1", "--count", "40", "--algorithm", a, "--piece-bytes",
+                            "64", "--json", json});
+    ASSERT_EQ(r.status, 0) << a << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find(std::string("allgather algorithm=") + a), std::string::npos) << r.out;
+    EXPECT_EQ(read_json(json).at("algorithm"), a);
+  }
+  const std::string json = kTmp + "/allreduce_auto.json";
+  ASSERT_EQ(collnet({"run", "allreduce", "--torus", "2x1x1", "--json", json}).status, 0);
+  EXPECT_EQ(read_json(json).at("algorithm"), "tree");
+}
+
+// `collnet compare` runs every algorithm at every size, verified, and marks the fastest;
+// its JSON holds the same cycles a single run of that algorithm reports.
+TEST(CliCompare, RunsEveryAlgorithmAtEverySizeAndMarksTheFastest) {
+  const std::string json = kTmp + "/compare.json";
+  const auto r = collnet({"compare", "allreduce", "--torus", "2x2x1", "--sizes", "8,2k", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto js = read_json(json);
+  ASSERT_EQ(js.at("rows").size(), 2u);
+  for (const auto& row : js.at("rows")) {
+    ASSERT_EQ(row.at("cycles").size(), 5u);  // tree and four torus algorithms
+    uint64_t best = UINT64_MAX;
+    for (const auto& [name, c] : row.at("cycles").items()) best = std::min(best, c.get<uint64_t>());
+    EXPECT_EQ(row.at("cycles").at(row.at("fastest").get<std::string>()).get<uint64_t>(), best);
+  }
+  EXPECT_NE(r.out.find("*"), std::string::npos) << r.out;
+  const std::string one = kTmp + "/compare_one.json";
+  ASSERT_EQ(collnet({"run", "allreduce", "--torus", "2x2x1", "--count", "256", "--algorithm", "torus-ring", "--json", one})
+                .status,
+            0);
+  EXPECT_EQ(read_json(one).at("cycles"), js.at("rows")[1].at("cycles").at("torus-ring"));
+}
+
 TEST(CliBarrier, IsVerifiedOnEveryShape) {
   for (const char* t : {"1x1x1", "2x1x1", "5x3x1", "8x8x8"}) {
     const std::string json = kTmp + "/barrier_" + t + ".json";
@@ -324,6 +367,14 @@ INSTANTIATE_TEST_SUITE_P(
                                 "threads 2 and a trace"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--lockstep", "--engine", "flat"},
                                 "lockstep and the flat engine"},
+                      UsageCase{{"run", "bcast", "--algorithm", "torus-ring"}, "torus-ring does not apply to bcast"},
+                      UsageCase{{"run", "allreduce", "--algorithm", "fastest"}, "unknown algorithm 'fastest'"},
+                      UsageCase{{"run", "alltoallv", "--algorithm", "torus-bruck"}, "alltoallv has one algorithm"},
+                      UsageCase{{"run", "allgather", "--piece-bytes", "0"}, "--piece-bytes"},
+                      UsageCase{{"run", "allgather", "--order", "sorted"}, "--order"},
+                      UsageCase{{"compare", "alltoallv"}, "'alltoallv' is not a collective"},
+                      UsageCase{{"compare", "allreduce", "--algorithms", "tree,torus-bruck"}, "'torus-bruck'"},
+                      UsageCase{{"compare", "allreduce", "--sizes", "8,lots"}, "lots"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# make bench, collective algorithms: every algorithm of bcast, allreduce, allgather and
+# alltoall across message sizes (collnet compare), and seed 001's allgather against ring,
+# Bruck and the tree with random and rank order and several piece sizes, printed as
+# Markdown tables. ALG_TORUS sets the shape (default 8x8x8: 512 nodes, about an hour).
+# Usage: scripts/bench_algorithms.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build}
+collnet="$build/collnet"
+torus=${ALG_TORUS:-8x8x8}
+out="$build/bench"
+mkdir -p "$out"
+
+table() {  # table JSON: the compare JSON as a Markdown table, the fastest in bold
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+algs = list(d["rows"][0]["cycles"].keys())
+print("| bytes per rank | " + " | ".join(algs) + " |")
+print("|---|" + "---|" * len(algs))
+for r in d["rows"]:
+    cells = []
+    for a in algs:
+        c = r["cycles"][a]
+        cells.append("failed" if c is None else (f"**{c}**" if a == r.get("fastest") else str(c)))
+    print(f"| {r['bytes']} | " + " | ".join(cells) + " |")
+PY
+}
+
+echo "## Collective algorithms on $torus (collnet compare), cycles"
+for spec in "bcast 8,1k,16k" "allreduce 8,1k,16k" "allgather 8,128,1k" "alltoall 8,64,512"; do
+  set -- $spec
+  echo
+  echo "### $1"
+  echo
+  "$collnet" compare "$1" --torus "$torus" --sizes "$2" --json "$out/compare_$1.json" >/dev/null
+  table "$out/compare_$1.json"
+done
+echo
+
+echo "## Seed 001's allgather on $torus, 1 KiB per rank"
+echo
+echo "| algorithm | order | piece bytes | cycles | busiest torus link, flits | all torus links, flits |"
+echo "|---|---|---|---|---|---|"
+run_allgather() {  # run_allgather NAME ARGS...
+  local name=$1
+  shift
+  "$collnet" run allgather --torus "$torus" --count 128 "$@" --json "$out/seed001_$name.json" >/dev/null
+  python3 - "$out/seed001_$name.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(f"| {d['algorithm']} | {d.get('order', '')} | {d.get('piece_bytes', '')} | {d['cycles']} | "
+      f"{d['torus_busiest_link_flits']} | {d['torus_link_flits']} |")
+PY
+}
+for piece in 256 512 1024; do
+  for order in random rank; do
+    run_allgather "seg_${piece}_$order" --algorithm alltoallv-segment --piece-bytes "$piece" --order "$order"
+  done
+done
+for a in torus-ring torus-bruck tree; do run_allgather "$a" --algorithm "$a"; done
