@@ -110,6 +110,8 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--order", order_text, "alltoallv-segment: destination order, random (seeded per rank) | rank")
       ->capture_default_str();
 
+  std::string tuning_path;
+  run->add_option("--tuning", tuning_path, "a table of what auto picks, from 'collnet tune' (default: the shipped one)");
   CLI::App* algorithms = app.add_subcommand("algorithms", "list the collectives' algorithms");
 
   CLI::App* compare = app.add_subcommand("compare", "run every algorithm of a collective across message sizes");
@@ -129,6 +131,18 @@ int collnet_main(int argc, char** argv) {
   compare->add_option("--piece-bytes", cmp_piece, "alltoallv-segment: bytes per piece")->capture_default_str();
   compare->add_option("--order", cmp_order, "alltoallv-segment: random | rank")->capture_default_str();
   compare->add_option("--json", cmp.json_path, "write the table as JSON");
+  std::string cmp_tuning;
+  compare->add_option("--tuning", cmp_tuning, "the table auto picks from (default: the shipped one)");
+
+  CLI::App* tune = app.add_subcommand("tune", "measure every collective's algorithms and write the table auto picks from");
+  collnet::cli::TuneOptions tn;
+  std::string tn_torus = "4x4x4", tn_sizes = "8,512,4k,32k";
+  long long tn_tasks = 1;
+  tune->add_option("--torus", tn_torus, "machine shape XxYxZ")->capture_default_str();
+  tune->add_option("--tasks", tn_tasks, "tasks (ranks) per node")->capture_default_str();
+  tune->add_option("--sizes", tn_sizes, "bytes per rank, e.g. 8,512,4k,32k")->capture_default_str();
+  tune->add_option("--output", tn.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
+      ->required();
 
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
@@ -182,7 +196,28 @@ int collnet_main(int argc, char** argv) {
           return usage_error("compare: --algorithms: '" + name + "' is not an algorithm of " + cmp.run.collective);
         cmp.algorithms.push_back(*a);
       }
+    if (!cmp_tuning.empty()) {
+      try {
+        cmp.run.tuning = std::make_shared<const collnet::driver::Tuning>(collnet::cli::read_tuning_file(cmp_tuning));
+      } catch (const std::invalid_argument& e) {
+        return usage_error(std::string("compare: --tuning: ") + e.what());
+      }
+    }
     return collnet::cli::run_compare(cmp);
+  }
+  if (tune->parsed()) {
+    try {
+      tn.run.machine.shape = collnet::sim::Shape::parse(tn_torus);
+      tn.sizes = collnet::cli::parse_sizes(tn_sizes);
+    } catch (const std::exception& e) {
+      return usage_error(std::string("tune: ") + e.what());
+    }
+    if (tn.run.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
+      return usage_error("tune: --torus " + tn_torus + " is larger than a run may be");
+    if (tn_tasks < 1 || tn_tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
+      return usage_error("tune: --tasks must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode));
+    tn.run.machine.tasks_per_node = static_cast<unsigned>(tn_tasks);
+    return collnet::cli::run_tune(tn);
   }
 
   const bool pingpong = o.collective == "pingpong";
@@ -221,6 +256,13 @@ int collnet_main(int argc, char** argv) {
     if (order_text != "random" && order_text != "rank")
       return usage_error("--order: must be random or rank, got '" + order_text + "'");
     o.segment.random_order = order_text == "random";
+  }
+  if (!tuning_path.empty()) {
+    try {
+      o.tuning = std::make_shared<const collnet::driver::Tuning>(collnet::cli::read_tuning_file(tuning_path));
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--tuning: ") + e.what());
+    }
   }
   if (!pingpong && (!sizes_text.empty() || iterations != 4))
     return usage_error("--sizes and --iterations are pingpong's");

@@ -1,5 +1,7 @@
 #include "compare.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -7,88 +9,116 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/error.hpp"
 #include "systemc/isolated.hpp"
 
 namespace collnet::cli {
 
-int run_compare(const CompareOptions& o) {
-  const auto coll = driver::collective_named(o.run.collective);
-  if (!coll) {
-    std::cerr << "collnet: compare: " << o.run.collective << " has one algorithm; nothing to compare\n";
-    return 2;
+namespace {
+
+// One verified run in a child process (SystemC cannot build a second machine in one).
+std::optional<RunMeasure> measure_one(const RunOptions& r, const std::string& what) {
+  const sim::Isolated child = sim::run_isolated([&r] {
+    std::ostringstream quiet;
+    RunMeasure m;
+    if (run_collective(r, quiet, &m) != 0) return std::string("failed: ") + quiet.str();
+    return "ok " + std::to_string(m.cycles) + " " + std::to_string(m.busiest_torus_link) + " " + m.algorithm;
+  });
+  if (!child.exited || child.report.rfind("ok ", 0) != 0) {
+    std::cerr << "collnet: " << what << ": " << child.report << "\n";
+    return std::nullopt;
   }
-  std::vector<driver::Algorithm> algs = o.algorithms;
-  if (algs.empty())
-    for (driver::Algorithm a : driver::algorithms_for(*coll))
-      if (a != driver::Algorithm::Auto) algs.push_back(a);
+  RunMeasure m;
+  std::istringstream in(child.report.substr(3));
+  in >> m.cycles >> m.busiest_torus_link >> m.algorithm;
+  return m;
+}
+
+size_t column(driver::Algorithm a) { return std::max<size_t>(12, std::string(to_string(a)).size() + 2); }
+
+}  // namespace
+
+CompareTable compare_algorithms(const CompareOptions& o) {
+  CompareTable t;
+  t.collective = *driver::collective_named(o.run.collective);
+  t.algorithms = o.algorithms;
+  if (t.algorithms.empty())
+    for (driver::Algorithm a : driver::algorithms_for(t.collective))
+      if (a != driver::Algorithm::Auto) t.algorithms.push_back(a);
   const size_t elem = driver::bytes(o.run.type);
-  const bool barrier = *coll == driver::Collective::Barrier;
+  const bool barrier = t.collective == driver::Collective::Barrier;
   const std::vector<size_t> sizes = barrier ? std::vector<size_t>{0} : o.sizes;
 
   std::cout << o.run.collective << " on " << o.run.machine.shape.str() << " ("
             << o.run.machine.shape.nodes() * o.run.machine.tasks_per_node << " ranks), type "
-            << driver::to_string(o.run.type) << ": cycles per algorithm, * the fastest\n";
+            << driver::to_string(o.run.type) << ": cycles per algorithm, * the fastest; auto's pick last\n";
   std::cout << std::setw(10) << "bytes";
-  for (driver::Algorithm a : algs) std::cout << std::setw(std::max<size_t>(12, std::string(to_string(a)).size() + 2)) << to_string(a);
-  std::cout << "\n";
+  for (driver::Algorithm a : t.algorithms) std::cout << std::setw(static_cast<int>(column(a))) << to_string(a);
+  std::cout << "   auto\n" << std::flush;
 
-  nlohmann::json js;
-  js["collective"] = o.run.collective;
-  js["torus"] = o.run.machine.shape.str();
-  js["tasks_per_node"] = o.run.machine.tasks_per_node;
-  js["type"] = driver::to_string(o.run.type);
-  js["rows"] = nlohmann::json::array();
-  int status = 0;
   for (size_t bytes : sizes) {
-    std::vector<uint64_t> cycles(algs.size(), 0), busiest(algs.size(), 0);
-    std::vector<bool> ok(algs.size(), false);
     RunOptions r = o.run;
     r.count = barrier ? 1 : std::max<size_t>(1, bytes / elem);
     r.json_path.clear();
     r.output_path.clear();
-    for (size_t i = 0; i < algs.size(); ++i) {
-      r.algorithm = algs[i];
-      // One machine per process (SystemC cannot build a second): the child reports its
-      // cycles, or why it failed.
-      const sim::Isolated child = sim::run_isolated([&r] {
-        std::ostringstream quiet;
-        uint64_t c = 0, busiest = 0;
-        return run_collective(r, quiet, &c, &busiest) == 0 ? "ok " + std::to_string(c) + " " + std::to_string(busiest)
-                                                           : std::string("failed");
-      });
-      ok[i] = child.exited && child.report.rfind("ok ", 0) == 0;
-      if (ok[i]) {
-        std::istringstream in(child.report.substr(3));
-        in >> cycles[i] >> busiest[i];
-      }
-      if (!ok[i]) {
-        std::cerr << "collnet: compare: " << o.run.collective << " " << to_string(algs[i]) << " at " << bytes
-                  << " bytes: " << child.report << "\n";
-        status = 1;
-      }
+    CompareRow row;
+    row.bytes = barrier ? 0 : r.count * elem;
+    std::cout << std::setw(10) << row.bytes << std::flush;
+    for (driver::Algorithm a : t.algorithms) {
+      r.algorithm = a;
+      const auto m = measure_one(r, o.run.collective + " " + to_string(a) + " at " + std::to_string(row.bytes) + " bytes");
+      row.cycles.push_back(m ? std::optional<uint64_t>(m->cycles) : std::nullopt);
+      row.busiest.push_back(m ? std::optional<uint64_t>(m->busiest_torus_link) : std::nullopt);
+      if (!m) t.all_verified = false;
     }
-    size_t best = algs.size();
-    for (size_t i = 0; i < algs.size(); ++i)
-      if (ok[i] && (best == algs.size() || cycles[i] < cycles[best])) best = i;
-    std::cout << std::setw(10) << r.count * elem;
-    nlohmann::json row;
-    row["bytes"] = r.count * elem;
-    row["count"] = r.count;
-    for (size_t i = 0; i < algs.size(); ++i) {
+    for (size_t i = 0; i < t.algorithms.size(); ++i)
+      if (row.cycles[i] && (!row.fastest || *row.cycles[i] < *row.cycles[*row.fastest])) row.fastest = i;
+    r.algorithm = driver::Algorithm::Auto;
+    if (const auto m = measure_one(r, o.run.collective + " auto at " + std::to_string(row.bytes) + " bytes")) {
+      row.auto_cycles = m->cycles;
+      row.auto_algorithm = m->algorithm;
+    } else {
+      t.all_verified = false;
+    }
+    for (size_t i = 0; i < t.algorithms.size(); ++i) {
       std::ostringstream cell;
-      if (ok[i])
-        cell << cycles[i] << (i == best ? "*" : " ");
+      if (row.cycles[i])
+        cell << *row.cycles[i] << (row.fastest == i ? "*" : " ");
       else
         cell << "FAILED ";
-      std::cout << std::setw(std::max<size_t>(12, std::string(to_string(algs[i])).size() + 2)) << cell.str();
-      row["cycles"][to_string(algs[i])] = ok[i] ? nlohmann::json(cycles[i]) : nlohmann::json(nullptr);
-      row["busiest_torus_link_flits"][to_string(algs[i])] = ok[i] ? nlohmann::json(busiest[i]) : nlohmann::json(nullptr);
+      std::cout << std::setw(static_cast<int>(column(t.algorithms[i]))) << cell.str();
     }
-    if (best < algs.size()) row["fastest"] = to_string(algs[best]);
-    std::cout << "\n";
-    js["rows"].push_back(row);
+    std::cout << "   " << (row.auto_cycles ? std::to_string(*row.auto_cycles) + " (" + row.auto_algorithm + ")" : "FAILED")
+              << "\n"
+              << std::flush;
+    t.rows.push_back(std::move(row));
   }
+  return t;
+}
+
+int run_compare(const CompareOptions& o) {
+  const CompareTable t = compare_algorithms(o);
   if (!o.json_path.empty()) {
+    nlohmann::json js;
+    js["collective"] = o.run.collective;
+    js["torus"] = o.run.machine.shape.str();
+    js["tasks_per_node"] = o.run.machine.tasks_per_node;
+    js["ranks"] = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
+    js["type"] = driver::to_string(o.run.type);
+    js["rows"] = nlohmann::json::array();
+    for (const CompareRow& row : t.rows) {
+      nlohmann::json j;
+      j["bytes"] = row.bytes;
+      for (size_t i = 0; i < t.algorithms.size(); ++i) {
+        const char* name = to_string(t.algorithms[i]);
+        j["cycles"][name] = row.cycles[i] ? nlohmann::json(*row.cycles[i]) : nlohmann::json(nullptr);
+        j["busiest_torus_link_flits"][name] = row.busiest[i] ? nlohmann::json(*row.busiest[i]) : nlohmann::json(nullptr);
+      }
+      if (row.fastest) j["fastest"] = to_string(t.algorithms[*row.fastest]);
+      j["auto"] = {{"algorithm", row.auto_algorithm},
+                   {"cycles", row.auto_cycles ? nlohmann::json(*row.auto_cycles) : nlohmann::json(nullptr)}};
+      js["rows"].push_back(j);
+    }
     std::ofstream f(o.json_path);
     if (!f) {
       std::cerr << "collnet: cannot write --json file '" << o.json_path << "'\n";
@@ -96,7 +126,96 @@ int run_compare(const CompareOptions& o) {
     }
     f << js.dump(2) << "\n";
   }
-  return status;
+  return t.all_verified ? 0 : 1;
+}
+
+std::vector<driver::TuningRule> rules_from(const CompareTable& t, unsigned ranks) {
+  std::vector<driver::TuningRule> rules;
+  for (size_t k = 0; k < t.rows.size(); ++k) {
+    if (!t.rows[k].fastest) continue;
+    const driver::Algorithm a = t.algorithms[*t.rows[k].fastest];
+    size_t up_to = SIZE_MAX;
+    if (k + 1 < t.rows.size())
+      up_to = static_cast<size_t>(std::sqrt(static_cast<double>(std::max<size_t>(1, t.rows[k].bytes)) *
+                                            static_cast<double>(t.rows[k + 1].bytes)));
+    if (!rules.empty() && rules.back().algorithm == a)
+      rules.back().up_to_bytes = up_to;  // the same winner: one rule
+    else
+      rules.push_back({t.collective, ranks, up_to, a});
+  }
+  return rules;
+}
+
+driver::Tuning read_tuning_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("cannot open '" + path + "'");
+  nlohmann::json js;
+  try {
+    js = nlohmann::json::parse(f);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("'" + path + "' is not JSON: " + e.what());
+  }
+  if (!js.is_object() || !js.contains("rules") || !js["rules"].is_array())
+    throw std::invalid_argument("'" + path + "' has no \"rules\" array");
+  std::vector<driver::TuningRule> rules;
+  for (size_t i = 0; i < js["rules"].size(); ++i) {
+    const nlohmann::json& r = js["rules"][i];
+    const std::string where = "'" + path + "' rule " + std::to_string(i);
+    try {
+      const auto c = driver::collective_named(r.at("collective").get<std::string>());
+      const auto a = driver::algorithm_named(r.at("algorithm").get<std::string>());
+      if (!c) throw std::invalid_argument(where + ": unknown collective " + r.at("collective").dump());
+      if (!a) throw std::invalid_argument(where + ": unknown algorithm " + r.at("algorithm").dump());
+      const nlohmann::json& up = r.at("up_to_bytes");
+      const size_t up_to = up.is_null() ? SIZE_MAX : up.get<size_t>();
+      rules.push_back({*c, r.at("ranks").get<unsigned>(), up_to, *a});
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument(where + ": " + e.what());
+    }
+  }
+  try {
+    return driver::Tuning(std::move(rules));
+  } catch (const Error& e) {
+    throw std::invalid_argument("'" + path + "': " + e.what());
+  }
+}
+
+void write_tuning_file(const std::string& path, const std::vector<driver::TuningRule>& rules, const std::string& torus) {
+  nlohmann::json js;
+  js["measured_on"] = torus;
+  js["rules"] = nlohmann::json::array();
+  for (const driver::TuningRule& r : rules)
+    js["rules"].push_back({{"collective", to_string(r.collective)},
+                           {"ranks", r.ranks},
+                           {"up_to_bytes", r.up_to_bytes == SIZE_MAX ? nlohmann::json(nullptr) : nlohmann::json(r.up_to_bytes)},
+                           {"algorithm", to_string(r.algorithm)}});
+  std::ofstream f(path);
+  if (!f) throw std::invalid_argument("cannot write '" + path + "'");
+  f << js.dump(2) << "\n";
+}
+
+int run_tune(const TuneOptions& o) {
+  const unsigned ranks = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
+  std::vector<driver::TuningRule> rules;
+  bool ok = true;
+  for (unsigned i = 0; i < driver::kNumCollectives; ++i) {
+    CompareOptions c;
+    c.run = o.run;
+    c.run.collective = to_string(static_cast<driver::Collective>(i));
+    c.sizes = o.sizes;
+    const CompareTable t = compare_algorithms(c);
+    ok = ok && t.all_verified;
+    for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
+    std::cout << "\n";
+  }
+  try {
+    write_tuning_file(o.output, rules, o.run.machine.shape.str());
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "collnet: tune: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules for " << ranks << " ranks)\n";
+  return ok ? 0 : 1;
 }
 
 }  // namespace collnet::cli

@@ -16,7 +16,7 @@
 
 namespace collnet::cli {
 
-int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out, uint64_t* busiest_out) {
+int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure) {
   const std::string& coll = o.collective;
   const Collective* spec = find_collective(coll);
   if (spec == nullptr) throw std::invalid_argument("unknown collective '" + coll + "' (known: " + collective_names() + ")");
@@ -65,7 +65,7 @@ int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out
   const std::optional<driver::Collective> driver_coll = driver::collective_named(coll);
   driver::Algorithm chosen = o.algorithm;
   sim::Machine machine_model(o.machine);
-  driver::Job job(machine_model, o.p2p);
+  driver::Job job(machine_model, o.p2p, o.tuning.get());
   const driver::RunReport report = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
@@ -107,8 +107,11 @@ int run_collective(const RunOptions& o, std::ostream& text, uint64_t* cycles_out
   js["clock_mhz"] = o.machine.clock_mhz;
 
   auto finish = [&](int status) {
-    if (cycles_out && js.contains("cycles") && js["cycles"].is_number()) *cycles_out = js["cycles"].get<uint64_t>();
-    if (busiest_out && js.contains("torus_busiest_link_flits")) *busiest_out = js["torus_busiest_link_flits"].get<uint64_t>();
+    if (measure) {
+      if (js.contains("cycles") && js["cycles"].is_number()) measure->cycles = js["cycles"].get<uint64_t>();
+      if (js.contains("torus_busiest_link_flits")) measure->busiest_torus_link = js["torus_busiest_link_flits"].get<uint64_t>();
+      measure->algorithm = js["algorithm"].get<std::string>();
+    }
     if (!o.json_path.empty()) {
       std::ofstream f(o.json_path);
       if (!f) {

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
+#include "driver/tuning.hpp"
 #include "collectives.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_engine.hpp"
@@ -34,13 +36,19 @@ struct RunOptions {
   driver::P2pConfig p2p;       // the point-to-point protocols' limits
   driver::Algorithm algorithm = driver::Algorithm::Auto;  // must apply to the collective
   driver::SegmentOptions segment;  // alltoallv-segment's piece size and order
+  std::shared_ptr<const driver::Tuning> tuning;  // what auto picks from (null: the shipped table)
+};
+
+// What one run measured, for the commands that run many (compare, tune).
+struct RunMeasure {
+  uint64_t cycles = 0;
+  uint64_t busiest_torus_link = 0;  // flits on the busiest torus link direction
+  std::string algorithm;            // the one that ran (what auto chose)
 };
 
 // Runs the collective, checks it against the reference, prints a report line to `out`
-// (errors to stderr) and stores the collective's cycles and the flits of the busiest torus
-// link direction where asked.
+// (errors to stderr) and fills `measure` if given.
 // Returns the process exit status: 0 verified, 1 wrong result or hardware error.
-int run_collective(const RunOptions& options, std::ostream& out = std::cout, uint64_t* cycles = nullptr,
-                   uint64_t* busiest_torus_link = nullptr);
+int run_collective(const RunOptions& options, std::ostream& out = std::cout, RunMeasure* measure = nullptr);
 
 }  // namespace collnet::cli

@@ -4,10 +4,11 @@
 
 namespace collnet::driver {
 
-Job::Job(fw::MachineModel& model, const P2pConfig& p2p) : model_(model) {
+Job::Job(fw::MachineModel& model, const P2pConfig& p2p, const Tuning* tuning) : model_(model) {
   for (unsigned r = 0; r < model_.nodes(); ++r) {
     node_tasks_.push_back(std::make_unique<NodeTasks>());
     node_tasks_.back()->p2p_config = p2p;
+    node_tasks_.back()->tuning = tuning ? tuning : &Tuning::shipped();
   }
 }
 

@@ -52,8 +52,10 @@ struct RunReport {
 
 class Job {
  public:
-  // The model must outlive this object. `p2p` sets the point-to-point protocols' limits.
-  explicit Job(fw::MachineModel& model, const P2pConfig& p2p = {});
+  // The model must outlive this object. `p2p` sets the point-to-point protocols' limits;
+  // `tuning`, what the collectives' auto picks from (null: Tuning::shipped()), must outlive
+  // it too.
+  explicit Job(fw::MachineModel& model, const P2pConfig& p2p = {}, const Tuning* tuning = nullptr);
   RunReport run(const std::function<void(Task&)>& fn);
 
   fw::MachineModel& model() { return model_; }

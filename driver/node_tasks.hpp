@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "p2p_engine.hpp"
+#include "tuning.hpp"
 
 namespace collnet::driver {
 
@@ -34,6 +35,7 @@ class NodeTasks {
 
   P2pEngine p2p;
   P2pConfig p2p_config;  // the job's (Job's constructor sets it)
+  const Tuning* tuning = &Tuning::shipped();  // what auto picks from (the job's)
 
  private:
   std::map<unsigned, Slot> slots_;

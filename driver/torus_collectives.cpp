@@ -72,10 +72,13 @@ void Communicator::set_segment_options(const SegmentOptions& o) {
   segment_ = o;
 }
 
-Algorithm Communicator::choose(Collective c, size_t /*bytes*/) const {
+Algorithm Communicator::choose(Collective c, size_t bytes) const {
   const Algorithm a = algorithms_[static_cast<unsigned>(c)];
   if (a != Algorithm::Auto) return a;
-  // The combining network wherever it applies; the personalised collectives are linear.
+  // The job's table (tuning.hpp); where it says nothing, the combining network wherever it
+  // applies, and the personalised collectives linear.
+  if (node_.tuning)
+    if (const std::optional<Algorithm> t = node_.tuning->pick(c, size_, bytes)) return *t;
   return applies(c, Algorithm::Tree) ? Algorithm::Tree : Algorithm::TorusLinear;
 }
 

@@ -133,7 +133,10 @@ void Communicator::allgatherv(const void* send, size_t sendcount, void* recv, co
   agree(call, 0, type, Op::Bor, 0);
   agree_counts(call, "recvcounts", recvcounts);
   const size_t b = native_bytes(type, false);
-  const Algorithm a = choose(Collective::Allgatherv, mine * b);
+  // Every rank must choose alike: by the mean block, which all of them know.
+  size_t total = 0;
+  for (size_t c : recvcounts) total += c;
+  const Algorithm a = choose(Collective::Allgatherv, total * b / size_);
   if (a == Algorithm::Tree) return gather_ranges(src, recvcounts, recv, displs, type, in_place, kAllgatherv, 0);
   std::vector<unsigned char*> at(size_);
   std::vector<size_t> len(size_);

@@ -166,6 +166,32 @@ TEST(CliCompare, RunsEveryAlgorithmAtEverySizeAndMarksTheFastest) {
   EXPECT_EQ(read_json(one).at("cycles"), js.at("rows")[1].at("cycles").at("torus-ring"));
 }
 
+// `collnet tune` measures a table; with it, auto runs the fastest algorithm at every point
+// of the grid it was measured on (compare's auto column equals the best), and `run
+// --tuning` picks from it.
+TEST(CliTune, WritesATableWithWhichAutoRunsTheFastest) {
+  const std::string table = kTmp + "/tune_3x1x1.json";
+  const auto t = collnet({"tune", "--torus", "3x1x1", "--sizes", "8,4k", "--output", table});
+  ASSERT_EQ(t.status, 0) << t.out << t.err;
+  const auto rules = read_json(table).at("rules");
+  EXPECT_GE(rules.size(), 11u);  // at least one per collective
+  const std::string json = kTmp + "/tune_compare.json";
+  const auto c = collnet({"compare", "allgather", "--torus", "3x1x1", "--sizes", "8,4k", "--tuning", table, "--json", json});
+  ASSERT_EQ(c.status, 0) << c.out << c.err;
+  for (const auto& row : read_json(json).at("rows")) {
+    EXPECT_EQ(row.at("auto").at("algorithm"), row.at("fastest")) << row.dump();
+    EXPECT_EQ(row.at("auto").at("cycles"), row.at("cycles").at(row.at("fastest").get<std::string>())) << row.dump();
+  }
+  const std::string one = kTmp + "/tune_run.json";
+  ASSERT_EQ(collnet({"run", "allgather", "--torus", "3x1x1", "--count", "512", "--tuning", table, "--json", one}).status, 0);
+  EXPECT_EQ(read_json(one).at("algorithm"), read_json(json).at("rows")[1].at("fastest"));
+  const std::string bad = kTmp + "/tune_bad.json";
+  std::ofstream(bad) << R"({"rules": [{"collective": "bcast", "ranks": 3, "up_to_bytes": null, "algorithm": "torus-ring"}]})";
+  const auto b = collnet({"run", "bcast", "--torus", "3x1x1", "--tuning", bad});
+  EXPECT_EQ(b.status, 2);
+  EXPECT_NE(b.err.find("torus-ring is not an algorithm of bcast"), std::string::npos) << b.err;
+}
+
 TEST(CliBarrier, IsVerifiedOnEveryShape) {
   for (const char* t : {"1x1x1", "2x1x1", "5x3x1", "8x8x8"}) {
     const std::string json = kTmp + "/barrier_" + t + ".json";
