@@ -143,6 +143,7 @@ int collnet_main(int argc, char** argv) {
   tune->add_option("--sizes", tn_sizes, "bytes per rank, e.g. 8,512,4k,32k")->capture_default_str();
   tune->add_option("--output", tn.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
       ->required();
+  tune->add_option("--from", tn.from, "take the rules from these 'collnet compare --json' tables instead of measuring");
 
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);

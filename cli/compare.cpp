@@ -1,5 +1,6 @@
 #include "compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -194,10 +195,65 @@ void write_tuning_file(const std::string& path, const std::vector<driver::Tuning
   f << js.dump(2) << "\n";
 }
 
+CompareTable read_compare_file(const std::string& path, unsigned* ranks) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("cannot open '" + path + "'");
+  try {
+    const nlohmann::json js = nlohmann::json::parse(f);
+    CompareTable t;
+    const auto c = driver::collective_named(js.at("collective").get<std::string>());
+    if (!c) throw std::invalid_argument("'" + path + "': unknown collective " + js.at("collective").dump());
+    t.collective = *c;
+    *ranks = js.at("ranks").get<unsigned>();
+    if (js.at("rows").empty()) throw std::invalid_argument("'" + path + "' has no rows");
+    for (const auto& [name, cycles] : js.at("rows")[0].at("cycles").items()) {
+      const auto a = driver::algorithm_named(name);
+      if (!a) throw std::invalid_argument("'" + path + "': unknown algorithm '" + name + "'");
+      t.algorithms.push_back(*a);
+    }
+    for (const auto& row : js.at("rows")) {
+      CompareRow r;
+      r.bytes = row.at("bytes").get<size_t>();
+      for (driver::Algorithm a : t.algorithms) {
+        const nlohmann::json& c = row.at("cycles").at(to_string(a));
+        r.cycles.push_back(c.is_null() ? std::nullopt : std::optional<uint64_t>(c.get<uint64_t>()));
+      }
+      for (size_t i = 0; i < r.cycles.size(); ++i)
+        if (r.cycles[i] && (!r.fastest || *r.cycles[i] < *r.cycles[*r.fastest])) r.fastest = i;
+      t.rows.push_back(std::move(r));
+    }
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("'" + path + "': " + e.what());
+  }
+}
+
 int run_tune(const TuneOptions& o) {
-  const unsigned ranks = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
+  unsigned ranks = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
   std::vector<driver::TuningRule> rules;
   bool ok = true;
+  if (!o.from.empty()) {
+    std::string where;
+    for (const std::string& path : o.from) {
+      CompareTable t;
+      try {
+        t = read_compare_file(path, &ranks);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "collnet: tune: --from: " << e.what() << "\n";
+        return 2;
+      }
+      for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
+      where += (where.empty() ? "" : ", ") + path;
+    }
+    try {
+      write_tuning_file(o.output, rules, where);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "collnet: tune: " << e.what() << "\n";
+      return 1;
+    }
+    std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules from " << where << ")\n";
+    return 0;
+  }
   for (unsigned i = 0; i < driver::kNumCollectives; ++i) {
     CompareOptions c;
     c.run = o.run;

@@ -30,7 +30,7 @@ struct CompareRow {
   std::optional<size_t> fastest;  // index into the algorithms
 };
 struct CompareTable {
-  driver::Collective collective;
+  driver::Collective collective = driver::Collective::Barrier;
   std::vector<driver::Algorithm> algorithms;
   std::vector<CompareRow> rows;
   bool all_verified = true;
@@ -49,10 +49,15 @@ std::vector<driver::TuningRule> rules_from(const CompareTable& table, unsigned r
 driver::Tuning read_tuning_file(const std::string& path);
 void write_tuning_file(const std::string& path, const std::vector<driver::TuningRule>& rules, const std::string& torus);
 
+// A table `collnet compare --json` wrote. Throws std::invalid_argument naming the file and
+// what is wrong.
+CompareTable read_compare_file(const std::string& path, unsigned* ranks);
+
 struct TuneOptions {
   RunOptions run;
   std::vector<size_t> sizes;
-  std::string output;  // the table (JSON)
+  std::vector<std::string> from;  // compare tables to take the rules from instead of measuring
+  std::string output;             // the table (JSON)
 };
 int run_tune(const TuneOptions& options);
 

@@ -16,13 +16,20 @@ table() {  # table JSON: the compare JSON as a Markdown table, the fastest in bo
 import json, sys
 d = json.load(open(sys.argv[1]))
 algs = list(d["rows"][0]["cycles"].keys())
-print("| bytes per rank | " + " | ".join(algs) + " |")
-print("|---|" + "---|" * len(algs))
+print("| bytes per rank | " + " | ".join(algs) + " | auto | auto / fastest |")
+print("|---|" + "---|" * (len(algs) + 2))
 for r in d["rows"]:
     cells = []
     for a in algs:
         c = r["cycles"][a]
         cells.append("failed" if c is None else (f"**{c}**" if a == r.get("fastest") else str(c)))
+    auto = r.get("auto", {})
+    best = r["cycles"].get(r.get("fastest"))
+    ratio = f"{auto['cycles'] / best:.2f}" if auto.get("cycles") and best else "-"
+    if ratio != "-" and float(ratio) > 1.10:
+        ratio += " (over 1.10)"
+    cells.append(f"{auto.get('cycles')} ({auto.get('algorithm')})" if auto else "-")
+    cells.append(ratio)
     print(f"| {r['bytes']} | " + " | ".join(cells) + " |")
 PY
 }
@@ -36,6 +43,11 @@ for spec in "bcast 8,1k,16k" "allreduce 8,1k,16k" "allgather 8,128,1k" "alltoall
   "$collnet" compare "$1" --torus "$torus" --sizes "$2" --json "$out/compare_$1.json" >/dev/null
   table "$out/compare_$1.json"
 done
+echo
+
+"$collnet" tune --torus "$torus" --from "$out"/compare_{bcast,allreduce,allgather,alltoall}.json \
+  --output "$out/tuning_$torus.json" >/dev/null
+echo "The rules these measurements give: $out/tuning_$torus.json (scripts/tuning_to_cpp.py turns tables into the shipped one)."
 echo
 
 echo "## Seed 001's allgather on $torus, 1 KiB per rank"

@@ -73,19 +73,13 @@ std::vector<Call> sweep(unsigned ranks, bool big) {
   return calls;
 }
 
-struct Case {
-  const char* shape;
-  unsigned tasks;
-  std::vector<unsigned> subset;  // world ranks; empty: the world
-};
+using Case = test::MachineCase;
 
 std::string run_sweep(const Case& c, uint64_t seed) {
   sim::Machine model(test::machine_config(c.shape, c.tasks, 50'000'000));
   driver::Job job(model);
   const unsigned world = model.nodes() * c.tasks;
-  std::vector<unsigned> members = c.subset;
-  if (members.empty())
-    for (unsigned r = 0; r < world; ++r) members.push_back(r);
+  const std::vector<unsigned> members = c.members(world);
   const unsigned n = static_cast<unsigned>(members.size());
   const std::vector<Call> calls = sweep(n, n > 20);
   std::vector<const cli::Collective*> specs(calls.size());

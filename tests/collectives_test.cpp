@@ -48,19 +48,13 @@ std::vector<Call> sweep(unsigned ranks, size_t count) {
   return calls;
 }
 
-struct Case {
-  const char* shape;
-  unsigned tasks;
-  std::vector<unsigned> subset;  // world ranks; empty: the world
-};
+using Case = test::MachineCase;
 
 std::string run_sweep(const Case& c, uint64_t seed) {
   sim::Machine m_model(test::machine_config(c.shape, c.tasks, 20'000'000));
   driver::Job m(m_model);
   const unsigned world = m_model.nodes() * c.tasks;
-  std::vector<unsigned> members = c.subset;
-  if (members.empty())
-    for (unsigned r = 0; r < world; ++r) members.push_back(r);
+  const std::vector<unsigned> members = c.members(world);
   const unsigned n = static_cast<unsigned>(members.size());
   const std::vector<Call> calls = sweep(n, 2);
   // inputs[call][rank], outputs[call][rank]

@@ -273,11 +273,7 @@ struct Builder {
   }
 };
 
-struct Case {
-  const char* shape;
-  unsigned tasks;
-  std::vector<unsigned> subset;  // world ranks; empty: the world
-};
+using Case = test::MachineCase;
 
 // Every check for a communicator of n ranks. On large ones the torus collectives (one
 // message per pair of ranks) take fewer types.
