@@ -27,13 +27,14 @@ constexpr std::array<AlgorithmInfo, kNumAlgorithms> kAlgorithms = {{
     {"torus-linear", "every message in flight at once"},
     {"torus-dissemination", "log2(n) rounds of zero-byte messages at distance 1, 2, 4, ..."},
     {"alltoallv-segment", "an alltoallv of the own segment, a piece to each destination in turn (seed 001)"},
+    {"torus-deposit", "line broadcasts (deposit bit) along x, then y, then z, a packet at a time (world only)"},
 }};
 
 using A = Algorithm;
 const std::array<std::vector<Algorithm>, kNumCollectives>& table() {
   static const std::array<std::vector<Algorithm>, kNumCollectives> t = {{
       /* barrier    */ {A::Auto, A::Tree, A::TorusDissemination},
-      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusDeposit},
       /* reduce     */ {A::Auto, A::Tree, A::TorusBinomial},
       /* allreduce  */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusRecursiveDoubling, A::TorusRing, A::TorusRabenseifner},
       /* gather     */ {A::Auto, A::Tree, A::TorusBinomial},

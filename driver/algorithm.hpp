@@ -38,8 +38,9 @@ enum class Algorithm {
   TorusLinear,             // every message in flight at once
   TorusDissemination,      // log2 rounds of zero-byte messages
   AlltoallvSegment,        // seed 001: an alltoallv of the own segment, sent a piece at a time
+  TorusDeposit,            // line broadcasts (the deposit bit) along x, then y, then z, pipelined
 };
-constexpr unsigned kNumAlgorithms = 11;
+constexpr unsigned kNumAlgorithms = 12;
 
 const char* to_string(Collective c);
 const char* to_string(Algorithm a);

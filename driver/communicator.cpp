@@ -443,6 +443,8 @@ void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) 
     if (count == 0) return;
     check_buffer("bcast", "the", buf, count);
     agree("bcast", count, type, Op::Bor, root);
+    if (choose(Collective::Bcast, count * native_bytes(type, false)) == Algorithm::TorusDeposit)
+      return torus_deposit_bcast(buf, count * native_bytes(type, false), root);
     return torus_bcast(buf, count * native_bytes(type, false), root);
   }
   std::vector<uint64_t> b = raw_of(buf, count, type, false);  // in place

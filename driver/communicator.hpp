@@ -375,6 +375,9 @@ class Communicator {
   void torus_dissemination_barrier();
   // Native bytes, `bytes` per rank.
   void torus_bcast(void* buf, size_t bytes, unsigned root);
+  // BG/L's torus broadcast: line broadcasts along x from the root, along y from its x line,
+  // along z from its xy plane, one packet-sized chunk at a time (the world only).
+  void torus_deposit_bcast(void* buf, size_t bytes, unsigned root);
   void torus_gather(const void* send, void* recv, size_t bytes, unsigned root);
   void torus_scatter(const void* send, void* recv, size_t bytes, unsigned root);
   void torus_alltoall(const unsigned char* out, unsigned char* in, size_t bytes, Algorithm a);
@@ -420,6 +423,7 @@ class Communicator {
   StreamStats last_;
   std::array<Algorithm, kNumCollectives> algorithms_{};  // Auto
   SegmentOptions segment_;
+  uint32_t line_broadcasts_ = 0;  // torus-deposit bcasts so far: each one's id
 };
 
 }  // namespace collnet::driver

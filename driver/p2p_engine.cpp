@@ -280,7 +280,8 @@ void P2pEngine::accept_rts(const std::shared_ptr<RequestState>& req, unsigned sr
 }
 
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
-  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || task.cpu.torus_pending();
+  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
+         task.cpu.torus_pending();
 }
 
 bool P2pEngine::progress(fw::TaskContext& task) {
@@ -344,6 +345,11 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
     case p2p::kSwTagCredit:
       credit_[src_node] += w;
       break;
+    case p2p::kSwTagDeposit: {
+      const uint32_t id = static_cast<uint32_t>(w & 0xfffff), index = static_cast<uint32_t>(w >> 20);
+      lines_[id].chunks[index].assign(words, words + available);
+      break;
+    }
     default:
       throw Error("point-to-point: node " + std::to_string(node_) + " received a torus packet from node " +
                   std::to_string(src_node) + " with software tag " + std::to_string(p.header.sw_tag) +
@@ -487,6 +493,28 @@ fw::TorusHeader P2pEngine::header_to(unsigned dst_node, bool adaptive) const {
   return h;
 }
 
+void P2pEngine::deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, const uint64_t* words,
+                        size_t n) {
+  if (routes_)
+    throw Error("a line broadcast cannot go around what is down on the torus: use another bcast algorithm");
+  if (dim > 2 || layout_.dims()[dim] < 2 || n > p2p::kDataWords)
+    throw Error("point-to-point: a line broadcast along dimension " + std::to_string(dim) + " of " + std::to_string(n) +
+                " words cannot be sent");
+  DepositOut d;
+  d.dim = dim;
+  d.payload.assign(size_t{fw::regmap::kChunkFlits} * p2p::chunks_for(n), 0);
+  d.payload[0] = (uint64_t{id} & 0xfffff) | (uint64_t{index} << 20);
+  std::copy(words, words + n, d.payload.begin() + 1);
+  task.cpu.memory_access();  // queue it
+  deposit_out_.push_back(std::move(d));
+  progress(task);
+}
+
+void P2pEngine::line_done(uint32_t id, unsigned tasks) {
+  auto it = lines_.find(id);
+  if (it != lines_.end() && ++it->second.done >= tasks) lines_.erase(it);
+}
+
 int P2pEngine::via_to(unsigned dst_node) const { return routes_ ? (*routes_)[node_][dst_node].via : -1; }
 
 bool P2pEngine::emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h,
@@ -573,6 +601,35 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   std::array<unsigned, fw::regmap::kTrInjFifos> room = st.inj_free;
   bool did = false;
   std::vector<uint64_t> payload;
+
+  // Line broadcast chunks: deterministic along their dimension the + way, to the last node
+  // before this one on the ring, with the deposit bit; each dimension through an injection
+  // FIFO of its own (x: 1, y: 0, z: 2), so a node that starts three lines moves three flits
+  // a cycle. In order per FIFO.
+  std::array<bool, fw::regmap::kTrInjFifos> blocked{};
+  for (auto it = deposit_out_.begin(); it != deposit_out_.end();) {
+    static constexpr unsigned kLineFifo[3] = {kDataFifo, kOrderedFifo, kControlFifo};
+    const unsigned fifo = kLineFifo[it->dim];
+    fw::TorusHeader h;
+    fw::Coord to = layout_.coord(node_);
+    const unsigned n = layout_.dims()[it->dim];
+    to[it->dim] = (to[it->dim] + n - 1) % n;
+    h.dst = to;
+    h.hints = 1u << (2 * it->dim);
+    h.deterministic = true;
+    h.deposit = true;
+    h.sw_tag = p2p::kSwTagDeposit;
+    h.chunks = static_cast<unsigned>(it->payload.size() / fw::regmap::kChunkFlits);
+    if (blocked[fifo] || room[fifo] < h.flits()) {
+      blocked[fifo] = true;
+      ++it;
+      continue;
+    }
+    task.torus.inject(h, it->payload, fifo);
+    room[fifo] -= h.flits();
+    it = deposit_out_.erase(it);
+    did = true;
+  }
 
   // Packets forwarded through this node, on to their destinations.
   while (!relay_.empty()) {

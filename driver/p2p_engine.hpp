@@ -91,6 +91,18 @@ class P2pEngine {
   };
   std::optional<Found> probe(fw::TaskContext& task, unsigned cls, unsigned source_world, unsigned tag);
 
+  // Line broadcasts, for the collectives' torus-deposit bcast: chunk `index` (at most
+  // p2p::kDataWords words) of broadcast `id` (20 bits, the caller's) in a deposit packet
+  // along dimension `dim` the + way, left at every other node of this node's line there.
+  // Throws collnet::Error with nodes or links down (a line cannot go around them).
+  void deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, const uint64_t* words, size_t n);
+  // The chunks of broadcast `id` this node holds, by index: arrived, or put there by a task
+  // of this node. Held until line_done has been called `tasks` times.
+  std::map<uint32_t, std::vector<uint64_t>>& line_chunks(uint32_t id) { return lines_[id].chunks; }
+  void line_done(uint32_t id, unsigned tasks);
+  // Deposit packets queued and not yet injected (a broadcast's sends are done when none is).
+  bool line_sends_pending() const { return !deposit_out_.empty(); }
+
   // Moves packets: files what the node has received and injects what fits. Costs at least
   // one register access unless another task of the node holds the FIFOs. Returns whether
   // it did anything beyond looking.
@@ -152,6 +164,14 @@ class P2pEngine {
     uint64_t word = 0;
   };
 
+  struct Line {  // a line broadcast's chunks at this node
+    std::map<uint32_t, std::vector<uint64_t>> chunks;
+    unsigned done = 0;  // tasks finished with it
+  };
+  struct DepositOut {  // a deposit packet to inject
+    unsigned dim = 0;
+    std::vector<uint64_t> payload;
+  };
   struct Relay {  // a forwarded packet this node sends on
     unsigned dst_node = 0;
     unsigned chunks = 1;
@@ -223,6 +243,8 @@ class P2pEngine {
   std::deque<std::shared_ptr<SendOp>> streaming_;  // rendezvous data to inject
   std::deque<Control> control_;
   std::deque<Relay> relay_;                          // forwarded packets to send on
+  std::deque<DepositOut> deposit_out_;               // line broadcast chunks to send
+  std::map<uint32_t, Line> lines_;                   // line broadcasts at this node, by id
   std::map<unsigned, std::vector<uint64_t>> halves_;  // by origin node: a two-part packet's first part
   std::vector<size_t> credit_;  // per destination node: eager bytes this node may still send there
   std::vector<size_t> owed_;    // per source node: credit to give back

@@ -8,6 +8,9 @@
 //   kSwTagCts     clear to send: {send id, receive id}
 //   kSwTagData    rendezvous data: {receive id, packet index}, then up to 31 data words
 //   kSwTagCredit  eager credit given back: the bytes
+//   kSwTagDeposit a chunk of a line broadcast (the collectives' torus-deposit bcast), left at
+//                 every node of a line by the deposit bit: {broadcast id [19:0], chunk index
+//                 [51:20]}, then up to 31 data words
 //   kSwTagForward any of the above between a pair of nodes that no route connects without
 //                 passing what is down: sent to an intermediate node, which sends it on.
 //                 The forward word (below), then the packet's own payload; a packet of 8
@@ -57,6 +60,7 @@ inline constexpr unsigned kSwTagCts = 4;     // clear to send
 inline constexpr unsigned kSwTagData = 5;    // a rendezvous data packet
 inline constexpr unsigned kSwTagCredit = 6;  // eager credit given back
 inline constexpr unsigned kSwTagForward = 7; // on its way through an intermediate node
+inline constexpr unsigned kSwTagDeposit = 8; // a chunk of a line broadcast (deposit bit)
 // Words a packet carries: one envelope word, then data.
 inline constexpr unsigned kPacketWords = fw::regmap::kMaxChunks * fw::regmap::kChunkFlits;
 inline constexpr unsigned kDataWords = kPacketWords - 1;

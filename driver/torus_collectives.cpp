@@ -14,6 +14,7 @@
 // hands its data to the odd one and waits for the result, as MPICH does.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "communicator.hpp"
 #include "error.hpp"
 #include "firmware/alu_model.hpp"
+#include "firmware/torus_layout.hpp"
 
 namespace collnet::driver {
 
@@ -275,6 +277,52 @@ void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) {
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (vr + mask < n) coll_send(buf, bytes, (vr + mask + root) % n);
+}
+
+void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
+  if (!is_world())
+    throw Error("bcast: torus-deposit runs on the world communicator only (a line broadcast reaches every node of its "
+                "line, members or not)");
+  P2pEngine& eng = engine();
+  const uint32_t id = (cls_ << 16) | (line_broadcasts_++ & 0xffff);
+  const size_t chunk = p2p::kDataWords * 8;
+  const uint32_t chunks = static_cast<uint32_t>(bytes == 0 ? 1 : (bytes + chunk - 1) / chunk);
+  const fw::TorusLayout layout(task_.personality.shape);
+  const fw::Coord me = layout.coord(task_.node), rc = layout.coord(node_of(root));
+  const fw::Coord& dims = layout.dims();
+  const bool root_node = task_.node == node_of(root);
+  // Who sends on which line: the root along x, every node of its x line along y, every
+  // node of its xy plane along z. On each node one task does (the root on its own).
+  std::vector<unsigned> lines;
+  if (root_node ? rank_ == root : is_leader()) {
+    if (root_node && dims[0] > 1) lines.push_back(0);
+    if (me[1] == rc[1] && me[2] == rc[2] && dims[1] > 1) lines.push_back(1);
+    if (me[2] == rc[2] && dims[2] > 1) lines.push_back(2);
+  }
+  std::map<uint32_t, std::vector<uint64_t>>& here = eng.line_chunks(id);
+  unsigned char* out = static_cast<unsigned char*>(buf);
+  if (rank_ == root) {  // the node's other tasks take the chunks from its memory
+    for (uint32_t k = 0; k < chunks; ++k) {
+      const size_t from = k * chunk, n = std::min(chunk, bytes - std::min(from, bytes));
+      std::vector<uint64_t> w((n + 7) / 8, 0);
+      if (n) std::memcpy(w.data(), out + from, n);
+      here[k] = std::move(w);
+    }
+    copy_local(out, out, bytes);  // charged as the copy into node memory
+  }
+  for (uint32_t k = 0; k < chunks; ++k) {
+    while (!here.count(k)) {
+      if (!progress()) task_.cpu.memory_access();
+    }
+    const std::vector<uint64_t>& w = here.at(k);
+    const size_t from = k * chunk, n = std::min(chunk, bytes - std::min(from, bytes));
+    if (rank_ != root) copy_local(out + from, w.data(), n);
+    for (unsigned d : lines) eng.deposit(task_, id, k, d, w.data(), (n + 7) / 8);
+  }
+  eng.line_done(id, local_count_);
+  // Done when every chunk it sends is on the torus.
+  while (!lines.empty() && eng.line_sends_pending())
+    if (!progress()) task_.cpu.memory_access();
 }
 
 void Communicator::torus_dissemination_barrier() {

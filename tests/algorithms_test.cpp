@@ -39,8 +39,9 @@ struct Call {
 };
 
 // Every algorithm but auto, of every collective that moves data, with every type (every
-// fourth on large communicators) and, for reductions, every op the type accepts.
-std::vector<Call> sweep(unsigned ranks, bool big) {
+// fourth on large communicators) and, for reductions, every op the type accepts;
+// torus-deposit on the world only (a line broadcast reaches every node of its line).
+std::vector<Call> sweep(unsigned ranks, bool big, bool world) {
   std::vector<Call> calls;
   unsigned k = 0;
   for (unsigned ci = 0; ci < driver::kNumCollectives; ++ci) {
@@ -48,7 +49,7 @@ std::vector<Call> sweep(unsigned ranks, bool big) {
     if (c == Collective::Barrier) continue;
     const cli::Collective* spec = cli::find_collective(driver::to_string(c));
     for (Algorithm a : driver::algorithms_for(c)) {
-      if (a == Algorithm::Auto) continue;
+      if (a == Algorithm::Auto || (a == Algorithm::TorusDeposit && !world)) continue;
       unsigned ti = 0;
       for (Datatype t : driver::all_datatypes()) {
         if (big && ti++ % 4 != 0) continue;
@@ -81,7 +82,7 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   const unsigned world = model.nodes() * c.tasks;
   const std::vector<unsigned> members = c.members(world);
   const unsigned n = static_cast<unsigned>(members.size());
-  const std::vector<Call> calls = sweep(n, n > 20);
+  const std::vector<Call> calls = sweep(n, n > 20, c.subset.empty());
   std::vector<const cli::Collective*> specs(calls.size());
   std::vector<cli::Counts> counts(calls.size());
   std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
@@ -250,6 +251,32 @@ TEST(Algorithms, Seed001AroundADownNode) {
   EXPECT_EQ(r.report, "ok");
 }
 
+// torus-deposit on a subset is refused by name on every rank: its line broadcasts would
+// reach nodes that are not members.
+TEST(Algorithms, LineBroadcastsOnASubsetAreRefusedByName) {
+  const auto r = test::run_isolated([]() -> std::string {
+    sim::Machine model(test::machine_config("3x1x1", 1, 100'000));
+    driver::Job job(model);
+    std::vector<std::string> seen(2);
+    const driver::RunReport rep = job.run([&](driver::Task& t) {
+      std::optional<driver::Communicator> sub = t.world().create({0, 2});
+      if (!sub) return;
+      sub->set_algorithm(Collective::Bcast, Algorithm::TorusDeposit);
+      uint64_t v = 7;
+      try {
+        sub->bcast(&v, 1, Datatype::U64, 0);
+      } catch (const Error& e) {
+        seen[sub->rank()] = e.what();
+      }
+    });
+    if (!rep.ok) return rep.error;
+    return seen[0] == seen[1] ? seen[0] : seen[0] + " / " + seen[1];
+  });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report, "bcast: torus-deposit runs on the world communicator only (a line broadcast reaches every node of "
+                      "its line, members or not)");
+}
+
 // The driver API refuses an algorithm that does not apply, naming the ones that do.
 TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
   const auto r = test::run_isolated([]() -> std::string {
@@ -266,7 +293,8 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
     return rep.ok ? seen : rep.error;
   });
   ASSERT_TRUE(r.exited) << r.report;
-  EXPECT_EQ(r.report, "set_algorithm: torus-ring does not apply to bcast (it takes auto, tree, torus-binomial)");
+  EXPECT_EQ(r.report,
+            "set_algorithm: torus-ring does not apply to bcast (it takes auto, tree, torus-binomial, torus-deposit)");
 }
 
 }  // namespace
