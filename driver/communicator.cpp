@@ -188,6 +188,9 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
 
 void Communicator::agree(const char* call, size_t count, Datatype type, Op op, unsigned root) {
   last_ = {};  // every data collective starts here
+  call_ = call;
+  call_args_ = (uint64_t{count} << 24) ^ (static_cast<uint64_t>(type) << 16) ^ (static_cast<uint64_t>(op) << 8) ^
+               (uint64_t{root} * 0x9e3779b97f4a7c15ull);
   if (!check_arguments_) return;
   // MAX of each argument and of its complement: the largest and the smallest value.
   const uint64_t args[4] = {count, static_cast<uint64_t>(type), static_cast<uint64_t>(op), root};

@@ -361,11 +361,15 @@ class Communicator {
                                          size_t from, const Combiner& combine);
 
   // ---------------------------------------------- torus algorithms (torus_collectives.cpp)
-  // Encoded words between ranks, and combining them as the ALU does.
+  // Encoded words between ranks, each message led by the call's arguments (call_args_),
+  // and combining them as the ALU does.
   void send_words(const uint64_t* w, size_t n, unsigned dest);
   void recv_words(uint64_t* w, size_t n, unsigned source);
   void exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n, unsigned source);
   void combine_words(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n);
+  // Checks a received message's lead word against this rank's arguments and copies its
+  // words to `w`.
+  void check_led(const std::vector<uint64_t>& m, uint64_t* w, unsigned source) const;
   // An encoded message combined over all ranks by algorithm `a`: on every rank, or on
   // `root` only (binomial; other ranks' result is undefined).
   std::vector<uint64_t> torus_reduce_message(const Encoding& e, std::vector<uint64_t> msg, Algorithm a,
@@ -424,6 +428,11 @@ class Communicator {
   std::array<Algorithm, kNumCollectives> algorithms_{};  // Auto
   SegmentOptions segment_;
   uint32_t line_broadcasts_ = 0;  // torus-deposit bcasts so far: each one's id
+  // The current collective's name and arguments (agree sets them): the torus reductions
+  // send the arguments ahead of every message, so that ranks whose count, type, op or root
+  // differ get an error instead of a wrong result.
+  const char* call_ = "";
+  uint64_t call_args_ = 0;
 };
 
 }  // namespace collnet::driver

@@ -86,11 +86,42 @@ Algorithm Communicator::choose(Collective c, size_t bytes) const {
 
 // ------------------------------------------------------------------ words on the torus
 
-void Communicator::send_words(const uint64_t* w, size_t n, unsigned dest) { coll_send(w, n * 8, dest); }
-void Communicator::recv_words(uint64_t* w, size_t n, unsigned source) { coll_recv(w, n * 8, source); }
+namespace {
+
+// A message of encoded words, led by the call's arguments.
+std::vector<uint64_t> led(uint64_t args, const uint64_t* w, size_t n) {
+  std::vector<uint64_t> m(n + 1);
+  m[0] = args;
+  std::copy(w, w + n, m.begin() + 1);
+  return m;
+}
+
+}  // namespace
+
+void Communicator::check_led(const std::vector<uint64_t>& m, uint64_t* w, unsigned source) const {
+  if (m[0] != call_args_)
+    throw Error(std::string(call_) + ": rank " + std::to_string(source) + " passed a different count, type, op or root than rank " +
+                std::to_string(rank_));
+  std::copy(m.begin() + 1, m.end(), w);
+}
+
+void Communicator::send_words(const uint64_t* w, size_t n, unsigned dest) {
+  const std::vector<uint64_t> m = led(call_args_, w, n);
+  coll_send(m.data(), m.size() * 8, dest);
+}
+
+void Communicator::recv_words(uint64_t* w, size_t n, unsigned source) {
+  std::vector<uint64_t> m(n + 1);
+  coll_recv(m.data(), m.size() * 8, source);
+  check_led(m, w, source);
+}
+
 void Communicator::exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n,
                                   unsigned source) {
-  coll_sendrecv(out, out_n * 8, dest, in, in_n * 8, source);
+  const std::vector<uint64_t> m = led(call_args_, out, out_n);
+  std::vector<uint64_t> r(in_n + 1);
+  coll_sendrecv(m.data(), m.size() * 8, dest, r.data(), r.size() * 8, source);
+  check_led(r, in, source);
 }
 
 void Communicator::combine_words(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n) {

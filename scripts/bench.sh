@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: measured collective cycles and simulator speed, printed as Markdown tables.
+# make bench: measured collective cycles on the combining network and simulator speed,
+# printed as Markdown tables (scripts/bench_algorithms.sh has the torus algorithms).
 # Usage: scripts/bench.sh [BUILD_DIR]
 set -euo pipefail
 source "$(dirname "$0")/bench_lib.sh"
@@ -9,10 +10,10 @@ out="$build/bench"
 mkdir -p "$out"
 
 
-run() {  # run NAME ARGS... -> writes $out/NAME.json
+run() {  # run NAME ARGS... -> writes $out/NAME.json; on the combining network, whatever auto picks
   local name=$1
   shift
-  "$collnet" run "$@" --json "$out/$name.json" >/dev/null
+  "$collnet" run "$@" --algorithm tree --json "$out/$name.json" >/dev/null
 }
 
 echo "## One-packet allreduce (32 u64 per rank, sum), link latency 4"

@@ -13,7 +13,7 @@ ALGS = {
     "tree": "Tree", "torus-binomial": "TorusBinomial", "torus-recursive-doubling": "TorusRecursiveDoubling",
     "torus-ring": "TorusRing", "torus-rabenseifner": "TorusRabenseifner", "torus-bruck": "TorusBruck",
     "torus-pairwise": "TorusPairwise", "torus-linear": "TorusLinear", "torus-dissemination": "TorusDissemination",
-    "alltoallv-segment": "AlltoallvSegment",
+    "alltoallv-segment": "AlltoallvSegment", "torus-deposit": "TorusDeposit",
 }
 
 rules, sources = [], []

@@ -281,7 +281,10 @@ TEST(CliIdleSkip, EveryCollectiveIsTheSameCycleForCycleWithAndWithoutSkipping) {
       }
       for (const char* key : {"cycles", "sim_cycles", "link_flits"}) EXPECT_EQ(j.at(key), reference.at(key)) << what << " " << mode << " " << key;
       EXPECT_EQ(results, reference_out) << what << " " << mode;
-      EXPECT_GT(j.at("torus_skipped_fraction").get<double>(), 0.5) << what << " " << mode;
+      // A collective on the tree leaves the torus idle most of the time (auto may pick a
+      // torus algorithm for some of these small runs: docs/torus-algorithms.md).
+      if (j.at("algorithm") == "tree" || j.at("algorithm") == "default")
+        EXPECT_GT(j.at("torus_skipped_fraction").get<double>(), 0.5) << what << " " << mode;
     }
   }
 }

@@ -1,6 +1,6 @@
-// Every collective x type x op that makes sense, on whole simulated machines of 1 to 64
-// nodes, on the world and on irregular subsets, with 1 and 4 tasks per node, checked
-// against the plain C++ reference (cli/verify.hpp). One machine per test runs the whole
+// Every collective x type x op that makes sense, on the combining network, on whole
+// simulated machines of 1 to 64 nodes, on the world and on irregular subsets, with 1 and 4
+// tasks per node, checked against the plain C++ reference (cli/verify.hpp). One machine per test runs the whole
 // sweep, one collective after another.
 #include <algorithm>
 #include <cstdio>
@@ -76,6 +76,12 @@ std::string run_sweep(const Case& c, uint64_t seed) {
     if (!c.subset.empty() && !sub) return;
     driver::Communicator& comm = sub ? *sub : t.world();
     const unsigned k = comm.rank();
+    // This suite is the combining network's: whatever auto would pick (algorithms_test.cpp
+    // has the torus algorithms).
+    for (unsigned ci = 0; ci < driver::kNumCollectives; ++ci) {
+      const auto coll = static_cast<driver::Collective>(ci);
+      if (driver::applies(coll, driver::Algorithm::Tree)) comm.set_algorithm(coll, driver::Algorithm::Tree);
+    }
     for (size_t i = 0; i < calls.size(); ++i) {
       const Call& call = calls[i];
       specs[i]->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
@@ -190,11 +196,27 @@ TEST(CollectiveMisuse, DifferentOpsWithoutTheCheckRaiseTheAdaptersHeaderMismatch
   // node and link, or the watchdog names the ranks left waiting.
   const std::string err = run_error(small("3x1x1"), [](driver::Task& t) {
     std::vector<uint64_t> v(4, 1);
+    t.world().set_algorithm(driver::Collective::Allreduce, driver::Algorithm::Tree);
     t.world().allreduce(v.data(), v.data(), 4, Datatype::U64, t.rank() == 2 ? Op::Max : Op::Sum);
   });
   EXPECT_NE(err, "ok");
   EXPECT_NE(err.find("node 0"), std::string::npos) << err;
   EXPECT_TRUE(err.find("header mismatch") != std::string::npos || err.find("error flag") != std::string::npos) << err;
+}
+
+// On the torus the arguments lead every message of a reduction: a rank whose op differs
+// gets an error naming the call and the rank, never a wrong result.
+TEST(CollectiveMisuse, DifferentOpsOnTheTorusAreNamedByTheReceivingRank) {
+  for (const auto a : {driver::Algorithm::TorusRecursiveDoubling, driver::Algorithm::TorusRing,
+                       driver::Algorithm::TorusRabenseifner, driver::Algorithm::TorusBinomial}) {
+    const std::string err = run_error(small("3x1x1"), [a](driver::Task& t) {
+      std::vector<uint64_t> v(4, 1);
+      t.world().set_algorithm(driver::Collective::Allreduce, a);
+      t.world().allreduce(v.data(), v.data(), 4, Datatype::U64, t.rank() == 2 ? Op::Max : Op::Sum);
+    });
+    EXPECT_NE(err.find("allreduce: rank"), std::string::npos) << to_string(a) << ": " << err;
+    EXPECT_NE(err.find("passed a different count, type, op or root than rank"), std::string::npos) << err;
+  }
 }
 
 TEST(FloatSumOnMachines, IsTheSameOnEveryShapeAndTaskCount) {
