@@ -12,6 +12,7 @@
 
 #include "driver/error.hpp"
 #include "systemc/isolated.hpp"
+#include "systemc/shape.hpp"
 
 namespace collnet::cli {
 
@@ -204,7 +205,10 @@ CompareTable read_compare_file(const std::string& path, unsigned* ranks) {
     const auto c = driver::collective_named(js.at("collective").get<std::string>());
     if (!c) throw std::invalid_argument("'" + path + "': unknown collective " + js.at("collective").dump());
     t.collective = *c;
-    *ranks = js.at("ranks").get<unsigned>();
+    // Tables from before "ranks" was written: the shape's nodes times the tasks per node.
+    *ranks = js.contains("ranks") ? js["ranks"].get<unsigned>()
+                                  : sim::Shape::parse(js.at("torus").get<std::string>()).nodes() *
+                                        js.value("tasks_per_node", 1u);
     if (js.at("rows").empty()) throw std::invalid_argument("'" + path + "' has no rows");
     for (const auto& [name, cycles] : js.at("rows")[0].at("cycles").items()) {
       const auto a = driver::algorithm_named(name);

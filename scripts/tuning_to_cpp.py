@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes driver/tuning_shipped.cpp, the table auto picks from, from tuning tables that
-`collnet tune` measured (JSON). Usage: scripts/tuning_to_cpp.py TABLE.json... > driver/tuning_shipped.cpp"""
+`collnet tune` measured (JSON; the shipped ones are kept in driver/tuning/).
+Usage: scripts/tuning_to_cpp.py driver/tuning/*.json > driver/tuning_shipped.cpp"""
 import json
 import sys
 
