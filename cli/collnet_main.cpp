@@ -107,7 +107,9 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--piece-bytes", piece_bytes, "alltoallv-segment: bytes sent to a destination per turn")
       ->capture_default_str();
   std::string order_text = "random";
-  run->add_option("--order", order_text, "alltoallv-segment: destination order, random (seeded per rank) | rank")
+  run->add_option("--order", order_text,
+                  "alltoallv-segment: destination order, random (seeded per rank) | rank (0, 1, 2, ...) | shifted "
+                  "(r+1, r+2, ...)")
       ->capture_default_str();
 
   std::string tuning_path;
@@ -129,7 +131,7 @@ int collnet_main(int argc, char** argv) {
   compare->add_option("--seed", cmp.run.seed, "seed of the input data")->capture_default_str();
   compare->add_option("--algorithms", cmp_algs, "only these, comma-separated (default: every one that applies)");
   compare->add_option("--piece-bytes", cmp_piece, "alltoallv-segment: bytes per piece")->capture_default_str();
-  compare->add_option("--order", cmp_order, "alltoallv-segment: random | rank")->capture_default_str();
+  compare->add_option("--order", cmp_order, "alltoallv-segment: random | rank | shifted")->capture_default_str();
   compare->add_option("--json", cmp.json_path, "write the table as JSON");
   std::string cmp_tuning;
   compare->add_option("--tuning", cmp_tuning, "the table auto picks from (default: the shipped one)");
@@ -188,8 +190,9 @@ int collnet_main(int argc, char** argv) {
       return usage_error("compare: --op " + cmp_op + " cannot reduce " + cmp_type + " elements");
     if (cmp_piece < 1 || cmp_piece > (1LL << 30)) return usage_error("compare: --piece-bytes must be 1..2^30");
     cmp.run.segment.piece_bytes = static_cast<size_t>(cmp_piece);
-    if (cmp_order != "random" && cmp_order != "rank") return usage_error("compare: --order must be random or rank");
-    cmp.run.segment.random_order = cmp_order == "random";
+    const auto cmp_ord = collnet::driver::segment_order_named(cmp_order);
+    if (!cmp_ord) return usage_error("compare: --order must be random, rank or shifted, got '" + cmp_order + "'");
+    cmp.run.segment.order = *cmp_ord;
     if (!cmp_algs.empty())
       for (const std::string& name : collnet::cli::split_list(cmp_algs)) {
         const auto a = collnet::driver::algorithm_named(name);
@@ -254,9 +257,9 @@ int collnet_main(int argc, char** argv) {
     if (piece_bytes < 1 || piece_bytes > (1LL << 30))
       return usage_error("--piece-bytes: must be 1.." + std::to_string(1LL << 30) + ", got " + std::to_string(piece_bytes));
     o.segment.piece_bytes = static_cast<size_t>(piece_bytes);
-    if (order_text != "random" && order_text != "rank")
-      return usage_error("--order: must be random or rank, got '" + order_text + "'");
-    o.segment.random_order = order_text == "random";
+    const auto ord = collnet::driver::segment_order_named(order_text);
+    if (!ord) return usage_error("--order: must be random, rank or shifted, got '" + order_text + "'");
+    o.segment.order = *ord;
   }
   if (!tuning_path.empty()) {
     try {

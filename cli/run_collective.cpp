@@ -97,7 +97,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   js["algorithm"] = driver_coll ? driver::to_string(chosen) : "default";
   if (chosen == driver::Algorithm::AlltoallvSegment) {
     js["piece_bytes"] = o.segment.piece_bytes;
-    js["order"] = o.segment.random_order ? "random" : "rank";
+    js["order"] = driver::to_string(o.segment.order);
   }
   const uint64_t bytes_per_rank = spec->lengths ? sent_elements * driver::bytes(o.type) / n : count * driver::bytes(o.type);
   js["bytes"] = bytes_per_rank;

@@ -66,6 +66,21 @@ std::optional<Algorithm> algorithm_named(const std::string& name) {
   return std::nullopt;
 }
 
+const char* to_string(SegmentOrder o) {
+  switch (o) {
+    case SegmentOrder::Random: return "random";
+    case SegmentOrder::Rank: return "rank";
+    case SegmentOrder::Shifted: return "shifted";
+  }
+  return "?";
+}
+
+std::optional<SegmentOrder> segment_order_named(const std::string& name) {
+  for (SegmentOrder o : {SegmentOrder::Random, SegmentOrder::Rank, SegmentOrder::Shifted})
+    if (name == to_string(o)) return o;
+  return std::nullopt;
+}
+
 const std::vector<Algorithm>& algorithms_for(Collective c) { return table()[static_cast<unsigned>(c)]; }
 
 bool applies(Collective c, Algorithm a) {

@@ -53,12 +53,17 @@ const char* describe(Algorithm a);
 const std::vector<Algorithm>& algorithms_for(Collective c);
 bool applies(Collective c, Algorithm a);
 
-// How alltoallv-segment sends: a piece of `piece_bytes` (rounded to whole elements, at
-// least one) to each destination in turn, destinations in a random order seeded per rank
-// (or rank order).
+// How alltoallv-segment sends: a piece of `piece_bytes` to each destination in turn, the
+// destinations in an order: random (seeded per rank, seed 001's), rank order 0, 1, 2, ...
+// (a conventional alltoallv's: every rank starts with rank 0), or shifted r+1, r+2, ...
+// (every rank starts with a different one).
+enum class SegmentOrder { Random, Rank, Shifted };
+const char* to_string(SegmentOrder o);
+std::optional<SegmentOrder> segment_order_named(const std::string& name);  // "random", "rank", "shifted"
+
 struct SegmentOptions {
   size_t piece_bytes = 1024;
-  bool random_order = true;
+  SegmentOrder order = SegmentOrder::Random;
   uint64_t seed = 1;
 };
 

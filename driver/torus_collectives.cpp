@@ -497,8 +497,13 @@ void Communicator::segment_alltoallv(const std::vector<std::pair<const unsigned 
     }
   }
   std::vector<unsigned> order;
-  for (unsigned k = 1; k < n; ++k) order.push_back((r + k) % n);
-  if (segment_.random_order) {
+  if (segment_.order == SegmentOrder::Rank) {
+    for (unsigned j = 0; j < n; ++j)
+      if (j != r) order.push_back(j);
+  } else {
+    for (unsigned k = 1; k < n; ++k) order.push_back((r + k) % n);
+  }
+  if (segment_.order == SegmentOrder::Random) {
     std::mt19937_64 rng(segment_.seed * 0x9e3779b97f4a7c15ull + r);
     std::shuffle(order.begin(), order.end(), rng);
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench, collective algorithms: every algorithm of bcast, allreduce, allgather and
 # alltoall across message sizes (collnet compare), and seed 001's allgather against ring,
-# Bruck and the tree with random and rank order and several piece sizes, printed as
+# Bruck and the tree with random, rank and shifted order and several piece sizes, printed as
 # Markdown tables. ALG_TORUS sets the shape (default 8x8x8: 512 nodes, about an hour).
 # Usage: scripts/bench_algorithms.sh [BUILD_DIR]
 set -euo pipefail
@@ -66,7 +66,7 @@ print(f"| {d['algorithm']} | {d.get('order', '')} | {d.get('piece_bytes', '')} |
 PY
 }
 for piece in 256 512 1024; do
-  for order in random rank; do
+  for order in random rank shifted; do
     run_allgather "seg_${piece}_$order" --algorithm alltoallv-segment --piece-bytes "$piece" --order "$order"
   done
 done

@@ -62,7 +62,7 @@ std::vector<Call> sweep(unsigned ranks, bool big, bool world) {
           }
           driver::SegmentOptions seg;
           seg.piece_bytes = 8 + 16 * (k % 3);  // several pieces per segment
-          seg.random_order = k % 2 == 0;
+          seg.order = static_cast<driver::SegmentOrder>(k % 3);
           seg.seed = k;
           // Counts 0..3 beyond 1; the personalised forms take count per pair.
           calls.push_back({c, a, t, op, 1 + (k % 4), (k * 7) % ranks, seg});
@@ -199,9 +199,10 @@ TEST(Algorithms, Seed001AroundADownNode) {
       size_t count;
       driver::SegmentOptions seg;
     };
-    const std::vector<Run> runs = {{"allgather", 100, {256, true, 7}},
-                                   {"allgather", 100, {512, false, 7}},
-                                   {"allgatherv", 60, {256, true, 8}}};
+    using O = driver::SegmentOrder;
+    const std::vector<Run> runs = {{"allgather", 100, {256, O::Random, 7}},
+                                   {"allgather", 100, {512, O::Rank, 7}},
+                                   {"allgatherv", 60, {256, O::Shifted, 8}}};
     std::vector<cli::Counts> counts;
     std::vector<std::vector<std::vector<uint64_t>>> in(runs.size()), out(runs.size());
     for (size_t i = 0; i < runs.size(); ++i) {
