@@ -34,6 +34,25 @@ int usage_error(const std::string& msg) {
   return kExitUsage;
 }
 
+// The shape and tasks per node of a command that runs many machines (compare, tune):
+// empty, or what is wrong, named after the command.
+std::string set_machine(const std::string& command, const std::string& torus, long long tasks,
+                        collnet::sim::MachineConfig& machine) {
+  try {
+    machine.shape = collnet::sim::Shape::parse(torus);
+  } catch (const std::invalid_argument& e) {
+    return command + ": --torus: " + e.what();
+  }
+  if (machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
+    return command + ": --torus " + torus + " has more than " + std::to_string(collnet::sim::MachineConfig::kMaxNodes) +
+           " nodes";
+  if (tasks < 1 || tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
+    return command + ": --tasks must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode) + ", got " +
+           std::to_string(tasks);
+  machine.tasks_per_node = static_cast<unsigned>(tasks);
+  return "";
+}
+
 int collnet_main(int argc, char** argv) {
   CLI::App app{"collnet: cycle-level model of in-network collective hardware"};
   app.require_subcommand(1);
@@ -168,19 +187,15 @@ int collnet_main(int argc, char** argv) {
   if (compare->parsed()) {
     const auto c = collnet::driver::collective_named(cmp.run.collective);
     if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists");
+    if (const std::string bad = set_machine("compare", cmp_torus, cmp_tasks, cmp.run.machine); !bad.empty())
+      return usage_error(bad);
     try {
-      cmp.run.machine.shape = collnet::sim::Shape::parse(cmp_torus);
       cmp.run.type = collnet::driver::parse_datatype(cmp_type);
       cmp.run.op = collnet::driver::parse_op(cmp_op);
       cmp.sizes = collnet::cli::parse_sizes(cmp_sizes);
     } catch (const std::exception& e) {
       return usage_error(std::string("compare: ") + e.what());
     }
-    if (cmp.run.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
-      return usage_error("compare: --torus " + cmp_torus + " is larger than a run may be");
-    if (cmp_tasks < 1 || cmp_tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
-      return usage_error("compare: --tasks must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode));
-    cmp.run.machine.tasks_per_node = static_cast<unsigned>(cmp_tasks);
     const long long ranks = static_cast<long long>(cmp.run.machine.shape.nodes()) * cmp_tasks;
     if (cmp_root < 0 || cmp_root >= ranks)
       return usage_error("compare: --root " + std::to_string(cmp_root) + " is not one of the " + std::to_string(ranks) +
@@ -210,17 +225,13 @@ int collnet_main(int argc, char** argv) {
     return collnet::cli::run_compare(cmp);
   }
   if (tune->parsed()) {
+    if (const std::string bad = set_machine("tune", tn_torus, tn_tasks, tn.run.machine); !bad.empty())
+      return usage_error(bad);
     try {
-      tn.run.machine.shape = collnet::sim::Shape::parse(tn_torus);
       tn.sizes = collnet::cli::parse_sizes(tn_sizes);
     } catch (const std::exception& e) {
       return usage_error(std::string("tune: ") + e.what());
     }
-    if (tn.run.machine.shape.nodes() > collnet::sim::MachineConfig::kMaxNodes)
-      return usage_error("tune: --torus " + tn_torus + " is larger than a run may be");
-    if (tn_tasks < 1 || tn_tasks > collnet::sim::MachineConfig::kMaxTasksPerNode)
-      return usage_error("tune: --tasks must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxTasksPerNode));
-    tn.run.machine.tasks_per_node = static_cast<unsigned>(tn_tasks);
     return collnet::cli::run_tune(tn);
   }
 
