@@ -29,8 +29,9 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
-int usage_error(const std::string& msg) {
-  std::cerr << "collnet: error: " << msg << "\nRun 'collnet run --help' for usage.\n";
+// `command`: the subcommand whose help to point at.
+int usage_error(const std::string& msg, const std::string& command = "run") {
+  std::cerr << "collnet: error: " << msg << "\nRun 'collnet " << command << " --help' for usage.\n";
   return kExitUsage;
 }
 
@@ -186,51 +187,54 @@ int collnet_main(int argc, char** argv) {
   }
   if (compare->parsed()) {
     const auto c = collnet::driver::collective_named(cmp.run.collective);
-    if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists");
+    if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists", "compare");
     if (const std::string bad = set_machine("compare", cmp_torus, cmp_tasks, cmp.run.machine); !bad.empty())
-      return usage_error(bad);
+      return usage_error(bad, "compare");
+    const char* option = "--type";
     try {
       cmp.run.type = collnet::driver::parse_datatype(cmp_type);
+      option = "--op";
       cmp.run.op = collnet::driver::parse_op(cmp_op);
+      option = "--sizes";
       cmp.sizes = collnet::cli::parse_sizes(cmp_sizes);
     } catch (const std::exception& e) {
-      return usage_error(std::string("compare: ") + e.what());
+      return usage_error(std::string("compare: ") + option + ": " + e.what(), "compare");
     }
     const long long ranks = static_cast<long long>(cmp.run.machine.shape.nodes()) * cmp_tasks;
     if (cmp_root < 0 || cmp_root >= ranks)
       return usage_error("compare: --root " + std::to_string(cmp_root) + " is not one of the " + std::to_string(ranks) +
-                         " ranks");
+                         " ranks", "compare");
     cmp.run.root = static_cast<unsigned>(cmp_root);
     if (!collnet::driver::accepts(cmp.run.op, cmp.run.type))
-      return usage_error("compare: --op " + cmp_op + " cannot reduce " + cmp_type + " elements");
-    if (cmp_piece < 1 || cmp_piece > (1LL << 30)) return usage_error("compare: --piece-bytes must be 1..2^30");
+      return usage_error("compare: --op " + cmp_op + " cannot reduce " + cmp_type + " elements", "compare");
+    if (cmp_piece < 1 || cmp_piece > (1LL << 30)) return usage_error("compare: --piece-bytes must be 1..2^30", "compare");
     cmp.run.segment.piece_bytes = static_cast<size_t>(cmp_piece);
     const auto cmp_ord = collnet::driver::segment_order_named(cmp_order);
-    if (!cmp_ord) return usage_error("compare: --order must be random, rank or shifted, got '" + cmp_order + "'");
+    if (!cmp_ord) return usage_error("compare: --order must be random, rank or shifted, got '" + cmp_order + "'", "compare");
     cmp.run.segment.order = *cmp_ord;
     if (!cmp_algs.empty())
       for (const std::string& name : collnet::cli::split_list(cmp_algs)) {
         const auto a = collnet::driver::algorithm_named(name);
         if (!a || !collnet::driver::applies(*c, *a) || *a == collnet::driver::Algorithm::Auto)
-          return usage_error("compare: --algorithms: '" + name + "' is not an algorithm of " + cmp.run.collective);
+          return usage_error("compare: --algorithms: '" + name + "' is not an algorithm of " + cmp.run.collective, "compare");
         cmp.algorithms.push_back(*a);
       }
     if (!cmp_tuning.empty()) {
       try {
         cmp.run.tuning = std::make_shared<const collnet::driver::Tuning>(collnet::cli::read_tuning_file(cmp_tuning));
       } catch (const std::invalid_argument& e) {
-        return usage_error(std::string("compare: --tuning: ") + e.what());
+        return usage_error(std::string("compare: --tuning: ") + e.what(), "compare");
       }
     }
     return collnet::cli::run_compare(cmp);
   }
   if (tune->parsed()) {
     if (const std::string bad = set_machine("tune", tn_torus, tn_tasks, tn.run.machine); !bad.empty())
-      return usage_error(bad);
+      return usage_error(bad, "tune");
     try {
       tn.sizes = collnet::cli::parse_sizes(tn_sizes);
     } catch (const std::exception& e) {
-      return usage_error(std::string("tune: ") + e.what());
+      return usage_error(std::string("tune: --sizes: ") + e.what(), "tune");
     }
     return collnet::cli::run_tune(tn);
   }
