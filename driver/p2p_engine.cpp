@@ -142,7 +142,6 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   const unsigned me = task.node * tasks_ + task.task;
   req->source_world = me;
   const unsigned dst_node = dest_world / tasks_, dst_task = dest_world % tasks_;
-  if (dst_node != node_) header_to(dst_node, false);  // refuses a destination it cannot reach
 
   if (dst_node == node_) {
     // The tasks of a node switch only when one spends time: the engine's state changes

@@ -53,7 +53,7 @@ struct Fold {
 }  // namespace
 
 void Communicator::copy_local(void* to, const void* from, size_t bytes) {
-  if (bytes && to != from) std::memmove(to, from, bytes);
+  if (bytes) std::memmove(to, from, bytes);
   task_.cpu.idle((bytes / 8 + 3) / 4);
 }
 
@@ -336,10 +336,9 @@ void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
     for (uint32_t k = 0; k < chunks; ++k) {
       const size_t from = k * chunk, n = std::min(chunk, bytes - std::min(from, bytes));
       std::vector<uint64_t> w((n + 7) / 8, 0);
-      if (n) std::memcpy(w.data(), out + from, n);
+      copy_local(w.data(), out + from, n);
       here[k] = std::move(w);
     }
-    copy_local(out, out, bytes);  // charged as the copy into node memory
   }
   for (uint32_t k = 0; k < chunks; ++k) {
     while (!here.count(k)) {
