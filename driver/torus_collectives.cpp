@@ -46,7 +46,8 @@ struct Fold {
   bool folded_out(unsigned r) const { return r < 2 * rem && r % 2 == 0; }
   unsigned new_rank(unsigned r) const { return r < 2 * rem ? r / 2 : r - rem; }
   unsigned real_rank(unsigned q) const { return q < rem ? 2 * q + 1 : q + rem; }
-  // The real ranks whose data new ranks [lo, hi) hold: a contiguous range.
+  // The first real rank whose data new rank q holds (new ranks [lo, hi) hold the contiguous
+  // real ranks real_begin(lo) .. real_begin(hi) - 1).
   unsigned real_begin(unsigned q) const { return q < rem ? 2 * q : q + rem; }
 };
 
@@ -256,8 +257,8 @@ std::vector<uint64_t> Communicator::torus_prefix_message(const Encoding& e, std:
   // rank's group so far; the result takes in what comes from below.
   const size_t W = msg.size();
   std::vector<uint64_t> partial = msg, tmp(W);
+  // Exclusive: the identity until something comes from below (W words of operands).
   std::vector<uint64_t> result = inclusive ? msg : e.identity_message(W / e.words_per_operand() * e.per_word());
-  result.resize(W);
   if (W == 0) return result;
   for (unsigned mask = 1; mask < size_; mask <<= 1) {
     const unsigned partner = rank_ ^ mask;
