@@ -5,6 +5,13 @@
 // turnaround path when the class has no up link. ALU inputs without a source are fed
 // by the identity-injection unit.
 //
+// Several classes may pass through a node (communicators whose members nest, such as
+// the world and a subset of it): the packet that starts is the lowest-numbered source's
+// whose class has a header of that class at every source of its route; a source whose
+// head is of another class is simply not ready for this one. A mismatch is two headers of
+// one class at sources of its route that differ (op, size or tag), seen as soon as both
+// are there.
+//
 // Sources:      index 0 = local injection, 1..NumLinks = links 0..NumLinks-1 (packet-source
 //               interface of cn_link_rx: header FIFO head + payload FIFO head, with pops).
 // Destinations: 0..NumLinks-1 = the links, NumLinks (cn_pkg::RouteUpNone) = turnaround; dst_can_start_i says whether a
@@ -82,7 +89,14 @@ module cn_combine #(
 
   // ------------------------------------------------------------ header stage
   logic [NumSrcs-1:0]           upward;   // source offers a header travelling up
-  logic [SrcW-1:0]              lead;     // first such source
+  logic [NumSrcs-1:0]           ready;    // ... and every source of its class offers one of that class
+  logic [NumSrcs-1:0]           misrouted;  // ... on a source its class route does not name
+  logic [NumSrcs-1:0]           clash;    // ... and another source of its class offers a different one
+  logic [NumSrcs-1:0]           src_need [NumSrcs];  // the sources of each source's class
+  logic [cn_pkg::HdrClassW-1:0] src_class [NumSrcs];
+  logic [cn_pkg::HdrClassW-1:0] lead_class;
+  logic                         any_ready, any_misrouted, any_clash;
+  logic [SrcW-1:0]              lead;     // the packet to start (or report)
   logic [HdrBits-1:0]           lead_hdr;
   logic [cn_pkg::RouteBits-1:0] lead_route;
   logic [NumSrcs-1:0]           need;
@@ -102,12 +116,41 @@ module cn_combine #(
                          (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*HdrBits +: HdrBits], routes_i)) !=
                           DstW'(l));
   end
-  // The lowest-numbered source with a header leads (the last one when none has).
+  // Per source: the sources its class names, whether all of them offer a header of its
+  // class, and whether it is one of them.
+  for (genvar s = 0; s < NumSrcs; s++) begin : g_src_class
+    logic [cn_pkg::RouteBits-1:0] route;
+    logic [NumSrcs-1:0]           same;  // sources offering a header of s's class
+    logic [NumSrcs-1:0]           other;  // ... that differs from s's
+    assign src_class[s] = cn_pkg::hdr_class(src_hdr_i[s*HdrBits +: HdrBits]);
+    assign route       = cn_pkg::route_of(src_hdr_i[s*HdrBits +: HdrBits], routes_i);
+    assign src_need[s] = {cn_pkg::route_down(route), route[cn_pkg::RouteSrcBit]};
+    for (genvar t = 0; t < NumSrcs; t++) begin : g_same
+      assign same[t]  = upward[t] && (src_class[t] == src_class[s]);
+      assign other[t] = src_hdr_i[t*HdrBits +: HdrBits] != src_hdr_i[s*HdrBits +: HdrBits];
+    end
+    assign ready[s]     = upward[s] && src_need[s][s] && ((same & src_need[s]) == src_need[s]);
+    assign misrouted[s] = upward[s] && !src_need[s][s];
+    assign clash[s]     = upward[s] && src_need[s][s] && |(same & src_need[s] & other);
+  end
+  assign any_ready     = |ready;
+  assign any_misrouted = |misrouted;
+  assign any_clash     = |clash;
+  // The lowest-numbered misrouted source is reported first, then the lowest-numbered source
+  // whose class has a mismatch; else the lowest-numbered ready source leads (the last
+  // source when none is).
   always_comb begin
     lead = SrcW'(NumSrcs - 1);
-    for (int s = NumSrcs - 2; s >= 0; s--) if (upward[s]) lead = SrcW'(s);
+    if (any_misrouted) begin
+      for (int s = NumSrcs - 2; s >= 0; s--) if (misrouted[s]) lead = SrcW'(s);
+    end else if (any_clash) begin
+      for (int s = NumSrcs - 2; s >= 0; s--) if (clash[s]) lead = SrcW'(s);
+    end else begin
+      for (int s = NumSrcs - 2; s >= 0; s--) if (ready[s]) lead = SrcW'(s);
+    end
   end
   assign lead_hdr   = src_hdr_i[lead*HdrBits +: HdrBits];
+  assign lead_class = cn_pkg::hdr_class(lead_hdr);
   assign lead_route = cn_pkg::route_of(lead_hdr, routes_i);
   assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
   assign bad_op     = (cn_pkg::hdr_op(lead_hdr) > cn_pkg::OpAdd);  // opcodes above OpAdd are reserved
@@ -133,9 +176,10 @@ module cn_combine #(
   end
 
   always_comb begin
-    lead_ok     = need[lead];
+    lead_ok     = !any_misrouted;
     arrived     = upward & need;
-    for (int s = 0; s < NumSrcs; s++) differs[s] = arrived[s] && (src_hdr_i[s*HdrBits +: HdrBits] != lead_hdr);
+    for (int s = 0; s < NumSrcs; s++)
+      differs[s] = arrived[s] && (src_hdr_i[s*HdrBits +: HdrBits] != lead_hdr) && (src_class[s] == lead_class);
     all_arrived = ((arrived & need) == need);
     any_differs = |differs;
     diff_src    = SrcW'(NumSrcs - 1);
@@ -143,7 +187,7 @@ module cn_combine #(
   end
 
   // Apart from the block above so that want_o never looks as if it depended on the grant.
-  assign want_o = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && !bad_size &&
+  assign want_o = (state_q == StIdle) && any_ready && lead_ok && !any_differs && !bad_op && !bad_size &&
                   all_arrived;
   assign go     = want_o && dst_can_start_i[dst];
 
@@ -198,10 +242,10 @@ module cn_combine #(
   end
 
   logic err_route, err_diff, err_op, err_size;
-  assign err_route = (state_q == StIdle) && (|upward) && !lead_ok;
-  assign err_diff  = (state_q == StIdle) && (|upward) && lead_ok && any_differs;
-  assign err_op    = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && bad_op;
-  assign err_size  = (state_q == StIdle) && (|upward) && lead_ok && !any_differs && !bad_op && bad_size;
+  assign err_route = (state_q == StIdle) && any_misrouted;
+  assign err_diff  = (state_q == StIdle) && lead_ok && any_clash;
+  assign err_op    = (state_q == StIdle) && any_ready && lead_ok && !any_differs && bad_op;
+  assign err_size  = (state_q == StIdle) && any_ready && lead_ok && !any_differs && !bad_op && bad_size;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
