@@ -83,6 +83,24 @@ std::optional<SegmentOrder> segment_order_named(const std::string& name) {
 
 const std::vector<Algorithm>& algorithms_for(Collective c) { return table()[static_cast<unsigned>(c)]; }
 
+Algorithm torus_default(Collective c) {
+  using A = Algorithm;
+  switch (c) {
+    case Collective::Barrier: return A::TorusDissemination;
+    case Collective::Bcast:
+    case Collective::Reduce:
+    case Collective::Gather:
+    case Collective::Scatter: return A::TorusBinomial;
+    case Collective::Allreduce:
+    case Collective::Scan:
+    case Collective::Exscan: return A::TorusRecursiveDoubling;
+    case Collective::Allgather:
+    case Collective::Allgatherv: return A::TorusRing;
+    case Collective::Alltoall: return A::TorusPairwise;
+  }
+  return A::TorusBinomial;
+}
+
 bool applies(Collective c, Algorithm a) {
   const std::vector<Algorithm>& v = algorithms_for(c);
   return std::find(v.begin(), v.end(), a) != v.end();

@@ -52,6 +52,10 @@ const char* describe(Algorithm a);
 // The algorithms that apply to a collective, Auto first.
 const std::vector<Algorithm>& algorithms_for(Collective c);
 bool applies(Collective c, Algorithm a);
+// What auto runs on a communicator without a class route when its table would pick the
+// tree: binomial for the rooted collectives, recursive doubling for the reductions and
+// prefixes, ring for the gathers, dissemination for the barrier, pairwise for alltoall.
+Algorithm torus_default(Collective c);
 
 // How alltoallv-segment sends: a piece of `piece_bytes` to each destination in turn, the
 // destinations in an order: random (seeded per rank, seed 001's), rank order 0, 1, 2, ...

@@ -43,16 +43,19 @@ Communicator::Communicator(fw::TaskContext& task, NodeTasks& node)
       local_index_(task.task),
       local_count_(task.tasks) {}
 
-Communicator::Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members)
+Communicator::Communicator(fw::TaskContext& task, NodeTasks& node, unsigned context, unsigned cls,
+                           std::vector<unsigned> members, std::shared_ptr<RouteLease> lease)
     : task_(task),
       node_(node),
       rank_(0),
       size_(static_cast<unsigned>(members.size())),
       cls_(cls),
+      context_(context),
       tasks_per_node_(task.tasks),
-      members_(std::move(members)) {
+      members_(std::move(members)),
+      lease_(std::move(lease)) {
   const unsigned me = task.node * task.tasks + task.task;
-  rank_ = static_cast<unsigned>(std::lower_bound(members_.begin(), members_.end(), me) - members_.begin());
+  rank_ = static_cast<unsigned>(std::find(members_.begin(), members_.end(), me) - members_.begin());
   local_count_ = 0;
   for (unsigned r = 0; r < size_; ++r) {
     if (node_of(r) != task.node) continue;
@@ -61,38 +64,15 @@ Communicator::Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls,
   }
 }
 
-std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
-  if (!is_world()) throw Error("create: subsets are created from the world communicator");
-  if (ranks.empty()) throw Error("create: the rank list is empty");
-  std::sort(ranks.begin(), ranks.end());
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i] >= size_)
-      throw Error("create: rank " + std::to_string(ranks[i]) + " is not in a communicator of size " +
-                  std::to_string(size_));
-    if (i > 0 && ranks[i] == ranks[i - 1]) throw Error("create: rank " + std::to_string(ranks[i]) + " is listed twice");
-  }
-  if (next_class_ >= fw::regmap::kFirstPrivClass)
-    throw Error("create: all " + std::to_string(fw::regmap::kFirstPrivClass - kFirstSubsetClass) +
-                " user class routes are in use");
-  const unsigned cls = next_class_++;
-  // The route spans the members' nodes; one task per node programs it.
-  std::vector<unsigned> nodes;
-  for (unsigned r : ranks) nodes.push_back(r / tasks_per_node_);
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  if (is_leader()) task_.tree.configure_class_route(cls, task_.tree.subset_route(nodes));
-  // No packet of the class may reach a node before its route is programmed.
-  barrier();
-  if (!std::binary_search(ranks.begin(), ranks.end(), rank_)) return std::nullopt;
-  return Communicator(task_, node_, cls, std::move(ranks));
-}
-
 fw::Header Communicator::header(const Encoding& e, uint64_t descriptor) {
   fw::Header h;
   h.cls = cls_;
   h.op = e.alu;
   h.size_words = e.header_size();
   // [13:8] sequence, [7:0] the arguments: ranks that disagree send different headers.
-  h.tag = ((seq_++ & 0x3fu) << 8) | fold8(descriptor);
+  // The context too: ranks that mix up two communicators sharing a class route (a
+  // duplicate and its parent) send different headers.
+  h.tag = ((seq_++ & 0x3fu) << 8) | fold8(descriptor ^ (uint64_t{context_} << 40));
   return h;
 }
 
@@ -154,7 +134,7 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
                                          std::pair<size_t, size_t> owned, uint64_t descriptor) {
   if (local_count_ == 1) return stream(e, message, owned, descriptor);
 
-  NodeTasks::Slot& s = node_.slot(cls_);
+  NodeTasks::Slot& s = node_.slot(slot_key());
   s.messages.resize(local_count_, nullptr);
   s.owned.resize(local_count_);
   s.messages[local_index_] = &message;
@@ -187,6 +167,7 @@ std::vector<uint64_t> Communicator::pass(const Encoding& e, std::vector<uint64_t
 }
 
 void Communicator::agree(const char* call, size_t count, Datatype type, Op op, unsigned root) {
+  check_live(call);
   last_ = {};  // every data collective starts here
   call_ = call;
   call_args_ = (uint64_t{count} << 24) ^ (static_cast<uint64_t>(type) << 16) ^ (static_cast<uint64_t>(op) << 8) ^
@@ -200,7 +181,7 @@ void Communicator::agree(const char* call, size_t count, Datatype type, Op op, u
     msg[2 * k] = args[k];
     msg[2 * k + 1] = ~args[k];
   }
-  const std::vector<uint64_t> r = pass(Encoding{fw::AluOp::Max, 64}, msg, {0, msg.size()}, kAgree);
+  const std::vector<uint64_t> r = reduction(kAgree).values(Encoding{fw::AluOp::Max, 64}, msg, {0, msg.size()});
   for (unsigned k = 0; k < 4; ++k) {
     const uint64_t hi = r[2 * k], lo = ~r[2 * k + 1];
     if (hi == lo) continue;
@@ -209,6 +190,11 @@ void Communicator::agree(const char* call, size_t count, Datatype type, Op op, u
     if (k == 2) range = std::string(to_string(static_cast<Op>(lo))) + " to " + to_string(static_cast<Op>(hi));
     throw Error(std::string(call) + ": the ranks passed different " + names[k] + " (from " + range + ")");
   }
+}
+
+Communicator::Combiner Communicator::reduction(uint64_t descriptor, std::optional<unsigned> root) {
+  if (has_class_route()) return over_tree(descriptor);
+  return on_torus(root ? Algorithm::TorusBinomial : Algorithm::TorusRecursiveDoubling, root);
 }
 
 Communicator::Combiner Communicator::over_tree(uint64_t descriptor) {
@@ -280,8 +266,9 @@ size_t Communicator::check_p2p(const char* call, const char* which, unsigned pee
 }
 
 void Communicator::barrier() {
+  check_live("barrier");
   if (choose(Collective::Barrier, 0) == Algorithm::TorusDissemination) return torus_dissemination_barrier();
-  NodeTasks::Slot& s = node_.slot(cls_);
+  NodeTasks::Slot& s = node_.slot(slot_key());
   const uint64_t generation = s.generation;
   if (local_count_ > 1) {
     local_arrive(s);

@@ -1,6 +1,10 @@
-// A group of ranks that run collectives together, bound to a class route of the combining
-// network: the world communicator (every task of every node, class 0) or any subset
-// created from it. A rank is a task: with T tasks per node, node n runs ranks n*T .. n*T+T-1.
+// A group of ranks that run collectives together: the world communicator (every task of
+// every node, class route 0, context id 0) or any communicator split, duplicated or
+// created from another. A rank is a task: with T tasks per node, node n runs ranks
+// n*T .. n*T+T-1. A communicator rides the combining network when it holds a class route
+// (class_routes.hpp); one that could not get one (none free on every node its route
+// passes, or the route leaves its parent's nodes) runs every collective on the torus.
+// Communicators are told apart by a context id (context_ids.hpp).
 //
 // Buffers hold raw elements: each uint64_t carries one element's bit pattern in its low
 // bits (datatype.hpp converts). For maxloc/minloc an element is a (value, index) pair held
@@ -15,11 +19,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "algorithm.hpp"
+#include "class_routes.hpp"
 #include "datatype.hpp"
 #include "error.hpp"
 #include "encoding.hpp"
@@ -36,14 +42,18 @@ class Communicator {
   static constexpr unsigned kWorldClass = 0;
   static constexpr unsigned kWorldChannel = 0;      // barrier-network channels kWorldChannel,
   static constexpr unsigned kWorldChannels = 2;     // kWorldChannel + 1 (alternately)
-  static constexpr unsigned kFirstSubsetClass = 1;  // user classes 1..11 serve subsets
+  static constexpr unsigned kFirstSubsetClass = kFirstUserClass;  // user classes 1..11 serve subsets
+  static constexpr int kUndefined = -1;  // split's colour for a rank that joins none (MPI_UNDEFINED)
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
   Communicator(fw::TaskContext& task, NodeTasks& node);
 
   unsigned rank() const { return rank_; }
   unsigned size() const { return size_; }
+  // The class route its tree collectives use, or kNoClass (its collectives run on the torus).
   unsigned class_route() const { return cls_; }
+  bool has_class_route() const { return cls_ != kNoClass; }
+  unsigned context() const { return context_; }
   // The world rank of this communicator's rank `r` (std::out_of_range if there is none).
   unsigned world_rank(unsigned r) const {
     if (members_.empty() && r < size_) return r;  // the world: no table (see members_)
@@ -51,14 +61,32 @@ class Communicator {
   }
   // The node a rank runs on.
   unsigned node_of(unsigned r) const { return world_rank(r) / tasks_per_node_; }
+  // Rank translation (MPI_Group_translate_ranks): the rank in `other` of this
+  // communicator's rank `r`, or nothing when it is not a member there.
+  std::optional<unsigned> rank_in(const Communicator& other, unsigned r) const;
 
-  // A communicator of the given ranks (any order, no repeats). Collective over this
-  // communicator: every rank calls it with the same list, in the same order as its other
-  // creates. Each node programs its part of a class route spanning the members' nodes;
-  // nodes on that route without members are covered by the identity-injection unit.
-  // Returns nothing on ranks that are not members. Throws collnet::Error naming a bad
-  // rank, or when the user class routes are used up.
+  // ------------------------------------------------ communicator management
+  // communicator_management.cpp; docs/communicators.md. All collective over this
+  // communicator, in the same order on every rank.
+  //
+  // split: one communicator per colour, of the ranks that passed it, ordered by key (ties
+  // by rank here); a rank passing kUndefined joins none and gets nothing. Each new one
+  // takes a class route when one is free on every node its route passes and those nodes
+  // all run ranks of this communicator (they program it); otherwise it runs on the torus.
+  // Nodes on a route without members are covered by the identity-injection unit.
+  std::optional<Communicator> split(int color, int key);
+  // A communicator of the given ranks of this one (any order, no repeats), ranked in
+  // increasing order of their rank here: split with one colour. Every rank passes the same
+  // list; non-members get nothing. Throws collnet::Error naming a bad rank.
   std::optional<Communicator> create(std::vector<unsigned> ranks);
+  // The same ranks in the same order with a context id of its own; it shares the class
+  // route (and keeps the algorithm choices and argument checking).
+  Communicator dup();
+  // Ends the communicator: once every rank has called it, its context id and (with its
+  // last duplicate) its class route are free for others. Using it afterwards, or freeing
+  // the world, raises collnet::Error.
+  void free();
+  bool freed() const { return freed_; }
 
   // The algorithm a collective runs (algorithm.hpp, docs/torus-algorithms.md): Auto, the
   // default, picks one per call; any other must apply to the collective (collnet::Error
@@ -328,8 +356,16 @@ class Communicator {
   void reduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root);
   void bcast_words(uint64_t* buf, size_t count, Datatype type, unsigned root);
 
-  Communicator(fw::TaskContext& task, NodeTasks& node, unsigned cls, std::vector<unsigned> members);
-  bool is_world() const { return cls_ == kWorldClass; }
+  Communicator(fw::TaskContext& task, NodeTasks& node, unsigned context, unsigned cls, std::vector<unsigned> members,
+               std::shared_ptr<RouteLease> lease);
+  // The world itself (not a duplicate): the barrier network is its barrier.
+  bool is_world() const { return context_ == 0; }
+  // Every rank of the world, in world order (the world and its duplicates).
+  bool spans_world() const { return members_.empty(); }
+  // This communicator's slot in the node's memory.
+  uint64_t slot_key() const { return (uint64_t{context_} << 32) | world_rank(0); }
+  // Throws naming `call` when the communicator has been freed.
+  void check_live(const char* call) const;
   bool is_leader() const { return local_index_ == 0; }
   fw::Header header(const Encoding& e, uint64_t descriptor);
   // The arguments of a collective, folded into one word.
@@ -354,6 +390,10 @@ class Communicator {
   // allreduce (no root) or reduce to `root`; prefixes for scan and exscan.
   Combiner on_torus(Algorithm a, std::optional<unsigned> root);
   Combiner prefix_on_torus(bool inclusive);
+  // How a reduction of encoded messages combines over this communicator when the caller
+  // does not choose: a pass over its class route, or recursive doubling on the torus
+  // (binomial to `root`).
+  Combiner reduction(uint64_t descriptor, std::optional<unsigned> root = std::nullopt);
   // The reductions (allreduce, reduce, scan, exscan), laid out at position p*count:
   // a reduction of `positions` x count elements in which this rank contributes
   // send[i] at the positions in [from, positions).
@@ -412,14 +452,16 @@ class Communicator {
   fw::TaskContext& task_;
   NodeTasks& node_;
   unsigned rank_, size_, cls_;
+  unsigned context_ = 0;
   unsigned tasks_per_node_;
-  // World ranks, sorted; members_[rank_] is this rank. Empty for the world communicator,
-  // whose ranks are the world's: a table of every rank in every task would take ranks²
-  // memory, 17 GB on a 64x32x32 machine.
+  // World ranks in rank order; members_[rank_] is this rank. Empty for the world and its
+  // duplicates, whose ranks are the world's: a table of every rank in every task would
+  // take ranks² memory, 17 GB on a 64x32x32 machine.
   std::vector<unsigned> members_;
+  std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
+  bool freed_ = false;
   unsigned local_index_ = 0;       // among this communicator's ranks on this node
   unsigned local_count_ = 1;
-  unsigned next_class_ = kFirstSubsetClass;
   unsigned seq_ = 0;
   bool sense_[2] = {false, false};  // the value each world channel's bit holds after its last barrier
   uint64_t barriers_ = 0;           // world barriers so far: they alternate channels

@@ -1,8 +1,11 @@
 // What the tasks of one node share: the node's memory. With several tasks per node every
 // collective first meets on the node (a local barrier on an atomic counter padded to a power of two),
 // the node's leader combines the tasks' contributions and drives the adapter, and the
-// others pick the result up from memory. One Slot per communicator class: communicators
-// on the same node never share one.
+// others pick the result up from memory. One Slot per communicator (its context id and
+// first member: the groups of one split share a context id, see context_ids.hpp).
+//
+// Communicator management: the node's class-route entries in use (class_routes.hpp) and
+// each task's context ids.
 //
 // Point-to-point: the node's engine (matching, protocols and the lock a task holds while it
 // uses the node's torus FIFOs, which the tasks share).
@@ -15,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include "class_routes.hpp"
+#include "context_ids.hpp"
+#include "firmware/task_context.hpp"
 #include "p2p_engine.hpp"
 #include "tuning.hpp"
 
@@ -31,14 +37,21 @@ class NodeTasks {
     std::exception_ptr failure;  // what stopped the leader, for the others to report
   };
 
-  Slot& slot(unsigned cls) { return slots_[cls]; }
+  Slot& slot(uint64_t key) { return slots_[key]; }
+
+  // The node's class-route entries, once the releases other nodes have sent (kSwTagRelease)
+  // are applied: each such entry is cleared by `task`, which must be one of this node's.
+  ClassRouteTable& class_routes(fw::TaskContext& task);
+  ContextIds& contexts(unsigned task) { return contexts_[task]; }
 
   P2pEngine p2p;
   P2pConfig p2p_config;  // the job's (Job's constructor sets it)
   const Tuning* tuning = &Tuning::shipped();  // what auto picks from (the job's)
 
  private:
-  std::map<unsigned, Slot> slots_;
+  std::map<uint64_t, Slot> slots_;
+  ClassRouteTable routes_;
+  std::map<unsigned, ContextIds> contexts_;  // per task of the node (references stay valid)
 };
 
 // The local barrier's target: the counter is padded to the next power of two >= n.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "error.hpp"
 
@@ -113,17 +114,17 @@ void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
   owed_[src_node] += bytes;
 }
 
-bool P2pEngine::matches(const Posted& p, unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task) const {
+bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world, unsigned tag, unsigned dst_task) const {
   // A message on a class route comes only from members of the communicator that owns it,
   // so kAnySource needs no membership check.
-  return p.dst_task == dst_task && p.req->cls == cls &&
+  return p.dst_task == dst_task && p.req->context == context &&
          (p.source_world == kAnySource || p.source_world == source_world) && (p.tag == kAnyTag || p.tag == tag);
 }
 
-std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned cls, unsigned source_world, unsigned tag,
+std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned context, unsigned source_world, unsigned tag,
                                                      unsigned dst_task) {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(*it, cls, source_world, tag, dst_task)) continue;
+    if (!matches(*it, context, source_world, tag, dst_task)) continue;
     std::shared_ptr<RequestState> r = std::move(it->req);
     posted_.erase(it);
     return r;
@@ -131,11 +132,11 @@ std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned cls, unsigned sour
   return nullptr;
 }
 
-Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
+Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* buf, size_t bytes, unsigned dest_world,
                          unsigned tag, std::optional<size_t> eager_limit) {
   auto req = std::make_shared<RequestState>();
   req->is_send = true;
-  req->cls = cls;
+  req->context = context;
   req->send_buf = static_cast<const uint8_t*>(buf);
   req->bytes = bytes;
   req->tag = tag;
@@ -148,7 +149,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
     // between two charges, and each lookup is acted on before the next charge.
     ++stats_.local;
     task.cpu.memory_access();  // the posted receives, in node memory
-    if (std::shared_ptr<RequestState> r = take_posted(cls, me, tag, dst_task)) {
+    if (std::shared_ptr<RequestState> r = take_posted(context, me, tag, dst_task)) {
       set_status(*r, me, tag, bytes);
       put(*r, 0, buf, bytes);
       finish(*r);
@@ -157,7 +158,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
       return Request(req);
     }
     Unexpected ux;
-    ux.cls = cls;
+    ux.context = context;
     ux.source_world = me;
     ux.tag = tag;
     ux.dst_task = dst_task;
@@ -190,7 +191,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   op->env.tag = tag;
   op->env.src_task = task.task;
   op->env.dst_task = dst_task;
-  op->env.cls = cls;
+  op->env.context = context;
   op->packets = p2p::packets_for(words_for(bytes));
   if (bytes <= eager_limit.value_or(config_.eager_limit) && credit_[dst_node] >= bytes) {
     op->eager = true;
@@ -206,15 +207,15 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned cls, const void* buf, s
   return Request(req);
 }
 
-Request P2pEngine::irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t capacity, unsigned source_world,
+Request P2pEngine::irecv(fw::TaskContext& task, unsigned context, void* buf, size_t capacity, unsigned source_world,
                          unsigned tag) {
   auto req = std::make_shared<RequestState>();
-  req->cls = cls;
+  req->context = context;
   req->recv_buf = static_cast<uint8_t*>(buf);
   req->capacity = capacity;
   task.cpu.memory_access();  // the unexpected queue, in node memory
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (it->matched || it->dst_task != task.task || it->cls != cls) continue;
+    if (it->matched || it->dst_task != task.task || it->context != context) continue;
     if (source_world != kAnySource && it->source_world != source_world) continue;
     if (tag != kAnyTag && it->tag != tag) continue;
     charge_copy(task.cpu, take_unexpected(it, req));
@@ -229,11 +230,11 @@ Request P2pEngine::irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t 
   return Request(req);
 }
 
-std::optional<P2pEngine::Found> P2pEngine::probe(fw::TaskContext& task, unsigned cls, unsigned source_world,
+std::optional<P2pEngine::Found> P2pEngine::probe(fw::TaskContext& task, unsigned context, unsigned source_world,
                                                  unsigned tag) {
   task.cpu.memory_access();
   for (const Unexpected& u : unexpected_) {
-    if (u.matched || u.dst_task != task.task || u.cls != cls) continue;
+    if (u.matched || u.dst_task != task.task || u.context != context) continue;
     if (source_world != kAnySource && u.source_world != source_world) continue;
     if (tag != kAnyTag && u.tag != tag) continue;
     return Found{u.source_world, u.tag, u.bytes};
@@ -277,6 +278,12 @@ void P2pEngine::accept_rts(const std::shared_ptr<RequestState>& req, unsigned sr
   rndv_recv_[id] = RndvRecv{req, p2p::packets_for(words_for(bytes)), 0};
   control_.push_back(Control{src_node, p2p::kSwTagCts, p2p::pack32(send_id, id)});
 }
+
+void P2pEngine::release_route(unsigned node, unsigned cls) {
+  control_.push_back(Control{node, p2p::kSwTagRelease, cls});
+}
+
+std::vector<unsigned> P2pEngine::take_released_routes() { return std::exchange(released_routes_, {}); }
 
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
   return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
@@ -345,10 +352,16 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
       credit_[src_node] += w;
       break;
     case p2p::kSwTagDeposit: {
-      const uint32_t id = static_cast<uint32_t>(w & 0xfffff), index = static_cast<uint32_t>(w >> 20);
+      const uint32_t id = p2p::low32(w), index = p2p::high32(w);
       lines_[id].chunks[index].assign(words, words + available);
       break;
     }
+    case p2p::kSwTagRelease:
+      if (w >= fw::regmap::kNumClasses)
+        throw Error("point-to-point: node " + std::to_string(node_) + " received a class route release from node " +
+                    std::to_string(src_node) + " for class " + std::to_string(w) + ", which does not exist");
+      released_routes_.push_back(static_cast<unsigned>(w));
+      break;
     default:
       throw Error("point-to-point: node " + std::to_string(node_) + " received a torus packet from node " +
                   std::to_string(src_node) + " with software tag " + std::to_string(p.header.sw_tag) +
@@ -359,7 +372,7 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
 P2pEngine::Unexpected P2pEngine::arrived(Kind kind, const p2p::Envelope& env, unsigned src_node) const {
   Unexpected ux;
   ux.kind = kind;
-  ux.cls = env.cls;
+  ux.context = env.context;
   ux.source_world = src_node * tasks_ + env.src_task;
   ux.tag = env.tag;
   ux.dst_task = env.dst_task;
@@ -375,7 +388,7 @@ size_t P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const ui
                 std::to_string(source) + " while its previous one was incomplete");
   Stream s;
   s.bytes = env.value;
-  if (std::shared_ptr<RequestState> r = take_posted(env.cls, source, env.tag, env.dst_task)) {
+  if (std::shared_ptr<RequestState> r = take_posted(env.context, source, env.tag, env.dst_task)) {
     set_status(*r, source, env.tag, s.bytes);
     s.req = std::move(r);
     give_credit(src_node, s.bytes);  // the data never waits in unexpected memory
@@ -438,7 +451,7 @@ size_t P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uin
 
 void P2pEngine::on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id) {
   const unsigned source = src_node * tasks_ + env.src_task;
-  if (std::shared_ptr<RequestState> r = take_posted(env.cls, source, env.tag, env.dst_task)) {
+  if (std::shared_ptr<RequestState> r = take_posted(env.context, source, env.tag, env.dst_task)) {
     set_status(*r, source, env.tag, env.value);
     accept_rts(r, src_node, send_id, env.value);
     return;
@@ -502,7 +515,7 @@ void P2pEngine::deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsi
   DepositOut d;
   d.dim = dim;
   d.payload.assign(size_t{fw::regmap::kChunkFlits} * p2p::chunks_for(n), 0);
-  d.payload[0] = (uint64_t{id} & 0xfffff) | (uint64_t{index} << 20);
+  d.payload[0] = p2p::pack32(id, index);
   std::copy(words, words + n, d.payload.begin() + 1);
   task.cpu.memory_access();  // queue it
   deposit_out_.push_back(std::move(d));

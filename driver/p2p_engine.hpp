@@ -75,24 +75,24 @@ class P2pEngine {
   void attach(fw::TaskContext& task, const P2pConfig& config);
 
   // Starts a send of `bytes` at `buf` to world rank `dest` (another task of this node, or
-  // a task of another node) with the communicator's class route `cls`. `buf` must stay
+  // a task of another node) on the communicator with context id `context`. `buf` must stay
   // unchanged until the request completes. `eager_limit` overrides the configured one
   // for this message (a caller that knows rendezvous serves it better).
-  Request isend(fw::TaskContext& task, unsigned cls, const void* buf, size_t bytes, unsigned dest_world,
+  Request isend(fw::TaskContext& task, unsigned context, const void* buf, size_t bytes, unsigned dest_world,
                 unsigned tag, std::optional<size_t> eager_limit = std::nullopt);
   // Starts a receive of at most `capacity` bytes into `buf` from world rank `source_world`
-  // (or kAnySource) with `tag` (or kAnyTag), on the communicator with class route `cls`.
-  Request irecv(fw::TaskContext& task, unsigned cls, void* buf, size_t capacity, unsigned source_world, unsigned tag);
+  // (or kAnySource) with `tag` (or kAnyTag), on the communicator with context id `context`.
+  Request irecv(fw::TaskContext& task, unsigned context, void* buf, size_t capacity, unsigned source_world, unsigned tag);
   // The oldest unexpected message a receive with these arguments would match (MPI_Iprobe);
   // nothing if there is none yet.
   struct Found {
     unsigned source_world = 0, tag = 0;
     size_t bytes = 0;
   };
-  std::optional<Found> probe(fw::TaskContext& task, unsigned cls, unsigned source_world, unsigned tag);
+  std::optional<Found> probe(fw::TaskContext& task, unsigned context, unsigned source_world, unsigned tag);
 
   // Line broadcasts, for the collectives' torus-deposit bcast: chunk `index` (at most
-  // p2p::kDataWords words) of broadcast `id` (20 bits, the caller's) in a deposit packet
+  // p2p::kDataWords words) of broadcast `id` (the caller's) in a deposit packet
   // along dimension `dim` the + way, left at every other node of this node's line there.
   // Throws collnet::Error with nodes or links down (a line cannot go around them).
   void deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, const uint64_t* words, size_t n);
@@ -102,6 +102,14 @@ class P2pEngine {
   void line_done(uint32_t id, unsigned tasks);
   // Deposit packets queued and not yet injected (a broadcast's sends are done when none is).
   bool line_sends_pending() const { return !deposit_out_.empty(); }
+
+  // Class routes (class_routes.hpp): tells `node`, which a freed route passed without a
+  // member there, that class `cls` is free on it (a control packet); and, on that node, the
+  // classes such packets have freed since the last call.
+  void release_route(unsigned node, unsigned cls);
+  std::vector<unsigned> take_released_routes();
+  // Control packets (clear to send, credit, route releases) not yet injected.
+  bool control_pending() const { return !control_.empty(); }
 
   // Moves packets: files what the node has received and injects what fits. Costs at least
   // one register access unless another task of the node holds the FIFOs. Returns whether
@@ -135,7 +143,7 @@ class P2pEngine {
   enum class Kind { Eager, Rts, Local };
   struct Unexpected {
     Kind kind = Kind::Eager;
-    unsigned cls = 0, source_world = 0, tag = 0, dst_task = 0;
+    unsigned context = 0, source_world = 0, tag = 0, dst_task = 0;
     size_t bytes = 0;
     std::vector<uint8_t> data;   // eager: the message as it arrives
     size_t filled = 0;           // eager: bytes arrived
@@ -200,9 +208,9 @@ class P2pEngine {
   void file(fw::TaskContext& task, const fw::TorusPacket& p);
   bool inject(fw::TaskContext& task, const fw::TorusStatus& st);
 
-  bool matches(const Posted& p, unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task) const;
+  bool matches(const Posted& p, unsigned context, unsigned source_world, unsigned tag, unsigned dst_task) const;
   // The oldest posted receive a message fits, removed from the list; or nothing.
-  std::shared_ptr<RequestState> take_posted(unsigned cls, unsigned source_world, unsigned tag, unsigned dst_task);
+  std::shared_ptr<RequestState> take_posted(unsigned context, unsigned source_world, unsigned tag, unsigned dst_task);
   // The message is matched to `req`: its status is set, and a message longer than the
   // receive's capacity fails it (MPI_ERR_TRUNCATE) once the message is all there.
   static void set_status(RequestState& req, unsigned source_world, unsigned tag, size_t bytes);
@@ -246,6 +254,7 @@ class P2pEngine {
   std::deque<DepositOut> deposit_out_;               // line broadcast chunks to send
   std::map<uint32_t, Line> lines_;                   // line broadcasts at this node, by id
   std::map<unsigned, std::vector<uint64_t>> halves_;  // by origin node: a two-part packet's first part
+  std::vector<unsigned> released_routes_;             // classes freed here by other nodes
   std::vector<size_t> credit_;  // per destination node: eager bytes this node may still send there
   std::vector<size_t> owed_;    // per source node: credit to give back
   size_t local_used_ = 0;       // unexpected eager data between tasks of this node

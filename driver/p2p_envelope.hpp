@@ -9,8 +9,10 @@
 //   kSwTagData    rendezvous data: {receive id, packet index}, then up to 31 data words
 //   kSwTagCredit  eager credit given back: the bytes
 //   kSwTagDeposit a chunk of a line broadcast (the collectives' torus-deposit bcast), left at
-//                 every node of a line by the deposit bit: {broadcast id [19:0], chunk index
-//                 [51:20]}, then up to 31 data words
+//                 every node of a line by the deposit bit: {broadcast id [31:0], chunk index
+//                 [63:32]}, then up to 31 data words
+//   kSwTagRelease a class route freed (communicator.hpp, Communicator::free): {class}, to a
+//                 node the route passed without a member there, which marks the class free
 //   kSwTagForward any of the above between a pair of nodes that no route connects without
 //                 passing what is down: sent to an intermediate node, which sends it on.
 //                 The forward word (below), then the packet's own payload; a packet of 8
@@ -27,8 +29,8 @@
 // envelope  [15:0]  tag
 //           [21:16] the source task on its node
 //           [27:22] the destination task on its node
-//           [31:28] the communicator's class route
-//           [63:32] value (see above)
+//           [37:28] the communicator's context id (communicator.hpp)
+//           [63:38] value (see above)
 //
 // The source node is the one the router stamps into the header (a forwarded packet's is in
 // its forward word).
@@ -49,10 +51,11 @@ namespace collnet::driver::p2p {
 
 inline constexpr unsigned kMaxTag = 0xffff;
 inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pEngine::attach checks)
-inline constexpr unsigned kClassBits = 4;  // fw::regmap::kNumClasses is 16
-inline constexpr uint64_t kMaxBytes = 0xffffffffu;  // a message's length, in the envelope
-static_assert(16 + 2 * kTaskBits + kClassBits == 32, "tag, tasks and class fill the envelope's low half");
-static_assert(fw::regmap::kNumClasses <= (1u << kClassBits), "every class route fits the envelope");
+inline constexpr unsigned kContextBits = 10;
+inline constexpr unsigned kNumContexts = 1u << kContextBits;  // communicators a rank can belong to at once
+inline constexpr unsigned kValueShift = 16 + 2 * kTaskBits + kContextBits;
+inline constexpr uint64_t kMaxBytes = (uint64_t{1} << (64 - kValueShift)) - 1;  // a message's length (64 MiB - 1)
+static_assert(kValueShift == 38, "tag, tasks and context fill the envelope's low 38 bits");
 inline constexpr unsigned kSwTagFirst = 1;   // the packet opens an eager message
 inline constexpr unsigned kSwTagNext = 2;    // the packet continues the one its source has open
 inline constexpr unsigned kSwTagRts = 3;     // request to send
@@ -61,6 +64,7 @@ inline constexpr unsigned kSwTagData = 5;    // a rendezvous data packet
 inline constexpr unsigned kSwTagCredit = 6;  // eager credit given back
 inline constexpr unsigned kSwTagForward = 7; // on its way through an intermediate node
 inline constexpr unsigned kSwTagDeposit = 8; // a chunk of a line broadcast (deposit bit)
+inline constexpr unsigned kSwTagRelease = 9; // a class route through this node was freed
 // Words a packet carries: one envelope word, then data.
 inline constexpr unsigned kPacketWords = fw::regmap::kMaxChunks * fw::regmap::kChunkFlits;
 inline constexpr unsigned kDataWords = kPacketWords - 1;
@@ -69,22 +73,22 @@ struct Envelope {
   unsigned tag = 0;
   unsigned src_task = 0;
   unsigned dst_task = 0;
-  unsigned cls = 0;
+  unsigned context = 0;
   uint64_t value = 0;  // the count (first packet) or the packet's index
 
-  static constexpr uint64_t kTaskMask = (1u << kTaskBits) - 1, kClassMask = (1u << kClassBits) - 1;
+  static constexpr uint64_t kTaskMask = (1u << kTaskBits) - 1, kContextMask = kNumContexts - 1;
 
   uint64_t encode() const {
-    return (tag & kMaxTag) | (src_task & kTaskMask) << 16 | (dst_task & kTaskMask) << 22 | (cls & kClassMask) << 28 |
-           (value & kMaxBytes) << 32;
+    return (tag & kMaxTag) | (src_task & kTaskMask) << 16 | (dst_task & kTaskMask) << 22 |
+           (context & kContextMask) << 28 | (value & kMaxBytes) << kValueShift;
   }
   static Envelope decode(uint64_t w) {
     Envelope e;
     e.tag = static_cast<unsigned>(w & kMaxTag);
     e.src_task = static_cast<unsigned>((w >> 16) & kTaskMask);
     e.dst_task = static_cast<unsigned>((w >> 22) & kTaskMask);
-    e.cls = static_cast<unsigned>((w >> 28) & kClassMask);
-    e.value = w >> 32;
+    e.context = static_cast<unsigned>((w >> 28) & kContextMask);
+    e.value = w >> kValueShift;
     return e;
   }
 };

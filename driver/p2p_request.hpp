@@ -30,7 +30,7 @@ struct Status {
 // the operation completes, by the engine.
 struct RequestState {
   bool is_send = false;
-  unsigned cls = 0;         // the communicator's class route
+  unsigned context = 0;     // the communicator's context id
   bool done = false;
   std::exception_ptr error; // set when the operation failed (a truncated receive)
   // A receive: its buffer and capacity; once matched, the message's sender (world rank),

@@ -41,13 +41,13 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
 Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
                                   std::optional<size_t> eager_limit) {
   const size_t length = check_p2p("send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, cls_, buf, length, world_rank(dest), tag, eager_limit);
+  return engine().isend(task_, context_, buf, length, world_rank(dest), tag, eager_limit);
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
   const size_t length = check_p2p("recv", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag,
                                   count, size, buf);
-  return engine().irecv(task_, cls_, buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
+  return engine().irecv(task_, context_, buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
 }
 
 void Communicator::send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
@@ -93,9 +93,9 @@ Status Communicator::finish(Request& r) {
 }
 
 void Communicator::check_request(const char* call, const Request& r) const {
-  if (!r.null() && r.state()->cls != cls_)
-    throw Error(std::string(call) + ": the request belongs to the communicator on class route " +
-                std::to_string(r.state()->cls) + ", not this one (" + std::to_string(cls_) + ")");
+  if (!r.null() && r.state()->context != context_)
+    throw Error(std::string(call) + ": the request belongs to the communicator with context id " +
+                std::to_string(r.state()->context) + ", not this one (" + std::to_string(context_) + ")");
 }
 
 Status Communicator::wait(Request& r) {
@@ -176,7 +176,7 @@ std::optional<Status> Communicator::iprobe(unsigned source, unsigned tag) {
   check_p2p("probe", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag, 0, 1, nullptr);
   P2pEngine& e = engine();
   e.progress(task_);
-  const auto f = e.probe(task_, cls_, source == kAnySource ? kAnySource : world_rank(source), tag);
+  const auto f = e.probe(task_, context_, source == kAnySource ? kAnySource : world_rank(source), tag);
   if (!f) return std::nullopt;
   Status st;
   st.source = rank_of_world(f->source_world);

@@ -61,6 +61,9 @@ void Communicator::copy_local(void* to, const void* from, size_t bytes) {
 // ------------------------------------------------------------------ choosing
 
 void Communicator::set_algorithm(Collective c, Algorithm a) {
+  if (a == Algorithm::Tree && !has_class_route())
+    throw Error(std::string("set_algorithm: ") + to_string(c) +
+                " cannot run on the tree: this communicator has no class route (its collectives run on the torus)");
   if (!applies(c, a)) {
     std::string names;
     for (Algorithm x : algorithms_for(c)) names += std::string(names.empty() ? "" : ", ") + to_string(x);
@@ -79,10 +82,15 @@ Algorithm Communicator::choose(Collective c, size_t bytes) const {
   const Algorithm a = algorithms_[static_cast<unsigned>(c)];
   if (a != Algorithm::Auto) return a;
   // The job's table (tuning.hpp); where it says nothing, the combining network wherever it
-  // applies, and the personalised collectives linear.
+  // applies, and the personalised collectives linear. Without a class route, the torus.
+  Algorithm pick = applies(c, Algorithm::Tree) ? Algorithm::Tree : Algorithm::TorusLinear;
   if (node_.tuning)
-    if (const std::optional<Algorithm> t = node_.tuning->pick(c, size_, bytes)) return *t;
-  return applies(c, Algorithm::Tree) ? Algorithm::Tree : Algorithm::TorusLinear;
+    if (const std::optional<Algorithm> t = node_.tuning->pick(c, size_, bytes)) pick = *t;
+  // Line broadcasts reach every node of a line: a table measured on a whole machine may
+  // name them for a communicator of the same size that is not one.
+  if (pick == Algorithm::TorusDeposit && !spans_world()) pick = Algorithm::Tree;
+  if (pick == Algorithm::Tree && !has_class_route()) return torus_default(c);
+  return pick;
 }
 
 // ------------------------------------------------------------------ words on the torus
@@ -312,11 +320,11 @@ void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) {
 }
 
 void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
-  if (!is_world())
-    throw Error("bcast: torus-deposit runs on the world communicator only (a line broadcast reaches every node of its "
+  if (!spans_world())
+    throw Error("bcast: torus-deposit runs on the world communicator and its duplicates only (a line broadcast reaches every node of its "
                 "line, members or not)");
   P2pEngine& eng = engine();
-  const uint32_t id = (cls_ << 16) | (line_broadcasts_++ & 0xffff);
+  const uint32_t id = (context_ << 16) | (line_broadcasts_++ & 0xffff);
   const size_t chunk = p2p::kDataWords * 8;
   const uint32_t chunks = static_cast<uint32_t>(bytes == 0 ? 1 : (bytes + chunk - 1) / chunk);
   const fw::TorusLayout layout(task_.personality.shape);

@@ -55,7 +55,8 @@ void Communicator::agree_counts(const char* call, const char* name, const std::v
     msg[2 * j + 1] = ~uint64_t{v[j]};
   }
   const std::vector<uint64_t> r =
-      pass(Encoding{fw::AluOp::Max, 64}, msg, {0, msg.size()}, describe(kAgreeCounts, size_, Datatype::U64, Op::Max, 0));
+      reduction(describe(kAgreeCounts, size_, Datatype::U64, Op::Max, 0))
+          .values(Encoding{fw::AluOp::Max, 64}, msg, {0, msg.size()});
   for (unsigned j = 0; j < size_; ++j)
     if (r[2 * j] != ~r[2 * j + 1])
       throw Error(std::string(call) + ": the ranks passed different " + name + "[" + std::to_string(j) + "] (from " +
@@ -85,7 +86,7 @@ void Communicator::gatherv(const void* send, size_t sendcount, void* recv, const
     for (unsigned j = 0; j < size_; ++j) msg[size_ + j] = recvcounts[j];
   const std::pair<size_t, size_t> own{rank_, at_root ? 2 * size_ : rank_ + 1};
   const std::vector<uint64_t> c =
-      pass(Encoding{fw::AluOp::Max, 64}, msg, own, describe(kGathervCounts, 0, type, Op::Max, root));
+      reduction(describe(kGathervCounts, 0, type, Op::Max, root)).values(Encoding{fw::AluOp::Max, 64}, msg, own);
   for (unsigned j = 0; j < size_; ++j)
     if (c[j] != c[size_ + j])
       throw Error(std::string(call) + ": rank " + std::to_string(j) + " sends " + std::to_string(c[j]) +
@@ -107,9 +108,11 @@ void Communicator::gather_ranges(const void* src, const std::vector<size_t>& cou
   const std::vector<uint64_t> raw = native_to_raw(type, false, src, mine);
   std::vector<uint64_t> data(raw_words(type, total), 0);
   for (size_t i = 0; i < mine; ++i) put_raw(data, type, offset[rank_] + i, raw[i]);
+  // Off the tree, gatherv's data goes to the root only (a binomial reduction by OR).
+  const std::optional<unsigned> to = call_id == kGatherv ? std::optional<unsigned>(root) : std::nullopt;
   const std::vector<uint64_t> r =
-      pass(raw_encoding(), std::move(data), raw_word_range(type, offset[rank_], offset[rank_ + 1]),
-           describe(static_cast<VectorCallId>(call_id), total, type, Op::Bor, root));
+      reduction(describe(static_cast<VectorCallId>(call_id), total, type, Op::Bor, root), to)
+          .values(raw_encoding(), std::move(data), raw_word_range(type, offset[rank_], offset[rank_ + 1]));
   if (recv == nullptr) return;
   std::vector<uint64_t> block;
   for (unsigned j = 0; j < size_; ++j) {
@@ -158,7 +161,7 @@ std::vector<uint64_t> Communicator::reduce_all_words(const char* call, const uin
     return out;
   }
   agree(call, count, type, op, 0);
-  return reduce_positions(send, count, type, op, 1, 0, over_tree(describe(kReduceScatter, count, type, op, 0)));
+  return reduce_positions(send, count, type, op, 1, 0, reduction(describe(kReduceScatter, count, type, op, 0)));
 }
 
 void Communicator::reduce_scatter(const void* send, void* recv, const std::vector<size_t>& recvcounts, Datatype type,

@@ -75,6 +75,12 @@ void TreeFirmware::push_identity(const Header& h, unsigned packets) {
   bus_.write(fifo_reg(kRegInjIdentity), (uint64_t{packets} << kInjIdentityCountLsb) | h.encode(), privileged());
 }
 
+ClassRoute TreeFirmware::empty_route() {
+  ClassRoute r;  // up link 0, no down links, neither source nor destination
+  r.up_link = 0;
+  return r;
+}
+
 ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) const {
   const TreeLayout tree(me_.nodes);
   const unsigned top = TreeLayout::common_ancestor(members);
@@ -83,8 +89,7 @@ ClassRoute TreeFirmware::subset_route(const std::vector<unsigned>& members) cons
       if (TreeLayout::in_subtree(m, node)) return true;
     return false;
   };
-  ClassRoute r;  // empty: up link 0, no down links, neither source nor destination
-  r.up_link = 0;
+  ClassRoute r = empty_route();
   if (!TreeLayout::in_subtree(me_.rank, top) || !leads_to_member(me_.rank)) return r;
   r.up_link = me_.rank == top ? ClassRoute::kNoUpLink : TreeLayout::kUpLink;
   for (unsigned link = 1; link <= 2; ++link)

@@ -67,6 +67,9 @@ class TreeFirmware {
   // Members contribute and receive; other nodes on the route are covered by the identity
   // unit; nodes off the route get an empty route (nothing of the class reaches them).
   ClassRoute subset_route(const std::vector<unsigned>& members) const;
+  // The route of a node nothing of the class reaches (what subset_route gives a node off
+  // the route, and what a freed class is set back to).
+  static ClassRoute empty_route();
 
   TreeStatus status();
 

@@ -274,8 +274,9 @@ TEST(Algorithms, LineBroadcastsOnASubsetAreRefusedByName) {
     return seen[0] == seen[1] ? seen[0] : seen[0] + " / " + seen[1];
   });
   ASSERT_TRUE(r.exited) << r.report;
-  EXPECT_EQ(r.report, "bcast: torus-deposit runs on the world communicator only (a line broadcast reaches every node of "
-                      "its line, members or not)");
+  EXPECT_EQ(r.report,
+            "bcast: torus-deposit runs on the world communicator and its duplicates only (a line broadcast reaches "
+            "every node of its line, members or not)");
 }
 
 // The driver API refuses an algorithm that does not apply, naming the ones that do.

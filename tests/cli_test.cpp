@@ -144,6 +144,17 @@ TEST(CliAlgorithms, AreListedAndRunVerifiedByName) {
   EXPECT_EQ(read_json(json).at("algorithm"), "tree");
 }
 
+// The JSON says which class route a run's communicator rides: the world's is 0, a subset
+// takes the first user class.
+TEST(CliRun, ReportsTheClassRouteOfItsCommunicator) {
+  const std::string world = kTmp + "/class_world.json", subset = kTmp + "/class_subset.json";
+  ASSERT_EQ(collnet({"run", "allreduce", "--torus", "2x2x1", "--json", world}).status, 0);
+  EXPECT_EQ(read_json(world).at("class_route"), 0);
+  const auto r = collnet({"run", "allreduce", "--torus", "2x2x1", "--ranks", "1,3", "--json", subset});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(read_json(subset).at("class_route"), 1);
+}
+
 // `collnet compare` runs every algorithm at every size, verified, and marks the fastest;
 // its JSON holds the same cycles a single run of that algorithm reports.
 TEST(CliCompare, RunsEveryAlgorithmAtEverySizeAndMarksTheFastest) {

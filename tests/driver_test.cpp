@@ -259,18 +259,6 @@ TEST(Subset, CreatingWithABadRankIsNamed) {
   }
 }
 
-TEST(Subset, TheUserClassRoutesRunOut) {
-  const auto r = run_isolated([] {
-    sim::Machine m_model(machine_config("2x1x1"));
-    driver::Job m(m_model);
-    auto rep = m.run([&](driver::Task& t) {
-      for (int i = 0; i < 12; ++i) t.world().create({0, 1});
-    });
-    return rep.ok ? std::string("no error") : rep.error;
-  });
-  EXPECT_NE(r.report.find("all 11 user class routes are in use"), std::string::npos) << r.report;
-}
-
 // ------------------------------------------------------------------ misuse and failures
 TEST(Misuse, ARootOutsideTheCommunicatorIsNamed) {
   const auto r = run_isolated([] {

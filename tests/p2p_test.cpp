@@ -478,19 +478,19 @@ TEST(P2p, MeasuresMessagesNearAndFar) {
 TEST(P2pEnvelope, RoundTripsEveryFieldAtItsLimits) {
   for (unsigned tag : {0u, 1u, driver::p2p::kMaxTag})
     for (unsigned task : {0u, 37u, 63u})
-      for (unsigned cls : {0u, 11u, 15u})
+      for (unsigned context : {0u, 11u, driver::p2p::kNumContexts - 1})
         for (uint64_t value : {uint64_t{0}, uint64_t{1000}, driver::p2p::kMaxBytes}) {
           driver::p2p::Envelope e;
           e.tag = tag;
           e.src_task = task;
           e.dst_task = 63 - task;
-          e.cls = cls;
+          e.context = context;
           e.value = value;
           const driver::p2p::Envelope d = driver::p2p::Envelope::decode(e.encode());
           EXPECT_EQ(d.tag, tag);
           EXPECT_EQ(d.src_task, task);
           EXPECT_EQ(d.dst_task, 63 - task);
-          EXPECT_EQ(d.cls, cls);
+          EXPECT_EQ(d.context, context);
           EXPECT_EQ(d.value, value);
         }
 }

@@ -1,0 +1,13 @@
+#include "node_tasks.hpp"
+
+namespace collnet::driver {
+
+ClassRouteTable& NodeTasks::class_routes(fw::TaskContext& task) {
+  for (unsigned cls : p2p.take_released_routes()) {
+    routes_.release(cls);
+    task.tree.configure_class_route(cls, task.tree.empty_route());
+  }
+  return routes_;
+}
+
+}  // namespace collnet::driver
