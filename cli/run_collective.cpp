@@ -64,6 +64,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   // driver::Collective have one).
   const std::optional<driver::Collective> driver_coll = driver::collective_named(coll);
   driver::Algorithm chosen = o.algorithm;
+  unsigned class_route = driver::kNoClass;  // the communicator's (a subset may have none)
   sim::Machine machine_model(o.machine);
   driver::Job job(machine_model, o.p2p, o.tuning.get());
   const driver::RunReport report = job.run([&](driver::Task& t) {
@@ -75,6 +76,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     comm->set_segment_options(o.segment);
     const unsigned k = comm->rank();
     if (k == 0 && driver_coll) chosen = comm->choose(*driver_coll, count * driver::bytes(o.type));
+    if (k == 0) class_route = comm->class_route();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
     spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), len[k].recv, &counts});
@@ -95,6 +97,8 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   if (spec->takes_root) js["root"] = o.root;
   js["seed"] = o.seed;
   js["algorithm"] = driver_coll ? driver::to_string(chosen) : "default";
+  // Which communicators ride the tree: the class route, or null when it runs on the torus.
+  js["class_route"] = class_route == driver::kNoClass ? nlohmann::json(nullptr) : nlohmann::json(class_route);
   if (chosen == driver::Algorithm::AlltoallvSegment) {
     js["piece_bytes"] = o.segment.piece_bytes;
     js["order"] = driver::to_string(o.segment.order);
@@ -161,6 +165,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   if (!o.ranks.empty()) {
     members_text = " ranks=";
     for (unsigned k = 0; k < n; ++k) members_text += (k ? "," : "") + std::to_string(members[k]);
+    if (class_route == driver::kNoClass) members_text += " (no class route: every collective on the torus)";
   }
   const std::string machine_text = " torus=" + o.machine.shape.str() + " nodes=" +
                                    std::to_string(o.machine.shape.nodes()) +
