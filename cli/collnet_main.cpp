@@ -17,6 +17,8 @@
 #include "driver/op.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
+#include "member_sets.hpp"
+#include "neighbourhoods_command.hpp"
 #include "number_list.hpp"
 #include "pingpong.hpp"
 #include "run_options.hpp"
@@ -96,7 +98,9 @@ int collnet_main(int argc, char** argv) {
   run->add_option("--access-cycles", access, "cycles per register or memory access (>= 1)")->capture_default_str();
   run->add_option("--watchdog", watchdog, "cycles before an unfinished run is reported")->capture_default_str();
   std::string ranks_text;
-  run->add_option("--ranks", ranks_text, "run on a subset communicator of these ranks, e.g. 0,5,6,11,20");
+  run->add_option("--ranks", ranks_text,
+                  "run on a subset communicator: these ranks (e.g. 0,5,6,11,20), or every task of the nodes of a "
+                  "file, random:P, plane-holes, checkerboard, l-shape or two-boxes (docs/neighbourhoods.md)");
   run->add_option("--input", o.input_path, "per-rank input data: a JSON array of one array per rank (replaces --count)");
   run->add_option("--output", o.output_path, "write per-rank results as JSON");
   run->add_flag("--check-args", o.check_arguments, "agree on the arguments before each collective");
@@ -167,6 +171,19 @@ int collnet_main(int argc, char** argv) {
       ->required();
   tune->add_option("--from", tn.from, "take the rules from these 'collnet compare --json' tables instead of measuring");
 
+  CLI::App* nbh = app.add_subcommand(
+      "neighbourhoods", "seed 002: the regular neighbourhoods (gap-free planes) of a member set, their roots and trees");
+  collnet::cli::NeighbourhoodsOptions nb;
+  std::string nb_torus = "4x4x4";
+  long long nb_root = -1;
+  nbh->add_option("--torus", nb_torus, "machine shape XxYxZ")->capture_default_str();
+  nbh->add_option("--ranks", nb.ranks,
+                  "the member nodes: a list (0,5,6), a file, random:P, plane-holes, checkerboard, l-shape or two-boxes")
+      ->required();
+  nbh->add_option("--root", nb_root, "the collective's root node (default: the lowest member)");
+  nbh->add_option("--seed", nb.seed, "seed of random:P")->capture_default_str();
+  nbh->add_option("--json", nb.json_path, "write the neighbourhoods, roots and trees as JSON");
+
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
 
@@ -181,6 +198,19 @@ int collnet_main(int argc, char** argv) {
   }
 
   if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
+  if (nbh->parsed()) {
+    try {
+      nb.dims = collnet::sim::Shape::parse(nb_torus).dims();
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--torus: ") + e.what(), "neighbourhoods");
+    }
+    if (nb_root >= 0) nb.root = static_cast<unsigned>(nb_root);
+    try {
+      return collnet::cli::run_neighbourhoods(nb, std::cout);
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("--ranks: ") + e.what(), "neighbourhoods");
+    }
+  }
   if (algorithms->parsed()) {
     collnet::cli::print_algorithms(std::cout);
     return 0;
@@ -316,7 +346,12 @@ int collnet_main(int argc, char** argv) {
   o.count = static_cast<uint64_t>(count);
   if (!ranks_text.empty()) {
     try {
-      o.ranks = collnet::cli::parse_number_list(ranks_text, world, "rank");
+      if (ranks_text.find_first_not_of("0123456789,") == std::string::npos) {
+        o.ranks = collnet::cli::parse_number_list(ranks_text, world, "rank");
+      } else {  // a member set of nodes: every task of each
+        for (unsigned n : collnet::cli::member_nodes(ranks_text, o.machine.shape.dims(), o.seed))
+          for (unsigned t = 0; t < o.machine.tasks_per_node; ++t) o.ranks.push_back(n * o.machine.tasks_per_node + t);
+      }
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--ranks: ") + e.what());
     }

@@ -28,19 +28,22 @@ constexpr std::array<AlgorithmInfo, kNumAlgorithms> kAlgorithms = {{
     {"torus-dissemination", "log2(n) rounds of zero-byte messages at distance 1, 2, 4, ..."},
     {"alltoallv-segment", "an alltoallv of the own segment, a piece to each destination in turn (seed 001)"},
     {"torus-deposit", "line broadcasts (deposit bit) along x, then y, then z, a packet at a time (world only)"},
+    {"torus-neighbourhood",
+     "two phases: within each gap-free plane of the members (line broadcasts for bcast), among the planes' roots "
+     "(seed 002)"},
 }};
 
 using A = Algorithm;
 const std::array<std::vector<Algorithm>, kNumCollectives>& table() {
   static const std::array<std::vector<Algorithm>, kNumCollectives> t = {{
       /* barrier    */ {A::Auto, A::Tree, A::TorusDissemination},
-      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusDeposit},
-      /* reduce     */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusDeposit, A::TorusNeighbourhood},
+      /* reduce     */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusNeighbourhood},
       /* allreduce  */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusRecursiveDoubling, A::TorusRing, A::TorusRabenseifner},
-      /* gather     */ {A::Auto, A::Tree, A::TorusBinomial},
+      /* gather     */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusNeighbourhood},
       /* allgather  */ {A::Auto, A::Tree, A::TorusRing, A::TorusRecursiveDoubling, A::TorusBruck, A::AlltoallvSegment},
       /* allgatherv */ {A::Auto, A::Tree, A::TorusRing, A::AlltoallvSegment},
-      /* scatter    */ {A::Auto, A::TorusLinear, A::TorusBinomial},
+      /* scatter    */ {A::Auto, A::TorusLinear, A::TorusBinomial, A::TorusNeighbourhood},
       /* alltoall   */ {A::Auto, A::TorusLinear, A::TorusPairwise, A::TorusBruck},
       /* scan       */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},
       /* exscan     */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},

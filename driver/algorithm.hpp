@@ -39,8 +39,9 @@ enum class Algorithm {
   TorusDissemination,      // log2 rounds of zero-byte messages
   AlltoallvSegment,        // seed 001: an alltoallv of the own segment, sent a piece at a time
   TorusDeposit,            // line broadcasts (the deposit bit) along x, then y, then z, pipelined
+  TorusNeighbourhood,      // seed 002: two phases, within gap-free planes and among their roots
 };
-constexpr unsigned kNumAlgorithms = 12;
+constexpr unsigned kNumAlgorithms = 13;
 
 const char* to_string(Collective c);
 const char* to_string(Algorithm a);

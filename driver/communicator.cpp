@@ -433,8 +433,9 @@ void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) 
     if (count == 0) return;
     check_buffer("bcast", "the", buf, count);
     agree("bcast", count, type, Op::Bor, root);
-    if (choose(Collective::Bcast, count * native_bytes(type, false)) == Algorithm::TorusDeposit)
-      return torus_deposit_bcast(buf, count * native_bytes(type, false), root);
+    const Algorithm a = choose(Collective::Bcast, count * native_bytes(type, false));
+    if (a == Algorithm::TorusDeposit) return torus_deposit_bcast(buf, count * native_bytes(type, false), root);
+    if (a == Algorithm::TorusNeighbourhood) return neighbourhood_bcast(buf, count * native_bytes(type, false), root);
     return torus_bcast(buf, count * native_bytes(type, false), root);
   }
   std::vector<uint64_t> b = raw_of(buf, count, type, false);  // in place
@@ -445,11 +446,13 @@ void Communicator::bcast(void* buf, size_t count, Datatype type, unsigned root) 
 void Communicator::gather(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
   check_root("gather", root);
   const bool receives = rank_ == root;
-  if (choose(Collective::Gather, count * native_bytes(type, false)) != Algorithm::Tree) {
+  const Algorithm a = choose(Collective::Gather, count * native_bytes(type, false));
+  if (a != Algorithm::Tree) {
     if (count == 0) return;
     check_buffer("gather", "send", send, count);
     if (receives) check_buffer("gather", "receive", recv, count * size_);
     agree("gather", count, type, Op::Bor, root);
+    if (a == Algorithm::TorusNeighbourhood) return neighbourhood_gather(send, recv, count * native_bytes(type, false), root);
     return torus_gather(send, recv, count * native_bytes(type, false), root);
   }
   through_raw(send, receives ? recv : nullptr, count, count * size_, type, false, receives,

@@ -26,6 +26,7 @@
 
 #include "algorithm.hpp"
 #include "class_routes.hpp"
+#include "neighbourhoods.hpp"
 #include "datatype.hpp"
 #include "error.hpp"
 #include "encoding.hpp"
@@ -422,6 +423,42 @@ class Communicator {
   // BG/L's torus broadcast: line broadcasts along x from the root, along y from its x line,
   // along z from its xy plane, one packet-sized chunk at a time (the world only).
   void torus_deposit_bcast(void* buf, size_t bytes, unsigned root);
+  // A line broadcast (the deposit bit) of `bytes` held by rank `source`, a packet-sized chunk
+  // at a time: every rank gets each chunk from its node's memory; the node's sending task
+  // (the source on its node, the leader elsewhere) sends each chunk along this node's
+  // `lines` once it has it.
+  struct Line {
+    unsigned dim;
+    int hops;  // > 0 the + way, < 0 the - way
+  };
+  void line_bcast(void* buf, size_t bytes, unsigned source, const std::vector<Line>& lines);
+
+  // ---------------------------------------------- seed 002 (neighbourhood_collectives.cpp)
+  // The regular neighbourhoods of this communicator's nodes (found once).
+  const Neighbourhoods& neighbourhoods();
+  // A rooted collective's two phases: this rank's neighbourhood's ranks (its local root's
+  // rank first), every local root's rank (the root first), and every neighbourhood's ranks
+  // in that order.
+  struct Phases {
+    std::vector<unsigned> local, roots;
+    std::vector<std::vector<unsigned>> groups;
+    const Neighbourhood* mine = nullptr;
+    unsigned local_root_node = 0;
+  };
+  Phases phases(unsigned root);
+  // Binomial trees over a group of ranks rooted at its first: bcast, reduce of encoded
+  // words (the result at the first), gather and scatter of blocks of sizes[i] bytes for
+  // member i, concatenated in group order at the first.
+  void group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes);
+  void group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg);
+  void group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
+                    unsigned char* out);
+  void group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const unsigned char* in,
+                     void* mine);
+  void neighbourhood_bcast(void* buf, size_t bytes, unsigned root);
+  std::vector<uint64_t> neighbourhood_reduce(const Encoding& e, std::vector<uint64_t> msg, unsigned root);
+  void neighbourhood_gather(const void* send, void* recv, size_t bytes, unsigned root);
+  void neighbourhood_scatter(const void* send, void* recv, size_t bytes, unsigned root);
   void torus_gather(const void* send, void* recv, size_t bytes, unsigned root);
   void torus_scatter(const void* send, void* recv, size_t bytes, unsigned root);
   void torus_alltoall(const unsigned char* out, unsigned char* in, size_t bytes, Algorithm a);
@@ -459,6 +496,7 @@ class Communicator {
   // take ranks² memory, 17 GB on a 64x32x32 machine.
   std::vector<unsigned> members_;
   std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
+  std::shared_ptr<const Neighbourhoods> neighbourhoods_;  // found on first use
   bool freed_ = false;
   unsigned local_index_ = 0;       // among this communicator's ranks on this node
   unsigned local_count_ = 1;

@@ -180,6 +180,7 @@ Communicator Communicator::dup() {
   c.barriers_ = 0;
   c.line_broadcasts_ = 0;
   c.last_ = {};
+  c.neighbourhoods_.reset();
   if (c.lease_) ++c.lease_->holders;
   return c;
 }

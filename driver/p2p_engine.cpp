@@ -505,15 +505,17 @@ fw::TorusHeader P2pEngine::header_to(unsigned dst_node, bool adaptive) const {
   return h;
 }
 
-void P2pEngine::deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, const uint64_t* words,
-                        size_t n) {
+void P2pEngine::deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, int hops,
+                        const uint64_t* words, size_t n) {
   if (routes_)
     throw Error("a line broadcast cannot go around what is down on the torus: use another bcast algorithm");
-  if (dim > 2 || layout_.dims()[dim] < 2 || n > p2p::kDataWords)
-    throw Error("point-to-point: a line broadcast along dimension " + std::to_string(dim) + " of " + std::to_string(n) +
-                " words cannot be sent");
+  if (dim > 2 || hops == 0 || static_cast<unsigned>(hops < 0 ? -hops : hops) >= layout_.dims()[dim] ||
+      n > p2p::kDataWords)
+    throw Error("point-to-point: a line broadcast along dimension " + std::to_string(dim) + ", " + std::to_string(hops) +
+                " hops, of " + std::to_string(n) + " words cannot be sent");
   DepositOut d;
   d.dim = dim;
+  d.hops = hops;
   d.payload.assign(size_t{fw::regmap::kChunkFlits} * p2p::chunks_for(n), 0);
   d.payload[0] = p2p::pack32(id, index);
   std::copy(words, words + n, d.payload.begin() + 1);
@@ -614,8 +616,8 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   bool did = false;
   std::vector<uint64_t> payload;
 
-  // Line broadcast chunks: deterministic along their dimension the + way, to the last node
-  // before this one on the ring, with the deposit bit; each dimension through an injection
+  // Line broadcast chunks: deterministic along their dimension, `hops` nodes the + or the
+  // - way, with the deposit bit; each dimension through an injection
   // FIFO of its own (x: 1, y: 0, z: 2), so a node that starts three lines moves three flits
   // a cycle. In order per FIFO.
   std::array<bool, fw::regmap::kTrInjFifos> blocked{};
@@ -624,10 +626,10 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     const unsigned fifo = kLineFifo[it->dim];
     fw::TorusHeader h;
     fw::Coord to = layout_.coord(node_);
-    const unsigned n = layout_.dims()[it->dim];
-    to[it->dim] = (to[it->dim] + n - 1) % n;
+    const int n = static_cast<int>(layout_.dims()[it->dim]);
+    to[it->dim] = static_cast<unsigned>((static_cast<int>(to[it->dim]) + n + it->hops) % n);
     h.dst = to;
-    h.hints = 1u << (2 * it->dim);
+    h.hints = 1u << (2 * it->dim + (it->hops < 0 ? 1 : 0));
     h.deterministic = true;
     h.deposit = true;
     h.sw_tag = p2p::kSwTagDeposit;

@@ -93,9 +93,11 @@ class P2pEngine {
 
   // Line broadcasts, for the collectives' torus-deposit bcast: chunk `index` (at most
   // p2p::kDataWords words) of broadcast `id` (the caller's) in a deposit packet
-  // along dimension `dim` the + way, left at every other node of this node's line there.
+  // along dimension `dim`, `hops` nodes the + way (> 0) or the - way (< 0), left at every
+  // node it passes and the last (n - 1 the + way: every other node of the line).
   // Throws collnet::Error with nodes or links down (a line cannot go around them).
-  void deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, const uint64_t* words, size_t n);
+  void deposit(fw::TaskContext& task, uint32_t id, uint32_t index, unsigned dim, int hops, const uint64_t* words,
+               size_t n);
   // The chunks of broadcast `id` this node holds, by index: arrived, or put there by a task
   // of this node. Held until line_done has been called `tasks` times.
   std::map<uint32_t, std::vector<uint64_t>>& line_chunks(uint32_t id) { return lines_[id].chunks; }
@@ -178,6 +180,7 @@ class P2pEngine {
   };
   struct DepositOut {  // a deposit packet to inject
     unsigned dim = 0;
+    int hops = 1;  // nodes along dim, the + way (> 0) or the - way (< 0)
     std::vector<uint64_t> payload;
   };
   struct Relay {  // a forwarded packet this node sends on

@@ -170,11 +170,13 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
 
 void Communicator::scatter(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
   check_root("scatter", root);
-  if (choose(Collective::Scatter, count * elem(type)) == Algorithm::TorusBinomial) {
+  const Algorithm a = choose(Collective::Scatter, count * elem(type));
+  if (a == Algorithm::TorusBinomial || a == Algorithm::TorusNeighbourhood) {
     last_ = {};
     if (rank_ == root) need_buffer("scatter", "send", send, count * size_);
     if (recv == kInPlace && rank_ != root) throw Error("scatter: only the root may pass kInPlace");
     if (recv != kInPlace) need_buffer("scatter", "receive", recv, count);
+    if (a == Algorithm::TorusNeighbourhood) return neighbourhood_scatter(send, recv, count * elem(type), root);
     return torus_scatter(send, recv, count * elem(type), root);
   }
   std::vector<size_t> counts, displs;

@@ -148,6 +148,7 @@ std::vector<uint64_t> Communicator::torus_reduce_message(const Encoding& e, std:
   const size_t W = msg.size();
   const unsigned n = size_, r = rank_;
   if (n == 1 || W == 0) return msg;
+  if (a == Algorithm::TorusNeighbourhood) return neighbourhood_reduce(e, std::move(msg), root.value_or(0));
   std::vector<uint64_t> tmp(W);
 
   // Binomial reduce toward `to`, then (everyone) a binomial broadcast from it.
@@ -321,27 +322,30 @@ void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) {
 
 void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
   if (!spans_world())
-    throw Error("bcast: torus-deposit runs on the world communicator and its duplicates only (a line broadcast reaches every node of its "
-                "line, members or not)");
+    throw Error("bcast: torus-deposit runs on the world communicator and its duplicates only (a line broadcast reaches "
+                "every node of its line, members or not)");
+  const fw::TorusLayout layout(task_.personality.shape);
+  const fw::Coord me = layout.coord(task_.node), rc = layout.coord(node_of(root));
+  const fw::Coord& dims = layout.dims();
+  // The root's node along x, every node of its x line along y, every node of its xy plane
+  // along z, each to the last node before it on the ring.
+  std::vector<Line> lines;
+  auto whole = [&](unsigned d) { lines.push_back(Line{d, static_cast<int>(dims[d]) - 1}); };
+  if (task_.node == node_of(root) && dims[0] > 1) whole(0);
+  if (me[1] == rc[1] && me[2] == rc[2] && dims[1] > 1) whole(1);
+  if (me[2] == rc[2] && dims[2] > 1) whole(2);
+  line_bcast(buf, bytes, root, lines);
+}
+
+void Communicator::line_bcast(void* buf, size_t bytes, unsigned source, const std::vector<Line>& lines) {
   P2pEngine& eng = engine();
   const uint32_t id = (context_ << 16) | (line_broadcasts_++ & 0xffff);
   const size_t chunk = p2p::kDataWords * 8;
   const uint32_t chunks = static_cast<uint32_t>(bytes == 0 ? 1 : (bytes + chunk - 1) / chunk);
-  const fw::TorusLayout layout(task_.personality.shape);
-  const fw::Coord me = layout.coord(task_.node), rc = layout.coord(node_of(root));
-  const fw::Coord& dims = layout.dims();
-  const bool root_node = task_.node == node_of(root);
-  // Who sends on which line: the root along x, every node of its x line along y, every
-  // node of its xy plane along z. On each node one task does (the root on its own).
-  std::vector<unsigned> lines;
-  if (root_node ? rank_ == root : is_leader()) {
-    if (root_node && dims[0] > 1) lines.push_back(0);
-    if (me[1] == rc[1] && me[2] == rc[2] && dims[1] > 1) lines.push_back(1);
-    if (me[2] == rc[2] && dims[2] > 1) lines.push_back(2);
-  }
+  const bool sends = (node_of(source) == task_.node ? rank_ == source : is_leader()) && !lines.empty();
   std::map<uint32_t, std::vector<uint64_t>>& here = eng.line_chunks(id);
   unsigned char* out = static_cast<unsigned char*>(buf);
-  if (rank_ == root) {  // the node's other tasks take the chunks from its memory
+  if (rank_ == source) {  // the node's other tasks take the chunks from its memory
     for (uint32_t k = 0; k < chunks; ++k) {
       const size_t from = k * chunk, n = std::min(chunk, bytes - std::min(from, bytes));
       std::vector<uint64_t> w((n + 7) / 8, 0);
@@ -355,12 +359,13 @@ void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
     }
     const std::vector<uint64_t>& w = here.at(k);
     const size_t from = k * chunk, n = std::min(chunk, bytes - std::min(from, bytes));
-    if (rank_ != root) copy_local(out + from, w.data(), n);
-    for (unsigned d : lines) eng.deposit(task_, id, k, d, w.data(), (n + 7) / 8);
+    if (rank_ != source) copy_local(out + from, w.data(), n);
+    if (sends)
+      for (const Line& l : lines) eng.deposit(task_, id, k, l.dim, l.hops, w.data(), (n + 7) / 8);
   }
   eng.line_done(id, local_count_);
   // Done when every chunk it sends is on the torus.
-  while (!lines.empty() && eng.line_sends_pending())
+  while (sends && eng.line_sends_pending())
     if (!progress()) task_.cpu.memory_access();
 }
 

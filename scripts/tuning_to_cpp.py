@@ -15,6 +15,7 @@ ALGS = {
     "torus-ring": "TorusRing", "torus-rabenseifner": "TorusRabenseifner", "torus-bruck": "TorusBruck",
     "torus-pairwise": "TorusPairwise", "torus-linear": "TorusLinear", "torus-dissemination": "TorusDissemination",
     "alltoallv-segment": "AlltoallvSegment", "torus-deposit": "TorusDeposit",
+    "torus-neighbourhood": "TorusNeighbourhood",
 }
 
 rules, sources = [], []

@@ -5,12 +5,14 @@
 // runs the whole sweep, one collective after another, switching algorithms between calls.
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "cli/collectives.hpp"
 #include "cli/inputs.hpp"
+#include "cli/member_sets.hpp"
 #include "cli/verify.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/error.hpp"
@@ -296,7 +298,108 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
   });
   ASSERT_TRUE(r.exited) << r.report;
   EXPECT_EQ(r.report,
-            "set_algorithm: torus-ring does not apply to bcast (it takes auto, tree, torus-binomial, torus-deposit)");
+            "set_algorithm: torus-ring does not apply to bcast (it takes auto, tree, torus-binomial, torus-deposit, "
+            "torus-neighbourhood)");
+}
+
+// Seed 002 on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
+// member sets (cli/member_sets.hpp), against the reference, on every member. Every member
+// is the root in turn on the l-shape, the plane with holes and the two boxes; on the
+// checkerboard and random 50% (256 members each) 12 seeded roots. All five sets are
+// communicators of one machine.
+TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
+  const uint64_t seed = 20261123;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  const auto r = test::run_isolated([seed]() -> std::string {
+    sim::Machine model(test::machine_config("8x8x8", 1, 50'000'000));
+    driver::Job job(model);
+    const fw::Coord dims{8, 8, 8};
+    struct Call {
+      const char* coll;
+      Datatype type;
+      Op op;
+      size_t count;
+      unsigned root;  // a rank of the set's communicator
+    };
+    struct Set {
+      std::string name;
+      std::vector<unsigned> members;
+      std::vector<Call> calls;
+      std::vector<cli::Counts> counts;
+      std::vector<std::vector<std::vector<uint64_t>>> in, out;
+    };
+    std::vector<Set> sets;
+    std::mt19937_64 pick(seed);
+    for (const char* name : {"l-shape", "plane-holes", "two-boxes", "checkerboard", "random:50"}) {
+      Set s;
+      s.name = name;
+      s.members = cli::member_nodes(name, dims, seed);
+      const unsigned n = static_cast<unsigned>(s.members.size());
+      std::vector<unsigned> roots;
+      if (n <= 64) {
+        for (unsigned k = 0; k < n; ++k) roots.push_back(k);
+      } else {
+        for (unsigned i = 0; i < 12; ++i) roots.push_back(static_cast<unsigned>(pick() % n));
+      }
+      for (unsigned root : roots) {
+        s.calls.push_back({"bcast", Datatype::U64, Op::Bor, 3, root});
+        s.calls.push_back({"reduce", Datatype::F64, Op::Sum, 3, root});
+        s.calls.push_back({"gather", Datatype::U32, Op::Bor, 2, root});
+        s.calls.push_back({"scatter", Datatype::U16, Op::Bor, 2, root});
+      }
+      for (size_t i = 0; i < s.calls.size(); ++i) {
+        const Call& c = s.calls[i];
+        const cli::Collective* spec = cli::find_collective(c.coll);
+        s.counts.push_back(cli::seeded_counts(seed + i, n, c.count));
+        s.in.emplace_back();
+        s.out.emplace_back();
+        for (unsigned k = 0; k < n; ++k) {
+          const cli::Lengths len = spec->lengths ? spec->lengths(c.count, s.counts[i], c.root, n, k)
+                                                 : cli::Lengths{c.count, spec->recv_per_member ? c.count * n : c.count};
+          s.in[i].push_back(cli::seeded_input(seed + i, s.members[k], len.send, c.type, c.op));
+          s.out[i].emplace_back(len.recv, 0);
+        }
+      }
+      sets.push_back(std::move(s));
+    }
+    const driver::RunReport rep = job.run([&](driver::Task& t) {
+      for (Set& s : sets) {
+        std::optional<driver::Communicator> sub = t.world().create(s.members);
+        if (!sub) continue;
+        const unsigned k = sub->rank();
+        for (size_t i = 0; i < s.calls.size(); ++i) {
+          const Call& c = s.calls[i];
+          sub->set_algorithm(*driver::collective_named(c.coll), Algorithm::TorusNeighbourhood);
+          cli::find_collective(c.coll)->run(*sub, cli::Call{c.type, c.op, c.root, c.count, s.in[i][k].data(),
+                                                            s.out[i][k].data(), s.out[i][k].size(), &s.counts[i]});
+        }
+        sub->free();
+      }
+    });
+    if (!rep.ok) return rep.error;
+    std::ostringstream summary;
+    for (const Set& s : sets) {
+      for (size_t i = 0; i < s.calls.size(); ++i) {
+        const Call& c = s.calls[i];
+        cli::Problem p;
+        p.collective = c.coll;
+        p.type = c.type;
+        p.op = c.op;
+        p.root = c.root;
+        p.count = c.count;
+        p.counts = &s.counts[i];
+        const cli::Mismatch mm = cli::compare(s.out[i], cli::reference(p, s.in[i]));
+        if (mm.count)
+          return s.name + ": " + c.coll + " rooted at rank " + std::to_string(c.root) + ": rank " +
+                 std::to_string(mm.rank) + " element " + std::to_string(mm.index) + " wrong";
+      }
+      summary << s.name << " " << s.members.size() << " members " << s.calls.size() << " calls; ";
+    }
+    return "ok " + summary.str() + std::to_string(rep.cycles) + " cycles";
+  });
+  ASSERT_TRUE(r.exited) << r.report;
+  EXPECT_EQ(r.report.substr(0, 3), "ok ") << r.report;
+  std::printf("[ sets     ] %s\n", r.report.c_str());
 }
 
 }  // namespace

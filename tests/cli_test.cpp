@@ -146,6 +146,42 @@ TEST(CliAlgorithms, AreListedAndRunVerifiedByName) {
 
 // The JSON says which class route a run's communicator rides: the world's is 0, a subset
 // takes the first user class.
+// `collnet neighbourhoods`: the planes of a named member set, their local roots and trees,
+// a picture, and the same in JSON; a root that is not a member and a bad set are named.
+TEST(CliNeighbourhoods, PrintsPlanesRootsAndTrees) {
+  const std::string json = kTmp + "/neighbourhoods.json";
+  const auto r = collnet({"neighbourhoods", "--torus", "8x8x8", "--ranks", "l-shape", "--root", "9", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("28 member nodes on 8x8x8: 2 regular neighbourhoods (gap-free planes of x and y), rooted at node 9"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("local roots' tree (binomial from node 9): 16->9"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("plane z=0 (x across, y down)\n  aaaaaaaa\n  aAaaaaaa\n  Bb......\n"), std::string::npos) << r.out;
+  const auto j = read_json(json);
+  EXPECT_EQ(j.at("neighbourhoods").size(), 2u);
+  EXPECT_EQ(j.at("neighbourhoods")[0].at("local_root"), 9);
+  EXPECT_EQ(j.at("neighbourhoods")[1].at("nodes").size(), 12u);
+  EXPECT_EQ(j.at("roots_tree")[0], nlohmann::json::array({16, 9}));
+
+  const auto bad_root = collnet({"neighbourhoods", "--torus", "8x8x8", "--ranks", "l-shape", "--root", "100"});
+  EXPECT_EQ(bad_root.status, 2);
+  EXPECT_NE(bad_root.err.find("--root 100 is not a member node"), std::string::npos) << bad_root.err;
+  const auto bad_set = collnet({"neighbourhoods", "--torus", "4x4x4", "--ranks", "random:200"});
+  EXPECT_NE(bad_set.status, 0);
+  EXPECT_NE(bad_set.err.find("--ranks: 'random:200': the percentage must be above 0 and at most 100"), std::string::npos)
+      << bad_set.err;
+}
+
+// `collnet run --ranks` takes a named member set: every task of those nodes.
+TEST(CliRun, RanksTakeANamedMemberSet) {
+  const std::string json = kTmp + "/two_boxes.json";
+  const auto r = collnet({"run", "bcast", "--torus", "4x4x4", "--ranks", "two-boxes", "--tasks", "2", "--algorithm",
+                          "torus-neighbourhood", "--root", "3", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << r.out;
+  EXPECT_EQ(read_json(json).at("members"), 32) << "16 nodes, two tasks each";
+}
+
 TEST(CliRun, ReportsTheClassRouteOfItsCommunicator) {
   const std::string world = kTmp + "/class_world.json", subset = kTmp + "/class_subset.json";
   ASSERT_EQ(collnet({"run", "allreduce", "--torus", "2x2x1", "--json", world}).status, 0);

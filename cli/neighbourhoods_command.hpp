@@ -1,0 +1,27 @@
+// `collnet neighbourhoods`: seed 002's regular neighbourhoods of a member set
+// (driver/neighbourhoods.hpp, docs/neighbourhoods.md): the planes, their local roots and
+// trees, the local roots' tree, a text picture per plane, and --json.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "firmware/torus_layout.hpp"
+
+namespace collnet::cli {
+
+struct NeighbourhoodsOptions {
+  fw::Coord dims{4, 4, 4};
+  std::string ranks;                // a member set (member_sets.hpp)
+  std::optional<unsigned> root;     // a member node; default the lowest
+  uint64_t seed = 1;                // for random:P
+  std::string json_path;
+};
+
+// Prints to `out`; returns the exit status (2 for a root that is not a member).
+// Throws std::invalid_argument for a bad member set.
+int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out);
+
+}  // namespace collnet::cli

@@ -1,0 +1,222 @@
+// Seed 002's rooted collectives on an irregular communicator (docs/neighbourhoods.md):
+// bcast, reduce, gather and scatter in two phases, within every regular neighbourhood (a
+// gap-free plane of the members' nodes, driver/neighbourhoods.hpp) and among the
+// neighbourhoods' local roots.
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "communicator.hpp"
+#include "error.hpp"
+
+namespace collnet::driver {
+
+namespace {
+
+unsigned index_in(const std::vector<unsigned>& g, unsigned rank) {
+  return static_cast<unsigned>(std::find(g.begin(), g.end(), rank) - g.begin());
+}
+
+// Member vr's subtree in a binomial tree of n rooted at 0: vr .. vr + extent - 1.
+unsigned subtree(unsigned vr, unsigned n) { return vr == 0 ? n : std::min(vr & (~vr + 1), n - vr); }
+
+}  // namespace
+
+const Neighbourhoods& Communicator::neighbourhoods() {
+  if (!neighbourhoods_) {
+    std::vector<unsigned> nodes;
+    for (unsigned r = 0; r < size_; ++r) nodes.push_back(node_of(r));
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    neighbourhoods_ = std::make_shared<const Neighbourhoods>(find_neighbourhoods(task_.personality.shape, nodes));
+  }
+  return *neighbourhoods_;
+}
+
+Communicator::Phases Communicator::phases(unsigned root) {
+  const Neighbourhoods& nb = neighbourhoods();
+  const fw::TorusLayout t(task_.personality.shape);
+  const unsigned root_node = node_of(root);
+  std::map<unsigned, std::vector<unsigned>> on_node;  // ranks in increasing order
+  for (unsigned r = 0; r < size_; ++r) on_node[node_of(r)].push_back(r);
+  const unsigned root_k = static_cast<unsigned>(nb.of_node.at(root_node));
+  std::vector<unsigned> order{root_k};
+  for (unsigned k = 0; k < nb.list.size(); ++k)
+    if (k != root_k) order.push_back(k);
+  Phases ph;
+  for (unsigned k : order) {
+    const unsigned lr = nb.local_root(k, root_node, t);
+    const unsigned acting = lr == root_node ? root : on_node.at(lr).front();
+    std::vector<unsigned> g{acting};
+    for (unsigned node : nb.list[k].nodes)
+      for (unsigned r : on_node.at(node))
+        if (r != acting) g.push_back(r);
+    ph.roots.push_back(acting);
+    if (nb.list[k].contains(task_.node)) {
+      ph.local = g;
+      ph.mine = &nb.list[k];
+      ph.local_root_node = lr;
+    }
+    ph.groups.push_back(std::move(g));
+  }
+  return ph;
+}
+
+// ------------------------------------------------------------------ over a group
+
+void Communicator::group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  unsigned mask = 1;
+  while (mask < n) {
+    if (vr & mask) {
+      coll_recv(buf, bytes, g[vr - mask]);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < n) coll_send(buf, bytes, g[vr + mask]);
+}
+
+void Communicator::group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<uint64_t> tmp(msg.size());
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      send_words(msg.data(), msg.size(), g[vr - mask]);
+      return;
+    }
+    if (vr + mask < n) {
+      recv_words(tmp.data(), tmp.size(), g[vr + mask]);
+      combine_words(e, msg.data(), tmp.data(), msg.size());
+    }
+  }
+}
+
+void Communicator::group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
+                                unsigned char* out) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<size_t> off(n + 1, 0);
+  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
+  const unsigned ext = subtree(vr, n);
+  std::vector<unsigned char> own;
+  unsigned char* acc = out;
+  if (vr != 0) {
+    own.resize(off[vr + ext] - off[vr]);
+    acc = own.data();
+  }
+  copy_local(acc, mine, sizes[vr]);
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      coll_send(acc, off[vr + ext] - off[vr], g[vr - mask]);
+      return;
+    }
+    if (vr + mask < n) {
+      const unsigned child = vr + mask, blocks = std::min(mask, n - child);
+      coll_recv(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
+    }
+  }
+}
+
+void Communicator::group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes,
+                                 const unsigned char* in, void* mine) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<size_t> off(n + 1, 0);
+  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
+  const unsigned ext = subtree(vr, n);
+  std::vector<unsigned char> own;
+  const unsigned char* acc = in;
+  unsigned mask = 1;
+  if (vr == 0) {
+    while (mask < n) mask <<= 1;
+  } else {
+    mask = vr & (~vr + 1);
+    own.resize(off[vr + ext] - off[vr]);
+    coll_recv(own.data(), own.size(), g[vr - mask]);
+    acc = own.data();
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (vr + mask >= n) continue;
+    const unsigned child = vr + mask, blocks = std::min(mask, n - child);
+    coll_send(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
+  }
+  if (mine) copy_local(mine, acc, sizes[vr]);
+}
+
+// ------------------------------------------------------------------ the collectives
+
+void Communicator::neighbourhood_bcast(void* buf, size_t bytes, unsigned root) {
+  const Phases ph = phases(root);
+  // Among the local roots first, then from each local root over its plane.
+  if (std::find(ph.roots.begin(), ph.roots.end(), rank_) != ph.roots.end()) group_bcast(ph.roots, buf, bytes);
+  const fw::TorusLayout t(task_.personality.shape);
+  const Neighbourhood& nb = *ph.mine;
+  const fw::Coord lc = t.coord(ph.local_root_node), me = t.coord(task_.node);
+  const fw::Coord& dims = t.dims();
+  const unsigned p1 = (lc[nb.first] + dims[nb.first] - nb.corner[nb.first]) % dims[nb.first];
+  const unsigned p2 = (lc[nb.second] + dims[nb.second] - nb.corner[nb.second]) % dims[nb.second];
+  // The local root along the run of the first dimension through it, both ways to the ends
+  // of the plane; every node of that run along the second dimension, both ways.
+  std::vector<Line> lines;
+  auto both = [&](unsigned dim, unsigned before, unsigned after) {
+    if (after > 0) lines.push_back(Line{dim, static_cast<int>(after)});
+    if (before > 0) lines.push_back(Line{dim, -static_cast<int>(before)});
+  };
+  if (task_.node == ph.local_root_node) both(nb.first, p1, nb.len_first - 1 - p1);
+  if (me[nb.second] == lc[nb.second]) both(nb.second, p2, nb.len_second - 1 - p2);
+  line_bcast(buf, bytes, ph.local.front(), lines);
+}
+
+std::vector<uint64_t> Communicator::neighbourhood_reduce(const Encoding& e, std::vector<uint64_t> msg,
+                                                         unsigned root) {
+  const Phases ph = phases(root);
+  group_reduce(ph.local, e, msg);
+  if (std::find(ph.roots.begin(), ph.roots.end(), rank_) != ph.roots.end()) group_reduce(ph.roots, e, msg);
+  return msg;
+}
+
+void Communicator::neighbourhood_gather(const void* send, void* recv, size_t bytes, unsigned root) {
+  const Phases ph = phases(root);
+  std::vector<unsigned char> local(rank_ == ph.local.front() ? ph.local.size() * bytes : 0);
+  group_gather(ph.local, std::vector<size_t>(ph.local.size(), bytes), send, local.data());
+  if (std::find(ph.roots.begin(), ph.roots.end(), rank_) == ph.roots.end()) return;
+  std::vector<size_t> sizes;
+  for (const auto& g : ph.groups) sizes.push_back(g.size() * bytes);
+  std::vector<unsigned char> all(rank_ == root ? size_t{size_} * bytes : 0);
+  group_gather(ph.roots, sizes, local.data(), all.data());
+  if (rank_ != root) return;
+  // Neighbourhood by neighbourhood, each in its group's order: back to rank order.
+  unsigned char* out = static_cast<unsigned char*>(recv);
+  size_t at = 0;
+  for (const auto& g : ph.groups)
+    for (unsigned r : g) {
+      copy_local(out + size_t{r} * bytes, all.data() + at, bytes);
+      at += bytes;
+    }
+}
+
+void Communicator::neighbourhood_scatter(const void* send, void* recv, size_t bytes, unsigned root) {
+  const Phases ph = phases(root);
+  const bool is_local_root = rank_ == ph.local.front();
+  std::vector<unsigned char> local(is_local_root ? ph.local.size() * bytes : 0);
+  if (std::find(ph.roots.begin(), ph.roots.end(), rank_) != ph.roots.end()) {
+    std::vector<size_t> sizes;
+    for (const auto& g : ph.groups) sizes.push_back(g.size() * bytes);
+    std::vector<unsigned char> all;
+    if (rank_ == root) {  // rank order into neighbourhood order
+      all.resize(size_t{size_} * bytes);
+      const unsigned char* in = static_cast<const unsigned char*>(send);
+      size_t at = 0;
+      for (const auto& g : ph.groups)
+        for (unsigned r : g) {
+          copy_local(all.data() + at, in + size_t{r} * bytes, bytes);
+          at += bytes;
+        }
+    }
+    group_scatter(ph.roots, sizes, all.data(), local.data());
+  }
+  group_scatter(ph.local, std::vector<size_t>(ph.local.size(), bytes), local.data(),
+                recv == kInPlace ? nullptr : recv);
+}
+
+}  // namespace collnet::driver
