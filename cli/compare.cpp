@@ -1,3 +1,4 @@
+#include "json_file.hpp"
 #include "compare.hpp"
 
 #include <algorithm>
@@ -121,12 +122,7 @@ int run_compare(const CompareOptions& o) {
                    {"cycles", row.auto_cycles ? nlohmann::json(*row.auto_cycles) : nlohmann::json(nullptr)}};
       js["rows"].push_back(j);
     }
-    std::ofstream f(o.json_path);
-    if (!f) {
-      std::cerr << "collnet: cannot write --json file '" << o.json_path << "'\n";
-      return 1;
-    }
-    f << js.dump(2) << "\n";
+    if (!write_json_file(o.json_path, js)) return 1;
   }
   return t.all_verified ? 0 : 1;
 }

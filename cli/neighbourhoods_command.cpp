@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "driver/neighbourhoods.hpp"
+#include "json_file.hpp"
 #include "member_sets.hpp"
 
 namespace collnet::cli {
@@ -88,14 +89,7 @@ int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out) {
   out << "\n\n" << driver::draw(dims, nb, root);
   js["local_roots"] = roots;
   js["roots_tree"] = roots_tree;
-  if (!o.json_path.empty()) {
-    std::ofstream f(o.json_path);
-    if (!f) {
-      std::cerr << "collnet: cannot write --json file '" << o.json_path << "'\n";
-      return 1;
-    }
-    f << js.dump(2) << "\n";
-  }
+  if (!o.json_path.empty() && !write_json_file(o.json_path, js)) return 1;
   return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_file.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
 #include "driver/job.hpp"
@@ -116,14 +117,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
       if (js.contains("torus_busiest_link_flits")) measure->busiest_torus_link = js["torus_busiest_link_flits"].get<uint64_t>();
       measure->algorithm = js["algorithm"].get<std::string>();
     }
-    if (!o.json_path.empty()) {
-      std::ofstream f(o.json_path);
-      if (!f) {
-        std::cerr << "collnet: cannot write --json file '" << o.json_path << "'\n";
-        return 1;
-      }
-      f << js.dump(2) << "\n";
-    }
+    if (!o.json_path.empty() && !write_json_file(o.json_path, js)) return 1;
     return status;
   };
 

@@ -367,6 +367,9 @@ class Communicator {
   uint64_t slot_key() const { return (uint64_t{context_} << 32) | world_rank(0); }
   // Throws naming `call` when the communicator has been freed.
   void check_live(const char* call) const;
+  // The lowest context id free on every rank (an AND over this communicator), not taken
+  // yet; throws naming `call` when there is none.
+  unsigned common_context(const char* call);
   bool is_leader() const { return local_index_ == 0; }
   fw::Header header(const Encoding& e, uint64_t descriptor);
   // The arguments of a collective, folded into one word.

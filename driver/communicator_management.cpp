@@ -36,6 +36,16 @@ std::optional<unsigned> Communicator::rank_in(const Communicator& other, unsigne
   return static_cast<unsigned>(it - other.members_.begin());
 }
 
+unsigned Communicator::common_context(const char* call) {
+  ContextIds::Mask common{};
+  allreduce(node_.contexts(task_.task).free().data(), common.data(), ContextIds::kWords, Datatype::U64, Op::Band);
+  const std::optional<unsigned> context = ContextIds::lowest(common);
+  if (!context)
+    throw Error(std::string(call) + ": no context id is free on every rank (a rank belongs to at most " +
+                std::to_string(p2p::kNumContexts) + " communicators at once, the world included)");
+  return *context;
+}
+
 std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
   check_live("create");
   if (ranks.empty()) throw Error("create: the rank list is empty");
@@ -64,12 +74,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
 
   // 2. A context id free on every rank; the new groups are disjoint and share it.
   ContextIds& ids = node_.contexts(task_.task);
-  ContextIds::Mask common{};
-  allreduce(ids.free().data(), common.data(), ContextIds::kWords, Datatype::U64, Op::Band);
-  const std::optional<unsigned> context = ContextIds::lowest(common);
-  if (!context)
-    throw Error("split: no context id is free on every rank (a rank belongs to at most " +
-                std::to_string(p2p::kNumContexts) + " communicators at once, the world included)");
+  const unsigned context = common_context("split");
 
   // 3. The groups, by colour; ranks in key order, ties in rank order.
   std::map<uint64_t, std::vector<unsigned>> groups;
@@ -156,26 +161,20 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   }
 
   if (!mine_at) return std::nullopt;
-  ids.take(*context);
+  ids.take(context);
   Plan& my = plans[*mine_at];
   std::shared_ptr<RouteLease> lease;
   const unsigned cls = my.lease.cls;
   if (cls != kNoClass) lease = std::make_shared<RouteLease>(std::move(my.lease));
-  return Communicator(task_, node_, *context, cls, std::move(my.members), std::move(lease));
+  return Communicator(task_, node_, context, cls, std::move(my.members), std::move(lease));
 }
 
 Communicator Communicator::dup() {
   check_live("dup");
-  ContextIds& ids = node_.contexts(task_.task);
-  ContextIds::Mask common{};
-  allreduce(ids.free().data(), common.data(), ContextIds::kWords, Datatype::U64, Op::Band);
-  const std::optional<unsigned> context = ContextIds::lowest(common);
-  if (!context)
-    throw Error("dup: no context id is free on every rank (a rank belongs to at most " +
-                std::to_string(p2p::kNumContexts) + " communicators at once, the world included)");
-  ids.take(*context);
+  const unsigned context = common_context("dup");
+  node_.contexts(task_.task).take(context);
   Communicator c(*this);
-  c.context_ = *context;
+  c.context_ = context;
   c.seq_ = 0;
   c.barriers_ = 0;
   c.line_broadcasts_ = 0;
