@@ -83,6 +83,7 @@ bench: build
 	@scripts/bench.sh $(BUILD)
 	@scripts/bench_p2p.sh $(BUILD)
 	@scripts/bench_algorithms.sh $(BUILD)
+	@scripts/bench_neighbourhoods.sh $(BUILD)
 	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
 ifneq ($(FLAT_BENCH),)
 	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \
