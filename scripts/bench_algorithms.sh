@@ -2,19 +2,24 @@
 # make bench, collective algorithms: every algorithm of bcast, allreduce, allgather and
 # alltoall across message sizes (collnet compare) on ALG_TORUS (default 8x8x8, 512 nodes),
 # and seed 001's allgather against ring, Bruck and the tree with random, rank and shifted
-# order and several piece sizes on SEED_TORUS (default 4x4x4, 4 KiB per rank), printed as
+# order and several piece sizes on SEED_TORUS (default 4x4x4; SEED_COUNT u64 per rank, default
+# 512 = 4 KiB; SEED_PIECES, default 256 1024 4096 bytes), printed as
 # Markdown tables. The personalised collectives' grids stop at small sizes on 8x8x8: every
 # rank handles a message from each of 511 others, and a 512-node torus run simulates at
 # about 1.5*10^5 node-cycles per second (an allgather of 1 KiB per rank takes over an hour
 # across its algorithms).
+# ALG_PARTS="compare" or "seed" runs one half only.
 # Usage: scripts/bench_algorithms.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
 collnet="$build/collnet"
 torus=${ALG_TORUS:-8x8x8}
 seed_torus=${SEED_TORUS:-4x4x4}
+seed_count=${SEED_COUNT:-512}              # u64 elements per rank
+seed_pieces=${SEED_PIECES:-256 1024 4096}  # piece bytes
 out="$build/bench"
 mkdir -p "$out"
+parts=${ALG_PARTS:-compare seed}  # which halves to run
 
 table() {  # table JSON: the compare JSON as a Markdown table, the fastest in bold
   python3 - "$1" <<'PY'
@@ -39,6 +44,7 @@ for r in d["rows"]:
 PY
 }
 
+if [[ " $parts " == *" compare "* ]]; then
 echo "## Collective algorithms on $torus (collnet compare), cycles"
 for spec in "bcast 8,1k,16k" "allreduce 8,1k,16k" "allgather 8,128" "alltoall 8,64"; do
   set -- $spec
@@ -54,15 +60,17 @@ echo
   --output "$out/tuning_$torus.json" >/dev/null
 echo "The rules these measurements give: $out/tuning_$torus.json (scripts/tuning_to_cpp.py turns tables into the shipped one)."
 echo
+fi
+[[ " $parts " == *" seed "* ]] || exit 0
 
-echo "## Seed 001's allgather on $seed_torus, 4 KiB per rank"
+echo "## Seed 001's allgather on $seed_torus, $((seed_count * 8)) bytes per rank"
 echo
 echo "| algorithm | order | piece bytes | cycles | busiest torus link, flits | all torus links, flits |"
 echo "|---|---|---|---|---|---|"
 run_allgather() {  # run_allgather NAME ARGS...
   local name=$1
   shift
-  "$collnet" run allgather --torus "$seed_torus" --count 512 "$@" --json "$out/seed001_$name.json" >/dev/null
+  "$collnet" run allgather --torus "$seed_torus" --count "$seed_count" "$@" --json "$out/seed001_$name.json" >/dev/null
   python3 - "$out/seed001_$name.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -70,7 +78,7 @@ print(f"| {d['algorithm']} | {d.get('order', '')} | {d.get('piece_bytes', '')} |
       f"{d['torus_busiest_link_flits']} | {d['torus_link_flits']} |")
 PY
 }
-for piece in 256 1024 4096; do
+for piece in $seed_pieces; do
   for order in random rank shifted; do
     run_allgather "seg_${piece}_$order" --algorithm alltoallv-segment --piece-bytes "$piece" --order "$order"
   done
