@@ -5,6 +5,7 @@
 // runs the whole sweep, one collective after another, switching algorithms between calls.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -305,12 +306,14 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
 // Seed 002 on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
 // member sets (cli/member_sets.hpp), against the reference, on every member. Every member
 // is the root in turn on the l-shape, the plane with holes and the two boxes; on the
-// checkerboard and random 50% (256 members each) 12 seeded roots. All five sets are
-// communicators of one machine.
+// checkerboard and random 50% (256 and 270 members) 12 seeded roots, or every root with
+// COLLNET_ALL_ROOTS set. All five sets are communicators of one machine.
 TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
   const uint64_t seed = 20261123;
   std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
-  const auto r = test::run_isolated([seed]() -> std::string {
+  // COLLNET_ALL_ROOTS=1: every root on the two large sets too (about 1,000 calls each).
+  const bool all_roots = std::getenv("COLLNET_ALL_ROOTS") != nullptr;
+  const auto r = test::run_isolated([seed, all_roots]() -> std::string {
     sim::Machine model(test::machine_config("8x8x8", 1, 50'000'000));
     driver::Job job(model);
     const fw::Coord dims{8, 8, 8};
@@ -336,7 +339,7 @@ TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
       s.members = cli::member_nodes(name, dims, seed);
       const unsigned n = static_cast<unsigned>(s.members.size());
       std::vector<unsigned> roots;
-      if (n <= 64) {
+      if (n <= 64 || all_roots) {
         for (unsigned k = 0; k < n; ++k) roots.push_back(k);
       } else {
         for (unsigned i = 0; i < 12; ++i) roots.push_back(static_cast<unsigned>(pick() % n));
