@@ -420,6 +420,19 @@ class Communicator {
                                              std::optional<unsigned> root);
   // The prefix over ranks 0..rank (inclusive) or 0..rank-1 (identity on rank 0).
   std::vector<uint64_t> torus_prefix_message(const Encoding& e, std::vector<uint64_t> msg, bool inclusive);
+  // Binomial trees over a group of ranks rooted at its first (torus-binomial's collectives
+  // run on rotated(root), seed 002's on its neighbourhoods): bcast, reduce of encoded words
+  // (the result at the first), gather and scatter of blocks of sizes[i] bytes for member i,
+  // concatenated in group order at the first (`out` and `in` are read there only; `mine`
+  // may be null in scatter: the block stays where it is).
+  void group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes);
+  void group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg);
+  void group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
+                    unsigned char* out);
+  void group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const unsigned char* in,
+                     void* mine);
+  // Every rank, starting at `root`: root, root+1, ..., root-1.
+  std::vector<unsigned> rotated(unsigned root) const;
   void torus_dissemination_barrier();
   // Native bytes, `bytes` per rank.
   void torus_bcast(void* buf, size_t bytes, unsigned root);
@@ -449,15 +462,6 @@ class Communicator {
     unsigned local_root_node = 0;
   };
   Phases phases(unsigned root);
-  // Binomial trees over a group of ranks rooted at its first: bcast, reduce of encoded
-  // words (the result at the first), gather and scatter of blocks of sizes[i] bytes for
-  // member i, concatenated in group order at the first.
-  void group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes);
-  void group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg);
-  void group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
-                    unsigned char* out);
-  void group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const unsigned char* in,
-                     void* mine);
   void neighbourhood_bcast(void* buf, size_t bytes, unsigned root);
   std::vector<uint64_t> neighbourhood_reduce(const Encoding& e, std::vector<uint64_t> msg, unsigned root);
   void neighbourhood_gather(const void* send, void* recv, size_t bytes, unsigned root);

@@ -11,17 +11,6 @@
 
 namespace collnet::driver {
 
-namespace {
-
-unsigned index_in(const std::vector<unsigned>& g, unsigned rank) {
-  return static_cast<unsigned>(std::find(g.begin(), g.end(), rank) - g.begin());
-}
-
-// Member vr's subtree in a binomial tree of n rooted at 0: vr .. vr + extent - 1.
-unsigned subtree(unsigned vr, unsigned n) { return vr == 0 ? n : std::min(vr & (~vr + 1), n - vr); }
-
-}  // namespace
-
 const Neighbourhoods& Communicator::neighbourhoods() {
   if (!neighbourhoods_) {
     std::vector<unsigned> nodes;
@@ -60,87 +49,6 @@ Communicator::Phases Communicator::phases(unsigned root) {
     ph.groups.push_back(std::move(g));
   }
   return ph;
-}
-
-// ------------------------------------------------------------------ over a group
-
-void Communicator::group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes) {
-  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
-  unsigned mask = 1;
-  while (mask < n) {
-    if (vr & mask) {
-      coll_recv(buf, bytes, g[vr - mask]);
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < n) coll_send(buf, bytes, g[vr + mask]);
-}
-
-void Communicator::group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg) {
-  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
-  std::vector<uint64_t> tmp(msg.size());
-  for (unsigned mask = 1; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      send_words(msg.data(), msg.size(), g[vr - mask]);
-      return;
-    }
-    if (vr + mask < n) {
-      recv_words(tmp.data(), tmp.size(), g[vr + mask]);
-      combine_words(e, msg.data(), tmp.data(), msg.size());
-    }
-  }
-}
-
-void Communicator::group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
-                                unsigned char* out) {
-  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
-  std::vector<size_t> off(n + 1, 0);
-  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
-  const unsigned ext = subtree(vr, n);
-  std::vector<unsigned char> own;
-  unsigned char* acc = out;
-  if (vr != 0) {
-    own.resize(off[vr + ext] - off[vr]);
-    acc = own.data();
-  }
-  copy_local(acc, mine, sizes[vr]);
-  for (unsigned mask = 1; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      coll_send(acc, off[vr + ext] - off[vr], g[vr - mask]);
-      return;
-    }
-    if (vr + mask < n) {
-      const unsigned child = vr + mask, blocks = std::min(mask, n - child);
-      coll_recv(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
-    }
-  }
-}
-
-void Communicator::group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes,
-                                 const unsigned char* in, void* mine) {
-  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
-  std::vector<size_t> off(n + 1, 0);
-  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
-  const unsigned ext = subtree(vr, n);
-  std::vector<unsigned char> own;
-  const unsigned char* acc = in;
-  unsigned mask = 1;
-  if (vr == 0) {
-    while (mask < n) mask <<= 1;
-  } else {
-    mask = vr & (~vr + 1);
-    own.resize(off[vr + ext] - off[vr]);
-    coll_recv(own.data(), own.size(), g[vr - mask]);
-    acc = own.data();
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (vr + mask >= n) continue;
-    const unsigned child = vr + mask, blocks = std::min(mask, n - child);
-    coll_send(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
-  }
-  if (mine) copy_local(mine, acc, sizes[vr]);
 }
 
 // ------------------------------------------------------------------ the collectives

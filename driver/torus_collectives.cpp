@@ -51,6 +51,13 @@ struct Fold {
   unsigned real_begin(unsigned q) const { return q < rem ? 2 * q : q + rem; }
 };
 
+unsigned index_in(const std::vector<unsigned>& g, unsigned rank) {
+  return static_cast<unsigned>(std::find(g.begin(), g.end(), rank) - g.begin());
+}
+
+// Member vr's subtree in a binomial tree of n rooted at 0: vr .. vr + extent - 1.
+unsigned subtree(unsigned vr, unsigned n) { return vr == 0 ? n : std::min(vr & (~vr + 1), n - vr); }
+
 }  // namespace
 
 void Communicator::copy_local(void* to, const void* from, size_t bytes) {
@@ -151,20 +158,8 @@ std::vector<uint64_t> Communicator::torus_reduce_message(const Encoding& e, std:
   if (a == Algorithm::TorusNeighbourhood) return neighbourhood_reduce(e, std::move(msg), root.value_or(0));
   std::vector<uint64_t> tmp(W);
 
-  // Binomial reduce toward `to`, then (everyone) a binomial broadcast from it.
-  auto binomial_reduce = [&](unsigned to) {
-    const unsigned vr = (r + n - to) % n;
-    for (unsigned mask = 1; mask < n; mask <<= 1) {
-      if (vr & mask) {
-        send_words(msg.data(), W, (vr - mask + to) % n);
-        return;
-      }
-      if (vr + mask < n) {
-        recv_words(tmp.data(), W, (vr + mask + to) % n);
-        combine_words(e, msg.data(), tmp.data(), W);
-      }
-    }
-  };
+  // Binomial reduce toward the root (group_reduce), then (everyone) a binomial broadcast
+  // from rank 0.
   auto binomial_bcast = [&](unsigned from) {
     const unsigned vr = (r + n - from) % n;
     unsigned mask = 1;
@@ -180,7 +175,7 @@ std::vector<uint64_t> Communicator::torus_reduce_message(const Encoding& e, std:
   };
 
   if (root || a == Algorithm::TorusBinomial) {
-    binomial_reduce(root.value_or(0));
+    group_reduce(rotated(root.value_or(0)), e, msg);
     if (!root) binomial_bcast(0);
     return msg;
   }
@@ -306,19 +301,95 @@ Communicator::Combiner Communicator::prefix_on_torus(bool inclusive) {
 
 // ------------------------------------------------------------------ moving data
 
-void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) {
-  const unsigned n = size_, vr = (rank_ + n - root) % n;
+// ------------------------------------------------------------------ binomial trees over a group
+
+std::vector<unsigned> Communicator::rotated(unsigned root) const {
+  std::vector<unsigned> g(size_);
+  for (unsigned i = 0; i < size_; ++i) g[i] = (root + i) % size_;
+  return g;
+}
+
+
+void Communicator::group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
   unsigned mask = 1;
   while (mask < n) {
     if (vr & mask) {
-      coll_recv(buf, bytes, (vr - mask + root) % n);
+      coll_recv(buf, bytes, g[vr - mask]);
       break;
     }
     mask <<= 1;
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < n) coll_send(buf, bytes, (vr + mask + root) % n);
+    if (vr + mask < n) coll_send(buf, bytes, g[vr + mask]);
 }
+
+void Communicator::group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<uint64_t> tmp(msg.size());
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      send_words(msg.data(), msg.size(), g[vr - mask]);
+      return;
+    }
+    if (vr + mask < n) {
+      recv_words(tmp.data(), tmp.size(), g[vr + mask]);
+      combine_words(e, msg.data(), tmp.data(), msg.size());
+    }
+  }
+}
+
+void Communicator::group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
+                                unsigned char* out) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<size_t> off(n + 1, 0);
+  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
+  const unsigned ext = subtree(vr, n);
+  std::vector<unsigned char> own;
+  unsigned char* acc = out;
+  if (vr != 0) {
+    own.resize(off[vr + ext] - off[vr]);
+    acc = own.data();
+  }
+  copy_local(acc, mine, sizes[vr]);
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      coll_send(acc, off[vr + ext] - off[vr], g[vr - mask]);
+      return;
+    }
+    if (vr + mask < n) {
+      const unsigned child = vr + mask, blocks = std::min(mask, n - child);
+      coll_recv(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
+    }
+  }
+}
+
+void Communicator::group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes,
+                                 const unsigned char* in, void* mine) {
+  const unsigned n = static_cast<unsigned>(g.size()), vr = index_in(g, rank_);
+  std::vector<size_t> off(n + 1, 0);
+  for (unsigned i = 0; i < n; ++i) off[i + 1] = off[i] + sizes[i];
+  const unsigned ext = subtree(vr, n);
+  std::vector<unsigned char> own;
+  const unsigned char* acc = in;
+  unsigned mask = 1;
+  if (vr == 0) {
+    while (mask < n) mask <<= 1;
+  } else {
+    mask = vr & (~vr + 1);
+    own.resize(off[vr + ext] - off[vr]);
+    coll_recv(own.data(), own.size(), g[vr - mask]);
+    acc = own.data();
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (vr + mask >= n) continue;
+    const unsigned child = vr + mask, blocks = std::min(mask, n - child);
+    coll_send(acc + (off[child] - off[vr]), off[child + blocks] - off[child], g[child]);
+  }
+  if (mine) copy_local(mine, acc, sizes[vr]);
+}
+
+void Communicator::torus_bcast(void* buf, size_t bytes, unsigned root) { group_bcast(rotated(root), buf, bytes); }
 
 void Communicator::torus_deposit_bcast(void* buf, size_t bytes, unsigned root) {
   if (!spans_world())
@@ -375,63 +446,30 @@ void Communicator::torus_dissemination_barrier() {
 }
 
 void Communicator::torus_gather(const void* send, void* recv, size_t bytes, unsigned root) {
-  // Binomial: rank vr (relative to the root) collects the blocks of vr .. vr+held-1 in
-  // relative order, then hands them to vr - mask.
-  const unsigned n = size_, vr = (rank_ + n - root) % n;
-  // Room for this rank's subtree: up to its lowest set bit's worth of blocks.
-  const unsigned subtree = vr == 0 ? n : std::min(vr & (~vr + 1), n - vr);
-  std::vector<unsigned char> own;
-  unsigned char* acc;
-  if (rank_ == root && root == 0) {
-    acc = static_cast<unsigned char*>(recv);
-  } else {
-    own.resize(bytes * subtree);
-    acc = own.data();
+  // The blocks arrive in relative order (root, root+1, ...): straight into recv when the
+  // root is rank 0, else rotated back to rank order at the end.
+  const std::vector<size_t> sizes(size_, bytes);
+  if (root == 0 || rank_ != root) {
+    group_gather(rotated(root), sizes, send, static_cast<unsigned char*>(rank_ == root ? recv : nullptr));
+    return;
   }
-  copy_local(acc, send, bytes);
-  unsigned held = 1;
-  for (unsigned mask = 1; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      coll_send(acc, held * bytes, (vr - mask + root) % n);
-      return;
-    }
-    if (vr + mask < n) {
-      const unsigned blocks = std::min(mask, n - vr - mask);
-      coll_recv(acc + size_t{mask} * bytes, blocks * bytes, (vr + mask + root) % n);
-      held = mask + blocks;
-    }
-  }
-  if (acc != recv) {  // the root: relative order back to rank order
-    unsigned char* out = static_cast<unsigned char*>(recv);
-    copy_local(out + size_t{root} * bytes, acc, (n - root) * bytes);
-    copy_local(out, acc + size_t{n - root} * bytes, root * bytes);
-  }
+  std::vector<unsigned char> acc(size_t{size_} * bytes);
+  group_gather(rotated(root), sizes, send, acc.data());
+  unsigned char* out = static_cast<unsigned char*>(recv);
+  copy_local(out + size_t{root} * bytes, acc.data(), (size_ - root) * bytes);
+  copy_local(out, acc.data() + size_t{size_ - root} * bytes, root * bytes);
 }
 
 void Communicator::torus_scatter(const void* send, void* recv, size_t bytes, unsigned root) {
-  // Binomial: the root holds every block in relative order; each rank receives the blocks
-  // of its subtree and passes on the halves of its children.
-  const unsigned n = size_, vr = (rank_ + n - root) % n;
+  // The root puts the blocks in relative order (root, root+1, ...) first.
   std::vector<unsigned char> acc;
-  unsigned held = 0;  // blocks vr .. vr+held-1 at acc[0..]
-  unsigned mask = 1;
-  if (vr == 0) {
-    acc.resize(bytes * n);
+  if (rank_ == root) {
+    acc.resize(size_t{size_} * bytes);
     const unsigned char* in = static_cast<const unsigned char*>(send);
-    copy_local(acc.data(), in + size_t{root} * bytes, (n - root) * bytes);
-    copy_local(acc.data() + size_t{n - root} * bytes, in, root * bytes);
-    held = n;
-    while (mask < n) mask <<= 1;
-  } else {
-    while (!(vr & mask)) mask <<= 1;
-    held = std::min(mask, n - vr);
-    acc.resize(held * bytes);
-    coll_recv(acc.data(), held * bytes, (vr - mask + root) % n);
+    copy_local(acc.data(), in + size_t{root} * bytes, (size_ - root) * bytes);
+    copy_local(acc.data() + size_t{size_ - root} * bytes, in, root * bytes);
   }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < n && mask < held)
-      coll_send(acc.data() + size_t{mask} * bytes, std::min(mask, held - mask) * bytes, (vr + mask + root) % n);
-  if (recv != kInPlace) copy_local(recv, acc.data(), bytes);
+  group_scatter(rotated(root), std::vector<size_t>(size_, bytes), acc.data(), recv == kInPlace ? nullptr : recv);
 }
 
 // Blocks of an allgather(v) in the receive buffer: block j at at[j], len[j] bytes.
