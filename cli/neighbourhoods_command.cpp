@@ -34,14 +34,9 @@ int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out) {
   const driver::Neighbourhoods nb = driver::find_neighbourhoods(dims, members);
   const char* names = "xyz";
   const driver::Neighbourhood& n0 = nb.list.front();
-  const unsigned root_k = static_cast<unsigned>(nb.of_node[root]);
-
-  // The local roots' tree: the root's neighbourhood first, then the others in order.
-  std::vector<unsigned> order{root_k};
-  for (unsigned k = 0; k < nb.list.size(); ++k)
-    if (k != root_k) order.push_back(k);
+  // The local roots' tree.
   std::vector<unsigned> roots;
-  for (unsigned k : order) roots.push_back(nb.local_root(k, root, t));
+  for (unsigned k : nb.order(root)) roots.push_back(nb.local_root(k, root, t));
 
   nlohmann::json js;
   js["torus"] = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]);

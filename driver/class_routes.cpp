@@ -38,10 +38,6 @@ void ClassRouteTable::release(unsigned cls) {
   used_[cls].reset();
 }
 
-unsigned ClassRouteTable::in_use() const {
-  return static_cast<unsigned>(std::count_if(used_.begin(), used_.end(), [](const auto& m) { return m != nullptr; }));
-}
-
 std::vector<unsigned> route_nodes(const std::vector<unsigned>& member_nodes) {
   if (member_nodes.empty()) return {};
   const unsigned top = fw::TreeLayout::common_ancestor(member_nodes);

@@ -39,7 +39,6 @@ class ClassRouteTable {
   bool claim(unsigned cls, std::shared_ptr<const std::vector<unsigned>> members);
   // Gives it back; collnet::Error if it was not taken.
   void release(unsigned cls);
-  unsigned in_use() const;
 
  private:
   // Per class: the members of the communicators on it, or null when it is free.

@@ -43,7 +43,6 @@ class Communicator {
   static constexpr unsigned kWorldClass = 0;
   static constexpr unsigned kWorldChannel = 0;      // barrier-network channels kWorldChannel,
   static constexpr unsigned kWorldChannels = 2;     // kWorldChannel + 1 (alternately)
-  static constexpr unsigned kFirstSubsetClass = kFirstUserClass;  // user classes 1..11 serve subsets
   static constexpr int kUndefined = -1;  // split's colour for a rank that joins none (MPI_UNDEFINED)
 
   // The world communicator of `task`'s machine; its class route must already be programmed.

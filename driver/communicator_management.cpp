@@ -201,7 +201,8 @@ void Communicator::free() {
       P2pEngine& e = engine();
       for (unsigned n : lease_->nodes)
         if (!std::binary_search(lease_->member_nodes.begin(), lease_->member_nodes.end(), n)) e.release_route(n, cls_);
-      while (e.control_pending()) e.progress(task_);
+      while (e.control_pending())
+        if (!progress()) task_.cpu.memory_access();
     }
   }
   lease_.reset();

@@ -24,11 +24,6 @@ class ContextIds {
   const Mask& free() const { return free_; }
   void take(unsigned id) { free_[id / 64] &= ~(uint64_t{1} << (id % 64)); }
   void give(unsigned id) { free_[id / 64] |= uint64_t{1} << (id % 64); }
-  unsigned in_use() const {
-    unsigned n = 0;
-    for (uint64_t w : free_) n += 64 - static_cast<unsigned>(__builtin_popcountll(w));
-    return n;
-  }
   // The lowest id set in `m`.
   static std::optional<unsigned> lowest(const Mask& m) {
     for (unsigned k = 0; k < kWords; ++k)

@@ -3,11 +3,9 @@
 // gap-free plane of the members' nodes, driver/neighbourhoods.hpp) and among the
 // neighbourhoods' local roots.
 #include <algorithm>
-#include <cstring>
 #include <map>
 
 #include "communicator.hpp"
-#include "error.hpp"
 
 namespace collnet::driver {
 
@@ -28,12 +26,8 @@ Communicator::Phases Communicator::phases(unsigned root) {
   const unsigned root_node = node_of(root);
   std::map<unsigned, std::vector<unsigned>> on_node;  // ranks in increasing order
   for (unsigned r = 0; r < size_; ++r) on_node[node_of(r)].push_back(r);
-  const unsigned root_k = static_cast<unsigned>(nb.of_node.at(root_node));
-  std::vector<unsigned> order{root_k};
-  for (unsigned k = 0; k < nb.list.size(); ++k)
-    if (k != root_k) order.push_back(k);
   Phases ph;
-  for (unsigned k : order) {
+  for (unsigned k : nb.order(root_node)) {
     const unsigned lr = nb.local_root(k, root_node, t);
     const unsigned acting = lr == root_node ? root : on_node.at(lr).front();
     std::vector<unsigned> g{acting};
@@ -41,7 +35,7 @@ Communicator::Phases Communicator::phases(unsigned root) {
       for (unsigned r : on_node.at(node))
         if (r != acting) g.push_back(r);
     ph.roots.push_back(acting);
-    if (nb.list[k].contains(task_.node)) {
+    if (nb.of_node[task_.node] == static_cast<int>(k)) {
       ph.local = g;
       ph.mine = &nb.list[k];
       ph.local_root_node = lr;

@@ -6,8 +6,6 @@
 
 namespace collnet::driver {
 
-bool Neighbourhood::contains(unsigned node) const { return std::binary_search(nodes.begin(), nodes.end(), node); }
-
 unsigned Neighbourhood::at(const fw::TorusLayout& t, unsigned i, unsigned j) const {
   fw::Coord c = corner;
   c[first] = (c[first] + i) % t.dims()[first];
@@ -18,6 +16,14 @@ unsigned Neighbourhood::at(const fw::TorusLayout& t, unsigned i, unsigned j) con
 unsigned Neighbourhoods::local_root(unsigned k, unsigned root_node, const fw::TorusLayout& t) const {
   if (root_node < of_node.size() && of_node[root_node] == static_cast<int>(k)) return root_node;
   return t.rank(list[k].corner);
+}
+
+std::vector<unsigned> Neighbourhoods::order(unsigned root_node) const {
+  const unsigned root_k = static_cast<unsigned>(of_node.at(root_node));
+  std::vector<unsigned> o{root_k};
+  for (unsigned k = 0; k < list.size(); ++k)
+    if (k != root_k) o.push_back(k);
+  return o;
 }
 
 Neighbourhoods find_neighbourhoods(const fw::Coord& dims, const std::vector<unsigned>& members, unsigned first,

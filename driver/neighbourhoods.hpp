@@ -32,7 +32,6 @@ struct Neighbourhood {
   unsigned len_first = 1, len_second = 1;
   std::vector<unsigned> nodes;     // its nodes, sorted
 
-  bool contains(unsigned node) const;
   // The node `i` hops along `first` and `j` along `second` from the corner.
   unsigned at(const fw::TorusLayout& t, unsigned i, unsigned j) const;
 };
@@ -43,6 +42,9 @@ struct Neighbourhoods {
 
   // The local root of neighbourhood `k` for a collective rooted at node `root_node`.
   unsigned local_root(unsigned k, unsigned root_node, const fw::TorusLayout& t) const;
+  // The neighbourhoods in the order of the local roots' tree: `root_node`'s first, then the
+  // others as found.
+  std::vector<unsigned> order(unsigned root_node) const;
 };
 
 // The neighbourhoods of `members` (distinct nodes of a torus of `dims`, any order).

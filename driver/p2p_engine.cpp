@@ -115,8 +115,8 @@ void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
 }
 
 bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world, unsigned tag, unsigned dst_task) const {
-  // A message on a class route comes only from members of the communicator that owns it,
-  // so kAnySource needs no membership check.
+  // A message with a communicator's context id comes only from its members, so kAnySource
+  // needs no membership check.
   return p.dst_task == dst_task && p.req->context == context &&
          (p.source_world == kAnySource || p.source_world == source_world) && (p.tag == kAnyTag || p.tag == tag);
 }
