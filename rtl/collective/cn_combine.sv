@@ -92,16 +92,14 @@ module cn_combine #(
   logic [NumSrcs-1:0]           ready;    // ... and every source of its class offers one of that class
   logic [NumSrcs-1:0]           misrouted;  // ... on a source its class route does not name
   logic [NumSrcs-1:0]           clash;    // ... and another source of its class offers a different one
-  logic [NumSrcs-1:0]           src_need [NumSrcs];  // the sources of each source's class
+  logic [cn_pkg::RouteBits-1:0] src_route [NumSrcs];  // the class route of each source's header
+  logic [NumSrcs-1:0]           src_need [NumSrcs];   // ... the sources it names
   logic [cn_pkg::HdrClassW-1:0] src_class [NumSrcs];
-  logic [cn_pkg::HdrClassW-1:0] lead_class;
   logic                         any_ready, any_misrouted, any_clash;
   logic [SrcW-1:0]              lead;     // the packet to start (or report)
   logic [HdrBits-1:0]           lead_hdr;
-  logic [cn_pkg::RouteBits-1:0] lead_route;
-  logic [NumSrcs-1:0]           need;
-  logic [NumSrcs-1:0]           arrived, differs;
-  logic                         all_arrived, any_differs, lead_ok, bad_op, bad_size;
+  logic [NumSrcs-1:0]           need, differs;
+  logic                         bad_op, bad_size;
   logic [1:0]                   width;
   logic [4:0]                   opmask;
   logic [DstW-1:0]              dst;
@@ -110,21 +108,20 @@ module cn_combine #(
 
   // Functions are called from continuous assignments only: Icarus Verilog 11 loops forever
   // when several always_comb processes call the same function.
+  for (genvar s = 0; s < NumSrcs; s++) begin : g_src_route
+    assign src_class[s] = cn_pkg::hdr_class(src_hdr_i[s*HdrBits +: HdrBits]);
+    assign src_route[s] = cn_pkg::route_of(src_hdr_i[s*HdrBits +: HdrBits], routes_i);
+    assign src_need[s]  = {cn_pkg::route_down(src_route[s]), src_route[s][cn_pkg::RouteSrcBit]};
+  end
   assign upward[0] = src_hdr_valid_i[0];
   for (genvar l = 0; l < NumLinks; l++) begin : g_upward
-    assign upward[l+1] = src_hdr_valid_i[l+1] &&
-                         (cn_pkg::route_up(cn_pkg::route_of(src_hdr_i[(l+1)*HdrBits +: HdrBits], routes_i)) !=
-                          DstW'(l));
+    assign upward[l+1] = src_hdr_valid_i[l+1] && (cn_pkg::route_up(src_route[l+1]) != DstW'(l));
   end
-  // Per source: the sources its class names, whether all of them offer a header of its
-  // class, and whether it is one of them.
+  // Per source: whether all the sources its class names offer a header of its class, and
+  // whether it is one of them.
   for (genvar s = 0; s < NumSrcs; s++) begin : g_src_class
-    logic [cn_pkg::RouteBits-1:0] route;
     logic [NumSrcs-1:0]           same;  // sources offering a header of s's class
     logic [NumSrcs-1:0]           other;  // ... that differs from s's
-    assign src_class[s] = cn_pkg::hdr_class(src_hdr_i[s*HdrBits +: HdrBits]);
-    assign route       = cn_pkg::route_of(src_hdr_i[s*HdrBits +: HdrBits], routes_i);
-    assign src_need[s] = {cn_pkg::route_down(route), route[cn_pkg::RouteSrcBit]};
     for (genvar t = 0; t < NumSrcs; t++) begin : g_same
       assign same[t]  = upward[t] && (src_class[t] == src_class[s]);
       assign other[t] = src_hdr_i[t*HdrBits +: HdrBits] != src_hdr_i[s*HdrBits +: HdrBits];
@@ -150,11 +147,9 @@ module cn_combine #(
     end
   end
   assign lead_hdr   = src_hdr_i[lead*HdrBits +: HdrBits];
-  assign lead_class = cn_pkg::hdr_class(lead_hdr);
-  assign lead_route = cn_pkg::route_of(lead_hdr, routes_i);
-  assign need       = {cn_pkg::route_down(lead_route), lead_route[cn_pkg::RouteSrcBit]};
+  assign need       = src_need[lead];
   assign bad_op     = (cn_pkg::hdr_op(lead_hdr) > cn_pkg::OpAdd);  // opcodes above OpAdd are reserved
-  assign dst        = cn_pkg::route_up(lead_route);  // RouteUpNone selects the turnaround path
+  assign dst        = cn_pkg::route_up(src_route[lead]);  // RouteUpNone selects the turnaround path
   assign want_dst_o = dst;
 
   // Operand size: 16 or 32 bits are lanes, 64 * 2^k bits are operands of 2^k words.
@@ -175,20 +170,20 @@ module cn_combine #(
     endcase
   end
 
+  // The mismatch to report: the lowest source of the lead's class route whose header of the
+  // lead's class differs from the lead's.
   always_comb begin
-    lead_ok     = !any_misrouted;
-    arrived     = upward & need;
     for (int s = 0; s < NumSrcs; s++)
-      differs[s] = arrived[s] && (src_hdr_i[s*HdrBits +: HdrBits] != lead_hdr) && (src_class[s] == lead_class);
-    all_arrived = ((arrived & need) == need);
-    any_differs = |differs;
-    diff_src    = SrcW'(NumSrcs - 1);
+      differs[s] = upward[s] && need[s] && (src_hdr_i[s*HdrBits +: HdrBits] != lead_hdr) &&
+                   (src_class[s] == src_class[lead]);
+    diff_src = SrcW'(NumSrcs - 1);
     for (int s = NumSrcs - 2; s >= 0; s--) if (differs[s]) diff_src = SrcW'(s);
   end
 
-  // Apart from the block above so that want_o never looks as if it depended on the grant.
-  assign want_o = (state_q == StIdle) && any_ready && lead_ok && !any_differs && !bad_op && !bad_size &&
-                  all_arrived;
+  // A ready lead with no mismatch anywhere has every source of its route offering its
+  // header. Apart from the block above so that want_o never looks as if it depended on the
+  // grant.
+  assign want_o = (state_q == StIdle) && any_ready && !any_misrouted && !any_clash && !bad_op && !bad_size;
   assign go     = want_o && dst_can_start_i[dst];
 
   // ------------------------------------------------------------ payload stage
@@ -243,9 +238,9 @@ module cn_combine #(
 
   logic err_route, err_diff, err_op, err_size;
   assign err_route = (state_q == StIdle) && any_misrouted;
-  assign err_diff  = (state_q == StIdle) && lead_ok && any_clash;
-  assign err_op    = (state_q == StIdle) && any_ready && lead_ok && !any_differs && bad_op;
-  assign err_size  = (state_q == StIdle) && any_ready && lead_ok && !any_differs && !bad_op && bad_size;
+  assign err_diff  = (state_q == StIdle) && !any_misrouted && any_clash;
+  assign err_op    = (state_q == StIdle) && any_ready && !any_misrouted && !any_clash && bad_op;
+  assign err_size  = (state_q == StIdle) && any_ready && !any_misrouted && !any_clash && !bad_op && bad_size;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
