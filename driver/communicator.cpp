@@ -253,6 +253,7 @@ void Communicator::check_root(const char* call, unsigned root) const {
 
 size_t Communicator::check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count,
                                size_t size, const void* buf) const {
+  check_live(call);
   if (peer >= size_)
     throw Error(std::string(call) + ": " + which + " rank " + std::to_string(peer) +
                 " is not a rank of a communicator of size " + std::to_string(size_));

@@ -78,6 +78,7 @@ void receiving(const char* call, const std::string& what, F&& f) {
 
 void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype type) {
   const char* call = "alltoall";
+  check_live(call);
   const std::vector<size_t> counts(size_, count);
   std::vector<size_t> displs(size_);
   for (unsigned j = 0; j < size_; ++j) displs[j] = j * count;
@@ -107,6 +108,7 @@ void Communicator::alltoallv(const void* send, const std::vector<size_t>& sendco
 void Communicator::alltoallv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
                                 const std::vector<size_t>& sdispls, void* recv, const std::vector<size_t>& recvcounts,
                                 const std::vector<size_t>& rdispls, Datatype type) {
+  check_live(call);
   last_ = {};
   const bool in_place = send == kInPlace;
   check_layout(call, "receive", "recvcounts", "rdispls", recvcounts, rdispls, recv, size_);
@@ -169,6 +171,7 @@ void Communicator::alltoallv_as(const char* call, const void* send, const std::v
 // ------------------------------------------------------------------ scatter(v)
 
 void Communicator::scatter(const void* send, void* recv, size_t count, Datatype type, unsigned root) {
+  check_live("scatter");
   check_root("scatter", root);
   const Algorithm a = choose(Collective::Scatter, count * elem(type));
   if (a == Algorithm::TorusBinomial || a == Algorithm::TorusNeighbourhood) {
@@ -196,6 +199,7 @@ void Communicator::scatterv(const void* send, const std::vector<size_t>& sendcou
 void Communicator::scatterv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
                                const std::vector<size_t>& displs, void* recv, size_t recvcount, Datatype type,
                                unsigned root) {
+  check_live(call);
   last_ = {};
   check_root(call, root);
   const size_t b = elem(type);

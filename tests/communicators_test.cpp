@@ -261,7 +261,9 @@ TEST(Communicators, MisuseIsNamed) {
            {0, "free: the world communicator cannot be freed"},
            {1, "allreduce: the communicator has been freed"},
            {2, "split: colour -5 is negative (a colour is 0 or more, or kUndefined)"},
-           {3, "set_algorithm: allreduce cannot run on the tree: this communicator has no class route"}}) {
+           {3, "set_algorithm: allreduce cannot run on the tree: this communicator has no class route"},
+           {4, "send: the communicator has been freed"},
+           {5, "alltoall: the communicator has been freed"}}) {
     const std::string r = on_machine("2x1x1", 1, [what = what](driver::Task& t) -> std::string {
       Communicator& w = t.world();
       if (what == 0) w.free();
@@ -270,6 +272,13 @@ TEST(Communicators, MisuseIsNamed) {
         d.free();
         uint64_t x = 1;
         d.allreduce(&x, &x, 1, Datatype::U64, Op::Sum);
+      }
+      if (what == 4 || what == 5) {
+        Communicator d = w.dup();
+        d.free();
+        uint64_t x[2] = {1, 2};
+        if (what == 4) d.send(x, 1, Datatype::U64, 0);
+        if (what == 5) d.alltoall(x, x + 1, 1, Datatype::U64);
       }
       if (what == 2) w.split(-5, 0);
       if (what == 3) {
