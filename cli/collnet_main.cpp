@@ -18,6 +18,7 @@
 #include "collectives.hpp"
 #include "data_file.hpp"
 #include "member_sets.hpp"
+#include "mpirun_command.hpp"
 #include "neighbourhoods_command.hpp"
 #include "number_list.hpp"
 #include "pingpong.hpp"
@@ -186,6 +187,8 @@ int collnet_main(int argc, char** argv) {
 
   collnet::cli::TrafficCommand traffic_cmd;
   CLI::App* traffic = collnet::cli::add_traffic_command(app, traffic_cmd);
+  collnet::cli::MpirunCommand mpirun_cmd;
+  CLI::App* mpirun = collnet::cli::add_mpirun_command(app, mpirun_cmd);
 
   try {
     app.parse(argc, argv);
@@ -198,6 +201,7 @@ int collnet_main(int argc, char** argv) {
   }
 
   if (traffic->parsed()) return collnet::cli::run_traffic_command(traffic_cmd);
+  if (mpirun->parsed()) return collnet::cli::run_mpirun_command(mpirun_cmd);
   if (nbh->parsed()) {
     try {
       nb.dims = collnet::sim::Shape::parse(nb_torus).dims();

@@ -255,6 +255,8 @@ class Communicator {
   static constexpr unsigned kMaxTag = p2p::kMaxTag;
   static constexpr uint64_t kMaxBytes = p2p::kMaxBytes;
   Request isend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
+  // A synchronous send (MPI_Issend): completes only once the receive has matched it.
+  Request issend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
   Request irecv(void* buf, size_t count, Datatype type, unsigned source = kAnySource, unsigned tag = kAnyTag);
   void send(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag = 0);
   Status recv(void* buf, size_t count, Datatype type, unsigned source = kAnySource, unsigned tag = kAnyTag);
@@ -331,9 +333,10 @@ class Communicator {
   // send and recv of `count` elements of `size` bytes each.
   void send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
   Status recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
-  // `eager_limit`: this message's, instead of the job's (P2pEngine::isend).
+  // `eager_limit`: this message's, instead of the job's; `synchronous`: see issend
+  // (P2pEngine::isend).
   Request isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
-                      std::optional<size_t> eager_limit = std::nullopt);
+                      std::optional<size_t> eager_limit = std::nullopt, bool synchronous = false);
   Request irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
   // The engine, set up for this task (P2pEngine::attach) on first use.
   P2pEngine& engine();

@@ -133,7 +133,7 @@ std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned context, unsigned 
 }
 
 Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* buf, size_t bytes, unsigned dest_world,
-                         unsigned tag, std::optional<size_t> eager_limit) {
+                         unsigned tag, std::optional<size_t> eager_limit, bool synchronous) {
   auto req = std::make_shared<RequestState>();
   req->is_send = true;
   req->context = context;
@@ -164,7 +164,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
     ux.dst_task = dst_task;
     ux.bytes = bytes;
     ux.src_node = node_;
-    if (credit_[node_] >= bytes) {
+    if (!synchronous && credit_[node_] >= bytes) {
       // Buffered: the send is done once its data is in the node's unexpected memory.
       ux.kind = Kind::Eager;
       ux.data.assign(static_cast<const uint8_t*>(buf), static_cast<const uint8_t*>(buf) + bytes);
@@ -193,7 +193,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
   op->env.dst_task = dst_task;
   op->env.context = context;
   op->packets = p2p::packets_for(words_for(bytes));
-  if (bytes <= eager_limit.value_or(config_.eager_limit) && credit_[dst_node] >= bytes) {
+  if (!synchronous && bytes <= eager_limit.value_or(config_.eager_limit) && credit_[dst_node] >= bytes) {
     op->eager = true;
     credit_[dst_node] -= bytes;
     ++stats_.eager;

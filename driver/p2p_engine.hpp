@@ -77,9 +77,11 @@ class P2pEngine {
   // Starts a send of `bytes` at `buf` to world rank `dest` (another task of this node, or
   // a task of another node) on the communicator with context id `context`. `buf` must stay
   // unchanged until the request completes. `eager_limit` overrides the configured one
-  // for this message (a caller that knows rendezvous serves it better).
+  // for this message (a caller that knows rendezvous serves it better). A `synchronous`
+  // send (MPI_Ssend) completes only once its receive has matched it: it goes by
+  // rendezvous whatever its length, and to a task of this node it is never buffered.
   Request isend(fw::TaskContext& task, unsigned context, const void* buf, size_t bytes, unsigned dest_world,
-                unsigned tag, std::optional<size_t> eager_limit = std::nullopt);
+                unsigned tag, std::optional<size_t> eager_limit = std::nullopt, bool synchronous = false);
   // Starts a receive of at most `capacity` bytes into `buf` from world rank `source_world`
   // (or kAnySource) with `tag` (or kAnyTag), on the communicator with context id `context`.
   Request irecv(fw::TaskContext& task, unsigned context, void* buf, size_t capacity, unsigned source_world, unsigned tag);

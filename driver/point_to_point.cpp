@@ -26,6 +26,10 @@ Request Communicator::isend(const void* buf, size_t count, Datatype type, unsign
   return isend_bytes(buf, count, bytes(type), dest, tag);
 }
 
+Request Communicator::issend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag) {
+  return isend_bytes(buf, count, bytes(type), dest, tag, std::nullopt, true);
+}
+
 Request Communicator::irecv(void* buf, size_t count, Datatype type, unsigned source, unsigned tag) {
   return irecv_bytes(buf, count, bytes(type), source, tag);
 }
@@ -39,9 +43,9 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
 }
 
 Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
-                                  std::optional<size_t> eager_limit) {
-  const size_t length = check_p2p("send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, context_, buf, length, world_rank(dest), tag, eager_limit);
+                                  std::optional<size_t> eager_limit, bool synchronous) {
+  const size_t length = check_p2p(synchronous ? "ssend" : "send", "destination", dest, tag, count, size, buf);
+  return engine().isend(task_, context_, buf, length, world_rank(dest), tag, eager_limit, synchronous);
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {

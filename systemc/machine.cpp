@@ -1,3 +1,4 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn, for watch()
 // Verilated headers first (see node.cpp).
 #include "verilated.h"
 // clang-format off
@@ -97,7 +98,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
       const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
       processors_.push_back(std::make_unique<Processor>(
           name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
-          [this] { task_finished(); }));
+          [this] { task_finished(); }, config_.stack_bytes));
       firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
       system_firmware_.push_back(
           std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
@@ -131,7 +132,13 @@ Node::Activity Machine::activity() const {
 Machine::~Machine() = default;
 
 void Machine::task_finished() {
-  if (++finished_ == processors_.size() && !advancing_) sc_core::sc_stop();
+  if (++finished_ == processors_.size() && !advancing_) stop();
+}
+
+void Machine::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  sc_core::sc_stop();
 }
 
 void Machine::advance(uint64_t cycles) {
@@ -187,6 +194,13 @@ Machine::Result Machine::run(TaskFn fn) {
                                 " and processors: processors run under the SystemC kernel, in one thread; "
                                 "use threads = 1");
   fn_ = std::move(fn);
+  for (const Watch& w : watches_)
+    sc_core::sc_spawn([w] {
+      for (;;) {
+        sc_core::wait(sc_core::sc_time(static_cast<double>(w.period), sc_core::SC_NS));
+        w.fn();
+      }
+    });
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));
   const auto t1 = std::chrono::steady_clock::now();

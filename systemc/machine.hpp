@@ -45,6 +45,12 @@ class Machine : public fw::MachineModel {
   // std::invalid_argument if MachineConfig::threads > 1 (processors run in the kernel).
   Result run(TaskFn fn) override;
 
+  // Calls `fn` every `period` cycles while run() runs: a monitor, which may stop() it.
+  void watch(uint64_t period, std::function<void()> fn) { watches_.push_back({period, std::move(fn)}); }
+  // Ends run() at the end of this cycle, as the watchdog would: tasks that have not
+  // returned are reported unfinished.
+  void stop();
+
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
   // nodes do the work. May be called again to go on; not together with run(). Steps each
   // node link_latency cycles at a time, on MachineConfig::threads host threads, unless
@@ -104,6 +110,12 @@ class Machine : public fw::MachineModel {
   std::unique_ptr<ShardPool> pool_;  // advance()'s threads, if more than one
   std::vector<std::vector<unsigned char>> scratch_;  // one per host thread, for idle detection
   TaskFn fn_;
+  struct Watch {
+    uint64_t period;
+    std::function<void()> fn;
+  };
+  std::vector<Watch> watches_;
+  bool stopped_ = false;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   unsigned aligned_ = 0;

@@ -1,6 +1,7 @@
 // Everything that defines a simulated machine, passed down as a value.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct MachineConfig {
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
+  size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more
   std::string trace_path;                 // FST file to write (empty: no trace)
   // Machine::advance() steps each node link_latency cycles at a time (exact, and faster
   // on big machines: a node's state stays in cache); lockstep steps every node one cycle

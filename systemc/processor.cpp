@@ -5,13 +5,14 @@
 namespace collnet::sim {
 
 Processor::Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
-                     std::function<void()> on_finish)
+                     std::function<void()> on_finish, size_t stack_bytes)
     : sc_module(name),
       node_(node),
       access_cycles_(access_cycles),
       body_(std::move(body)),
       on_finish_(std::move(on_finish)) {
   SC_THREAD(run);
+  if (stack_bytes > 0) set_stack_size(stack_bytes);
 }
 
 void Processor::run() {

@@ -20,9 +20,10 @@ class Processor : public sc_core::sc_module, public fw::Processor {
  public:
   SC_HAS_PROCESS(Processor);
   // access_cycles >= 1: cycles one register access occupies the processor. `body` is the
-  // task's code; `on_finish` runs after it returns or throws.
+  // task's code; `on_finish` runs after it returns or throws. `stack_bytes`: the task's
+  // stack (0: SystemC's default).
   Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
-            std::function<void()> on_finish);
+            std::function<void()> on_finish, size_t stack_bytes = 0);
 
   uint64_t read(uint32_t addr, bool privileged = false) override;
   void write(uint32_t addr, uint64_t data, bool privileged = false) override;

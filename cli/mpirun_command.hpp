@@ -1,0 +1,37 @@
+// `collnet mpirun`: runs an MPI program (built with collnet-mpicc) on the simulated
+// machine, one rank per task, and reports per rank the cycles spent in MPI, the calls by
+// kind and the bytes moved (docs/mpi.md). Exit status: the program's (the first nonzero
+// exit status of a rank, or MPI_Abort's error code, or the error class of a fatal MPI
+// error), 1 for a deadlock or a run the watchdog ended, 2 bad usage.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace collnet::cli {
+
+struct MpirunCommand {
+  long long ranks = 0;          // -n
+  std::string torus;            // default: the most cubic shape of ranks / tasks nodes
+  long long tasks = 1;
+  std::string trace_path;
+  std::string json_path;
+  bool tag_output = false;
+  double compute_scale = 0.0;
+  long long watchdog = 2'000'000'000;
+  long long deadlock_cycles = 100'000;
+  long long stack_kib = 1024;
+  long long eager_limit = -1;       // -1: the driver's default
+  long long unexpected_limit = -1;
+  double clock_mhz = 700.0;
+  std::vector<std::string> command;  // the program and its arguments
+};
+
+CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c);
+int run_mpirun_command(const MpirunCommand& c);
+
+}  // namespace collnet::cli

@@ -1,0 +1,793 @@
+// mpi.h: collectives. Each maps onto the driver's collective of the same name
+// (driver/communicator.hpp), which rides the combining network where the communicator
+// has a class route and the operation maps onto it, and runs a torus algorithm
+// otherwise. Data moves as packed bytes in the widest element that divides a block;
+// reductions with a predefined op move the type's own elements (so float sums are the
+// tree's); a user-defined op (MPI_Op_create) is applied here, in rank order, to the
+// contributions an allgather or gather brings. The non-blocking forms complete before
+// they return. On MPI_COMM_SELF every collective is a local copy.
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "api_support.hpp"
+#include "cli/verify.hpp"
+
+using namespace collnet::mpi;
+namespace drv = collnet::driver;
+
+namespace {
+
+bool in_place(const void* p) { return p == MPI_IN_PLACE; }
+
+drv::Op driver_op(MPI_Op op) {
+  switch (op) {
+    case MPI_MAX: return drv::Op::Max;
+    case MPI_MIN: return drv::Op::Min;
+    case MPI_SUM: return drv::Op::Sum;
+    case MPI_PROD: return drv::Op::Prod;
+    case MPI_LAND: return drv::Op::Land;
+    case MPI_BAND: return drv::Op::Band;
+    case MPI_LOR: return drv::Op::Lor;
+    case MPI_BOR: return drv::Op::Bor;
+    case MPI_LXOR: return drv::Op::Lxor;
+    case MPI_BXOR: return drv::Op::Bxor;
+    case MPI_MAXLOC: return drv::Op::Maxloc;
+    default: return drv::Op::Minloc;
+  }
+}
+
+const char* op_name(MPI_Op op) {
+  static const char* const names[] = {"MPI_OP_NULL", "MPI_MAX", "MPI_MIN",  "MPI_SUM",  "MPI_PROD",
+                                      "MPI_LAND",    "MPI_BAND", "MPI_LOR", "MPI_BOR", "MPI_LXOR",
+                                      "MPI_BXOR",    "MPI_MAXLOC", "MPI_MINLOC"};
+  return op >= 0 && op <= MPI_MINLOC ? names[op] : "a user op";
+}
+
+// How a reduction of `t` by `op` runs: the driver's op (predefined) or the user's function.
+struct Reduction {
+  const UserOp* user = nullptr;
+  drv::Op op = drv::Op::Sum;
+};
+
+Reduction reduction(Rank& r, MPI_Op op, const TypeDesc& t) {
+  Reduction red;
+  red.user = r.user_op(op);
+  if (red.user) return red;
+  red.op = driver_op(op);
+  if (!t.elem)
+    fail(MPI_ERR_TYPE, std::string(op_name(op)) + " reduces datatypes of one basic type; " + t.name +
+                           " is not one (use MPI_Op_create)");
+  if (drv::is_loc(red.op) != t.pairs)
+    fail(MPI_ERR_OP, std::string(op_name(op)) + (t.pairs ? " cannot reduce (value, index) pairs (" + t.name + ")"
+                                                         : " reduces (value, index) pairs (MPI_2INT, MPI_DOUBLE_INT, ...), not " + t.name));
+  if (!drv::accepts(red.op, *t.elem))
+    fail(MPI_ERR_OP, std::string(op_name(op)) + " cannot reduce " + t.name);
+  return red;
+}
+
+// ------------------------------------------------ buffers in a user's layout
+
+// A scratch buffer holding `count` elements of `t` as a program's buffer would.
+struct Typed {
+  std::vector<uint8_t> bytes;
+  ptrdiff_t shift = 0;  // where element 0 starts in `bytes`
+  Typed(const TypeDesc& t, size_t count) {
+    ptrdiff_t lo = 0, hi = 0;
+    for (const TypeDesc::Run& run : t.runs) {
+      lo = std::min(lo, run.offset);
+      hi = std::max(hi, run.offset + static_cast<ptrdiff_t>(run.bytes));
+    }
+    shift = -lo;
+    const ptrdiff_t span = count ? static_cast<ptrdiff_t>(count - 1) * t.extent + hi - lo : 0;
+    bytes.assign(static_cast<size_t>(std::max<ptrdiff_t>(span, 0)) + 1, 0);
+  }
+  uint8_t* base() { return bytes.data() + shift; }
+};
+
+// Folds the packed contributions of ranks 0..last (each `count` elements of `t`) with the
+// user's function in rank order (c0 op (c1 op (... op c_last))); the result, packed.
+std::vector<uint8_t> fold(const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
+                          const uint8_t* contributions, size_t last) {
+  const size_t block = count * t.packed;
+  Typed acc(t, count), in(t, count);
+  unpack(t, contributions + last * block, count, acc.base());
+  int len = static_cast<int>(count);
+  MPI_Datatype type = handle;
+  for (size_t i = last; i-- > 0;) {
+    unpack(t, contributions + i * block, count, in.base());
+    u.fn(in.base(), acc.base(), &len, &type);
+  }
+  std::vector<uint8_t> out(block);
+  pack(t, acc.base(), count, out.data());
+  return out;
+}
+
+// Every rank's `bytes` at `data`, gathered in rank order on `root` (or all ranks).
+std::vector<uint8_t> gather_bytes(CommEntry& c, const uint8_t* data, size_t bytes, std::optional<int> root) {
+  const drv::Datatype unit = unit_for(bytes);
+  const size_t n = bytes / drv::bytes(unit), size = static_cast<size_t>(comm_size(c));
+  const bool receives = !root || static_cast<int>(c.comm->rank()) == *root || c.self;
+  std::vector<uint8_t> all(receives ? bytes * size : 0);
+  if (c.self) {
+    std::copy(data, data + bytes, all.begin());
+  } else if (root) {
+    c.comm->gather(data, receives ? all.data() : nullptr, n, unit, static_cast<unsigned>(*root));
+  } else {
+    c.comm->allgather(data, all.data(), n, unit);
+  }
+  return all;
+}
+
+// `count` elements of `t` packed at `data` into the program's buffer (its gaps kept).
+void deliver(const TypeDesc& t, const uint8_t* data, size_t count, void* buf) { unpack(t, data, count, buf); }
+
+// ------------------------------------------------ the collectives, checked
+
+struct Ctx {
+  Rank& r;
+  CommEntry& c;
+  int size, rank;
+};
+
+Ctx ctx(Rank& r, MPI_Comm comm) {
+  CommEntry& c = r.comm(comm);
+  return Ctx{r, c, comm_size(c), comm_rank(c)};
+}
+
+void bcast(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int root) {
+  Ctx x = ctx(r, comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  check_root(root, x.size);
+  check_buffer(buf, as_size(count), t);
+  if (x.c.self) return;
+  Unpacked room(t, buf, as_size(count));
+  if (x.rank == root && !room.copy.empty()) pack(t, buf, as_size(count), room.data);
+  const drv::Datatype unit = unit_for(room.bytes);
+  x.c.comm->bcast(room.data, room.bytes / drv::bytes(unit), unit, static_cast<unsigned>(root));
+  if (x.rank != root) room.finish();
+  (x.rank == root ? r.bytes_sent : r.bytes_received) += room.bytes;
+}
+
+// Reduce (root) or allreduce (no root).
+void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+            std::optional<int> root) {
+  Ctx x = ctx(r, comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  if (root) check_root(*root, x.size);
+  const bool receives = !root || x.rank == *root;
+  const Reduction red = reduction(r, op, t);
+  if (in_place(send) && !receives) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is the send buffer of the root only");
+  const void* src = in_place(send) ? recv : send;
+  check_buffer(src, as_size(count), t, "send buffer");
+  if (receives) check_buffer(recv, as_size(count), t, "receive buffer");
+  const size_t n = as_size(count);
+  Packed in(t, src, n, in_place(send));
+  r.bytes_sent += in.bytes;
+  if (receives) r.bytes_received += in.bytes;
+  if (red.user) {
+    std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, root);
+    if (receives) {
+      const std::vector<uint8_t> out = fold(*red.user, t, type, n, all.data(), static_cast<size_t>(x.size - 1));
+      deliver(t, out.data(), n, recv);
+    }
+    return;
+  }
+  if (x.c.self) {
+    deliver(t, in.data, n, recv);
+    return;
+  }
+  Unpacked out(t, receives ? recv : nullptr, receives ? n : 0);
+  if (root)
+    x.c.comm->reduce(in.data, receives ? out.data : nullptr, n * t.basics, *t.elem, red.op, static_cast<unsigned>(*root));
+  else
+    x.c.comm->allreduce(in.data, out.data, n * t.basics, *t.elem, red.op);
+  if (receives) out.finish();
+}
+
+void scan(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+          bool inclusive) {
+  Ctx x = ctx(r, comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  const Reduction red = reduction(r, op, t);
+  const void* src = in_place(send) ? recv : send;
+  check_buffer(src, as_size(count), t, "send buffer");
+  check_buffer(recv, as_size(count), t, "receive buffer");
+  const size_t n = as_size(count);
+  Packed in(t, src, n, in_place(send));
+  r.bytes_sent += in.bytes;
+  r.bytes_received += in.bytes;
+  if (red.user) {
+    std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
+    if (!inclusive && x.rank == 0) return;
+    const std::vector<uint8_t> out =
+        fold(*red.user, t, type, n, all.data(), static_cast<size_t>(inclusive ? x.rank : x.rank - 1));
+    deliver(t, out.data(), n, recv);
+    return;
+  }
+  if (x.c.self) {
+    if (inclusive) deliver(t, in.data, n, recv);
+    return;
+  }
+  Unpacked out(t, recv, n);
+  if (!inclusive && x.rank == 0 && !out.copy.empty()) pack(t, recv, n, out.data);  // left as it was
+  if (inclusive)
+    x.c.comm->scan(in.data, out.data, n * t.basics, *t.elem, red.op);
+  else
+    x.c.comm->exscan(in.data, out.data, n * t.basics, *t.elem, red.op);
+  if (inclusive || x.rank > 0) out.finish();
+}
+
+// Checks that a block of `count` `t` matches the expected bytes (MPI's type signatures).
+void check_match(size_t sent_bytes, size_t room_bytes, const char* what) {
+  if (sent_bytes > room_bytes)
+    fail(MPI_ERR_TRUNCATE, std::string(what) + ": a block of " + std::to_string(sent_bytes) +
+                               " bytes does not fit the " + std::to_string(room_bytes) + " bytes received");
+}
+
+void gather(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+            MPI_Datatype rtype, std::optional<int> root) {
+  Ctx x = ctx(r, comm);
+  if (root) check_root(*root, x.size);
+  const bool receives = !root || x.rank == *root;
+  if (in_place(send) && !receives) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is the send buffer of the root only");
+  const TypeDesc* rt = receives ? &r.type(rtype, "recvtype") : nullptr;
+  if (receives) check_count(rcount, "recvcount");
+  // The block this rank contributes, packed.
+  std::optional<Packed> in;
+  if (in_place(send)) {
+    in.emplace(*rt, static_cast<uint8_t*>(recv) + x.rank * as_size(rcount) * rt->extent, as_size(rcount), true);
+  } else {
+    check_count(scount, "sendcount");
+    const TypeDesc& st = r.type(stype, "sendtype");
+    check_buffer(send, as_size(scount), st, "send buffer");
+    in.emplace(st, send, as_size(scount));
+  }
+  if (receives) {
+    check_match(in->bytes, as_size(rcount) * rt->packed, "recvcount");
+    check_buffer(recv, as_size(rcount) * x.size, *rt, "receive buffer");
+  }
+  r.bytes_sent += in->bytes;
+  const std::vector<uint8_t> all = gather_bytes(x.c, in->data, in->bytes, root);
+  if (!receives) return;
+  r.bytes_received += all.size();
+  // Block j (in->bytes packed) goes to rank j's place, rcount elements of rtype apart.
+  for (int j = 0; j < x.size; ++j)
+    unpack(*rt, all.data() + j * in->bytes, in->bytes / std::max<size_t>(rt->packed, 1),
+           static_cast<uint8_t*>(recv) + j * as_size(rcount) * rt->extent);
+}
+
+void scatter(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+             MPI_Datatype rtype, int root) {
+  Ctx x = ctx(r, comm);
+  check_root(root, x.size);
+  const bool sends = x.rank == root;
+  if (in_place(recv) && !sends) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is the receive buffer of the root only");
+  const TypeDesc* rt = nullptr;
+  size_t block = 0;
+  if (!in_place(recv)) {
+    check_count(rcount, "recvcount");
+    rt = &r.type(rtype, "recvtype");
+    check_buffer(recv, as_size(rcount), *rt, "receive buffer");
+    block = as_size(rcount) * rt->packed;
+  }
+  std::optional<Packed> all;
+  if (sends) {
+    check_count(scount, "sendcount");
+    const TypeDesc& st = r.type(stype, "sendtype");
+    check_buffer(send, as_size(scount) * x.size, st, "send buffer");
+    if (!in_place(recv)) check_match(as_size(scount) * st.packed, block, "recvcount");
+    block = as_size(scount) * st.packed;
+    all.emplace(st, send, as_size(scount) * x.size);
+    r.bytes_sent += all->bytes;
+  }
+  if (x.c.self) {
+    if (!in_place(recv)) unpack(*rt, all->data, block / std::max<size_t>(rt->packed, 1), recv);
+    return;
+  }
+  const drv::Datatype unit = unit_for(block);
+  const size_t n = block / drv::bytes(unit);
+  if (in_place(recv)) {
+    x.c.comm->scatter(all->data, drv::Communicator::kInPlace, n, unit, static_cast<unsigned>(root));
+    return;
+  }
+  Unpacked room(*rt, recv, as_size(rcount));
+  x.c.comm->scatter(sends ? all->data : nullptr, room.data, n, unit, static_cast<unsigned>(root));
+  room.finish();
+  r.bytes_received += room.bytes;
+}
+
+void alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+              MPI_Datatype rtype) {
+  Ctx x = ctx(r, comm);
+  check_count(rcount, "recvcount");
+  const TypeDesc& rt = r.type(rtype, "recvtype");
+  check_buffer(recv, as_size(rcount) * x.size, rt, "receive buffer");
+  const size_t total = as_size(rcount) * x.size;
+  // The blocks this rank sends, packed (in place: from the receive buffer, copied).
+  std::optional<Packed> in;
+  if (in_place(send)) {
+    in.emplace(rt, recv, total, true);
+  } else {
+    check_count(scount, "sendcount");
+    const TypeDesc& st = r.type(stype, "sendtype");
+    check_buffer(send, as_size(scount) * x.size, st, "send buffer");
+    check_match(as_size(scount) * st.packed, as_size(rcount) * rt.packed, "recvcount");
+    in.emplace(st, send, as_size(scount) * x.size);
+  }
+  r.bytes_sent += in->bytes;
+  r.bytes_received += in->bytes;
+  if (x.c.self) {
+    unpack(rt, in->data, total, recv);
+    return;
+  }
+  Unpacked room(rt, recv, total);
+  const size_t block = in->bytes / static_cast<size_t>(x.size);
+  const drv::Datatype unit = unit_for(block);
+  x.c.comm->alltoall(in->data, room.data, block / drv::bytes(unit), unit);
+  room.finish();
+}
+
+// ------------------------------------------------ the vector forms (bytes as the unit)
+
+std::vector<size_t> byte_counts(const int* counts, int n, const TypeDesc& t, const char* what) {
+  std::vector<size_t> out(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] < 0)
+      fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
+    out[i] = as_size(counts[i]) * t.packed;
+  }
+  return out;
+}
+
+std::vector<size_t> prefix(const std::vector<size_t>& v) {
+  std::vector<size_t> out(v.size());
+  size_t at = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    out[i] = at;
+    at += v[i];
+  }
+  return out;
+}
+
+// Blocks `counts[j]` (elements) of `t` at displs[j] (extents) of a program's buffer, as
+// one packed area (block j at packed offset poffs[j]).
+struct VBlocks {
+  const TypeDesc& t;
+  uint8_t* buf;
+  std::vector<size_t> counts, bytes, poffs;
+  std::vector<ptrdiff_t> displs;
+  std::vector<uint8_t> area;
+  VBlocks(const TypeDesc& type, void* b, const int* c, const int* d, int n, const char* what)
+      : t(type), buf(static_cast<uint8_t*>(b)) {
+    bytes = byte_counts(c, n, t, what);
+    for (int i = 0; i < n; ++i) {
+      counts.push_back(as_size(c[i]));
+      displs.push_back(static_cast<ptrdiff_t>(d[i]) * t.extent);
+    }
+    poffs = prefix(bytes);
+    area.resize(poffs.empty() ? 0 : poffs.back() + bytes.back());
+  }
+  void pack_all() {
+    for (size_t j = 0; j < counts.size(); ++j) pack(t, buf + displs[j], counts[j], area.data() + poffs[j]);
+  }
+  void pack_block(size_t j) { pack(t, buf + displs[j], counts[j], area.data() + poffs[j]); }
+  void unpack_all(std::optional<size_t> skip = std::nullopt) {
+    for (size_t j = 0; j < counts.size(); ++j)
+      if (j != skip) unpack(t, area.data() + poffs[j], counts[j], buf + displs[j]);
+  }
+};
+
+void gatherv(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, const int* rcounts,
+             const int* displs, MPI_Datatype rtype, std::optional<int> root) {
+  Ctx x = ctx(r, comm);
+  if (root) check_root(*root, x.size);
+  const bool receives = !root || x.rank == *root;
+  if (in_place(send) && root && !receives) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is the send buffer of the root only");
+  std::optional<VBlocks> v;
+  if (receives) {
+    if (!rcounts || !displs) fail(MPI_ERR_ARG, "recvcounts or displs is null");
+    v.emplace(r.type(rtype, "recvtype"), recv, rcounts, displs, x.size, "recvcounts");
+    if (in_place(send)) v->pack_block(static_cast<size_t>(x.rank));
+  }
+  std::optional<Packed> in;
+  if (!in_place(send)) {
+    check_count(scount, "sendcount");
+    const TypeDesc& st = r.type(stype, "sendtype");
+    check_buffer(send, as_size(scount), st, "send buffer");
+    in.emplace(st, send, as_size(scount));
+    if (receives && in->bytes != v->bytes[x.rank])
+      fail(MPI_ERR_TRUNCATE, "this rank sends " + std::to_string(in->bytes) + " bytes, its recvcounts entry holds " +
+                                 std::to_string(v->bytes[x.rank]));
+  }
+  const size_t mine = in ? in->bytes : v->bytes[x.rank];
+  r.bytes_sent += mine;
+  if (x.c.self) {
+    if (in) std::copy(in->data, in->data + in->bytes, v->area.data() + v->poffs[0]);
+    v->unpack_all();
+    return;
+  }
+  const void* src = in ? static_cast<const void*>(in->data) : drv::Communicator::kInPlace;
+  if (root)
+    x.c.comm->gatherv(src, mine, receives ? v->area.data() : nullptr, receives ? v->bytes : std::vector<size_t>{},
+                      receives ? v->poffs : std::vector<size_t>{}, drv::Datatype::U8, static_cast<unsigned>(*root));
+  else
+    x.c.comm->allgatherv(src, mine, v->area.data(), v->bytes, v->poffs, drv::Datatype::U8);
+  if (receives) {
+    v->unpack_all(in ? std::nullopt : std::optional<size_t>(x.rank));
+    r.bytes_received += v->area.size();
+  }
+}
+
+void scatterv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* displs, MPI_Datatype stype,
+              void* recv, int rcount, MPI_Datatype rtype, int root) {
+  Ctx x = ctx(r, comm);
+  check_root(root, x.size);
+  const bool sends = x.rank == root;
+  if (in_place(recv) && !sends) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is the receive buffer of the root only");
+  std::optional<VBlocks> v;
+  if (sends) {
+    if (!scounts || !displs) fail(MPI_ERR_ARG, "sendcounts or displs is null");
+    v.emplace(r.type(stype, "sendtype"), const_cast<void*>(send), scounts, displs, x.size, "sendcounts");
+    v->pack_all();
+    r.bytes_sent += v->area.size();
+  }
+  if (in_place(recv)) {
+    if (!x.c.self)
+      x.c.comm->scatterv(v->area.data(), v->bytes, v->poffs, drv::Communicator::kInPlace, v->bytes[x.rank],
+                         drv::Datatype::U8, static_cast<unsigned>(root));
+    return;
+  }
+  check_count(rcount, "recvcount");
+  const TypeDesc& rt = r.type(rtype, "recvtype");
+  check_buffer(recv, as_size(rcount), rt, "receive buffer");
+  Unpacked room(rt, recv, as_size(rcount));
+  if (sends && v->bytes[x.rank] != room.bytes)
+    fail(MPI_ERR_TRUNCATE, "the root's own block is " + std::to_string(v->bytes[x.rank]) +
+                               " bytes, its receive buffer takes " + std::to_string(room.bytes));
+  if (x.c.self) {
+    std::copy(v->area.begin(), v->area.end(), room.data);
+  } else {
+    x.c.comm->scatterv(sends ? v->area.data() : nullptr, sends ? v->bytes : std::vector<size_t>{},
+                       sends ? v->poffs : std::vector<size_t>{}, room.data, room.bytes, drv::Datatype::U8,
+                       static_cast<unsigned>(root));
+  }
+  room.finish();
+  r.bytes_received += room.bytes;
+}
+
+void alltoallv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls, MPI_Datatype stype,
+               void* recv, const int* rcounts, const int* rdispls, MPI_Datatype rtype) {
+  Ctx x = ctx(r, comm);
+  if (!rcounts || !rdispls) fail(MPI_ERR_ARG, "recvcounts or rdispls is null");
+  VBlocks rv(r.type(rtype, "recvtype"), recv, rcounts, rdispls, x.size, "recvcounts");
+  std::optional<VBlocks> sv;
+  if (in_place(send)) {
+    rv.pack_all();  // the data comes from the receive buffer
+  } else {
+    if (!scounts || !sdispls) fail(MPI_ERR_ARG, "sendcounts or sdispls is null");
+    sv.emplace(r.type(stype, "sendtype"), const_cast<void*>(send), scounts, sdispls, x.size, "sendcounts");
+    sv->pack_all();
+  }
+  const VBlocks& from = sv ? *sv : rv;
+  r.bytes_sent += from.area.size();
+  r.bytes_received += rv.area.size();
+  if (x.c.self) {
+    if (sv) std::copy(sv->area.begin(), sv->area.end(), rv.area.begin());
+  } else {
+    x.c.comm->alltoallv(sv ? static_cast<const void*>(sv->area.data()) : drv::Communicator::kInPlace,
+                        sv ? sv->bytes : std::vector<size_t>(x.size), sv ? sv->poffs : std::vector<size_t>(x.size),
+                        rv.area.data(), rv.bytes, rv.poffs, drv::Datatype::U8);
+  }
+  rv.unpack_all();
+}
+
+void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const std::vector<size_t>& counts,
+                    MPI_Datatype type, MPI_Op op) {
+  Ctx x = ctx(r, comm);
+  const TypeDesc& t = r.type(type);
+  const Reduction red = reduction(r, op, t);
+  const size_t total = std::accumulate(counts.begin(), counts.end(), size_t{0});
+  const size_t mine = counts[x.rank], before = std::accumulate(counts.begin(), counts.begin() + x.rank, size_t{0});
+  const void* src = in_place(send) ? recv : send;
+  check_buffer(src, total, t, "send buffer");
+  check_buffer(recv, mine, t, "receive buffer");
+  Packed in(t, src, total, in_place(send));
+  r.bytes_sent += in.bytes;
+  r.bytes_received += mine * t.packed;
+  if (red.user) {
+    std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
+    const std::vector<uint8_t> out = fold(*red.user, t, type, total, all.data(), static_cast<size_t>(x.size - 1));
+    deliver(t, out.data() + before * t.packed, mine, recv);
+    return;
+  }
+  if (x.c.self) {
+    deliver(t, in.data, mine, recv);
+    return;
+  }
+  std::vector<size_t> elems(counts.size());
+  for (size_t i = 0; i < counts.size(); ++i) elems[i] = counts[i] * t.basics;
+  Unpacked out(t, recv, mine);
+  x.c.comm->reduce_scatter(in.data, out.data, elems, *t.elem, red.op);
+  out.finish();
+}
+
+// A non-blocking collective: it has completed; the request is a done one.
+int started(Rank& r, MPI_Request* request) {
+  if (!request) fail(MPI_ERR_ARG, "request is null");
+  RequestEntry e;
+  *request = r.add_request(std::move(e));
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Barrier(MPI_Comm comm) {
+  return api("MPI_Barrier", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    if (!c.self) c.comm->barrier();
+  });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return api("MPI_Bcast", comm, [&](Rank& r) { bcast(r, comm, buffer, count, datatype, root); });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  return api("MPI_Reduce", comm, [&](Rank& r) { reduce(r, comm, sendbuf, recvbuf, count, datatype, op, root); });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return api("MPI_Allreduce", comm,
+             [&](Rank& r) { reduce(r, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt); });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  return api("MPI_Reduce_local", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    const TypeDesc& t = r.type(datatype);
+    const Reduction red = reduction(r, op, t);
+    check_buffer(inbuf, as_size(count), t, "inbuf");
+    check_buffer(inoutbuf, as_size(count), t, "inoutbuf");
+    if (red.user) {
+      int len = count;
+      MPI_Datatype type = datatype;
+      red.user->fn(const_cast<void*>(inbuf), inoutbuf, &len, &type);
+      return;
+    }
+    // inout = in op inout, element by element, as the reference model combines them.
+    const size_t n = as_size(count) * t.basics;
+    Packed a(t, inbuf, as_size(count));
+    Packed b(t, inoutbuf, as_size(count), true);
+    const auto x = drv::native_to_raw(*t.elem, t.pairs, a.data, n);
+    const auto y = drv::native_to_raw(*t.elem, t.pairs, b.data, n);
+    std::vector<uint64_t> out(x.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (t.pairs) {
+        const auto w = collnet::cli::reference_loc(*t.elem, red.op, {{x[2 * i], x[2 * i + 1]}, {y[2 * i], y[2 * i + 1]}});
+        out[2 * i] = w.first;
+        out[2 * i + 1] = w.second;
+      } else {
+        out[i] = collnet::cli::reference_op(*t.elem, red.op, {x[i], y[i]});
+      }
+    }
+    std::vector<uint8_t> packed(b.bytes);
+    drv::raw_to_native(*t.elem, t.pairs, out.data(), n, packed.data());
+    unpack(t, packed.data(), as_size(count), inoutbuf);
+  });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return api("MPI_Gather", comm,
+             [&](Rank& r) { gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return api("MPI_Allgather", comm, [&](Rank& r) {
+    gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt);
+  });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return api("MPI_Gatherv", comm, [&](Rank& r) {
+    gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return api("MPI_Allgatherv", comm, [&](Rank& r) {
+    gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, std::nullopt);
+  });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return api("MPI_Scatter", comm,
+             [&](Rank& r) { scatter(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return api("MPI_Scatterv", comm, [&](Rank& r) {
+    scatterv(r, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return api("MPI_Alltoall", comm,
+             [&](Rank& r) { alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return api("MPI_Alltoallv", comm, [&](Rank& r) {
+    alltoallv(r, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  return api("MPI_Reduce_scatter", comm, [&](Rank& r) {
+    Ctx x = ctx(r, comm);
+    if (!recvcounts) fail(MPI_ERR_ARG, "recvcounts is null");
+    std::vector<size_t> counts;
+    for (int i = 0; i < x.size; ++i) {
+      check_count(recvcounts[i], "a recvcounts entry");
+      counts.push_back(as_size(recvcounts[i]));
+    }
+    reduce_scatter(r, comm, sendbuf, recvbuf, counts, datatype, op);
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm) {
+  return api("MPI_Reduce_scatter_block", comm, [&](Rank& r) {
+    Ctx x = ctx(r, comm);
+    check_count(recvcount, "recvcount");
+    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(x.size, as_size(recvcount)), datatype, op);
+  });
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return api("MPI_Scan", comm, [&](Rank& r) { scan(r, comm, sendbuf, recvbuf, count, datatype, op, true); });
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return api("MPI_Exscan", comm, [&](Rank& r) { scan(r, comm, sendbuf, recvbuf, count, datatype, op, false); });
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ibarrier", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    if (!c.self) c.comm->barrier();
+    started(r, request);
+  });
+}
+
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ibcast", comm, [&](Rank& r) {
+    bcast(r, comm, buffer, count, datatype, root);
+    started(r, request);
+  });
+}
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ireduce", comm, [&](Rank& r) {
+    reduce(r, comm, sendbuf, recvbuf, count, datatype, op, root);
+    started(r, request);
+  });
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request) {
+  return api("MPI_Iallreduce", comm, [&](Rank& r) {
+    reduce(r, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt);
+    started(r, request);
+  });
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Igather", comm, [&](Rank& r) {
+    gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    started(r, request);
+  });
+}
+
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Igatherv", comm, [&](Rank& r) {
+    gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+    started(r, request);
+  });
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Iscatter", comm, [&](Rank& r) {
+    scatter(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    started(r, request);
+  });
+}
+
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Iscatterv", comm, [&](Rank& r) {
+    scatterv(r, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+    started(r, request);
+  });
+}
+
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Iallgather", comm, [&](Rank& r) {
+    gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt);
+    started(r, request);
+  });
+}
+
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
+  return api("MPI_Iallgatherv", comm, [&](Rank& r) {
+    gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, std::nullopt);
+    started(r, request);
+  });
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ialltoall", comm, [&](Rank& r) {
+    alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    started(r, request);
+  });
+}
+
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request* request) {
+  return api("MPI_Ialltoallv", comm, [&](Rank& r) {
+    alltoallv(r, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    started(r, request);
+  });
+}
+
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ireduce_scatter_block", comm, [&](Rank& r) {
+    Ctx x = ctx(r, comm);
+    check_count(recvcount, "recvcount");
+    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(x.size, as_size(recvcount)), datatype, op);
+    started(r, request);
+  });
+}
+
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Request* request) {
+  return api("MPI_Iscan", comm, [&](Rank& r) {
+    scan(r, comm, sendbuf, recvbuf, count, datatype, op, true);
+    started(r, request);
+  });
+}
+
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request) {
+  return api("MPI_Iexscan", comm, [&](Rank& r) {
+    scan(r, comm, sendbuf, recvbuf, count, datatype, op, false);
+    started(r, request);
+  });
+}
+
+}  // extern "C"

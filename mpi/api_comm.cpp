@@ -1,0 +1,266 @@
+// mpi.h: communicators and groups. A communicator is the driver's (driver/communicator.hpp,
+// docs/communicators.md); a group is a list of world ranks kept by the rank that made it.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "api_support.hpp"
+
+using namespace collnet::mpi;
+
+namespace {
+
+// The world ranks of a communicator, in its rank order.
+std::vector<unsigned> members(Rank& r, CommEntry& c) {
+  if (c.self) return {r.world_rank()};
+  std::vector<unsigned> m(c.comm->size());
+  for (unsigned i = 0; i < m.size(); ++i) m[i] = c.comm->world_rank(i);
+  return m;
+}
+
+int index_of(const std::vector<unsigned>& v, unsigned w) {
+  auto it = std::find(v.begin(), v.end(), w);
+  return it == v.end() ? MPI_UNDEFINED : static_cast<int>(it - v.begin());
+}
+
+bool contains(const std::vector<unsigned>& v, unsigned w) { return std::find(v.begin(), v.end(), w) != v.end(); }
+
+// MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL for two lists of world ranks.
+int compare_lists(std::vector<unsigned> a, std::vector<unsigned> b) {
+  if (a == b) return MPI_IDENT;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b ? MPI_SIMILAR : MPI_UNEQUAL;
+}
+
+// The group's ranks `ranks[0..n)` checked: in range and (`distinct`) no repeats.
+std::vector<unsigned> picked(const std::vector<unsigned>& g, int n, const int ranks[], const char* what) {
+  check_count(n, "n");
+  std::vector<bool> seen(g.size());
+  std::vector<unsigned> out;
+  for (int i = 0; i < n; ++i) {
+    const int k = ranks[i];
+    if (k < 0 || static_cast<size_t>(k) >= g.size())
+      fail(MPI_ERR_RANK, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(k) +
+                             " is not a rank of the group (size " + std::to_string(g.size()) + ")");
+    if (seen[k]) fail(MPI_ERR_RANK, std::string(what) + " names rank " + std::to_string(k) + " twice");
+    seen[k] = true;
+    out.push_back(static_cast<unsigned>(k));
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Comm_rank(MPI_Comm comm, int* rank) {
+  return api("MPI_Comm_rank", comm, [&](Rank& r) { *rank = comm_rank(r.comm(comm)); });
+}
+
+int MPI_Comm_size(MPI_Comm comm, int* size) {
+  return api("MPI_Comm_size", comm, [&](Rank& r) { *size = comm_size(r.comm(comm)); });
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  return api("MPI_Comm_split", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    if (color < 0 && color != MPI_UNDEFINED)
+      fail(MPI_ERR_ARG, "colour " + std::to_string(color) + " is negative (and not MPI_UNDEFINED)");
+    *newcomm = MPI_COMM_NULL;
+    if (c.self) {
+      if (color == MPI_UNDEFINED) return;
+      // A communicator of this rank alone: it shares MPI_COMM_SELF's transport.
+      *newcomm = r.add_comm(*c.comm);
+      r.comm_slot(*newcomm).self = true;
+      return;
+    }
+    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+    std::optional<collnet::driver::Communicator> n =
+        c.comm->split(color == MPI_UNDEFINED ? collnet::driver::Communicator::kUndefined : color, key);
+    if (n) {
+      *newcomm = r.add_comm(std::move(*n));
+      r.comm_slot(*newcomm).errhandler = eh;
+    }
+  });
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  return api("MPI_Comm_dup", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    const bool self = c.self;
+    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+    *newcomm = r.add_comm(self ? *c.comm : c.comm->dup());
+    r.comm_slot(*newcomm).self = self;
+    r.comm_slot(*newcomm).errhandler = eh;
+  });
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  return api("MPI_Comm_create", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    const std::vector<unsigned> g = r.group(group);
+    const std::vector<unsigned> m = members(r, c);
+    std::vector<unsigned> ranks;
+    for (unsigned w : g) {
+      const int i = index_of(m, w);
+      if (i == MPI_UNDEFINED)
+        fail(MPI_ERR_GROUP, "the group holds world rank " + std::to_string(w) + ", which is not in the communicator");
+      ranks.push_back(static_cast<unsigned>(i));
+    }
+    *newcomm = MPI_COMM_NULL;
+    if (c.self) {
+      if (!g.empty()) {
+        *newcomm = r.add_comm(*c.comm);
+        r.comm_slot(*newcomm).self = true;
+      }
+      return;
+    }
+    // The driver ranks a created communicator in increasing order of the parent's ranks;
+    // MPI ranks it in the group's order: a split with the group index as key does that.
+    const int mine = index_of(g, r.world_rank());
+    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+    std::optional<collnet::driver::Communicator> n =
+        c.comm->split(mine == MPI_UNDEFINED ? collnet::driver::Communicator::kUndefined : 0, mine);
+    if (n) {
+      *newcomm = r.add_comm(std::move(*n));
+      r.comm_slot(*newcomm).errhandler = eh;
+    }
+  });
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  return api("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL, [&](Rank& r) {
+    if (!comm) fail(MPI_ERR_ARG, "comm is null");
+    CommEntry& c = r.comm(*comm);
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+      fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    if (!c.self) c.comm->free();
+    c = CommEntry{};
+    *comm = MPI_COMM_NULL;
+  });
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  return api("MPI_Comm_compare", comm1, [&](Rank& r) {
+    CommEntry& a = r.comm(comm1, "comm1");
+    CommEntry& b = r.comm(comm2, "comm2");
+    if (comm1 == comm2) {
+      *result = MPI_IDENT;
+      return;
+    }
+    const int lists = compare_lists(members(r, a), members(r, b));
+    *result = lists == MPI_IDENT ? MPI_CONGRUENT : lists;
+  });
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  return api("MPI_Comm_group", comm, [&](Rank& r) { *group = r.add_group(members(r, r.comm(comm))); });
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return api("MPI_Comm_get_attr", comm, [&](Rank& r) {
+    r.comm(comm);
+    int* v = r.runtime().attribute(keyval);
+    *flag = v != nullptr;
+    if (v) *static_cast<int**>(attribute_val) = v;
+  });
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
+  return api("MPI_Comm_set_name", comm, [&](Rank& r) { r.comm(comm).name = std::string(name).substr(0, MPI_MAX_OBJECT_NAME - 1); });
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
+  return api("MPI_Comm_get_name", comm, [&](Rank& r) {
+    const std::string& n = r.comm(comm).name;
+    std::snprintf(name, MPI_MAX_OBJECT_NAME, "%s", n.c_str());
+    *resultlen = static_cast<int>(n.size());
+  });
+}
+
+int MPI_Group_size(MPI_Group group, int* size) {
+  return api("MPI_Group_size", MPI_COMM_WORLD, [&](Rank& r) { *size = static_cast<int>(r.group(group).size()); });
+}
+
+int MPI_Group_rank(MPI_Group group, int* rank) {
+  return api("MPI_Group_rank", MPI_COMM_WORLD, [&](Rank& r) { *rank = index_of(r.group(group), r.world_rank()); });
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  return api("MPI_Group_incl", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned> g = r.group(group);
+    std::vector<unsigned> out;
+    for (unsigned k : picked(g, n, ranks, "ranks")) out.push_back(g[k]);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  return api("MPI_Group_excl", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned> g = r.group(group);
+    std::vector<bool> out_of(g.size());
+    for (unsigned k : picked(g, n, ranks, "ranks")) out_of[k] = true;
+    std::vector<unsigned> out;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (!out_of[i]) out.push_back(g[i]);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+  return api("MPI_Group_translate_ranks", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned> a = r.group(group1), b = r.group(group2);
+    check_count(n, "n");
+    for (int i = 0; i < n; ++i) {
+      if (ranks1[i] == MPI_PROC_NULL) {
+        ranks2[i] = MPI_PROC_NULL;
+        continue;
+      }
+      if (ranks1[i] < 0 || static_cast<size_t>(ranks1[i]) >= a.size())
+        fail(MPI_ERR_RANK, "ranks1[" + std::to_string(i) + "] = " + std::to_string(ranks1[i]) +
+                               " is not a rank of group1 (size " + std::to_string(a.size()) + ")");
+      ranks2[i] = index_of(b, a[ranks1[i]]);
+    }
+  });
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
+  return api("MPI_Group_compare", MPI_COMM_WORLD,
+             [&](Rank& r) { *result = compare_lists(r.group(group1), r.group(group2)); });
+}
+
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return api("MPI_Group_union", MPI_COMM_WORLD, [&](Rank& r) {
+    std::vector<unsigned> out = r.group(group1);
+    for (unsigned w : r.group(group2))
+      if (!contains(out, w)) out.push_back(w);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return api("MPI_Group_intersection", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned>& b = r.group(group2);
+    std::vector<unsigned> out;
+    for (unsigned w : r.group(group1))
+      if (contains(b, w)) out.push_back(w);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return api("MPI_Group_difference", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned>& b = r.group(group2);
+    std::vector<unsigned> out;
+    for (unsigned w : r.group(group1))
+      if (!contains(b, w)) out.push_back(w);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_free(MPI_Group* group) {
+  return api("MPI_Group_free", MPI_COMM_WORLD, [&](Rank& r) { r.free_group(*group); });
+}
+
+}  // extern "C"

@@ -1,0 +1,137 @@
+// mpi.h: the environment (init, finalize, abort, time, version) and error handling.
+#include <cstdio>
+#include <string>
+
+#include "api_support.hpp"
+
+using namespace collnet::mpi;
+
+namespace {
+
+Rank& rank_or_die(const char* call) {
+  Rank* r = Runtime::current_or_null();
+  if (!r) {
+    std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", call);
+    std::abort();
+  }
+  return *r;
+}
+
+int init(const char* name) {
+  Rank& r = rank_or_die(name);
+  Call call(name);
+  try {
+    if (r.initialized) fail(MPI_ERR_OTHER, "MPI is already initialized (MPI_Init called twice)");
+    r.initialized = true;
+    r.init_self();
+    return MPI_SUCCESS;
+  } catch (const MpiError& e) {
+    return r.raise(MPI_COMM_WORLD, name, e.cls, e.what);
+  } catch (const collnet::Error& e) {
+    return r.raise(MPI_COMM_WORLD, name, classify(e.what()), e.what());
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int*, char***) { return init("MPI_Init"); }
+
+int MPI_Init_thread(int*, char***, int, int* provided) {
+  const int rc = init("MPI_Init_thread");
+  if (provided) *provided = MPI_THREAD_SINGLE;  // one thread per rank: the simulated processor's
+  return rc;
+}
+
+int MPI_Query_thread(int* provided) {
+  return api("MPI_Query_thread", MPI_COMM_WORLD, [&](Rank&) { *provided = MPI_THREAD_SINGLE; });
+}
+
+int MPI_Finalize(void) {
+  return api("MPI_Finalize", MPI_COMM_WORLD, [&](Rank& r) {
+    // Buffered sends still going finish first; then every rank meets, so that no message
+    // is left half-delivered when a rank's program ends.
+    for (MPI_Request& q : r.bsends) {
+      if (q == MPI_REQUEST_NULL) continue;
+      RequestEntry& e = r.request(q);
+      r.dcomm(e.comm).wait(e.req);
+      r.drop_request(q);
+    }
+    r.bsends.clear();
+    r.dcomm(MPI_COMM_WORLD).barrier();
+    r.finalized = true;
+  });
+}
+
+int MPI_Initialized(int* flag) {
+  *flag = rank_or_die("MPI_Initialized").initialized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  *flag = rank_or_die("MPI_Finalized").finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  Rank& r = rank_or_die("MPI_Abort");
+  Call call("MPI_Abort");
+  std::string which = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "communicator " + std::to_string(comm);
+  r.runtime().abort_run(r, errorcode, "rank " + std::to_string(r.world_rank()) + " called MPI_Abort(" + which + ", " +
+                                          std::to_string(errorcode) + ")");
+}
+
+double MPI_Wtime(void) {
+  Rank& r = rank_or_die("MPI_Wtime");
+  return static_cast<double>(r.task().cycle()) / (r.runtime().options().clock_mhz * 1e6);
+}
+
+double MPI_Wtick(void) { return 1.0 / (rank_or_die("MPI_Wtick").runtime().options().clock_mhz * 1e6); }
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  Rank& r = rank_or_die("MPI_Get_processor_name");
+  const std::string n = "collnet-node" + std::to_string(r.task().node());
+  std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", n.c_str());
+  *resultlen = static_cast<int>(n.size());
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return api("MPI_Comm_set_errhandler", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+      fail(MPI_ERR_ARG, "error handler " + std::to_string(errhandler) +
+                            " is neither MPI_ERRORS_ARE_FATAL nor MPI_ERRORS_RETURN");
+    c.errhandler = errhandler;
+  });
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return api("MPI_Comm_get_errhandler", comm, [&](Rank& r) { *errhandler = r.comm(comm).errhandler; });
+}
+
+int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  *errhandler = MPI_ERRHANDLER_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char* string, int* resultlen) {
+  const std::string s = rank_or_die("MPI_Error_string").error_string(errorcode);
+  std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", s.c_str());
+  *resultlen = static_cast<int>(std::min<size_t>(s.size(), MPI_MAX_ERROR_STRING - 1));
+  return MPI_SUCCESS;
+}
+
+int MPI_Error_class(int errorcode, int* errorclass) {
+  *errorclass = Rank::error_class(errorcode);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,440 @@
+// mpi.h: point-to-point. Messages go through the driver's engine (driver/p2p_engine.hpp:
+// eager and rendezvous protocols over the torus, node memory between tasks of a node) as
+// the packed bytes of their elements; a derived type is packed before a send and
+// unpacked when its receive completes.
+#include <algorithm>
+#include <string>
+
+#include "api_support.hpp"
+
+using namespace collnet::mpi;
+namespace drv = collnet::driver;
+
+namespace {
+
+constexpr drv::Datatype kBytes = drv::Datatype::U8;
+
+// The driver rank of `rank` of communicator `c` (MPI_COMM_SELF: this rank in its world dup).
+unsigned peer(Rank& r, CommEntry& c, int rank) {
+  if (rank == MPI_ANY_SOURCE) return drv::kAnySource;
+  return c.self ? r.world_rank() : static_cast<unsigned>(rank);
+}
+unsigned tag_of(int tag) { return tag == MPI_ANY_TAG ? drv::kAnyTag : static_cast<unsigned>(tag); }
+
+void set_status(MPI_Status* s, int source, int tag, size_t bytes) {
+  if (s == MPI_STATUS_IGNORE) return;
+  s->MPI_SOURCE = source;
+  s->MPI_TAG = tag;
+  s->MPI_ERROR = MPI_SUCCESS;
+  s->collnet_cancelled = 0;
+  s->collnet_bytes = bytes;
+}
+// The empty status (MPI-3.1 3.7.3): what a null request or MPI_PROC_NULL gives.
+void empty_status(MPI_Status* s, int source = MPI_ANY_SOURCE) { set_status(s, source, MPI_ANY_TAG, 0); }
+
+enum class Mode { Standard, Synchronous, Buffered };
+
+// Starts a send; the entry owns the packed copy the message is sent from.
+RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                        Mode mode) {
+  CommEntry& c = r.comm(comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  check_tag(tag, false);
+  check_rank(dest, comm_size(c), "destination");
+  check_buffer(buf, as_size(count), t);
+  r.call_detail = "dest " + std::to_string(dest) + ", tag " + std::to_string(tag) + ", comm " + std::to_string(comm);
+  RequestEntry e;
+  e.comm = comm;
+  e.dcomm = c.comm;
+  e.keep = c.owned;
+  e.self = c.self;
+  if (dest == MPI_PROC_NULL) {
+    e.proc_null = true;
+    return e;
+  }
+  auto packed = std::make_shared<Packed>(t, buf, as_size(count));
+  const void* data = packed->data;
+  size_t bytes = packed->bytes;
+  if (mode == Mode::Buffered) {
+    // The message is copied out of the program's buffer into the attached one's room.
+    if (r.bsend_used + bytes + MPI_BSEND_OVERHEAD > r.bsend_size)
+      fail(MPI_ERR_BUFFER, "the attached buffer (" + std::to_string(r.bsend_size) + " bytes, " +
+                               std::to_string(r.bsend_used) + " in use) has no room for " + std::to_string(bytes) +
+                               " bytes + MPI_BSEND_OVERHEAD (MPI_Buffer_attach)");
+    if (packed->copy.empty()) packed->copy.assign(packed->data, packed->data + bytes);
+    packed->data = packed->copy.data();
+    data = packed->data;
+    r.bsend_used += bytes + MPI_BSEND_OVERHEAD;
+  }
+  e.buffer = std::shared_ptr<std::vector<uint8_t>>(packed, &packed->copy);
+  e.req = mode == Mode::Synchronous ? c.comm->issend(data, bytes, kBytes, peer(r, c, dest), tag_of(tag))
+                                    : c.comm->isend(data, bytes, kBytes, peer(r, c, dest), tag_of(tag));
+  if (mode == Mode::Buffered) {
+    const size_t held = bytes + MPI_BSEND_OVERHEAD;
+    e.on_done = [&r, held](const drv::Status&) { r.bsend_used -= std::min(r.bsend_used, held); };
+  }
+  r.bytes_sent += bytes;
+  return e;
+}
+
+RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int source, int tag) {
+  CommEntry& c = r.comm(comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  check_tag(tag, true);
+  check_rank(source, comm_size(c), "source", true);
+  check_buffer(buf, as_size(count), t);
+  r.call_detail = "source " + (source == MPI_ANY_SOURCE ? std::string("MPI_ANY_SOURCE") : std::to_string(source)) +
+                  ", tag " + (tag == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(tag)) + ", comm " +
+                  std::to_string(comm);
+  RequestEntry e;
+  e.comm = comm;
+  e.dcomm = c.comm;
+  e.keep = c.owned;
+  e.self = c.self;
+  e.is_recv = true;
+  if (source == MPI_PROC_NULL) {
+    e.proc_null = true;
+    return e;
+  }
+  auto room = std::make_shared<Unpacked>(t, buf, as_size(count));
+  e.req = c.comm->irecv(room->data, room->bytes, kBytes, peer(r, c, source), tag_of(tag));
+  e.on_done = [room, &r](const drv::Status& st) {
+    room->finish(st.bytes);
+    r.bytes_received += st.bytes;
+  };
+  return e;
+}
+
+// Completes entry `e` (already done, or waits): its status, and what follows completion.
+void complete(RequestEntry& e, MPI_Status* status) {
+  if (e.proc_null) {
+    if (e.is_recv)
+      empty_status(status, MPI_PROC_NULL);
+    else
+      empty_status(status);
+    return;
+  }
+  if (e.req.null()) {  // a collective that completed when it started
+    empty_status(status);
+    return;
+  }
+  const drv::Status st = e.dcomm->wait(e.req);
+  if (e.on_done) e.on_done(st);
+  if (e.is_recv)
+    set_status(status, e.self ? 0 : static_cast<int>(st.source), static_cast<int>(st.tag), st.bytes);
+  else
+    empty_status(status);
+}
+
+bool done(const RequestEntry& e) { return e.proc_null || e.req.done(); }
+
+// Moves the node's packets once; lets a cycle pass when another task of the node holds them.
+void progress(Rank& r) {
+  if (!r.dcomm(MPI_COMM_WORLD).progress()) r.task().cpu().idle(1);
+}
+
+// Completes request `q` if it is done (or `block`), freeing it; false if not done yet.
+bool finish(Rank& r, MPI_Request& q, MPI_Status* status, bool block) {
+  if (q == MPI_REQUEST_NULL) {
+    empty_status(status);
+    return true;
+  }
+  RequestEntry& e = r.request(q);
+  if (!block && !done(e)) {
+    progress(r);
+    if (!done(e)) return false;
+  }
+  complete(e, status);
+  r.drop_request(q);
+  return true;
+}
+
+MPI_Status* status_at(MPI_Status* statuses, int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
+}
+
+int send(const char* name, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+         Mode mode) {
+  return api(name, comm, [&](Rank& r) {
+    RequestEntry e = start_send(r, comm, buf, count, type, dest, tag, mode);
+    if (mode == Mode::Buffered) {  // done locally: the engine finishes it later
+      r.bsends.push_back(r.add_request(std::move(e)));
+      return;
+    }
+    complete(e, MPI_STATUS_IGNORE);
+  });
+}
+
+int isend(const char* name, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+          MPI_Request* request, Mode mode) {
+  return api(name, comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    *request = r.add_request(start_send(r, comm, buf, count, type, dest, tag, mode));
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return send("MPI_Send", buf, count, datatype, dest, tag, comm, Mode::Standard);
+}
+int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return send("MPI_Ssend", buf, count, datatype, dest, tag, comm, Mode::Synchronous);
+}
+// Ready mode needs no protocol of its own: a standard send is a correct one.
+int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return send("MPI_Rsend", buf, count, datatype, dest, tag, comm, Mode::Standard);
+}
+int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return send("MPI_Bsend", buf, count, datatype, dest, tag, comm, Mode::Buffered);
+}
+
+int MPI_Buffer_attach(void* buffer, int size) {
+  return api("MPI_Buffer_attach", MPI_COMM_WORLD, [&](Rank& r) {
+    if (r.bsend_buffer) fail(MPI_ERR_BUFFER, "a buffer is already attached (MPI_Buffer_detach it first)");
+    check_count(size, "size");
+    r.bsend_buffer = buffer;
+    r.bsend_size = as_size(size);
+  });
+}
+
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  return api("MPI_Buffer_detach", MPI_COMM_WORLD, [&](Rank& r) {
+    // Waits for the buffered sends still going, as MPI requires.
+    for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);
+    r.bsends.clear();
+    *static_cast<void**>(buffer_addr) = r.bsend_buffer;
+    *size = static_cast<int>(r.bsend_size);
+    r.bsend_buffer = nullptr;
+    r.bsend_size = r.bsend_used = 0;
+  });
+}
+
+int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return api("MPI_Recv", comm, [&](Rank& r) {
+    RequestEntry e = start_recv(r, comm, buf, count, datatype, source, tag);
+    complete(e, status);
+  });
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  return isend("MPI_Isend", buf, count, datatype, dest, tag, comm, request, Mode::Standard);
+}
+int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return isend("MPI_Issend", buf, count, datatype, dest, tag, comm, request, Mode::Synchronous);
+}
+int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return isend("MPI_Irsend", buf, count, datatype, dest, tag, comm, request, Mode::Standard);
+}
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return isend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, request, Mode::Buffered);
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Irecv", comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    *request = r.add_request(start_recv(r, comm, buf, count, datatype, source, tag));
+  });
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return api("MPI_Sendrecv", comm, [&](Rank& r) {
+    RequestEntry rx = start_recv(r, comm, recvbuf, recvcount, recvtype, source, recvtag);
+    RequestEntry tx = start_send(r, comm, sendbuf, sendcount, sendtype, dest, sendtag, Mode::Standard);
+    complete(tx, MPI_STATUS_IGNORE);
+    complete(rx, status);
+  });
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status* status) {
+  return api("MPI_Sendrecv_replace", comm, [&](Rank& r) {
+    // The send goes from a packed copy (start_send packs a derived type; a contiguous one
+    // is copied here), so the receive may land in the buffer at once.
+    const TypeDesc& t = r.type(datatype);
+    check_count(count);
+    std::vector<uint8_t> copy(as_size(count) * t.packed);
+    pack(t, buf, as_size(count), copy.data());
+    RequestEntry tx = start_send(r, comm, copy.data(), count * static_cast<int>(t.packed), MPI_BYTE, dest, sendtag,
+                                 Mode::Standard);
+    RequestEntry rx = start_recv(r, comm, buf, count, datatype, source, recvtag);
+    complete(tx, MPI_STATUS_IGNORE);
+    complete(rx, status);
+  });
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return api("MPI_Probe", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_tag(tag, true);
+    check_rank(source, comm_size(c), "source", true);
+    if (source == MPI_PROC_NULL) return empty_status(status, MPI_PROC_NULL);
+    const drv::Status st = c.comm->probe(peer(r, c, source), tag_of(tag));
+    set_status(status, c.self ? 0 : static_cast<int>(st.source), static_cast<int>(st.tag), st.bytes);
+  });
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  return api("MPI_Iprobe", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_tag(tag, true);
+    check_rank(source, comm_size(c), "source", true);
+    if (source == MPI_PROC_NULL) {
+      *flag = 1;
+      return empty_status(status, MPI_PROC_NULL);
+    }
+    const std::optional<drv::Status> st = c.comm->iprobe(peer(r, c, source), tag_of(tag));
+    *flag = st.has_value();
+    if (st) set_status(status, c.self ? 0 : static_cast<int>(st->source), static_cast<int>(st->tag), st->bytes);
+  });
+}
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  return api("MPI_Wait", MPI_COMM_WORLD, [&](Rank& r) { finish(r, *request, status, true); });
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  return api("MPI_Test", MPI_COMM_WORLD, [&](Rank& r) { *flag = finish(r, *request, status, false); });
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  return api("MPI_Waitall", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    r.call_detail = std::to_string(count) + " requests";
+    // Waiting in order is waiting for all: every wait moves every message of the node.
+    for (int i = 0; i < count; ++i) finish(r, requests[i], status_at(statuses, i), true);
+  });
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  return api("MPI_Testall", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    progress(r);
+    bool all = true;
+    for (int i = 0; i < count; ++i)
+      if (requests[i] != MPI_REQUEST_NULL && !done(r.request(requests[i]))) all = false;
+    *flag = all;
+    if (all)
+      for (int i = 0; i < count; ++i) finish(r, requests[i], status_at(statuses, i), true);
+  });
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  return api("MPI_Waitany", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    *index = MPI_UNDEFINED;
+    if (std::all_of(requests, requests + count, [](MPI_Request q) { return q == MPI_REQUEST_NULL; }))
+      return empty_status(status);
+    for (;;) {
+      for (int i = 0; i < count; ++i)
+        if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+          finish(r, requests[i], status, true);
+          *index = i;
+          return;
+        }
+      progress(r);
+    }
+  });
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+  return api("MPI_Testany", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    if (std::all_of(requests, requests + count, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) {
+      *flag = 1;
+      return empty_status(status);
+    }
+    progress(r);
+    for (int i = 0; i < count; ++i)
+      if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+        finish(r, requests[i], status, true);
+        *index = i;
+        *flag = 1;
+        return;
+      }
+  });
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  return api("MPI_Waitsome", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(incount);
+    *outcount = MPI_UNDEFINED;
+    if (std::all_of(requests, requests + incount, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) return;
+    for (;;) {
+      int n = 0;
+      for (int i = 0; i < incount; ++i)
+        if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+          finish(r, requests[i], status_at(statuses, n), true);
+          indices[n++] = i;
+        }
+      if (n > 0) {
+        *outcount = n;
+        return;
+      }
+      progress(r);
+    }
+  });
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  return api("MPI_Testsome", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(incount);
+    *outcount = MPI_UNDEFINED;
+    if (std::all_of(requests, requests + incount, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) return;
+    progress(r);
+    int n = 0;
+    for (int i = 0; i < incount; ++i)
+      if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+        finish(r, requests[i], status_at(statuses, n), true);
+        indices[n++] = i;
+      }
+    *outcount = n;
+  });
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  return api("MPI_Request_free", MPI_COMM_WORLD, [&](Rank& r) {
+    RequestEntry& e = r.request(*request);
+    if (e.is_recv && !done(e))
+      fail(MPI_ERR_REQUEST, "freeing a receive that has not completed would lose its message (wait for it)");
+    // A send goes on: kept with the buffered sends, which MPI_Finalize completes.
+    r.bsends.push_back(*request);
+    *request = MPI_REQUEST_NULL;
+  });
+}
+
+int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return api("MPI_Get_count", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.type(datatype);
+    if (t.packed == 0) {
+      *count = status->collnet_bytes == 0 ? 0 : MPI_UNDEFINED;
+      return;
+    }
+    *count = status->collnet_bytes % t.packed == 0 ? static_cast<int>(status->collnet_bytes / t.packed) : MPI_UNDEFINED;
+  });
+}
+
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return api("MPI_Get_elements", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.type(datatype);
+    if (t.packed == 0 || t.basics == 0) {
+      *count = 0;
+      return;
+    }
+    const size_t per = t.packed / t.basics;  // bytes per basic element, for a type of one kind
+    *count = per && status->collnet_bytes % per == 0 ? static_cast<int>(status->collnet_bytes / per) : MPI_UNDEFINED;
+  });
+}
+
+}  // extern "C"

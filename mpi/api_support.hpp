@@ -1,0 +1,126 @@
+// What the mpi.h functions share: the frame every call runs in (api), argument checks
+// that raise the MPI error class, and the views that let a buffer of any datatype travel
+// as packed bytes (the driver moves native elements; a derived type is packed first and
+// unpacked after).
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver/error.hpp"
+#include "runtime.hpp"
+
+namespace collnet::mpi {
+
+// The class of an error the driver raised (its message names the call and argument).
+inline int classify(const std::string& what) {
+  if (what.find("truncat") != std::string::npos) return MPI_ERR_TRUNCATE;
+  if (what.find("freed") != std::string::npos) return MPI_ERR_COMM;
+  return MPI_ERR_OTHER;
+}
+
+// Runs `body` as the mpi.h call `name` on the current rank; errors go to `comm`'s handler.
+template <class F>
+int api(const char* name, MPI_Comm comm, F&& body) {
+  if (!Runtime::current_or_null()) {
+    std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", name);
+    std::abort();
+  }
+  Call call(name);
+  Rank& r = call.rank();
+  try {
+    if (!r.initialized || r.finalized)
+      fail(MPI_ERR_OTHER, r.finalized ? "called after MPI_Finalize" : "called before MPI_Init");
+    body(r);
+    return MPI_SUCCESS;
+  } catch (const MpiError& e) {
+    return r.raise(comm, name, e.cls, e.what);
+  } catch (const collnet::Error& e) {
+    return r.raise(comm, name, classify(e.what()), e.what());
+  } catch (const std::bad_alloc&) {
+    return r.raise(comm, name, MPI_ERR_NO_MEM, "out of host memory");
+  }
+}
+
+inline void check_count(int count, const char* what = "count") {
+  if (count < 0) fail(MPI_ERR_COUNT, std::string(what) + " " + std::to_string(count) + " is negative");
+}
+inline void check_buffer(const void* buf, size_t count, const TypeDesc& t, const char* what = "buffer") {
+  if (!buf && count > 0 && t.size > 0) fail(MPI_ERR_BUFFER, std::string(what) + " is null with a count of " + std::to_string(count));
+}
+inline void check_tag(int tag, bool wildcard) {
+  if (wildcard && tag == MPI_ANY_TAG) return;
+  if (tag < 0 || tag > static_cast<int>(driver::Communicator::kMaxTag) - 1)
+    fail(MPI_ERR_TAG, "tag " + std::to_string(tag) + " is outside 0.." +
+                          std::to_string(driver::Communicator::kMaxTag - 1) + " (MPI_TAG_UB)");
+}
+inline void check_rank(int rank, int size, const char* what, bool any_source = false) {
+  if (rank == MPI_PROC_NULL || (any_source && rank == MPI_ANY_SOURCE)) return;
+  if (rank < 0 || rank >= size)
+    fail(MPI_ERR_RANK, std::string(what) + " " + std::to_string(rank) + " is not a rank of the communicator (size " +
+                           std::to_string(size) + ")");
+}
+inline void check_root(int root, int size) {
+  if (root < 0 || root >= size)
+    fail(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of the communicator (size " +
+                           std::to_string(size) + ")");
+}
+inline size_t as_size(int v) { return static_cast<size_t>(v); }
+
+// The communicator's size and this rank's place in it.
+inline int comm_size(CommEntry& c) { return c.self ? 1 : static_cast<int>(c.comm->size()); }
+inline int comm_rank(CommEntry& c) { return c.self ? 0 : static_cast<int>(c.comm->rank()); }
+
+// `count` elements of `t` at `buf`, packed: the buffer itself when `t` is contiguous.
+struct Packed {
+  std::vector<uint8_t> copy;
+  const uint8_t* data = nullptr;
+  size_t bytes = 0;
+  // `copy_always`: a copy even of a contiguous buffer (one the call will overwrite).
+  Packed(const TypeDesc& t, const void* buf, size_t count, bool copy_always = false) : bytes(count * t.packed) {
+    if ((t.contiguous() && !copy_always) || bytes == 0) {
+      data = static_cast<const uint8_t*>(buf);
+      return;
+    }
+    copy.resize(bytes);
+    pack(t, buf, count, copy.data());
+    data = copy.data();
+  }
+};
+
+// Room for `count` elements of `t` at `buf`, packed: the buffer itself when contiguous,
+// else a scratch area that finish() unpacks into it.
+struct Unpacked {
+  std::vector<uint8_t> copy;
+  uint8_t* data = nullptr;
+  size_t bytes = 0;
+  const TypeDesc& t;
+  void* buf;
+  Unpacked(const TypeDesc& type, void* b, size_t count) : bytes(count * type.packed), t(type), buf(b) {
+    if (t.contiguous() || bytes == 0) {
+      data = static_cast<uint8_t*>(buf);
+      return;
+    }
+    copy.resize(bytes);
+    data = copy.data();
+  }
+  // Unpacks the first `arrived` bytes (whole elements).
+  void finish(size_t arrived) {
+    if (copy.empty() || t.packed == 0) return;
+    unpack(t, copy.data(), arrived / t.packed, buf);
+  }
+  void finish() { finish(bytes); }
+};
+
+// The widest driver element that divides `bytes`: what a block of that many bytes moves as.
+inline driver::Datatype unit_for(size_t bytes) {
+  if (bytes % 8 == 0) return driver::Datatype::U64;
+  if (bytes % 4 == 0) return driver::Datatype::U32;
+  if (bytes % 2 == 0) return driver::Datatype::U16;
+  return driver::Datatype::U8;
+}
+
+}  // namespace collnet::mpi

@@ -1,0 +1,375 @@
+#include "runtime.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+namespace collnet::mpi {
+
+Runtime* Runtime::active_ = nullptr;
+
+namespace {
+
+const char* class_name(int cls) {
+  static const char* const names[] = {
+      "MPI_SUCCESS",      "MPI_ERR_BUFFER",  "MPI_ERR_COUNT",    "MPI_ERR_TYPE",    "MPI_ERR_TAG",
+      "MPI_ERR_COMM",     "MPI_ERR_RANK",    "MPI_ERR_REQUEST",  "MPI_ERR_ROOT",    "MPI_ERR_GROUP",
+      "MPI_ERR_OP",       "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS",    "MPI_ERR_ARG",     "MPI_ERR_UNKNOWN",
+      "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER",   "MPI_ERR_INTERN",   "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING",
+      "MPI_ERR_KEYVAL",   "MPI_ERR_NO_MEM"};
+  if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
+  return "MPI_ERR_UNKNOWN";
+}
+
+const char* class_text(int cls) {
+  switch (cls) {
+    case MPI_SUCCESS: return "no error";
+    case MPI_ERR_BUFFER: return "invalid buffer pointer";
+    case MPI_ERR_COUNT: return "invalid count argument";
+    case MPI_ERR_TYPE: return "invalid datatype";
+    case MPI_ERR_TAG: return "invalid tag";
+    case MPI_ERR_COMM: return "invalid communicator";
+    case MPI_ERR_RANK: return "invalid rank";
+    case MPI_ERR_REQUEST: return "invalid request";
+    case MPI_ERR_ROOT: return "invalid root";
+    case MPI_ERR_GROUP: return "invalid group";
+    case MPI_ERR_OP: return "invalid reduce operation";
+    case MPI_ERR_ARG: return "invalid argument of some other kind";
+    case MPI_ERR_TRUNCATE: return "message truncated";
+    case MPI_ERR_INTERN: return "internal error";
+    case MPI_ERR_NO_MEM: return "out of memory";
+    default: return "other error";
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ Rank
+
+void Rank::attach(driver::Task& t) {
+  task_ = &t;
+  comms_.clear();
+  comms_.resize(3);
+  comms_[MPI_COMM_WORLD].comm = &t.world();
+  comms_[MPI_COMM_WORLD].name = "MPI_COMM_WORLD";
+  comms_[MPI_COMM_SELF].self = true;
+  comms_[MPI_COMM_SELF].name = "MPI_COMM_SELF";
+  groups_.assign(2, std::nullopt);
+  groups_[MPI_GROUP_EMPTY] = std::vector<unsigned>{};
+  requests_.assign(1, RequestEntry{});
+}
+
+void Rank::init_self() {
+  comms_[MPI_COMM_SELF].owned = std::make_shared<driver::Communicator>(task_->world().dup());
+  comms_[MPI_COMM_SELF].comm = comms_[MPI_COMM_SELF].owned.get();
+}
+
+CommEntry& Rank::comm(MPI_Comm c, const char* what) {
+  if (c == MPI_COMM_NULL) fail(MPI_ERR_COMM, std::string(what) + " is MPI_COMM_NULL");
+  if (c < 0 || static_cast<size_t>(c) >= comms_.size() || !comms_[c].comm)
+    fail(MPI_ERR_COMM, std::string(what) + " " + std::to_string(c) + " is not a communicator of this rank" +
+                           (c == MPI_COMM_SELF ? " (MPI_COMM_SELF before MPI_Init)" : ""));
+  return comms_[c];
+}
+
+MPI_Comm Rank::add_comm(driver::Communicator c) {
+  CommEntry e;
+  e.owned = std::make_shared<driver::Communicator>(std::move(c));
+  e.comm = e.owned.get();
+  for (size_t i = 3; i < comms_.size(); ++i)
+    if (!comms_[i].comm) {
+      comms_[i] = std::move(e);
+      return static_cast<MPI_Comm>(i);
+    }
+  comms_.push_back(std::move(e));
+  return static_cast<MPI_Comm>(comms_.size() - 1);
+}
+
+TypeDesc& Rank::any_type(MPI_Datatype t, const char* what) {
+  const auto& pre = predefined_types();
+  if (t == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, std::string(what) + " is MPI_DATATYPE_NULL");
+  if (t > 0 && static_cast<size_t>(t) < pre.size()) return const_cast<TypeDesc&>(pre[t]);
+  const long i = static_cast<long>(t) - kFirstDerived;
+  if (i < 0 || static_cast<size_t>(i) >= types_.size() || !types_[i])
+    fail(MPI_ERR_TYPE, std::string(what) + " " + std::to_string(t) + " is not a datatype of this rank");
+  return *types_[i];
+}
+
+const TypeDesc& Rank::type(MPI_Datatype t, const char* what) {
+  const TypeDesc& d = any_type(t, what);
+  if (!d.committed) fail(MPI_ERR_TYPE, std::string(what) + " " + d.name + " is not committed (MPI_Type_commit)");
+  return d;
+}
+
+MPI_Datatype Rank::add_type(TypeDesc t) {
+  for (size_t i = 0; i < types_.size(); ++i)
+    if (!types_[i]) {
+      types_[i] = std::move(t);
+      return static_cast<MPI_Datatype>(kFirstDerived + i);
+    }
+  types_.push_back(std::move(t));
+  return static_cast<MPI_Datatype>(kFirstDerived + types_.size() - 1);
+}
+
+void Rank::free_type(MPI_Datatype& t) {
+  const TypeDesc& d = any_type(t);
+  if (d.predefined) fail(MPI_ERR_TYPE, "cannot free the predefined datatype " + d.name);
+  types_[t - kFirstDerived].reset();
+  t = MPI_DATATYPE_NULL;
+}
+
+const UserOp* Rank::user_op(MPI_Op op) {
+  if (op >= MPI_MAX && op <= kLastPredefinedOp) return nullptr;
+  const long i = static_cast<long>(op) - kFirstUserOp;
+  if (op == MPI_OP_NULL || i < 0 || static_cast<size_t>(i) >= ops_.size() || !ops_[i])
+    fail(MPI_ERR_OP, op == MPI_OP_NULL ? std::string("op is MPI_OP_NULL")
+                                       : (op == MPI_REPLACE || op == MPI_NO_OP)
+                                             ? std::string("MPI_REPLACE and MPI_NO_OP are for one-sided calls only")
+                                             : "op " + std::to_string(op) + " is not an op of this rank");
+  return &*ops_[i];
+}
+
+MPI_Op Rank::add_op(UserOp op) {
+  for (size_t i = 0; i < ops_.size(); ++i)
+    if (!ops_[i]) {
+      ops_[i] = op;
+      return static_cast<MPI_Op>(kFirstUserOp + i);
+    }
+  ops_.push_back(op);
+  return static_cast<MPI_Op>(kFirstUserOp + ops_.size() - 1);
+}
+
+void Rank::free_op(MPI_Op& op) {
+  if (!user_op(op)) fail(MPI_ERR_OP, "cannot free a predefined op");
+  ops_[op - kFirstUserOp].reset();
+  op = MPI_OP_NULL;
+}
+
+std::vector<unsigned>& Rank::group(MPI_Group g) {
+  if (g < 0 || static_cast<size_t>(g) >= groups_.size() || !groups_[g])
+    fail(MPI_ERR_GROUP, g == MPI_GROUP_NULL ? std::string("group is MPI_GROUP_NULL")
+                                            : "group " + std::to_string(g) + " is not a group of this rank");
+  return *groups_[g];
+}
+
+MPI_Group Rank::add_group(std::vector<unsigned> world_ranks) {
+  if (world_ranks.empty()) return MPI_GROUP_EMPTY;
+  for (size_t i = 2; i < groups_.size(); ++i)
+    if (!groups_[i]) {
+      groups_[i] = std::move(world_ranks);
+      return static_cast<MPI_Group>(i);
+    }
+  groups_.push_back(std::move(world_ranks));
+  return static_cast<MPI_Group>(groups_.size() - 1);
+}
+
+void Rank::free_group(MPI_Group& g) {
+  group(g);
+  if (g != MPI_GROUP_EMPTY) groups_[g].reset();
+  g = MPI_GROUP_NULL;
+}
+
+RequestEntry& Rank::request(MPI_Request r) {
+  if (r <= 0 || static_cast<size_t>(r) >= requests_.size() || !requests_[r].used)
+    fail(MPI_ERR_REQUEST, "request " + std::to_string(r) + " is not an active request of this rank");
+  return requests_[r];
+}
+
+MPI_Request Rank::add_request(RequestEntry e) {
+  e.used = true;
+  for (size_t i = 1; i < requests_.size(); ++i)
+    if (!requests_[i].used) {
+      requests_[i] = std::move(e);
+      return static_cast<MPI_Request>(i);
+    }
+  requests_.push_back(std::move(e));
+  return static_cast<MPI_Request>(requests_.size() - 1);
+}
+
+void Rank::drop_request(MPI_Request& r) {
+  if (r > 0 && static_cast<size_t>(r) < requests_.size()) requests_[r] = RequestEntry{};
+  r = MPI_REQUEST_NULL;
+}
+
+int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) {
+  MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
+  if (c > 0 && static_cast<size_t>(c) < comms_.size() && comms_[c].comm)
+    eh = comms_[c].errhandler;
+  else if (comms_.size() > MPI_COMM_WORLD)
+    eh = comms_[MPI_COMM_WORLD].errhandler;
+  const std::string text = std::string(call) + ": " + what;
+  if (eh == MPI_ERRORS_ARE_FATAL)
+    rt_.abort_run(*this, cls, "rank " + std::to_string(world_rank_) + ": " + text + " (" + class_name(cls) + ")");
+  error_texts_.push_back(text);
+  return cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+}
+
+std::string Rank::error_string(int code) const {
+  const int cls = error_class(code);
+  std::string s = std::string(class_name(cls)) + ": " + class_text(cls);
+  const int i = code / kCodesPerClass;
+  if (i > 0 && static_cast<size_t>(i) <= error_texts_.size()) s += " (" + error_texts_[i - 1] + ")";
+  return s;
+}
+
+// ------------------------------------------------------------------ Runtime
+
+Runtime::Runtime(unsigned ranks, Options o) : options_(std::move(o)) {
+  if (active_) throw std::logic_error("one MPI runtime per process");
+  for (unsigned r = 0; r < ranks; ++r) ranks_.push_back(std::make_unique<Rank>(*this, r));
+  attributes_[MPI_TAG_UB] = static_cast<int>(driver::Communicator::kMaxTag) - 1;  // kMaxTag: the collectives'
+  attributes_[MPI_HOST] = MPI_PROC_NULL;
+  attributes_[MPI_IO] = MPI_ANY_SOURCE;  // every rank can do I/O
+  attributes_[MPI_WTIME_IS_GLOBAL] = 1;  // one simulated clock
+  attributes_[MPI_UNIVERSE_SIZE] = static_cast<int>(ranks);
+  attributes_[MPI_APPNUM] = 0;
+  active_ = this;
+}
+
+Runtime::~Runtime() { active_ = nullptr; }
+
+Rank& Runtime::current() {
+  if (!active_ || !active_->current_) throw std::logic_error("an MPI function was called outside collnet mpirun");
+  return *active_->current_;
+}
+
+void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<std::string>& args) {
+  Rank& r = *ranks_.at(task.rank());
+  r.attach(task);
+  r.args = args;
+  r.argv.clear();
+  for (std::string& a : r.args) r.argv.push_back(a.data());
+  r.argv.push_back(nullptr);
+  current_ = &r;
+  r.left_call = std::chrono::steady_clock::now();
+  int code = 0;
+  try {
+    code = main(static_cast<int>(r.args.size()), r.argv.data());
+  } catch (const RankExit& e) {
+    if (e.aborted) {
+      r.done = true;
+      flush_output(r);
+      throw;
+    }
+    code = e.code;
+  }
+  current_ = &r;
+  flush_output(r);
+  r.done = true;
+  r.exit_code = code;
+  if (r.initialized && !r.finalized)
+    abort_run(r, code != 0 ? code : 1,
+              "rank " + std::to_string(r.world_rank()) + " " +
+                  (code != 0 ? "exited with status " + std::to_string(code) : std::string("returned from main")) +
+                  " without calling MPI_Finalize");
+  if (!r.initialized && code != 0)
+    abort_run(r, code, "rank " + std::to_string(r.world_rank()) + " exited with status " + std::to_string(code));
+}
+
+void Runtime::abort_run(Rank& r, int code, const std::string& message) {
+  if (!aborted_ && !deadlocked_) {
+    aborted_ = true;
+    abort_code_ = code == 0 ? 1 : code;
+    end_message_ = message;
+    if (options_.stop) options_.stop();
+  }
+  r.done = true;
+  throw RankExit(code, true);
+}
+
+int Runtime::exit_code() const {
+  if (aborted_) return abort_code_;
+  if (deadlocked_) return 1;
+  for (const auto& r : ranks_)
+    if (r->exit_code != 0) return r->exit_code;
+  return 0;
+}
+
+void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
+  if (aborted_ || deadlocked_) return;
+  unsigned waiting = 0, running = 0;
+  for (const auto& r : ranks_) {
+    if (r->done) continue;
+    ++running;
+    if (r->in_call) ++waiting;
+  }
+  const bool moved = traffic != last_traffic_ || calls_left_ != last_calls_left_;
+  last_traffic_ = traffic;
+  last_calls_left_ = calls_left_;
+  if (running == 0 || waiting < running || moved) {
+    quiet_since_ = cycle;
+    return;
+  }
+  if (cycle - quiet_since_ < options_.deadlock_cycles) return;
+  deadlocked_ = true;
+  std::ostringstream s;
+  s << "deadlock: at cycle " << cycle << " every unfinished rank has waited in an MPI call for " << cycle - quiet_since_
+    << "+ cycles with no packet moving:";
+  unsigned listed = 0;
+  for (const auto& r : ranks_) {
+    if (r->done) continue;
+    if (listed++ == 64) {
+      s << "\n  ...";
+      break;
+    }
+    s << "\n  rank " << r->world_rank() << " in " << r->in_call;
+    if (!r->call_detail.empty()) s << "(" << r->call_detail << ")";
+    s << " since cycle " << r->call_cycle;
+  }
+  end_message_ = s.str();
+  if (options_.stop) options_.stop();
+}
+
+void Runtime::write_output(Rank& r, int stream, const char* data, size_t n) {
+  FILE* f = stream == 2 ? stderr : stdout;
+  if (!options_.tag_output) {
+    fwrite(data, 1, n, f);
+    return;
+  }
+  std::string& pending = r.pending_out[stream];
+  pending.append(data, n);
+  size_t start = 0;
+  for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
+    fprintf(f, "[1,%u]<%s>:%.*s\n", r.world_rank(), stream == 2 ? "stderr" : "stdout", static_cast<int>(nl - start),
+            pending.data() + start);
+  pending.erase(0, start);
+}
+
+void Runtime::flush_output(Rank& r) {
+  for (int s : {1, 2})
+    if (!r.pending_out[s].empty()) write_output(r, s, "\n", 1);
+  fflush(stdout);
+  fflush(stderr);
+}
+
+// ------------------------------------------------------------------ Call
+
+Call::Call(const char* name) : r_(Runtime::current()) {
+  Runtime& rt = r_.runtime();
+  if (rt.options().compute_scale > 0) {
+    const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - r_.left_call).count();
+    const auto cycles = static_cast<uint64_t>(host * rt.options().compute_scale * rt.options().clock_mhz * 1e6);
+    if (cycles > 0 && r_.initialized) {
+      r_.compute_cycles += cycles;
+      r_.task().cpu().idle(cycles);
+      rt.set_current(r_);
+    }
+  }
+  ++r_.calls[name];
+  r_.in_call = name;
+  r_.call_detail.clear();
+  start_ = r_.task().cycle();
+  r_.call_cycle = start_;
+}
+
+Call::~Call() {
+  Runtime& rt = r_.runtime();
+  rt.set_current(r_);
+  r_.mpi_cycles += r_.task().cycle() - start_;
+  r_.in_call = nullptr;
+  ++rt.calls_left_;
+  r_.left_call = std::chrono::steady_clock::now();
+}
+
+}  // namespace collnet::mpi

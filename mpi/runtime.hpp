@@ -1,0 +1,228 @@
+// The MPI job collnet mpirun runs: one Rank (an MPI process) per task of a driver::Job,
+// each with its own handles, calls, statistics and exit code, and the Runtime that holds
+// them all. The C functions of mpi.h find their rank through Runtime::current(): tasks
+// are SystemC threads of one host thread that switch only while a call waits on the
+// simulated machine, so the rank whose code runs is the one that last entered or left a
+// call (Call keeps it so). That pointer and the runtime's are the only process-wide state
+// the interface has, and the only way a C function without a context argument can find
+// its rank.
+#pragma once
+
+#include <cstdint>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "datatypes.hpp"
+#include "driver/communicator.hpp"
+#include "driver/job.hpp"
+#include "include/mpi.h"
+
+namespace collnet::mpi {
+
+// An MPI error: its class (MPI_ERR_*) and what was wrong.
+struct MpiError {
+  int cls;
+  std::string what;
+};
+[[noreturn]] inline void fail(int cls, std::string what) { throw MpiError{cls, std::move(what)}; }
+
+// Thrown through a rank's code to end it: exit() (`code`), MPI_Abort or a fatal error
+// (`aborted`), or the end of a run that was stopped (deadlock, another rank's abort).
+struct RankExit : std::runtime_error {
+  RankExit(int c, bool a) : std::runtime_error("the MPI run ended"), code(c), aborted(a) {}
+  int code;
+  bool aborted;
+};
+
+struct UserOp {
+  MPI_User_function* fn = nullptr;
+  bool commute = true;
+};
+
+struct CommEntry {
+  driver::Communicator* comm = nullptr;  // the driver's communicator (MPI_COMM_SELF: a dup of the world)
+  std::shared_ptr<driver::Communicator> owned;  // it, unless it is the task's world
+  bool self = false;                         // MPI_COMM_SELF: one rank, collectives are local copies
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  std::string name;
+};
+
+// A request handle's operation: a driver request, or one already complete (a
+// non-blocking collective, a send to MPI_PROC_NULL), with what to do once it completes
+// (unpack a derived type, free a bsend copy).
+struct RequestEntry {
+  bool used = false;
+  driver::Request req;
+  MPI_Comm comm = MPI_COMM_NULL;
+  driver::Communicator* dcomm = nullptr;             // its communicator, kept alive past MPI_Comm_free
+  std::shared_ptr<driver::Communicator> keep;
+  bool self = false;                                 // on MPI_COMM_SELF: sources are rank 0
+  bool is_recv = false;
+  bool proc_null = false;
+  bool freed = false;  // MPI_Request_free'd: drops itself once done
+  std::function<void(const driver::Status&)> on_done;
+  std::shared_ptr<std::vector<uint8_t>> buffer;  // a packed copy the operation works on
+};
+
+class Runtime;
+
+class Rank {
+ public:
+  Rank(Runtime& rt, unsigned world_rank) : rt_(rt), world_rank_(world_rank) {}
+  Runtime& runtime() { return rt_; }
+  unsigned world_rank() const { return world_rank_; }
+  driver::Task& task() { return *task_; }
+
+  // ------------------------------------------------ handles
+  static constexpr MPI_Datatype kFirstDerived = 64;
+  static constexpr MPI_Op kFirstUserOp = 32;
+  static constexpr MPI_Op kLastPredefinedOp = MPI_MINLOC;
+  CommEntry& comm(MPI_Comm c, const char* what = "communicator");  // MPI_ERR_COMM if not valid
+  driver::Communicator& dcomm(MPI_Comm c) { return *comm(c).comm; }
+  MPI_Comm add_comm(driver::Communicator c);
+  const TypeDesc& type(MPI_Datatype t, const char* what = "datatype");  // committed; MPI_ERR_TYPE otherwise
+  TypeDesc& any_type(MPI_Datatype t, const char* what = "datatype");    // committed or not
+  MPI_Datatype add_type(TypeDesc t);
+  void free_type(MPI_Datatype& t);
+  const UserOp* user_op(MPI_Op op);  // null for a predefined op; MPI_ERR_OP if not valid
+  MPI_Op add_op(UserOp op);
+  void free_op(MPI_Op& op);
+  std::vector<unsigned>& group(MPI_Group g);  // world ranks, in group order; MPI_ERR_GROUP if not valid
+  MPI_Group add_group(std::vector<unsigned> world_ranks);
+  void free_group(MPI_Group& g);
+  RequestEntry& request(MPI_Request r);  // MPI_ERR_REQUEST if not valid
+  MPI_Request add_request(RequestEntry e);
+  void drop_request(MPI_Request& r);
+
+  // ------------------------------------------------ errors
+  // An error raised in `call` on communicator `comm`: with MPI_ERRORS_RETURN its code (a
+  // code of its own whose class is `cls` and whose string says what was wrong), with
+  // MPI_ERRORS_ARE_FATAL the run ends.
+  int raise(MPI_Comm comm, const char* call, int cls, const std::string& what);
+  std::string error_string(int code) const;
+  static int error_class(int code) { return code % kCodesPerClass; }
+  static constexpr int kCodesPerClass = 128;
+
+  // ------------------------------------------------ state
+  bool initialized = false, finalized = false;
+  std::vector<std::string> args;  // argv, kept alive for the program
+  std::vector<char*> argv;
+  // Buffered sends (MPI_Bsend): the attached buffer's size and the sends still going.
+  void* bsend_buffer = nullptr;
+  size_t bsend_size = 0, bsend_used = 0;
+  std::vector<MPI_Request> bsends;
+  // The call this rank is in (null outside calls), since which cycle; for deadlock reports.
+  const char* in_call = nullptr;
+  std::string call_detail;
+  uint64_t call_cycle = 0;
+  bool done = false;  // its program returned
+  int exit_code = 0;
+  // Statistics (the run's report).
+  uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
+  std::map<std::string, uint64_t> calls;
+  std::chrono::steady_clock::time_point left_call;  // host time its code resumed (--compute-scale)
+  // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
+  std::string pending_out[3];
+
+  void attach(driver::Task& t);
+  // MPI_Init's part: MPI_COMM_SELF's transport, a duplicate of the world (collective).
+  void init_self();
+  CommEntry& comm_slot(MPI_Comm c) { return comms_.at(c); }
+
+ private:
+  Runtime& rt_;
+  unsigned world_rank_;
+  driver::Task* task_ = nullptr;
+  std::vector<CommEntry> comms_;
+  std::vector<std::optional<TypeDesc>> types_;  // derived, from handle kFirstDerived
+  std::vector<std::optional<UserOp>> ops_;
+  std::vector<std::optional<std::vector<unsigned>>> groups_;
+  std::vector<RequestEntry> requests_;
+  std::vector<std::string> error_texts_;
+};
+
+class Runtime {
+ public:
+  struct Options {
+    double clock_mhz = 700.0;
+    double compute_scale = 0.0;  // host seconds between calls -> simulated time (0: none)
+    bool tag_output = false;
+    uint64_t deadlock_cycles = 100'000;  // a run quiet this long with every rank in a call is deadlocked
+    std::function<void()> stop;          // ends the simulation (the machine's stop())
+  };
+  using Main = std::function<int(int, char**)>;
+
+  Runtime(unsigned ranks, Options o);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // A task's program: runs `main` as rank task.rank() with `args` (argv[0] first).
+  void run_rank(driver::Task& task, const Main& main, const std::vector<std::string>& args);
+
+  // The rank whose code runs now (throws std::logic_error outside a run).
+  static Rank& current();
+  static Runtime* active() { return active_; }
+  static Rank* current_or_null() { return active_ ? active_->current_ : nullptr; }
+  void set_current(Rank& r) { current_ = &r; }
+
+  const Options& options() const { return options_; }
+  // MPI_Comm_get_attr's values, indexed by key (MPI_TAG_UB .. MPI_APPNUM).
+  int* attribute(int key) { return key >= MPI_TAG_UB && key <= MPI_APPNUM ? &attributes_[key] : nullptr; }
+  Rank& rank(unsigned r) { return *ranks_.at(r); }
+  unsigned size() const { return static_cast<unsigned>(ranks_.size()); }
+
+  // Ends the run now (MPI_Abort, a fatal error, a rank that exited early): records why
+  // and with which exit code, stops the simulation and unwinds the calling rank.
+  [[noreturn]] void abort_run(Rank& r, int code, const std::string& message);
+  // The monitor's check, every `deadlock_cycles / 2` cycles: `traffic` is a count that
+  // grows while any packet moves. Stops the run when every unfinished rank has sat in a
+  // call with nothing moving for deadlock_cycles.
+  void check_deadlock(uint64_t cycle, uint64_t traffic);
+
+  // How the run ended, for the report.
+  bool aborted() const { return aborted_; }
+  bool deadlocked() const { return deadlocked_; }
+  const std::string& end_message() const { return end_message_; }
+  int exit_code() const;
+
+  // Writes a rank's program output (--tag-output lines are prefixed "[1,R]<stdout>:").
+  void write_output(Rank& r, int stream, const char* data, size_t n);
+  void flush_output(Rank& r);
+
+ private:
+  static Runtime* active_;
+  Options options_;
+  int attributes_[MPI_APPNUM + 1] = {};
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  Rank* current_ = nullptr;
+  bool aborted_ = false, deadlocked_ = false;
+  int abort_code_ = 0;
+  std::string end_message_;
+  uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
+  uint64_t quiet_since_ = 0;
+  friend class Call;
+};
+
+// The frame of one mpi.h call on the current rank: charges the compute time before it
+// (--compute-scale), counts it, records where the rank waits, and on leaving makes the
+// rank current again (other ranks ran while it waited) and adds its cycles.
+class Call {
+ public:
+  explicit Call(const char* name);
+  ~Call();
+  Rank& rank() { return r_; }
+  void detail(std::string d) { r_.call_detail = std::move(d); }
+
+ private:
+  Rank& r_;
+  uint64_t start_;
+};
+
+}  // namespace collnet::mpi

@@ -1,0 +1,108 @@
+/*
+ * errors.c - error handlers and error classes: with MPI_ERRORS_RETURN on
+ * MPI_COMM_WORLD (and MPI_COMM_SELF), provoke errors and check the class of
+ * the returned code: MPI_ERR_RANK, MPI_ERR_TAG, MPI_ERR_COUNT, MPI_ERR_TYPE,
+ * MPI_ERR_COMM, MPI_ERR_ROOT, MPI_ERR_OP, MPI_ERR_TRUNCATE; MPI_Error_string;
+ * then restore MPI_ERRORS_ARE_FATAL and check MPI_Comm_get_errhandler.
+ * Only the names of the checked classes are printed, never the
+ * implementation's error strings.
+ */
+#include "check.h"
+#include <string.h>
+
+static const char *PROG = "errors";
+static int rank, size;
+
+static void check_class(int rc, int expect, const char *name)
+{
+    int cls = -1, len = -1;
+    char msg[MPI_MAX_ERROR_STRING];
+    CHECK(rc != MPI_SUCCESS, "expected %s but the call succeeded", name);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == expect, "expected class %s (%d), got class %d (code %d)", name, expect, cls, rc);
+    msg[0] = '\0';
+    MPI_Error_string(rc, msg, &len);
+    CHECK(len > 0 && len < MPI_MAX_ERROR_STRING && (int)strlen(msg) == len, "Error_string length %d for %s",
+          len, name);
+    if (rank == 0)
+        printf("%s: %s ok\n", PROG, name);
+}
+
+int main(int argc, char **argv)
+{
+    int buf[10], rc, i, cls = -1, len = -1;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Errhandler eh;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (i = 0; i < 10; i++)
+        buf[i] = rank + i;
+
+    rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK_RC(rc, "MPI_Comm_set_errhandler(WORLD)");
+    rc = MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    CHECK_RC(rc, "MPI_Comm_set_errhandler(SELF)");
+    rc = MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+    CHECK(rc == MPI_SUCCESS && eh == MPI_ERRORS_RETURN, "get_errhandler after set: not MPI_ERRORS_RETURN");
+    check_section(PROG, "set MPI_ERRORS_RETURN", 1);
+
+    /* MPI_SUCCESS itself */
+    MPI_Error_class(MPI_SUCCESS, &cls);
+    CHECK(cls == MPI_SUCCESS, "class of MPI_SUCCESS is %d", cls);
+    MPI_Error_string(MPI_SUCCESS, msg, &len);
+    CHECK(len > 0 && len < MPI_MAX_ERROR_STRING, "Error_string(MPI_SUCCESS) length %d", len);
+    /* a class is its own class */
+    MPI_Error_class(MPI_ERR_TRUNCATE, &cls);
+    CHECK(cls == MPI_ERR_TRUNCATE, "class of MPI_ERR_TRUNCATE is %d", cls);
+
+    rc = MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_RANK, "MPI_ERR_RANK");
+    rc = MPI_Send(buf, 1, MPI_INT, rank, -5, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_TAG, "MPI_ERR_TAG");
+    rc = MPI_Send(buf, -1, MPI_INT, rank, 0, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_COUNT, "MPI_ERR_COUNT");
+    rc = MPI_Send(buf, 1, MPI_DATATYPE_NULL, rank, 0, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_TYPE, "MPI_ERR_TYPE");
+    rc = MPI_Send(buf, 1, MPI_INT, 0, 0, MPI_COMM_NULL);
+    check_class(rc, MPI_ERR_COMM, "MPI_ERR_COMM");
+    rc = MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_ROOT, "MPI_ERR_ROOT");
+    rc = MPI_Allreduce(buf, buf + 5, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD);
+    check_class(rc, MPI_ERR_OP, "MPI_ERR_OP");
+
+    /* truncation: 10 ints sent to self, receive buffer of 5 */
+    {
+        MPI_Request req;
+        int out[10], in[5];
+        for (i = 0; i < 10; i++)
+            out[i] = rank * 10 + i;
+        MPI_Isend(out, 10, MPI_INT, rank, 77, MPI_COMM_WORLD, &req);
+        rc = MPI_Recv(in, 5, MPI_INT, rank, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        check_class(rc, MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE");
+        rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        CHECK_RC(rc, "MPI_Wait of the truncated isend");
+    }
+    check_section(PROG, "error classes", 1);
+
+    /* the communicator still works after the errors */
+    {
+        int sum = -1;
+        rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(rc == MPI_SUCCESS && sum == size * (size - 1) / 2, "allreduce after errors gave %d", sum);
+    }
+    check_section(PROG, "communicator usable after errors", 1);
+
+    rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    CHECK_RC(rc, "MPI_Comm_set_errhandler(ERRORS_ARE_FATAL)");
+    rc = MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+    CHECK_RC(rc, "MPI_Comm_set_errhandler(SELF, ERRORS_ARE_FATAL)");
+    rc = MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+    CHECK(rc == MPI_SUCCESS && eh == MPI_ERRORS_ARE_FATAL, "get_errhandler: not MPI_ERRORS_ARE_FATAL");
+    check_section(PROG, "restore MPI_ERRORS_ARE_FATAL", 1);
+
+    check_report(PROG);
+    MPI_Finalize();
+    return 0;
+}

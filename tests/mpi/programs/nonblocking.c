@@ -1,0 +1,284 @@
+/*
+ * nonblocking.c - Isend/Irecv with Waitall, Waitany, Test, Testall, Testany,
+ * MPI_Request_free on a send request, Issend, and MPI_REQUEST_NULL handling.
+ */
+#include "check.h"
+#include <stdlib.h>
+
+static const char *PROG = "nonblocking";
+static int rank, size;
+
+#define MAXN 8   /* neighbours (including self) a rank exchanges with */
+#define MAXC 17  /* ints per message */
+
+static int nb_count(void) { return size < MAXN ? size : MAXN; }
+static int msg_len(int k) { return (k * 5) % MAXC; } /* 0 for k == 0 */
+static int msg_val(int src, int k, int i) { return src * 1000 + k * 20 + i; }
+
+/*
+ * Post K receives (from rank-k, tag k) and K sends (to rank+k, tag k).
+ * reqs[0..K) are the receives, reqs[K..2K) the sends.
+ */
+static void post_exchange(int base_tag, int *sbuf, int *rbuf, MPI_Request *reqs)
+{
+    int K = nb_count(), k, i;
+    for (k = 0; k < K * MAXC; k++)
+        rbuf[k] = -1;
+    for (k = 0; k < K; k++)
+        MPI_Irecv(rbuf + k * MAXC, MAXC, MPI_INT, (rank - k + size) % size, base_tag + k,
+                  MPI_COMM_WORLD, &reqs[k]);
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < msg_len(k); i++)
+            sbuf[k * MAXC + i] = msg_val(rank, k, i);
+        MPI_Isend(sbuf + k * MAXC, msg_len(k), MPI_INT, (rank + k) % size, base_tag + k,
+                  MPI_COMM_WORLD, &reqs[K + k]);
+    }
+}
+
+/* check receive k of an exchange (status and payload) */
+static void check_recv(int k, int base_tag, const int *rbuf, const MPI_Status *st)
+{
+    int src = (rank - k + size) % size, got = -1, i, bad = -1;
+    CHECK(st->MPI_SOURCE == src && st->MPI_TAG == base_tag + k, "recv %d: status source %d tag %d", k,
+          st->MPI_SOURCE, st->MPI_TAG);
+    MPI_Get_count(st, MPI_INT, &got);
+    CHECK(got == msg_len(k), "recv %d: count %d expected %d", k, got, msg_len(k));
+    for (i = 0; i < MAXC; i++) {
+        int expect = i < msg_len(k) ? msg_val(src, k, i) : -1;
+        if (rbuf[k * MAXC + i] != expect) {
+            bad = i;
+            break;
+        }
+    }
+    CHECK(bad < 0, "recv %d: payload wrong at %d", k, bad);
+}
+
+static void test_waitall(void)
+{
+    int K = nb_count(), k, allnull = 1;
+    int *sbuf = malloc(MAXN * MAXC * sizeof(int)), *rbuf = malloc(MAXN * MAXC * sizeof(int));
+    MPI_Request reqs[2 * MAXN];
+    MPI_Status sts[2 * MAXN];
+    post_exchange(100, sbuf, rbuf, reqs);
+    MPI_Waitall(2 * K, reqs, sts);
+    for (k = 0; k < K; k++)
+        check_recv(k, 100, rbuf, &sts[k]);
+    for (k = 0; k < 2 * K; k++)
+        if (reqs[k] != MPI_REQUEST_NULL)
+            allnull = 0;
+    CHECK(allnull, "Waitall left a request non-null");
+    /* again with MPI_STATUSES_IGNORE */
+    post_exchange(200, sbuf, rbuf, reqs);
+    MPI_Waitall(2 * K, reqs, MPI_STATUSES_IGNORE);
+    CHECK(rbuf[(K - 1) * MAXC] == (K > 1 ? msg_val((rank - K + 1 + size) % size, K - 1, 0) : -1),
+          "payload after Waitall(STATUSES_IGNORE)");
+    free(sbuf);
+    free(rbuf);
+    check_section(PROG, "isend/irecv pairs with waitall", 1);
+}
+
+static void test_waitany(void)
+{
+    int K = nb_count(), k, idx, done[MAXN] = {0};
+    int *sbuf = malloc(MAXN * MAXC * sizeof(int)), *rbuf = malloc(MAXN * MAXC * sizeof(int));
+    MPI_Request reqs[2 * MAXN];
+    MPI_Status st;
+    post_exchange(300, sbuf, rbuf, reqs);
+    for (k = 0; k < K; k++) {
+        idx = -5;
+        MPI_Waitany(K, reqs, &idx, &st);
+        CHECK(idx >= 0 && idx < K && !done[idx], "Waitany index %d", idx);
+        done[idx] = 1;
+        CHECK(reqs[idx] == MPI_REQUEST_NULL, "Waitany did not free request %d", idx);
+        check_recv(idx, 300, rbuf, &st);
+    }
+    idx = -5;
+    MPI_Waitany(K, reqs, &idx, &st);
+    CHECK(idx == MPI_UNDEFINED, "Waitany on completed requests gave index %d", idx);
+    /* complete the sends with Waitany as well */
+    for (k = 0; k < K; k++) {
+        MPI_Waitany(K, reqs + K, &idx, MPI_STATUS_IGNORE);
+        CHECK(idx >= 0 && idx < K, "Waitany on sends index %d", idx);
+    }
+    free(sbuf);
+    free(rbuf);
+    check_section(PROG, "waitany until all done", 1);
+}
+
+static void test_test_loops(void)
+{
+    int K = nb_count(), k, idx, flag, completed, done[MAXN] = {0};
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out = rank * 3 + 1, in = -1;
+    int *sbuf = malloc(MAXN * MAXC * sizeof(int)), *rbuf = malloc(MAXN * MAXC * sizeof(int));
+    MPI_Request reqs[2 * MAXN], rreq, sreq;
+    MPI_Status st, sts[2 * MAXN];
+
+    /* MPI_Test polling */
+    MPI_Irecv(&in, 1, MPI_INT, left, 400, MPI_COMM_WORLD, &rreq);
+    MPI_Isend(&out, 1, MPI_INT, right, 400, MPI_COMM_WORLD, &sreq);
+    flag = 0;
+    while (!flag)
+        MPI_Test(&rreq, &flag, &st);
+    CHECK(rreq == MPI_REQUEST_NULL, "Test did not free the request");
+    CHECK(in == left * 3 + 1 && st.MPI_SOURCE == left && st.MPI_TAG == 400, "Test recv got %d", in);
+    flag = 0;
+    while (!flag)
+        MPI_Test(&sreq, &flag, MPI_STATUS_IGNORE);
+    CHECK(sreq == MPI_REQUEST_NULL, "Test did not free the send request");
+
+    /* MPI_Testall polling */
+    post_exchange(500, sbuf, rbuf, reqs);
+    flag = 0;
+    while (!flag)
+        MPI_Testall(2 * K, reqs, &flag, sts);
+    for (k = 0; k < K; k++)
+        check_recv(k, 500, rbuf, &sts[k]);
+
+    /* MPI_Testany polling */
+    post_exchange(600, sbuf, rbuf, reqs);
+    completed = 0;
+    while (completed < K) {
+        idx = -5;
+        flag = 0;
+        MPI_Testany(K, reqs, &idx, &flag, &st);
+        if (flag && idx != MPI_UNDEFINED) {
+            CHECK(idx >= 0 && idx < K && !done[idx], "Testany index %d", idx);
+            done[idx] = 1;
+            check_recv(idx, 600, rbuf, &st);
+            completed++;
+        }
+    }
+    idx = -5;
+    flag = 0;
+    MPI_Testany(K, reqs, &idx, &flag, &st);
+    CHECK(flag && idx == MPI_UNDEFINED, "Testany on completed requests: flag %d index %d", flag, idx);
+    MPI_Waitall(K, reqs + K, MPI_STATUSES_IGNORE);
+    free(sbuf);
+    free(rbuf);
+    check_section(PROG, "test/testall/testany polling", 1);
+}
+
+static int freed_send_buf[32]; /* never modified after the send is started */
+
+static void test_request_free(void)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, i, bad = -1;
+    int in[32];
+    MPI_Request req;
+    for (i = 0; i < 32; i++)
+        freed_send_buf[i] = rank + 5 * i;
+    MPI_Isend(freed_send_buf, 32, MPI_INT, right, 700, MPI_COMM_WORLD, &req);
+    MPI_Request_free(&req);
+    CHECK(req == MPI_REQUEST_NULL, "Request_free did not set MPI_REQUEST_NULL");
+    MPI_Recv(in, 32, MPI_INT, left, 700, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (i = 0; i < 32; i++)
+        if (in[i] != left + 5 * i)
+            bad = i;
+    CHECK(bad < 0, "message of a freed send request wrong at %d", bad);
+    check_section(PROG, "request_free on a send request", 1);
+}
+
+static void test_issend(void)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out[4] = {rank, 1, 2, 3}, in[4] = {-1, -1, -1, -1}, flag = -1;
+    MPI_Request reqs[2];
+
+    /* to self: cannot complete before the receive is posted */
+    MPI_Issend(out, 4, MPI_INT, rank, 800, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Test(&reqs[0], &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 0, "Issend to self completed before the receive was posted");
+    MPI_Irecv(in, 4, MPI_INT, rank, 800, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    CHECK(in[0] == rank && in[3] == 3, "Issend to self payload %d", in[0]);
+
+    /* to the right neighbour, which posts its receive only after a barrier */
+    in[0] = -1;
+    flag = -1;
+    MPI_Issend(out, 4, MPI_INT, right, 801, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Test(&reqs[0], &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 0, "Issend completed before the receive was posted");
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Irecv(in, 4, MPI_INT, left, 801, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    CHECK(in[0] == left && in[1] == 1, "Issend payload %d from %d", in[0], left);
+    check_section(PROG, "issend", 1);
+}
+
+static void check_empty_status(const MPI_Status *st, const char *what)
+{
+    int got = -1;
+    MPI_Get_count(st, MPI_INT, &got);
+    CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG && got == 0,
+          "%s: status not empty (source %d tag %d count %d)", what, st->MPI_SOURCE, st->MPI_TAG, got);
+}
+
+static void test_request_null(void)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out = rank + 40, in = -1, idx = -5, flag = -1, rc;
+    MPI_Request req = MPI_REQUEST_NULL, reqs[4];
+    MPI_Status st, sts[4];
+
+    rc = MPI_Wait(&req, &st);
+    CHECK_RC(rc, "MPI_Wait(MPI_REQUEST_NULL)");
+    check_empty_status(&st, "Wait on MPI_REQUEST_NULL");
+    rc = MPI_Test(&req, &flag, &st);
+    CHECK(rc == MPI_SUCCESS && flag, "Test on MPI_REQUEST_NULL: rc %d flag %d", rc, flag);
+    check_empty_status(&st, "Test on MPI_REQUEST_NULL");
+
+    reqs[0] = reqs[1] = reqs[2] = reqs[3] = MPI_REQUEST_NULL;
+    rc = MPI_Waitany(4, reqs, &idx, &st);
+    CHECK(rc == MPI_SUCCESS && idx == MPI_UNDEFINED, "Waitany on all-null: rc %d index %d", rc, idx);
+    check_empty_status(&st, "Waitany on all-null");
+    idx = -5;
+    flag = -1;
+    rc = MPI_Testany(4, reqs, &idx, &flag, &st);
+    CHECK(rc == MPI_SUCCESS && flag && idx == MPI_UNDEFINED, "Testany on all-null: flag %d index %d",
+          flag, idx);
+    flag = -1;
+    rc = MPI_Testall(4, reqs, &flag, MPI_STATUSES_IGNORE);
+    CHECK(rc == MPI_SUCCESS && flag, "Testall on all-null: flag %d", flag);
+    rc = MPI_Waitall(4, reqs, sts);
+    CHECK_RC(rc, "Waitall on all-null");
+    check_empty_status(&sts[2], "Waitall on all-null");
+    rc = MPI_Waitall(0, reqs, MPI_STATUSES_IGNORE);
+    CHECK_RC(rc, "Waitall with count 0");
+
+    /* mixed: null, recv, null, send */
+    MPI_Irecv(&in, 1, MPI_INT, left, 900, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Isend(&out, 1, MPI_INT, right, 900, MPI_COMM_WORLD, &reqs[3]);
+    rc = MPI_Waitall(4, reqs, sts);
+    CHECK_RC(rc, "Waitall mixed");
+    CHECK(in == left + 40 && sts[1].MPI_SOURCE == left && sts[1].MPI_TAG == 900, "mixed Waitall recv %d", in);
+    check_empty_status(&sts[0], "Waitall null entry");
+    check_empty_status(&sts[2], "Waitall null entry");
+    CHECK(reqs[1] == MPI_REQUEST_NULL && reqs[3] == MPI_REQUEST_NULL, "Waitall did not free requests");
+
+    /* Waitany skips null entries */
+    in = -1;
+    MPI_Irecv(&in, 1, MPI_INT, left, 901, MPI_COMM_WORLD, &reqs[2]);
+    MPI_Isend(&out, 1, MPI_INT, right, 901, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    idx = -5;
+    MPI_Waitany(4, reqs, &idx, &st);
+    CHECK(idx == 2 && in == left + 40, "Waitany with null entries gave index %d value %d", idx, in);
+    check_section(PROG, "request null handling", 1);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_waitall();
+    test_waitany();
+    test_test_loops();
+    test_request_free();
+    test_issend();
+    test_request_null();
+    check_report(PROG);
+    MPI_Finalize();
+    return 0;
+}
