@@ -1,6 +1,9 @@
 #include "mpirun_command.hpp"
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <unistd.h>
 #include <cstdio>
 #include <map>
 #include <iostream>
@@ -50,6 +53,37 @@ uint64_t traffic(const sim::Machine& m) {
     for (unsigned l = 0; l < 3; ++l) t += m.link_flits(r, l);
   }
   return t;
+}
+
+// A rank that crashes takes the simulator with it (the ranks share its process): say
+// which rank was running, and end with the status a shell gives a process the signal
+// killed. The handler runs on a stack of its own, so that a rank's stack overflow is
+// reported too.
+void on_crash(int sig) {
+  char msg[256];
+  const mpi::Rank* r = mpi::Runtime::current_or_null();
+  const int n = r ? snprintf(msg, sizeof msg,
+                             "\ncollnet mpirun: rank %u crashed with signal %d (%s) while running its program; the run "
+                             "ends\n",
+                             r->world_rank(), sig, strsignal(sig))
+                  : snprintf(msg, sizeof msg, "\ncollnet mpirun: signal %d (%s) outside any rank's program\n", sig,
+                             strsignal(sig));
+  fflush(stdout);
+  if (n > 0) (void)!write(2, msg, static_cast<size_t>(std::min<int>(n, sizeof msg - 1)));
+  _exit(128 + sig);
+}
+
+// `alt`: the handler's stack, which must outlive the run.
+void install_crash_report(std::vector<char>& alt) {
+  alt.resize(1 << 16);
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = on_crash;
+  sa.sa_flags = SA_ONSTACK;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 }  // namespace
@@ -133,6 +167,8 @@ int run_mpirun_command(const MpirunCommand& c) {
   machine->watch(std::max<uint64_t>(o.deadlock_cycles / 2, 1),
                  [&] { runtime.check_deadlock(machine->cycle(), traffic(*machine)); });
 
+  std::vector<char> crash_stack;
+  install_crash_report(crash_stack);
   driver::Job job(*machine, p2p);
   const driver::RunReport report = job.run([&](driver::Task& t) {
     const mpi::ProgramCopies::Main main = copies->main(t.rank());

@@ -9,6 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   gtkwave iverilog yosys
   time python3
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -39,14 +39,14 @@ static void latency(char *sbuf, char *rbuf)
             t1 = MPI_Wtime();
             CHECK(n == 0 || rbuf[n - 1] == (char)(2 - rank), "ping-pong payload wrong");
             if (rank == 0)
-                printf("latency %d B: %.2f us\n", n, (t1 - t0) * 1e6 / (2.0 * ITERS));
+                printf("latency %d B: %.3f us\n", n, (t1 - t0) * 1e6 / (2.0 * ITERS));
         }
     }
 }
 
 static void bandwidth(char *sbuf, char *rbuf)
 {
-    static const int sizes[3] = {4096, 32768, 262144};
+    static const int sizes[3] = {4096, 32768, 65536};
     int s, it, w;
     char ack = 0;
     MPI_Request reqs[WINDOW];
@@ -104,7 +104,7 @@ static void allreduce(void)
         CHECK(bad < 0, "allreduce result wrong at %d", bad);
         MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (rank == 0)
-            printf("allreduce %d doubles: %.2f us\n", n, tmax * 1e6);
+            printf("allreduce %d doubles: %.3f us\n", n, tmax * 1e6);
     }
     free(in);
     free(out);

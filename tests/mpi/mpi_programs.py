@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The MPI interface's tests: the C programs of tests/mpi/programs, built with
+collnet-mpicc and run with `collnet mpirun`.
+
+  conformance RANKS [--tasks T] [--openmpi]
+      every self-checking program on each rank count (comma-separated) passes; with
+      --openmpi the same sources built with Open MPI's mpicc and run with its mpirun
+      print the same lines (each rank's lines in order, ranks compared one by one).
+  behaviour
+      global state, a user op, derived types, a deadlock, MPI_Abort, an exit status, a
+      crash and bad usage each end as docs/mpi.md says.
+  osu
+      the OSU-style program's simulated latency and allreduce times agree with
+      `collnet run pingpong` and `collnet compare allreduce` (within 5%).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "programs")
+COMPARED = ["env", "p2p", "nonblocking", "probe", "collectives", "vcollectives", "reductions", "scan", "comm",
+            "datatypes", "userop", "errors", "globals", "ring"]
+
+
+def build(compiler, name, out_dir, extra=()):
+    exe = os.path.join(out_dir, name)
+    if not os.path.exists(exe):
+        subprocess.run([compiler, "-O1", "-Wall", "-Wextra", "-Werror", "-std=c99", *extra, "-o", exe,
+                        os.path.join(PROGRAMS, name + ".c")], check=True)
+    return exe
+
+
+def run(cmd, timeout=1800):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def by_rank(text):
+    """Lines tagged [1,R]<stdout>: grouped per rank, in order."""
+    ranks = {}
+    for line in text.splitlines():
+        m = re.match(r"\[\d+,(\d+)\]<stdout>:(.*)$", line)
+        if not m:
+            raise AssertionError("untagged output line: %r" % line)
+        ranks.setdefault(int(m.group(1)), []).append(m.group(2))
+    return ranks
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def conformance(a, work):
+    failures = 0
+    for n in [int(x) for x in a.ranks.split(",")]:
+        for name in COMPARED:
+            exe = build(a.mpicc, name, work)
+            rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), "--tag-output", "--", exe])
+            mine = by_rank(out)
+            passed = any(re.match(r"%s: \d+ checks passed$" % name, l) for l in mine.get(0, []))
+            verdict = "ok" if rc == 0 and passed else "FAILED (exit %d)" % rc
+            line = "%-13s n=%-3d tasks=%d %s" % (name, n, a.tasks, verdict)
+            if rc != 0 or not passed:
+                failures += 1
+                print(line + "\n" + out[-2000:] + err[-2000:])
+                continue
+            if a.openmpi:
+                ref_dir = os.path.join(work, "openmpi")
+                os.makedirs(ref_dir, exist_ok=True)
+                ref = build("mpicc", name, ref_dir)
+                env = dict(os.environ, OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1",
+                           OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+                p = subprocess.run(["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
+                if p.returncode != 0:
+                    failures += 1
+                    print(line + ", but Open MPI's run failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
+                    continue
+                theirs = by_rank(p.stdout)
+                if theirs != mine:
+                    failures += 1
+                    for r in sorted(set(mine) | set(theirs)):
+                        if mine.get(r) != theirs.get(r):
+                            print(line + ", but rank %d's output differs from Open MPI's:\n  collnet: %s\n  Open MPI: %s"
+                                  % (r, mine.get(r), theirs.get(r)))
+                            break
+                    continue
+                line += ", same output as Open MPI (%d lines)" % sum(len(v) for v in mine.values())
+            print(line)
+    if failures:
+        fail("%d program runs failed" % failures)
+
+
+def expect(cond, msg):
+    if not cond:
+        fail(msg)
+    print("ok: " + msg)
+
+
+def behaviour(a, work):
+    mpirun = [a.collnet, "mpirun"]
+    # Global state: each rank's globals are its own.
+    rc, out, err = run(mpirun + ["-n", "6", "--", build(a.mpicc, "globals", work)])
+    lines = sorted(l for l in out.splitlines() if l.startswith("rank "))
+    expect(rc == 0 and lines == sorted("rank %d: global counter %d" % (r, 4 * (r % 5 + 3)) for r in range(6)),
+           "every rank of globals keeps its own global counter")
+    # A user-defined op and derived types (their programs check themselves).
+    for name in ("userop", "datatypes"):
+        rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, name, work)])
+        expect(rc == 0 and re.search(r"%s: \d+ checks passed" % name, out), name + " passes on 5 ranks")
+    # A deadlock is reported, naming where each rank waits.
+    js = os.path.join(work, "deadlock.json")
+    rc, out, err = run(mpirun + ["-n", "4", "--json", js, "--", build(a.mpicc, "deadlock", work)])
+    report = json.load(open(js))
+    expect(rc == 1 and "deadlock" in err and "rank 0 in MPI_Recv(source 1, tag 7" in err and
+           "rank 1 in MPI_Recv(source 0, tag 7" in err and "rank 2 in MPI_Barrier" in err and report["deadlock"],
+           "a deadlock ends the run with exit status 1 and says which rank waits in which call")
+    # MPI_Abort ends the run with its error code.
+    rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "abort", work)])
+    expect(rc == 42 and "rank 2 called MPI_Abort(MPI_COMM_WORLD, 42)" in err, "MPI_Abort(comm, 42) ends the run with 42")
+    # A rank's exit status after MPI_Finalize is the run's.
+    rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "exit_code", work)])
+    expect(rc == 3, "a rank returning 3 from main makes the run's exit status 3")
+    # exit() before MPI_Finalize and a crash each end the run with a message.
+    src = os.path.join(work, "early.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\n#include <stdlib.h>\n#include <string.h>\n'
+                'int main(int c, char** v) { int r; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                '  if (r == 1 && c > 1 && strcmp(v[1], "crash") == 0) { volatile int* p = 0; *p = 1; }\n'
+                '  if (r == 1) exit(5); MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n')
+    exe = os.path.join(work, "early")
+    subprocess.run([a.mpicc, "-o", exe, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "3", "--", exe])
+    expect(rc == 5 and "rank 1 exited with status 5 without calling MPI_Finalize" in err,
+           "exit(5) before MPI_Finalize ends the run with 5 and says so")
+    rc, out, err = run(mpirun + ["-n", "3", "--", exe, "crash"])
+    expect(rc == 128 + 11 and "rank 1" in err and "signal 11" in err, "a rank that crashes ends the run naming it")
+    # A fatal MPI error names the call, the argument and the rank.
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\nint main(int c, char** v) { int x = 0; MPI_Init(&c, &v);\n'
+                '  MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n')
+    subprocess.run([a.mpicc, "-o", exe, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "2", "--", exe])
+    expect(rc == 6 and "MPI_Send: destination 99 is not a rank of the communicator (size 2) (MPI_ERR_RANK)" in err,
+           "a fatal error names the call and the argument and exits with its class")
+    # Bad usage.
+    rc, out, err = run(mpirun + ["-n", "3", "--tasks", "2", "--", exe])
+    expect(rc == 2 and "not a multiple of --tasks" in err, "-n not a multiple of --tasks is refused")
+    rc, out, err = run(mpirun + ["-n", "2", "--", "/bin/true"])
+    expect(rc == 2 and "collnet-mpicc" in err, "a program not built with collnet-mpicc is refused, saying how to build it")
+
+
+def osu(a, work):
+    rc, out, err = run([a.collnet, "mpirun", "-n", "2", "--", build(a.mpicc, "osu", work)])
+    if rc != 0:
+        fail("osu failed:\n" + out + err)
+    lat = {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"latency (\d+) B: ([\d.]+) us", out)}
+    red = {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"allreduce (\d+) doubles: ([\d.]+) us", out)}
+    rc, pp, err = run([a.collnet, "run", "pingpong", "--torus", "2x1x1", "--ranks", "0,1", "--iterations", "10",
+                       "--sizes", ",".join(str(s) for s in sorted(lat))])
+    ref = {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^\s+(\d+)\s+[\d.]+\s+([\d.]+)", pp, re.M)}
+    js = os.path.join(work, "compare.json")
+    rc, cp, err = run([a.collnet, "compare", "allreduce", "--torus", "2x1x1", "--type", "f64", "--json", js,
+                       "--sizes", ",".join(str(8 * c) for c in sorted(red))])
+    table = json.load(open(js))
+    print(out + pp + cp)
+    for size, us in sorted(lat.items()):
+        want = ref[size]
+        expect(abs(us - want) <= max(0.05 * want, 0.0015),
+               "MPI ping-pong latency of %d B, %.3f us, agrees with collnet run pingpong's %.3f us" % (size, us, want))
+    auto = {row["bytes"]: row["auto"]["cycles"] for row in table["rows"]}
+    for count, us in sorted(red.items()):
+        want = auto[8 * count] / 700.0
+        expect(abs(us - want) <= max(0.05 * want, 0.0015),
+               "MPI_Allreduce of %d doubles, %.3f us, agrees with collnet compare's %.3f us" % (count, us, want))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("mode", choices=["conformance", "behaviour", "osu"])
+    p.add_argument("ranks", nargs="?", default="1,2,8")
+    p.add_argument("--collnet", required=True)
+    p.add_argument("--mpicc", required=True)
+    p.add_argument("--tasks", type=int, default=1)
+    p.add_argument("--openmpi", action="store_true")
+    a = p.parse_args()
+    work = tempfile.mkdtemp(prefix="collnet-mpi-")
+    try:
+        {"conformance": conformance, "behaviour": behaviour, "osu": osu}[a.mode](a, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
