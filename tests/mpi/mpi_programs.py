@@ -60,7 +60,7 @@ def fail(msg):
 def conformance(a, work):
     failures = 0
     for n in [int(x) for x in a.ranks.split(",")]:
-        for name in COMPARED:
+        for name in (a.programs.split(",") if a.programs else COMPARED):
             exe = build(a.mpicc, name, work)
             rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), "--tag-output", "--", exe])
             mine = by_rank(out)
@@ -190,6 +190,7 @@ def main():
     p.add_argument("--mpicc", required=True)
     p.add_argument("--tasks", type=int, default=1)
     p.add_argument("--openmpi", action="store_true")
+    p.add_argument("--programs", help="only these programs (comma-separated)")
     a = p.parse_args()
     work = tempfile.mkdtemp(prefix="collnet-mpi-")
     try:
