@@ -150,6 +150,38 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "2", "--", exe])
     expect(rc == 6 and "MPI_Send: destination 99 is not a rank of the communicator (size 2) (MPI_ERR_RANK)" in err,
            "a fatal error names the call and the argument and exits with its class")
+    # C++: collnet-mpicxx, a global object constructed per rank, the header from C++.
+    src = os.path.join(work, "hello.cpp")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\n#include <cstdio>\n#include <string>\n#include <vector>\n'
+                'std::string who = "unset";\n'
+                'int main(int c, char** v) { MPI_Init(&c, &v); int r, n; MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                '  MPI_Comm_size(MPI_COMM_WORLD, &n); who = "rank " + std::to_string(r);\n'
+                '  std::vector<long> x(3, r), y(3); MPI_Allreduce(x.data(), y.data(), 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);\n'
+                '  MPI_Barrier(MPI_COMM_WORLD); std::printf("%s: sum %ld\\n", who.c_str(), y[2]);\n'
+                '  MPI_Finalize(); return 0; }\n')
+    exe = os.path.join(work, "hello")
+    subprocess.run([a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), "-o", exe, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "4", "--", exe])
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6" % r for r in range(4)],
+           "a C++ program built with collnet-mpicxx keeps a global std::string per rank")
+    # --compute-scale: host time between calls becomes simulated time, reported per rank.
+    src = os.path.join(work, "compute.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\nvolatile double sink;\n'
+                'int main(int c, char** v) { MPI_Init(&c, &v); for (long i = 0; i < 2000000; i++) sink += i;\n'
+                '  MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n')
+    exe = os.path.join(work, "compute")
+    subprocess.run([a.mpicc, "-O1", "-o", exe, src], check=True)
+    cycles = []
+    for scale in ("0", "1"):
+        js = os.path.join(work, "compute%s.json" % scale)
+        rc, out, err = run(mpirun + ["-n", "2", "--compute-scale", scale, "--json", js, "--", exe])
+        rep = json.load(open(js))
+        cycles.append((rc, rep["cycles"], min(r["compute_cycles"] for r in rep["per_rank"])))
+    expect(cycles[0][0] == 0 and cycles[1][0] == 0 and cycles[0][2] == 0 and cycles[1][2] > 100000 and
+           cycles[1][1] > cycles[0][1] + 100000,
+           "--compute-scale 1 turns the host time between calls into simulated cycles (%s)" % (cycles,))
     # Bad usage.
     rc, out, err = run(mpirun + ["-n", "3", "--tasks", "2", "--", exe])
     expect(rc == 2 and "not a multiple of --tasks" in err, "-n not a multiple of --tasks is refused")
