@@ -12,4 +12,10 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A receive whose message was longer than its buffer (MPI_ERR_TRUNCATE).
+class TruncatedError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace collnet

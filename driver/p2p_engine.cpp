@@ -101,7 +101,7 @@ void P2pEngine::set_status(RequestState& req, unsigned source_world, unsigned ta
 void P2pEngine::finish(RequestState& req) {
   if (!req.is_send && req.bytes > req.capacity && !req.error)
     req.error = std::make_exception_ptr(
-        Error("a message of " + std::to_string(req.bytes) + " bytes with tag " + std::to_string(req.tag) +
+        TruncatedError("a message of " + std::to_string(req.bytes) + " bytes with tag " + std::to_string(req.tag) +
               " arrived for a receive of " + std::to_string(req.capacity) + " bytes: truncated"));
   req.done = true;
 }

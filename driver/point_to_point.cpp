@@ -87,10 +87,14 @@ Status Communicator::finish(Request& r) {
   const std::exception_ptr error = s->error;
   r.reset();
   if (error) {
+    // Named after the sender; a truncation stays a TruncatedError (MPI_ERR_TRUNCATE).
+    const std::string from = "recv from rank " + std::to_string(st.source) + ": ";
     try {
       std::rethrow_exception(error);
+    } catch (const TruncatedError& e) {
+      throw TruncatedError(from + e.what());
     } catch (const std::exception& e) {
-      throw Error(std::string("recv from rank ") + std::to_string(st.source) + ": " + e.what());
+      throw Error(from + e.what());
     }
   }
   return st;

@@ -119,9 +119,6 @@ std::vector<uint8_t> gather_bytes(CommEntry& c, const uint8_t* data, size_t byte
   return all;
 }
 
-// `count` elements of `t` packed at `data` into the program's buffer (its gaps kept).
-void deliver(const TypeDesc& t, const uint8_t* data, size_t count, void* buf) { unpack(t, data, count, buf); }
-
 // ------------------------------------------------ the collectives, checked
 
 struct Ctx {
@@ -171,12 +168,12 @@ void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI
     std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, root);
     if (receives) {
       const std::vector<uint8_t> out = fold(*red.user, t, type, n, all.data(), static_cast<size_t>(x.size - 1));
-      deliver(t, out.data(), n, recv);
+      unpack(t, out.data(), n, recv);
     }
     return;
   }
   if (x.c.self) {
-    deliver(t, in.data, n, recv);
+    unpack(t, in.data, n, recv);
     return;
   }
   Unpacked out(t, receives ? recv : nullptr, receives ? n : 0);
@@ -205,11 +202,11 @@ void scan(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_D
     if (!inclusive && x.rank == 0) return;
     const std::vector<uint8_t> out =
         fold(*red.user, t, type, n, all.data(), static_cast<size_t>(inclusive ? x.rank : x.rank - 1));
-    deliver(t, out.data(), n, recv);
+    unpack(t, out.data(), n, recv);
     return;
   }
   if (x.c.self) {
-    if (inclusive) deliver(t, in.data, n, recv);
+    if (inclusive) unpack(t, in.data, n, recv);
     return;
   }
   Unpacked out(t, recv, n);
@@ -501,11 +498,11 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   if (red.user) {
     std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
     const std::vector<uint8_t> out = fold(*red.user, t, type, total, all.data(), static_cast<size_t>(x.size - 1));
-    deliver(t, out.data() + before * t.packed, mine, recv);
+    unpack(t, out.data() + before * t.packed, mine, recv);
     return;
   }
   if (x.c.self) {
-    deliver(t, in.data, mine, recv);
+    unpack(t, in.data, mine, recv);
     return;
   }
   std::vector<size_t> elems(counts.size());

@@ -101,13 +101,9 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     CommEntry& c = r.comm(comm);
     const std::vector<unsigned> g = r.group(group);
     const std::vector<unsigned> m = members(r, c);
-    std::vector<unsigned> ranks;
-    for (unsigned w : g) {
-      const int i = index_of(m, w);
-      if (i == MPI_UNDEFINED)
+    for (unsigned w : g)
+      if (!contains(m, w))
         fail(MPI_ERR_GROUP, "the group holds world rank " + std::to_string(w) + ", which is not in the communicator");
-      ranks.push_back(static_cast<unsigned>(i));
-    }
     *newcomm = MPI_COMM_NULL;
     if (c.self) {
       if (!g.empty()) {

@@ -8,28 +8,15 @@ using namespace collnet::mpi;
 
 namespace {
 
-Rank& rank_or_die(const char* call) {
-  Rank* r = Runtime::current_or_null();
-  if (!r) {
-    std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", call);
-    std::abort();
-  }
-  return *r;
-}
-
 int init(const char* name) {
-  Rank& r = rank_or_die(name);
-  Call call(name);
-  try {
-    if (r.initialized) fail(MPI_ERR_OTHER, "MPI is already initialized (MPI_Init called twice)");
-    r.initialized = true;
-    r.init_self();
-    return MPI_SUCCESS;
-  } catch (const MpiError& e) {
-    return r.raise(MPI_COMM_WORLD, name, e.cls, e.what);
-  } catch (const collnet::Error& e) {
-    return r.raise(MPI_COMM_WORLD, name, classify(e.what()), e.what());
-  }
+  return api(
+      name, MPI_COMM_WORLD,
+      [](Rank& r) {
+        if (r.initialized) fail(MPI_ERR_OTHER, "MPI is already initialized (MPI_Init called twice)");
+        r.initialized = true;
+        r.init_self();
+      },
+      false);
 }
 
 }  // namespace
@@ -52,13 +39,7 @@ int MPI_Finalize(void) {
   return api("MPI_Finalize", MPI_COMM_WORLD, [&](Rank& r) {
     // Buffered sends still going finish first; then every rank meets, so that no message
     // is left half-delivered when a rank's program ends.
-    for (MPI_Request& q : r.bsends) {
-      if (q == MPI_REQUEST_NULL) continue;
-      RequestEntry& e = r.request(q);
-      r.dcomm(e.comm).wait(e.req);
-      r.drop_request(q);
-    }
-    r.bsends.clear();
+    finish_pending_sends(r);
     r.dcomm(MPI_COMM_WORLD).barrier();
     r.finalized = true;
   });

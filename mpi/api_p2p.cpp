@@ -45,7 +45,6 @@ RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_
   check_buffer(buf, as_size(count), t);
   r.call_detail = "dest " + std::to_string(dest) + ", tag " + std::to_string(tag) + ", comm " + std::to_string(comm);
   RequestEntry e;
-  e.comm = comm;
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
@@ -89,7 +88,6 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
                   ", tag " + (tag == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(tag)) + ", comm " +
                   std::to_string(comm);
   RequestEntry e;
-  e.comm = comm;
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
@@ -177,6 +175,11 @@ int isend(const char* name, const void* buf, int count, MPI_Datatype type, int d
 
 }  // namespace
 
+void collnet::mpi::finish_pending_sends(Rank& r) {
+  for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);
+  r.bsends.clear();
+}
+
 extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
@@ -204,9 +207,7 @@ int MPI_Buffer_attach(void* buffer, int size) {
 
 int MPI_Buffer_detach(void* buffer_addr, int* size) {
   return api("MPI_Buffer_detach", MPI_COMM_WORLD, [&](Rank& r) {
-    // Waits for the buffered sends still going, as MPI requires.
-    for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);
-    r.bsends.clear();
+    finish_pending_sends(r);  // the buffered sends still going, as MPI requires
     *static_cast<void**>(buffer_addr) = r.bsend_buffer;
     *size = static_cast<int>(r.bsend_size);
     r.bsend_buffer = nullptr;

@@ -15,31 +15,35 @@
 
 namespace collnet::mpi {
 
-// The class of an error the driver raised (its message names the call and argument).
-inline int classify(const std::string& what) {
-  if (what.find("truncat") != std::string::npos) return MPI_ERR_TRUNCATE;
-  if (what.find("freed") != std::string::npos) return MPI_ERR_COMM;
-  return MPI_ERR_OTHER;
+// The rank calling `call`; a program run outside collnet mpirun stops here, saying so.
+inline Rank& rank_or_die(const char* call) {
+  Rank* r = Runtime::current_or_null();
+  if (!r) {
+    std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", call);
+    std::abort();
+  }
+  return *r;
 }
 
 // Runs `body` as the mpi.h call `name` on the current rank; errors go to `comm`'s handler.
+// `initialized`: the call needs MPI_Init before it and MPI_Finalize not yet (all but
+// MPI_Init's own).
 template <class F>
-int api(const char* name, MPI_Comm comm, F&& body) {
-  if (!Runtime::current_or_null()) {
-    std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", name);
-    std::abort();
-  }
+int api(const char* name, MPI_Comm comm, F&& body, bool initialized = true) {
+  rank_or_die(name);
   Call call(name);
   Rank& r = call.rank();
   try {
-    if (!r.initialized || r.finalized)
+    if (initialized && (!r.initialized || r.finalized))
       fail(MPI_ERR_OTHER, r.finalized ? "called after MPI_Finalize" : "called before MPI_Init");
     body(r);
     return MPI_SUCCESS;
   } catch (const MpiError& e) {
     return r.raise(comm, name, e.cls, e.what);
+  } catch (const collnet::TruncatedError& e) {
+    return r.raise(comm, name, MPI_ERR_TRUNCATE, e.what());
   } catch (const collnet::Error& e) {
-    return r.raise(comm, name, classify(e.what()), e.what());
+    return r.raise(comm, name, MPI_ERR_OTHER, e.what());
   } catch (const std::bad_alloc&) {
     return r.raise(comm, name, MPI_ERR_NO_MEM, "out of host memory");
   }
@@ -69,6 +73,10 @@ inline void check_root(int root, int size) {
                            std::to_string(size) + ")");
 }
 inline size_t as_size(int v) { return static_cast<size_t>(v); }
+
+// Completes the rank's buffered and freed sends still going (MPI_Buffer_detach,
+// MPI_Finalize); api_p2p.cpp.
+void finish_pending_sends(Rank& r);
 
 // The communicator's size and this rank's place in it.
 inline int comm_size(CommEntry& c) { return c.self ? 1 : static_cast<int>(c.comm->size()); }

@@ -59,13 +59,11 @@ struct CommEntry {
 struct RequestEntry {
   bool used = false;
   driver::Request req;
-  MPI_Comm comm = MPI_COMM_NULL;
   driver::Communicator* dcomm = nullptr;             // its communicator, kept alive past MPI_Comm_free
   std::shared_ptr<driver::Communicator> keep;
   bool self = false;                                 // on MPI_COMM_SELF: sources are rank 0
   bool is_recv = false;
   bool proc_null = false;
-  bool freed = false;  // MPI_Request_free'd: drops itself once done
   std::function<void(const driver::Status&)> on_done;
   std::shared_ptr<std::vector<uint8_t>> buffer;  // a packed copy the operation works on
 };
