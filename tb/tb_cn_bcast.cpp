@@ -4,7 +4,8 @@
 // receives; it starts only when every one of those links may start; the copies move in
 // lock step, holding the links until the last word; a packet arriving on a link that is
 // not its class's up link is not taken. 200,000 random cycles check every flit against
-// the packets queued at the sources.
+// the packets queued at the sources, none tripping the module's assertions; routes that
+// cn_regs refuses (the up link also a down link, a down link on every link) trip them.
 #include <array>
 #include <deque>
 #include <random>
@@ -116,6 +117,7 @@ TEST(CnBcast, CopiesAPacketToEveryDownLinkAndReceptionInLockStep) {
   EXPECT_TRUE(b.src[2].empty());
   EXPECT_FALSE(b.cycle(0b111, true, true).valid);
   EXPECT_EQ(b->hold_o, 0u);
+  EXPECT_FALSE(b.assertion_failed());
 }
 
 TEST(CnBcast, APacketFromALinkThatIsNotItsUpLinkIsNotTaken) {
@@ -138,6 +140,35 @@ TEST(CnBcast, AWordWaitsForReceptionSpace) {
   const auto f = b.cycle(0, true, true);
   EXPECT_TRUE(f.valid);
   EXPECT_EQ(f.data, 40u);
+  EXPECT_FALSE(b.assertion_failed());
+}
+
+// cn_regs refuses a route whose up link is also a down link, and one with a down link on
+// every link. A packet of such a class that reached the engine anyway would go back down
+// the link it came from, or to three links; the assertions report it as it starts.
+TEST(CnBcast, APacketOnARouteTheRouteCheckRefusesTripsTheAssertions) {
+  {
+    Bcast b;
+    b.routes[5] = route(1, 0b011, false);  // up link 1, down links 0 and 1
+    b.set_routes();
+    b.src[2].push_back(packet(5, 1, 0));  // arrives on link 1
+    EXPECT_FALSE(b.assertion_failed());
+    const auto f = b.cycle(0b111, true, true);
+    EXPECT_TRUE(f.valid && f.hdr);
+    EXPECT_EQ(f.links, 0b011u);
+    EXPECT_TRUE(b.assertion_failed()) << "sent back down link 1";
+  }
+  {
+    Bcast b;
+    b.routes[6] = route(3, 0b111, true);  // the root, a child on every link
+    b.set_routes();
+    b.src[0].push_back(packet(6, 1, 0));  // the turnaround
+    EXPECT_FALSE(b.assertion_failed());
+    const auto f = b.cycle(0b111, true, true);
+    EXPECT_TRUE(f.valid && f.hdr);
+    EXPECT_EQ(f.links, 0b111u);
+    EXPECT_TRUE(b.assertion_failed()) << "copied to all three links";
+  }
 }
 
 TEST(CnBcast, DeliversRandomStreamsFromEverySourceFlitForFlit) {

@@ -8,7 +8,8 @@
 // carries across the words of an operand. A header that differs, comes from a source the
 // route does not list, or carries the reserved opcode or an operand size the ALU cannot
 // cut raises one error pulse and halts the engine. 200,000 random cycles check every flit
-// and every pop against a cycle-by-cycle statement of the rules.
+// and every pop against a cycle-by-cycle statement of the rules, none tripping the
+// module's assertions; a route cn_regs refuses (a child on every link) trips one.
 #include <array>
 #include <deque>
 #include <random>
@@ -425,6 +426,7 @@ TEST(CnCombine, AWordMissingOnAnyContributorStallsTheFlit) {
   EXPECT_EQ(got, want);
   for (const auto& q : b.src) EXPECT_TRUE(q.empty()) << "every word popped once";
   EXPECT_FALSE(b.cycle().busy);
+  EXPECT_FALSE(b.assertion_failed());
 }
 
 // A packet on a class's up link travels down (cn_bcast's): it is never taken, and it does
@@ -509,6 +511,7 @@ TEST(CnCombine, DifferentHeadersRaiseAMismatchAndHaltTheEngine) {
   const Combine::Out o = b.next_packet();
   EXPECT_EQ(o.hdr, h1);
   EXPECT_EQ(o.words, reference(rm::kOpAdd, 4, c)) << "a reset starts the engine again";
+  EXPECT_FALSE(b.assertion_failed()) << "a header error is the engine's to report, not an assertion's";
 }
 
 TEST(CnCombine, AMismatchIsSeenBeforeEveryContributorHasArrivedAndNamesTheLowestSource) {
@@ -645,6 +648,21 @@ TEST(CnCombine, ReportsTheFirstErrorThatApplies) {
   b.src[0].front().hdr = b.src[2].front().hdr = header(3, rm::kOpMax, 3, 1);
   b.cycle();
   EXPECT_EQ(b.errors(), kErrSize);
+}
+
+// cn_regs refuses a route with a child on every link (the ALU has two child inputs, and a
+// node below the root has an up link). One that reached the engine anyway would drop a
+// child's words; the assertion reports the packet as it starts.
+TEST(CnCombine, APacketFromThreeChildrenTripsTheAssertion) {
+  std::mt19937_64 rng(test_seed());
+  Combine b;
+  b.set_route(5, route(kTurnaround, 0b111, true));
+  b.offer(header(5, rm::kOpAdd, 4, 1), 0b1111, contributions(rng, 4));
+  EXPECT_FALSE(b.assertion_failed());
+  const auto f = b.cycle();
+  EXPECT_TRUE(f.valid && f.hdr);
+  EXPECT_EQ(f.hdr_pop, 0b1111u);
+  EXPECT_TRUE(b.assertion_failed());
 }
 
 // ------------------------------------------------------------------ random

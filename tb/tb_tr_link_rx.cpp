@@ -6,7 +6,9 @@
 // flagged (one proto_err_o pulse each) and dropped, never delivered; a full VC holding up
 // no other, packets of different VCs interleaved flit by flit; reset; and 200,000 cycles of
 // random traffic from a sender that keeps to its credits, with flits that break the rules
-// mixed in, against a C++ model of the receiver, every credit coming back in the end.
+// mixed in, against a C++ model of the receiver, every credit coming back in the end and
+// no assertion tripped. A sender that ignores its credits (a packet started without room
+// for all its flits, or with every packet slot held) trips the assertions.
 #include <array>
 #include <deque>
 #include <random>
@@ -316,14 +318,17 @@ TEST(TrLinkRx, FlagsAndDropsAPacketThatFindsItsBufferFull) {
 // A dynamic VC one flit short of a packet's room (a sender that ignored its credits): the
 // word that finds the buffer full is dropped and never appears, and the packet's framing
 // counts the words taken: it is complete with the header's count of words after it, so
-// one more word than the sender meant ends it, and a header in its place is refused.
+// one more word than the sender meant ends it, and a header in its place is refused. The
+// packet starting without room for all its flits trips the cut-through assertion.
 TEST(TrLinkRx, AWordThatFindsItsBufferFullIsDroppedAndNeverDelivered) {
   Rx r;
   const unsigned v = kTrVcDyn1;
   const Flits a = packet(8, 1), b = packet(1, 2), c = packet(2, 3);  // 33 + 5 + 9 flits
   r.send(v, a);
   r.send(v, b);
+  EXPECT_FALSE(r.assertion_failed()) << "38 of 40 flits, each packet started with room";
   r.flit(v, true, c[0]);   // flit 39
+  EXPECT_TRUE(r.assertion_failed()) << "a packet of 9 flits started with 2 free";
   r.flit(v, false, c[1]);  // flit 40: full
   EXPECT_EQ(r.errors, 0u);
   r.flit(v, false, c[2]);
@@ -356,6 +361,31 @@ TEST(TrLinkRx, AFullBufferPoppedInTheSameCycleStillRefusesTheFlit) {
   EXPECT_TRUE(r->proto_err_o);
   const Flits all = cat({a, b});
   EXPECT_EQ(r.pop_all(kTrVcEscape), Flits(all.begin() + 1, all.end())) << "the pop took the oldest flit only";
+}
+
+// The escape and priority VCs count packet slots, not flits: a third short packet on a VC
+// of two slots fits in the buffer's 66 flits, so nothing on the link flags it, but its
+// sender overran its credits, which trips the assertion. A slot comes back with the last
+// flit of the packet that held it.
+TEST(TrLinkRx, APacketBeyondThePacketSlotsTripsTheAssertion) {
+  for (unsigned v : {kTrVcEscape, kTrVcPrio}) {
+    Rx r;
+    r.send(v, packet(1, 1));
+    r.send(v, packet(1, 2));
+    r.pop(v, 4);  // all but the last flit of the first packet
+    r.send(v, packet(1, 3));
+    EXPECT_TRUE(r.assertion_failed()) << "VC " << v << ": a third packet with both slots held";
+    EXPECT_EQ(r.errors, 0u) << "VC " << v << ": 11 of 66 flits, the buffer itself had room";
+  }
+  for (unsigned v : {kTrVcEscape, kTrVcPrio}) {
+    Rx r;
+    r.send(v, packet(1, 1));
+    r.send(v, packet(1, 2));
+    r.pop(v, 5);  // the first packet, and its slot's credit
+    EXPECT_EQ(r.credits[v], 1u);
+    r.send(v, packet(1, 3));
+    EXPECT_FALSE(r.assertion_failed()) << "VC " << v << ": the third packet took the slot given back";
+  }
 }
 
 TEST(TrLinkRx, AFullVcHoldsUpNoOther) {

@@ -2,7 +2,9 @@
 // directed cases for each rule of docs/torus.md (minimal hints and ties at injection,
 // dimension order on the escape VC, the bubble rule, adaptive choice by credits, deposit
 // copies, arrival and reception space, the three discard reasons), then 200,000 random
-// inputs against a C++ statement of the same rules.
+// inputs against a C++ statement of the same rules, none tripping the module's assertions;
+// inputs the router never gives (a node outside the torus, a link of a fourth dimension)
+// trip them.
 #include <array>
 #include <random>
 
@@ -303,6 +305,47 @@ TEST(TrRoute, DiscardsWithTheReason) {
   in.hdr = header({1, 1, 0}, false, 1u | (1u << 2));  // an adaptive packet goes round by y
   EXPECT_FALSE(r.decide(in).discard);
   EXPECT_EQ(r.decide(in).out, 2u);
+  EXPECT_FALSE(r.assertion_failed());
+}
+
+// The module's assertions check the decision against its inputs, and the inputs against
+// what the router guarantees: this node inside the torus, a link input's dimension one of
+// x, y, z. An input that breaks them is reported, but only while a header waits (a router
+// outside tb/tr_ring.sv's ring sits at a coordinate beyond the ring's size, idle).
+TEST(TrRoute, AnInputTheRouterNeverGivesTripsTheAssertions) {
+  Input in = plenty_of_credits();
+  in.hdr = header({1, 0, 0}, true, 1u);
+  {
+    Route r;
+    r.decide(in);
+    EXPECT_FALSE(r.assertion_failed());
+    in.my = {4, 0, 0};  // x = 4 on a ring of 4
+    r->en_i = 0;
+    r.eval();
+    EXPECT_FALSE(r.assertion_failed()) << "no header, no decision to check";
+    r.decide(in);
+    EXPECT_TRUE(r.assertion_failed()) << "the node outside the torus";
+  }
+  {
+    Route r;
+    in.my = {0, 0, 0};
+    in.dims = {4, 0, 4};  // a dimension of size 0
+    r.decide(in);
+    EXPECT_TRUE(r.assertion_failed()) << "a torus of size 0 in y";
+  }
+  {
+    Route r;
+    in.dims = {4, 4, 4};
+    in.in_dim = 3;  // a link of a fourth dimension
+    r.decide(in);
+    EXPECT_TRUE(r.assertion_failed()) << "a link input of dimension 3";
+  }
+  {
+    Route r;
+    in.inject = true;  // an injection FIFO has no dimension: in_dim is not looked at
+    r.decide(in);
+    EXPECT_FALSE(r.assertion_failed());
+  }
 }
 
 // ------------------------------------------------------------------ random inputs
@@ -341,6 +384,7 @@ TEST(TrRoute, AgreesWithTheRulesOnRandomInputs) {
                          << "," << in.my[1] << "," << in.my[2] << ") of " << in.dims[0] << "x" << in.dims[1] << "x"
                          << in.dims[2] << (in.inject ? ", injected" : "");
   }
+  EXPECT_FALSE(r.assertion_failed());
 }
 
 }  // namespace

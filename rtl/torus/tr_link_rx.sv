@@ -49,12 +49,12 @@ module tr_link_rx #(
 
   for (genvar v = 0; v < Vcs; v++) begin : g_vc
     localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
-    logic [$clog2(Depth + 1)-1:0] unused_count;
+    logic [$clog2(Depth + 1)-1:0] count;  // read by the assertions only
     logic [LenW-1:0]              head_len;
     cmn_fifo #(.Width(tr_pkg::TrFlitBits), .Depth(Depth)) u_buf (
       .clk_i, .rst_ni, .push_i(push[v]), .data_i(data_i),
       .pop_i(pop[v]), .data_o(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]),
-      .full_o(full[v]), .empty_o(empty[v]), .count_o(unused_count)
+      .full_o(full[v]), .empty_o(empty[v]), .count_o(count)
     );
     assign head_len = tr_pkg::packet_flits(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]);
     // The flit leaving is the last of its packet (a packet has at least 5 flits, so never
@@ -83,6 +83,59 @@ module tr_link_rx #(
       proto_err_o <= |(frame_err | space_err);
     end
   end
+
+`ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+  // The length of the packet whose header comes in (tr_pkg's functions are called from
+  // continuous assignments).
+  logic [LenW-1:0] in_len;
+  assign in_len = tr_pkg::packet_flits(data_i);
+
+  for (genvar v = 0; v < Vcs; v++) begin : g_check
+    localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
+    // Packed copies: an element of an unpacked array in an assertion crashes Verilator 5.006.
+    logic [LenW-1:0] in_left, out_left;
+    assign in_left  = in_left_q[v];
+    assign out_left = out_left_q[v];
+    // The buffer never sees a push when full (a flit that finds it full is dropped and
+    // flagged, even if the buffer is popped in the same cycle), and the framing counters
+    // stay within one packet.
+    assert property (@(posedge clk_i) disable iff (!rst_ni) !(push[v] && full[v]))
+      else $error("tr_link_rx: VC %0d: flit pushed into its full buffer", v);
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     32'(in_left) < tr_pkg::MaxPacketFlits && 32'(out_left) < tr_pkg::MaxPacketFlits)
+      else $error("tr_link_rx: VC %0d: %0d flits of a packet still to come in, %0d to leave", v, in_left,
+                  out_left);
+    // Virtual cut-through: a sender keeping to its credits starts a packet only when the
+    // buffer has room for all of it (the buffer may have more room than the sender knows
+    // of, never less).
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     !(push[v] && hdr_i && 32'(g_vc[v].count) + 32'(in_len) > Depth))
+      else $error("tr_link_rx: VC %0d: a packet of %0d flits started with %0d of %0d flits free (credits ignored)",
+                  v, in_len, Depth - 32'(g_vc[v].count), Depth);
+    if (v >= 2) begin : g_slots
+      // The escape and priority VCs count packet slots: a packet holds one from its header
+      // coming in to its last flit leaving (when its credit goes back), and a sender keeping
+      // to its credits never starts a packet with every slot held.
+      localparam int HeldW = $clog2(Depth + 2);
+      logic [HeldW-1:0] held_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) held_q <= '0;
+        else         held_q <= held_q + HeldW'(push[v] && hdr_i) - HeldW'(pop[v] && last[v]);
+      end
+      assert property (@(posedge clk_i) disable iff (!rst_ni) !(push[v] && hdr_i && 32'(held_q) >= EscSlots))
+        else $error("tr_link_rx: VC %0d: a packet started with all %0d packet slots held (credits ignored)",
+                    v, EscSlots);
+      assert property (@(posedge clk_i) disable iff (!rst_ni) !(pop[v] && last[v] && held_q == '0))
+        else $error("tr_link_rx: VC %0d: the last flit of a packet left with no packet held", v);
+    end
+  end
+  // Outputs to the sender and the router are never X (only a 4-state simulator can see
+  // this; Verilator has no X).
+  assert property (@(posedge clk_i) disable iff (!rst_ni) !$isunknown({credit_o, head_valid_o, proto_err_o}))
+    else $error("tr_link_rx: X on credit_o, head_valid_o or proto_err_o");
+`endif
+`endif
 
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   if (DynFlits < tr_pkg::MaxPacketFlits) begin : g_check_dyn_flits

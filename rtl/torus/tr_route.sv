@@ -197,7 +197,73 @@ module tr_route #(
         out_vc_o = esc_vc;
         copy_o   = copy;
       end
+
+`ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
+      // Immediate assertions (the block has no clock): each states what the decision must be
+      // for whatever inputs it was made from, or checks inputs that are fixed (the node's
+      // place, the input's kind), so an input still settling cannot trip one. The inputs:
+      // the node lies inside the torus (sizes 1..255), a link input's dimension is a
+      // dimension.
+      for (int k = 0; k < Dims; k++) begin
+        assert (dims_i[k*CoordW +: CoordW] != '0 && my_i[k*CoordW +: CoordW] < dims_i[k*CoordW +: CoordW])
+          else $error("tr_route: coordinate %0d outside the torus size %0d in dimension %0d",
+                      my_i[k*CoordW +: CoordW], dims_i[k*CoordW +: CoordW], k);
+      end
+      assert (inject_i || 32'(in_dim_i) < Dims)
+        else $error("tr_route: a link input of dimension %0d", in_dim_i);
+      // A packet is either discarded, for exactly one reason, or may ask for an output.
+      assert (!discard_o || (!req_o && $onehot(discard_err_o)))
+        else $error("tr_route: discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o);
+      if (req_o) begin
+        assert (!out_busy_i[out_o])
+          else $error("tr_route: busy output %0d requested", out_o);
+        assert ((out_o >= OutW'(Dirs)) == arrived)
+          else $error("tr_route: output %0d for a packet that has%0s arrived", out_o, arrived ? "" : " not");
+        if (out_o < OutW'(Dirs)) begin
+          // A link: not marked down, closer along the packet's direction in its dimension,
+          // on a VC its kind may use (dimension order on the escape and priority VCs), with
+          // room for the whole packet (virtual cut-through) and, entering a ring's escape
+          // or priority VC, a slot to spare (bubble rule).
+          assert (!link_down_i[out_o])
+            else $error("tr_route: packet routed onto link %0d, which is marked down", out_o);
+          assert (need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]))
+            else $error("tr_route: link %0d does not bring the packet closer in its direction", out_o);
+          assert (prio   ? (out_vc_o == VcW'(tr_pkg::TrVcPrio)) :
+                  determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)))
+            else $error("tr_route: VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ);
+          assert (out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim)
+            else $error("tr_route: VC %0d on link %0d, out of dimension order (dimension %0d first)",
+                        out_vc_o, out_o, dor_dim);
+          assert (32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >=
+                  ((out_vc_o < VcW'(tr_pkg::TrVcEscape)) ? 32'(len) : 1))
+            else $error("tr_route: packet of %0d flits sent on link %0d VC %0d with %0d credits", len, out_o,
+                        out_vc_o, credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]);
+          assert (!bubble_i || out_vc_o < VcW'(tr_pkg::TrVcEscape) ||
+                  (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[OutW-1:1]) ||
+                  32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2)
+            else $error("tr_route: packet entered the ring of link %0d VC %0d without two free slots", out_o,
+                        out_vc_o);
+        end else begin
+          assert (out_o == rcv_out && 32'(rcv_free) >= 32'(len))
+            else $error("tr_route: packet of %0d flits to reception output %0d with %0d flits free", len, out_o,
+                        rcv_free);
+        end
+        assert (!copy_o || (!out_busy_i[out_rcv_o] && 32'(rcv_free) >= 32'(len)))
+          else $error("tr_route: deposit copy of %0d flits to reception with %0d flits free or busy", len,
+                      rcv_free);
+      end
+      assert (!copy_o || (deposit && !inject_i && out_o < OutW'(Dirs) && out_rcv_o == rcv_out))
+        else $error("tr_route: copy to reception output %0d of a packet that leaves no copy here", out_rcv_o);
+`endif
+`endif
     end
+`ifndef SYNTHESIS
+`ifndef __ICARUS__
+    assert (en_i || !(req_o || copy_o || discard_o))
+      else $error("tr_route: a decision without a header");
+`endif
+`endif
   end
 
 endmodule : tr_route
