@@ -6,6 +6,8 @@
 #   make waves  open the demo's waveform in GTKWave
 #   make deps   install missing Debian packages
 #   make regmap regenerate the register map's SV packages, C++ header and doc tables
+#   make fuzz   libFuzzer harnesses (clang) over the parsers and decoders, 10^6 runs each
+#   make test-sanitize  every test again, built with AddressSanitizer and UBSan (gcc)
 
 BUILD ?= build
 JOBS  ?= 2
@@ -15,13 +17,15 @@ RTL_PKG  := rtl/collective/cn_pkg.sv
 GI_PKG   := rtl/barrier/gi_pkg.sv
 TR_PKG   := rtl/torus/tr_pkg.sv
 RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(wildcard rtl/common/*.sv) $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) \
-            $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
-LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs
+            $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) \
+            rtl/link/lk_pkg.sv rtl/link/lk_crc.sv rtl/link/lk_port.sv rtl/link/lk_regs.sv rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs lk_port lk_regs
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
-.PHONY: all deps configure configure-demo build run test lint bench waves clean regmap
+.PHONY: all deps configure configure-demo build run test lint bench waves clean regmap \
+        configure-sanitize build-sanitize test-sanitize fuzz
 
 all: build
 
@@ -51,6 +55,47 @@ run: configure-demo
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# `make test-sanitize`: the whole suite (models, testbenches, suites, command line) built
+# in a build directory of its own with AddressSanitizer and UndefinedBehaviorSanitizer, and
+# run with any report fatal (docs/testbenches.md). CMAKE_CXX_FLAGS reaches the Verilated
+# models too (their OPT_FAST/OPT_SLOW flags are added per source after it). The examples
+# that Install.* builds against the installed (instrumented) libraries get the flags
+# through CXXFLAGS/LDFLAGS, which CMake reads when it configures a fresh build.
+SANITIZE_BUILD ?= $(BUILD)-sanitize
+SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g1
+# The Verilated models' generated code only (CMakeLists.txt, COLLNET_VERILATED_FLAGS): one
+# UBSan check left out, for a construct of Verilator's code generator (docs/testbenches.md).
+SANITIZE_VERILATED_FLAGS ?= -fno-sanitize=shift-base
+SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                CXXFLAGS="$(SANITIZE_FLAGS)" LDFLAGS="$(SANITIZE_FLAGS)"
+
+configure-sanitize: deps
+	@test -f $(SANITIZE_BUILD)/CMakeCache.txt || cmake -S . -B $(SANITIZE_BUILD) $(CMAKE_FLAGS) -DCOLLNET_TESTS=ON \
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_C_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_SHARED_LINKER_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCOLLNET_VERILATED_FLAGS="$(SANITIZE_VERILATED_FLAGS)"
+
+build-sanitize: configure-sanitize
+	@$(call cmake_build,,$(SANITIZE_BUILD))
+
+test-sanitize: build-sanitize
+	cd $(SANITIZE_BUILD) && env $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS)
+
+# `make fuzz`: the libFuzzer harnesses of fuzz/ (fuzz/README.md), built with clang in
+# $(BUILD)/fuzz (a CMake project of their own that compiles only what each harness needs,
+# never the machine), each run for FUZZ_RUNS inputs. The corpora and every input that once
+# crashed are replayed by `make test` too (the `fuzz` tests, built with the project's gcc).
+FUZZ_BUILD ?= $(BUILD)/fuzz
+FUZZ_RUNS ?= 1000000
+FUZZ_CXX ?= clang++-14
+FUZZ_HARNESSES ?= $(sort $(basename $(notdir $(wildcard fuzz/fuzz_*.cpp))))
+
+fuzz: deps
+	@test -f $(FUZZ_BUILD)/CMakeCache.txt || CXX=$(FUZZ_CXX) cmake -S fuzz -B $(FUZZ_BUILD) > /dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_HARNESSES)
 
 # regmap/collnet.json is the one description of registers, fields and packet layouts;
 # this writes the files generated from it (the build does too when it changes).

@@ -118,6 +118,10 @@ Counts seeded_counts(uint64_t seed, size_t members, size_t count) {
 Counts read_counts_file(const std::string& path, size_t members) {
   std::ifstream f(path);
   if (!f) throw std::invalid_argument("cannot read '" + path + "'");
+  return read_counts(f, path, members);
+}
+
+Counts read_counts(std::istream& f, const std::string& path, size_t members) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(f);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <ostream>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ Counts seeded_counts(uint64_t seed, size_t members, size_t count);
 // `members` arrays of `members` counts (member[j] = pair[j][j]). Throws
 // std::invalid_argument naming the file and the entry at fault.
 Counts read_counts_file(const std::string& path, size_t members);
+// The same from a stream; `path` names it in the errors.
+Counts read_counts(std::istream& in, const std::string& path, size_t members);
 
 // One rank's call. The command line keeps elements in raw form, one per uint64_t (pairs
 // of value and index words for maxloc/minloc), which the reference model works on; the

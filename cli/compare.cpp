@@ -144,40 +144,6 @@ std::vector<driver::TuningRule> rules_from(const CompareTable& t, unsigned ranks
   return rules;
 }
 
-driver::Tuning read_tuning_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::invalid_argument("cannot open '" + path + "'");
-  nlohmann::json js;
-  try {
-    js = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("'" + path + "' is not JSON: " + e.what());
-  }
-  if (!js.is_object() || !js.contains("rules") || !js["rules"].is_array())
-    throw std::invalid_argument("'" + path + "' has no \"rules\" array");
-  std::vector<driver::TuningRule> rules;
-  for (size_t i = 0; i < js["rules"].size(); ++i) {
-    const nlohmann::json& r = js["rules"][i];
-    const std::string where = "'" + path + "' rule " + std::to_string(i);
-    try {
-      const auto c = driver::collective_named(r.at("collective").get<std::string>());
-      const auto a = driver::algorithm_named(r.at("algorithm").get<std::string>());
-      if (!c) throw std::invalid_argument(where + ": unknown collective " + r.at("collective").dump());
-      if (!a) throw std::invalid_argument(where + ": unknown algorithm " + r.at("algorithm").dump());
-      const nlohmann::json& up = r.at("up_to_bytes");
-      const size_t up_to = up.is_null() ? SIZE_MAX : up.get<size_t>();
-      rules.push_back({*c, r.at("ranks").get<unsigned>(), up_to, *a});
-    } catch (const nlohmann::json::exception& e) {
-      throw std::invalid_argument(where + ": " + e.what());
-    }
-  }
-  try {
-    return driver::Tuning(std::move(rules));
-  } catch (const Error& e) {
-    throw std::invalid_argument("'" + path + "': " + e.what());
-  }
-}
-
 void write_tuning_file(const std::string& path, const std::vector<driver::TuningRule>& rules, const std::string& torus) {
   nlohmann::json js;
   js["measured_on"] = torus;

@@ -6,6 +6,7 @@
 // and compare.
 #pragma once
 
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,9 @@ int run_compare(const CompareOptions& options);
 std::vector<driver::TuningRule> rules_from(const CompareTable& table, unsigned ranks);
 // A tuning table file: {"rules": [{"collective", "ranks", "up_to_bytes", "algorithm"}, ...]}.
 // Throws std::invalid_argument naming the file and what is wrong.
-driver::Tuning read_tuning_file(const std::string& path);
+driver::Tuning read_tuning_file(const std::string& path);  // cli/tuning_file.cpp
+// The same from a stream; `path` names it in the errors.
+driver::Tuning read_tuning(std::istream& in, const std::string& path);
 void write_tuning_file(const std::string& path, const std::vector<driver::TuningRule>& rules, const std::string& torus);
 
 // A table `collnet compare --json` wrote. Throws std::invalid_argument naming the file and

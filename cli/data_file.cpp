@@ -77,6 +77,11 @@ uint64_t element_from_json(Datatype t, const nlohmann::json& v) {
 std::vector<std::vector<uint64_t>> read_data_file(const std::string& path, Datatype t, bool pairs, size_t ranks) {
   std::ifstream f(path);
   if (!f) throw std::invalid_argument("cannot read '" + path + "'");
+  return read_data(f, path, t, pairs, ranks);
+}
+
+std::vector<std::vector<uint64_t>> read_data(std::istream& f, const std::string& path, Datatype t, bool pairs,
+                                             size_t ranks) {
   nlohmann::json js;
   try {
     f >> js;

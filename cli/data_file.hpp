@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ uint64_t element_from_json(driver::Datatype t, const nlohmann::json& v);
 // `pairs`). Throws std::invalid_argument naming the file, rank and index at fault.
 std::vector<std::vector<uint64_t>> read_data_file(const std::string& path, driver::Datatype t, bool pairs,
                                                   size_t ranks);
+// The same from a stream; `path` names it in the errors.
+std::vector<std::vector<uint64_t>> read_data(std::istream& in, const std::string& path, driver::Datatype t, bool pairs,
+                                             size_t ranks);
 // Writes one array per rank (null for ranks without data). Throws std::runtime_error if
 // the file cannot be written.
 void write_data_file(const std::string& path, driver::Datatype t, bool pairs,

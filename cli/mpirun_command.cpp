@@ -10,15 +10,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "link_report.hpp"
 #include "driver/job.hpp"
 #include "json_file.hpp"
 #include "mpi/program.hpp"
 #include "mpi/runtime.hpp"
 #include "systemc/machine.hpp"
-#include "systemc/shape.hpp"
 
 namespace collnet::cli {
 
@@ -26,24 +25,7 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
-int usage(const std::string& msg) {
-  std::cerr << "collnet: error: mpirun: " << msg << "\nRun 'collnet mpirun --help' for usage.\n";
-  return kExitUsage;
-}
-
-// The most cubic XxYxZ with X*Y*Z = n (X >= Y >= Z).
-std::string cubic_shape(unsigned n) {
-  unsigned best[3] = {n, 1, 1};
-  for (unsigned z = 1; z * z * z <= n; ++z) {
-    if (n % z) continue;
-    for (unsigned y = z; y * y <= n / z; ++y) {
-      if ((n / z) % y) continue;
-      const unsigned x = n / z / y;
-      if (x - z < best[0] - best[2]) best[0] = x, best[1] = y, best[2] = z;
-    }
-  }
-  return std::to_string(best[0]) + "x" + std::to_string(best[1]) + "x" + std::to_string(best[2]);
-}
+int usage(const std::string& msg) { return mpirun_usage(msg); }
 
 // Flits moved on every link of the machine so far: grows while anything moves.
 uint64_t traffic(const sim::Machine& m) {
@@ -88,58 +70,10 @@ void install_crash_report(std::vector<char>& alt) {
 
 }  // namespace
 
-CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c) {
-  CLI::App* m = app.add_subcommand("mpirun", "run an MPI program (built with collnet-mpicc) on the simulated machine");
-  m->add_option("-n,--np", c.ranks, "ranks (= nodes x tasks per node)")->required();
-  m->add_option("--torus", c.torus, "machine shape XxYxZ (default: the most cubic one for -n / --tasks nodes)");
-  m->add_option("--tasks", c.tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
-  m->add_option("--trace", c.trace_path, "write an FST waveform of the run (and a .gtkw view beside it)");
-  m->add_option("--json", c.json_path, "write the per-rank report as JSON");
-  m->add_flag("--tag-output", c.tag_output, "prefix every line a rank prints with [1,RANK]<stdout>: (as Open MPI)");
-  m->add_option("--compute-scale", c.compute_scale,
-                "simulated time for the host time a rank computes between MPI calls, scaled by this (0: none)")
-      ->capture_default_str();
-  m->add_option("--deadlock-cycles", c.deadlock_cycles,
-                "report a deadlock when every rank has waited in MPI this long with no packet moving")
-      ->capture_default_str();
-  m->add_option("--watchdog", c.watchdog, "cycles after which an unfinished run is ended")->capture_default_str();
-  m->add_option("--stack", c.stack_kib, "KiB of stack per rank")->capture_default_str();
-  m->add_option("--eager-limit", c.eager_limit, "point-to-point: bytes up to which a message goes eagerly");
-  m->add_option("--unexpected-limit", c.unexpected_limit, "point-to-point: bytes of unexpected eager data a node holds");
-  m->add_option("--clock-mhz", c.clock_mhz, "the clock MPI_Wtime and the report count in")->capture_default_str();
-  m->add_option("command", c.command, "the program and its arguments, after --")->required();
-  return m;
-}
-
 int run_mpirun_command(const MpirunCommand& c) {
-  if (c.ranks < 1) return usage("-n must be at least 1, got " + std::to_string(c.ranks));
-  if (c.tasks < 1 || c.tasks > sim::MachineConfig::kMaxTasksPerNode)
-    return usage("--tasks must be 1.." + std::to_string(sim::MachineConfig::kMaxTasksPerNode) + ", got " +
-                 std::to_string(c.tasks));
-  if (c.ranks % c.tasks)
-    return usage("-n " + std::to_string(c.ranks) + " is not a multiple of --tasks " + std::to_string(c.tasks));
-  if (c.compute_scale < 0) return usage("--compute-scale must not be negative");
-  if (c.deadlock_cycles < 2) return usage("--deadlock-cycles must be at least 2");
-  if (c.stack_kib < 64) return usage("--stack must be at least 64 KiB");
-  if (c.clock_mhz <= 0) return usage("--clock-mhz must be positive");
-  const auto nodes = static_cast<unsigned>(c.ranks / c.tasks);
   sim::MachineConfig config;
-  try {
-    config.shape = sim::Shape::parse(c.torus.empty() ? cubic_shape(nodes) : c.torus);
-  } catch (const std::invalid_argument& e) {
-    return usage(std::string("--torus: ") + e.what());
-  }
-  if (config.shape.nodes() != nodes)
-    return usage("--torus " + c.torus + " has " + std::to_string(config.shape.nodes()) + " nodes; -n " +
-                 std::to_string(c.ranks) + " with --tasks " + std::to_string(c.tasks) + " needs " + std::to_string(nodes));
-  config.tasks_per_node = static_cast<unsigned>(c.tasks);
-  config.trace_path = c.trace_path;
-  config.watchdog_cycles = static_cast<uint64_t>(c.watchdog);
-  config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
-  config.clock_mhz = c.clock_mhz;
   driver::P2pConfig p2p;
-  if (c.eager_limit >= 0) p2p.eager_limit = static_cast<size_t>(c.eager_limit);
-  if (c.unexpected_limit >= 0) p2p.unexpected_limit = static_cast<size_t>(c.unexpected_limit);
+  if (const std::optional<int> bad = check_mpirun_command(c, config, p2p)) return *bad;
 
   const std::string& program = c.command.front();
   std::unique_ptr<mpi::ProgramCopies> copies;
@@ -209,6 +143,8 @@ int run_mpirun_command(const MpirunCommand& c) {
     << "; bytes sent in all " << sent << "\n  calls:";
   for (const auto& [name, n] : calls) s << " " << name << " " << n;
   s << "\n";
+  const LinkReport links = LinkReport::of(*machine);
+  if (links.bits_flipped || !links.down.empty()) s << "  " << links.text() << "\n";
   if (!ending.empty()) s << "collnet mpirun: " << ending << "\n";
   if (code != 0) s << "collnet mpirun: exit status " << code << "\n";
   std::cerr << s.str();
@@ -225,6 +161,7 @@ int run_mpirun_command(const MpirunCommand& c) {
     j["microseconds"] = us;
     j["clock_mhz"] = c.clock_mhz;
     j["wall_seconds"] = report.wall_seconds;
+    j["links"] = links.json();
     j["compute_scale"] = c.compute_scale;
     j["exit_status"] = code;
     j["aborted"] = runtime.aborted();

@@ -5,11 +5,20 @@
 // error), 1 for a deadlock or a run the watchdog ended, 2 bad usage.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "fault_options.hpp"
+
 namespace CLI {
 class App;
+}
+namespace collnet::sim {
+struct MachineConfig;
+}
+namespace collnet::driver {
+struct P2pConfig;
 }
 
 namespace collnet::cli {
@@ -31,7 +40,15 @@ struct MpirunCommand {
   std::vector<std::string> command;  // the program and its arguments
 };
 
+// Adds the subcommand and its options to `app` (cli/mpirun_options.cpp).
 CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c);
+// Checks the options and fills in the machine's shape, tasks, trace, watchdog, stack and
+// clock and the point-to-point limits; loads nothing. Bad usage: prints the error and
+// returns the exit status (2).
+std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConfig& config, driver::P2pConfig& p2p);
+// "collnet: error: mpirun: MSG" and where the usage is; returns 2.
+int mpirun_usage(const std::string& msg);
+// Checks the options, loads the program once per rank and runs it.
 int run_mpirun_command(const MpirunCommand& c);
 
 }  // namespace collnet::cli

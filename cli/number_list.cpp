@@ -37,4 +37,34 @@ std::vector<unsigned> parse_number_list(const std::string& text, unsigned limit,
   return out;
 }
 
+std::vector<size_t> parse_sizes(const std::string& text) {
+  std::vector<size_t> sizes;
+  for (const std::string& item : split_list(text)) {
+    size_t pos = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(item, &pos, 10);
+    } catch (const std::exception&) {
+      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a size (bytes, or with k or M)");
+    }
+    const std::string unit = item.substr(pos);
+    unsigned shift = 0;
+    if (unit == "k" || unit == "K")
+      shift = 10;
+    else if (unit == "M" || unit == "m")
+      shift = 20;
+    else if (!unit.empty())
+      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a size (bytes, or with k or M)");
+    // Compared before the shift, which would wrap a large count ("18014398509481984k" is
+    // 2^64 bytes, 0 once wrapped).
+    constexpr unsigned long long kMax = 64ull << 20;
+    if (item.empty() || item[0] == '-' || v > (kMax >> shift))
+      throw std::invalid_argument("'" + item + "' in '" + text + "': sizes are 0..64M bytes");
+    v <<= shift;
+    sizes.push_back(static_cast<size_t>(v));
+  }
+  if (sizes.empty()) throw std::invalid_argument("no sizes in '" + text + "'");
+  return sizes;
+}
+
 }  // namespace collnet::cli

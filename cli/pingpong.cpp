@@ -28,31 +28,6 @@ struct Row {
 
 }  // namespace
 
-std::vector<size_t> parse_sizes(const std::string& text) {
-  std::vector<size_t> sizes;
-  for (const std::string& item : split_list(text)) {
-    size_t pos = 0;
-    unsigned long long v = 0;
-    try {
-      v = std::stoull(item, &pos, 10);
-    } catch (const std::exception&) {
-      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a size (bytes, or with k or M)");
-    }
-    const std::string unit = item.substr(pos);
-    if (unit == "k" || unit == "K")
-      v <<= 10;
-    else if (unit == "M" || unit == "m")
-      v <<= 20;
-    else if (!unit.empty())
-      throw std::invalid_argument("'" + item + "' in '" + text + "' is not a size (bytes, or with k or M)");
-    if (item.empty() || item[0] == '-' || v > (64ull << 20))
-      throw std::invalid_argument("'" + item + "' in '" + text + "': sizes are 0..64M bytes");
-    sizes.push_back(static_cast<size_t>(v));
-  }
-  if (sizes.empty()) throw std::invalid_argument("no sizes in '" + text + "'");
-  return sizes;
-}
-
 int run_pingpong(const PingpongOptions& o) {
   const unsigned world = o.machine.shape.nodes() * o.machine.tasks_per_node;
   if (o.a >= world || o.b >= world || o.a == o.b)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "driver/p2p_engine.hpp"
+#include "number_list.hpp"  // parse_sizes
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {
@@ -21,9 +22,6 @@ struct PingpongOptions {
   unsigned iterations = 4;
   std::string json_path;
 };
-
-// The default sizes, and a list like "0,8,64,4k,1M" (k and M are binary).
-std::vector<size_t> parse_sizes(const std::string& text);
 
 // Runs it and prints the table. Returns the exit status: 0, or 1 when the run failed or a
 // message came back wrong.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_file.hpp"
+#include "link_report.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
 #include "driver/job.hpp"
@@ -112,6 +113,10 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   js["clock_mhz"] = o.machine.clock_mhz;
 
   auto finish = [&](int status) {
+    // The link layer's counters; a line of them when the links misbehaved.
+    const LinkReport links = LinkReport::of(machine_model);
+    js["links"] = links.json();
+    if (links.bits_flipped || !links.down.empty()) text << links.text() << "\n";
     if (measure) {
       if (js.contains("cycles") && js["cycles"].is_number()) measure->cycles = js["cycles"].get<uint64_t>();
       if (js.contains("torus_busiest_link_flits")) measure->busiest_torus_link = js["torus_busiest_link_flits"].get<uint64_t>();
@@ -126,6 +131,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     js["verified"] = false;
     js["error"] = report.error;
     js["cycles"] = nullptr;
+    js["sim_cycles"] = report.cycles;
     return finish(1);
   }
 

@@ -3,11 +3,13 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "link_report.hpp"
 #include "number_list.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/traffic_run.hpp"
@@ -57,6 +59,7 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   t->add_option("--down-links", c.down_links, "links marked down, NODE:DIR with DIR x+ x- y+ y- z+ z-, e.g. 5:x+");
   t->add_option("--idle-limit", c.idle_limit, "deadlock watchdog: cycles without progress while packets are in flight")
       ->capture_default_str();
+  add_fault_options(t, c.faults);
   t->add_option("--json", c.json_path, "write the results as JSON");
   t->add_option("--trace", c.trace_path, "write an FST waveform of every node");
   return t;
@@ -90,8 +93,10 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.cycles < 1 || c.cycles > (1LL << 40)) return usage("--cycles: must be at least 1, got " + std::to_string(c.cycles));
   if (c.warmup < 0 || c.warmup > (1LL << 40)) return usage("--warmup: must be 0 or more, got " + std::to_string(c.warmup));
   o.window = {static_cast<uint64_t>(c.warmup), static_cast<uint64_t>(c.cycles)};
-  if (c.link_latency < 1 || c.link_latency > 1000)
-    return usage("--link-latency: must be 1..1000 cycles, got " + std::to_string(c.link_latency));
+  if (c.link_latency < 1 || c.link_latency > sim::MachineConfig::kMaxLinkLatency)
+    return usage("--link-latency: must be 1.." + std::to_string(sim::MachineConfig::kMaxLinkLatency) +
+                 " cycles (the link layer's retransmission timeout covers that round trip), got " +
+                 std::to_string(c.link_latency));
   o.machine.link_latency = static_cast<unsigned>(c.link_latency);
   // Which of lockstep, threads, trace and engine go together is TrafficOptions::validate's
   // to say, below.
@@ -144,10 +149,17 @@ int run_traffic_command(const TrafficCommand& c) {
     o.machine.trace_path = t;
   }
   try {
+    apply_fault_options(c.faults, nodes, o.machine);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  }
+  try {
     o.validate();
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }
+  std::optional<LinkReport> links;
+  o.inspect = [&links](sim::Machine& m) { links = LinkReport::of(m); };
 
   workload::TrafficResult r;
   try {
@@ -178,6 +190,7 @@ int run_traffic_command(const TrafficCommand& c) {
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
   if (r.drain_timeout) std::printf("  DRAIN TIMEOUT: %llu packets still in flight\n", static_cast<unsigned long long>(r.lost));
+  if (links) std::printf("  %s\n", links->text().c_str());
 
   if (!c.json_path.empty()) {
     nlohmann::json js;
@@ -213,6 +226,7 @@ int run_traffic_command(const TrafficCommand& c) {
     js["node_cycles_per_second"] = r.node_cycles_per_second;
     js["idle_skip"] = c.idle_skip;
     js["idle_skipped_fraction"] = r.idle_skipped;
+    js["links"] = links ? links->json() : nlohmann::json(nullptr);  // the flat engine's are not read
     std::ofstream f(c.json_path);
     f << js.dump(2) << "\n";
     if (!f) {

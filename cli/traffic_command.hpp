@@ -4,6 +4,8 @@
 // usage.
 #pragma once
 
+#include "fault_options.hpp"
+
 #include <string>
 
 namespace CLI {
@@ -31,6 +33,7 @@ struct TrafficCommand {
   long long idle_limit = 10000;
   std::string down_nodes;  // "5,17"
   std::string down_links;  // "5:x+,17:z-"
+  FaultOptions faults;     // --link-ber, --link-down, --fault-seed
   std::string json_path;
   std::string trace_path;
 };

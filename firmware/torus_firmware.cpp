@@ -1,5 +1,7 @@
 #include "torus_firmware.hpp"
 
+#include "link_counters.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -26,11 +28,21 @@ void TorusFirmware::clear_errors(uint64_t bits) { bus_.write(rm::kRegTrErrClear,
 void TorusFirmware::check() {
   const uint64_t e = errors();
   if (e == 0) return;
-  static const char* const kNames[] = {"link protocol", "bad destination", "down link", "bad deposit",
-                                       "injection FIFO full", "reception FIFO empty", "bad register access"};
+  static const char* const kNames[] = {"link protocol",       "bad destination",      "down link",
+                                       "bad deposit",         "injection FIFO full",  "reception FIFO empty",
+                                       "bad register access", "link layer gave up"};
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == rm::kTrErrBits, "a name per RegTrErr bit");
   std::string what;
   for (unsigned b = 0; b < rm::kTrErrBits; ++b)
     if (e >> b & 1u) what += std::string(what.empty() ? "" : ", ") + kNames[b];
+  if (e >> rm::kTrErrLinkDown & 1u) {
+    static const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
+    const unsigned down = links_down(bus_, true);
+    for (unsigned d = 0; d < 6; ++d)
+      if (down >> d & 1)
+        what += std::string("; torus link ") + kDirs[d] + " is down: no acknowledgement after " +
+                std::to_string(rm::kLkRetryLimit) + " retransmission timeouts";
+  }
   throw HardwareError(me_.rank, e, "node " + std::to_string(me_.rank) + " torus error: " + what);
 }
 

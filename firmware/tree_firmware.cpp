@@ -1,5 +1,7 @@
 #include "tree_firmware.hpp"
 
+#include "link_counters.hpp"
+
 #include <algorithm>
 #include <sstream>
 
@@ -23,7 +25,8 @@ std::string describe_error_bits(uint64_t bits) {
   static const char* const names[kErrBits] = {
       "injection overflow", "reception underflow", "header mismatch", "bad opcode",        "unexpected link",
       "privilege violation", "unmapped address",   "bad class route", "link protocol error",
-      "bad operand size"};
+      "bad operand size",    "link down"};
+  static_assert(sizeof(names) / sizeof(names[0]) == kErrBits, "a name per RegErr bit");
   std::string out;
   for (unsigned b = 0; b < kErrBits; ++b) {
     if (bits & (1ull << b)) {
@@ -139,6 +142,13 @@ void TreeFirmware::check_errors() {
       << " on the " << vc_name(vc)
       << ": expected " << Header::decode(static_cast<uint32_t>(info)).describe() << ", got "
       << Header::decode(static_cast<uint32_t>(info >> 32)).describe() << ")";
+  }
+  if (bits & (1ull << kErrLinkDown)) {
+    const unsigned down = links_down(bus_, false);
+    for (unsigned l = 0; l < kNumLinks; ++l)
+      if (down >> l & 1)
+        s << "; tree link " << l << " (" << (static_cast<int>(l) == me_.tree_up_link ? "to the parent" : "to a child")
+          << ") is down: no acknowledgement after " << kLkRetryLimit << " retransmission timeouts";
   }
   throw HardwareError(me_.rank, bits, s.str());
 }

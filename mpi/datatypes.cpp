@@ -176,6 +176,9 @@ TypeDesc make_resized(const TypeDesc& old, ptrdiff_t lb, ptrdiff_t extent) {
 }
 
 void pack(const TypeDesc& t, const void* buf, size_t count, void* out) {
+  // No bytes to move (an empty type, resized or not, or no element): `buf` may then be
+  // NULL, as MPI allows, and must not be offset (undefined behaviour).
+  if (count == 0 || t.packed == 0) return;
   const auto* in = static_cast<const uint8_t*>(buf);
   auto* o = static_cast<uint8_t*>(out);
   if (t.contiguous()) {
@@ -192,6 +195,7 @@ void pack(const TypeDesc& t, const void* buf, size_t count, void* out) {
 }
 
 void unpack(const TypeDesc& t, const void* packed, size_t count, void* buf) {
+  if (count == 0 || t.packed == 0) return;  // as pack
   const auto* in = static_cast<const uint8_t*>(packed);
   auto* out = static_cast<uint8_t*>(buf);
   if (t.contiguous()) {

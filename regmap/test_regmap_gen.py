@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE))
 import regmap_gen  # noqa: E402
 
 INPUTS = ["regmap/collnet.json", "regmap/regmap_gen.py", "rtl/collective/cn_pkg_functions.svh",
-          "rtl/torus/tr_pkg_functions.svh"]
+          "rtl/torus/tr_pkg_functions.svh", "rtl/link/lk_pkg_functions.svh"]
 
 
 class ScratchTree:

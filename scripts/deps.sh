@@ -10,6 +10,7 @@ packages=(
   gtkwave iverilog yosys
   time python3
   openmpi-bin libopenmpi-dev
+  clang-14 libclang-rt-14-dev  # make fuzz (libFuzzer); make test does not use them
 )
 
 missing=()

@@ -7,39 +7,76 @@
 // receiver, and nothing the receiver has still to read is overwritten. With quantum 1 the
 // nodes may be evaluated in any order within a cycle. The slot count is rounded up to a
 // power of two, so that finding a slot is a mask, not a division.
+//
+// Faults (set_faults): a wire may flip the bits it carries, each with a given probability
+// (a seeded generator per wire, so a run is the same for any thread count), and may be cut
+// from a cycle on, after which it carries the idle word (all zeros). Bits are flipped in
+// the words a sender puts: every flit, and every change of its credit counts, barrier bits
+// or link control word. An idle link repeating the same word is not written (WireSender),
+// so it takes no errors; the link layer ignores a damaged idle word anyway (lk_port).
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 namespace collnet::sim {
 
+// The link layer's control word (lk_pkg::LkCtl*: sequence number, CRCs, acknowledgement).
+constexpr unsigned kLinkCtlBits = 41;
+constexpr uint64_t kLinkCtlMask = (uint64_t{1} << kLinkCtlBits) - 1;
+
 struct LinkFlit {
   bool operator==(const LinkFlit& o) const {
-    return valid == o.valid && vc == o.vc && hdr == o.hdr && data == o.data && credit == o.credit && gi == o.gi;
+    return valid == o.valid && vc == o.vc && hdr == o.hdr && data == o.data && credit == o.credit && gi == o.gi &&
+           ctl == o.ctl;
   }
   bool operator!=(const LinkFlit& o) const { return !(*this == o); }
+
+  // Flips bit b (0..kBits-1) of the word on the wire.
+  static constexpr unsigned kBits = 1 + 1 + 1 + 64 + 8 + 8 + kLinkCtlBits;
+  void flip(unsigned b) {
+    if (b < 64) data ^= uint64_t{1} << b;
+    else if (b < 105) ctl ^= uint64_t{1} << (b - 64);
+    else if (b < 113) credit ^= uint8_t(1u << (b - 105));
+    else if (b < 121) gi ^= uint8_t(1u << (b - 113));
+    else if (b == 121) valid = !valid;
+    else if (b == 122) vc = !vc;
+    else hdr = !hdr;
+  }
 
   bool valid = false;
   bool vc = false;  // the flit's virtual channel (0 user, 1 system)
   bool hdr = false;
   uint64_t data = 0;
-  uint8_t credit = 0;  // credits for the link's other direction, VC v at bit v
+  uint8_t credit = 0;  // running credit counts for the link's other direction, VC v at bits [4v+3:4v]
   uint8_t gi = 0;       // barrier network: {OR, AND} of each of the 4 channels
+  uint64_t ctl = 0;     // link control word
 };
 
 struct TorusFlit {
   bool operator==(const TorusFlit& o) const {
-    return valid == o.valid && hdr == o.hdr && vc == o.vc && data == o.data && credit == o.credit;
+    return valid == o.valid && hdr == o.hdr && vc == o.vc && data == o.data && credit == o.credit && ctl == o.ctl;
   }
   bool operator!=(const TorusFlit& o) const { return !(*this == o); }
 
+  static constexpr unsigned kBits = 1 + 1 + 2 + 64 + 32 + kLinkCtlBits;
+  void flip(unsigned b) {
+    if (b < 64) data ^= uint64_t{1} << b;
+    else if (b < 105) ctl ^= uint64_t{1} << (b - 64);
+    else if (b < 137) credit ^= uint32_t{1} << (b - 105);
+    else if (b == 137) valid = !valid;
+    else if (b == 138) hdr = !hdr;
+    else vc ^= uint8_t(1u << (b - 139));
+  }
+
   bool valid = false;
   bool hdr = false;
-  uint8_t vc = 0;      // 0, 1 dynamic, 2 escape, 3 high priority
+  uint8_t vc = 0;       // 0, 1 dynamic, 2 escape, 3 high priority
   uint64_t data = 0;
-  uint8_t credit = 0;  // credits for the link's other direction, VC v at bit v
+  uint32_t credit = 0;  // running credit counts for the link's other direction, VC v at bits [8v+7:8v]
+  uint64_t ctl = 0;     // link control word
 };
 
 template <class Flit>
@@ -48,12 +85,27 @@ class DelayWire {
   explicit DelayWire(unsigned latency, unsigned quantum = 1)
       : latency_(latency), slots_(power_of_two_at_least(uint64_t{latency} + quantum)), mask_(slots_.size() - 1) {}
 
-  // What the sender drives after the clock edge of `cycle`.
-  void put(uint64_t cycle, const Flit& f) {
-    slots_[cycle & mask_] = f;
+  // What the sender drives after the clock edge of `cycle`; returns what the wire carries
+  // (the same, unless a fault damaged it).
+  Flit put(uint64_t cycle, Flit f) {
     if (f.valid) ++flits_;
+    if (faulty_) f = damage(cycle, f);
+    slots_[cycle & mask_] = f;
     if (read_until_) read_until_->store(cycle + latency_, std::memory_order_relaxed);
+    return f;
   }
+
+  // Each bit flips with probability `ber` (0 <= ber < 1; `seed` seeds this wire's own
+  // generator), and from cycle `cut_at` on the wire carries the idle word.
+  void set_faults(double ber, uint64_t seed, uint64_t cut_at) {
+    ber_ = ber;
+    rng_ = seed ? seed : 1;
+    cut_at_ = cut_at;
+    faulty_ = ber > 0 || cut_at != kNever;
+    if (ber_ > 0) gap_ = next_gap();
+  }
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  uint64_t bits_flipped() const { return flipped_; }
   // What the receiver samples at the clock edge of `cycle`: what was put at cycle - latency
   // (unsigned arithmetic wraps, so the first cycles read the idle slots' initial value).
   const Flit& get(uint64_t cycle) const { return slots_[(cycle - latency_) & mask_]; }
@@ -76,18 +128,42 @@ class DelayWire {
     return p;
   }
 
+  Flit damage(uint64_t cycle, Flit f) {
+    if (cycle >= cut_at_) return Flit{};
+    if (ber_ <= 0) return f;
+    // gap_: undamaged bits before the next flip, counted across the words put.
+    while (gap_ < Flit::kBits) {
+      f.flip(static_cast<unsigned>(gap_));
+      ++flipped_;
+      gap_ += 1 + next_gap();
+    }
+    gap_ -= Flit::kBits;
+    return f;
+  }
+  // Bits until the next error: geometric with success probability ber_.
+  uint64_t next_gap() {
+    rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;  // xorshift64
+    const double u = (static_cast<double>(rng_ >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    const double g = std::floor(std::log(u) / std::log1p(-ber_));
+    return g > 1e18 ? uint64_t{1'000'000'000'000'000'000} : static_cast<uint64_t>(g);
+  }
+
   uint64_t latency_;
   std::vector<Flit> slots_;
   uint64_t mask_;
   std::atomic<uint64_t>* read_until_ = nullptr;
   uint64_t flits_ = 0;
+  bool faulty_ = false;
+  double ber_ = 0;
+  uint64_t rng_ = 1, gap_ = 0, cut_at_ = kNever, flipped_ = 0;
 };
 
 // The sender's end of a wire: skips the writes that would change nothing, which are most of
 // them on a link with nothing to send. Once the same idle flit has been put `slots` times
 // in a row, every slot holds it, and putting it again is a no-op. Valid flits are always
 // put (the wire counts them). Keeping this state with the sender, not in the wire, spares
-// an idle node a cache miss per link per cycle.
+// an idle node a cache miss per link per cycle. What the sender remembers is what the wire
+// carries: after a damaged word, the next put of the undamaged one is a change again.
 template <class Flit>
 class WireSender {
  public:
@@ -103,10 +179,9 @@ class WireSender {
       if (!f.valid && same_ >= slots_) return;
       ++same_;
     } else {
-      last_ = f;
       same_ = 1;
     }
-    wire_->put(cycle, f);
+    last_ = wire_->put(cycle, f);
   }
 
  private:

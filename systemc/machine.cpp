@@ -67,6 +67,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     nodes_[r]->set_torus_config(torus.coord(r), torus.dims(), config_.torus_links_down(r));
   }
 
+  apply_link_faults(torus);
+
   personalities_.resize(n);
   std::shared_ptr<const std::vector<std::vector<fw::TorusRoute>>> routes;
   const fw::TorusFaults faults = config_.torus_faults();
@@ -98,7 +100,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
       const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
       processors_.push_back(std::make_unique<Processor>(
           name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
-          [this] { task_finished(); }, config_.stack_bytes));
+          [this, id] { task_finished(id); }, config_.stack_bytes));
       firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
       system_firmware_.push_back(
           std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
@@ -131,8 +133,19 @@ Node::Activity Machine::activity() const {
 
 Machine::~Machine() = default;
 
-void Machine::task_finished() {
-  if (++finished_ == processors_.size() && !advancing_) stop();
+void Machine::task_finished(unsigned id) {
+  // A task that met a hardware error (a link down, a refused route) ends the run: the
+  // others would wait for its packets until the watchdog.
+  bool hardware = false;
+  if (const std::exception_ptr& f = processors_[id]->failure()) {
+    try {
+      std::rethrow_exception(f);
+    } catch (const fw::HardwareError&) {
+      hardware = true;
+    } catch (...) {
+    }
+  }
+  if ((++finished_ == processors_.size() || hardware) && !advancing_) stop();
 }
 
 void Machine::stop() {
@@ -229,6 +242,64 @@ uint64_t Machine::torus_link_flits(unsigned rank, unsigned dir) const {
 uint64_t Machine::link_flits(unsigned rank, unsigned link) const {
   const LinkWire* w = out_wires_.at(rank).at(link);
   return w ? w->flits() : 0;
+}
+
+std::vector<Machine::LinkEnd> Machine::link_counters() {
+  std::vector<LinkEnd> ends;
+  for (unsigned r = 0; r < nodes_.size(); ++r) {
+    for (unsigned l = 0; l < 3; ++l)
+      if (out_wires_[r][l]) ends.push_back({r, false, l, nodes_[r]->link_counters(false, l)});
+    for (unsigned d = 0; d < 6; ++d)
+      if (torus_out_[r][d]) ends.push_back({r, true, d, nodes_[r]->link_counters(true, d)});
+  }
+  return ends;
+}
+
+uint64_t Machine::bits_flipped() const {
+  uint64_t n = 0;
+  for (const auto& w : wires_) n += w->bits_flipped();
+  for (const auto& ws : torus_out_)
+    for (const auto& w : ws)
+      if (w) n += w->bits_flipped();
+  return n;
+}
+
+namespace {
+// A wire's own generator seed: splitmix64 of the run's fault seed and the wire's index.
+uint64_t wire_seed(uint64_t seed, uint64_t index) {
+  uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+void Machine::apply_link_faults(const fw::TorusLayout& torus) {
+  const auto cut_at = [this](bool is_torus, unsigned rank, unsigned link) {
+    uint64_t at = LinkWire::kNever;
+    for (const MachineConfig::LinkCut& c : config_.link_cuts)
+      if (c.torus == is_torus && c.rank == rank && c.link == link) at = std::min(at, c.cycle);
+    return at;
+  };
+  for (const MachineConfig::LinkCut& c : config_.link_cuts)
+    if (!c.torus && !out_wires_.at(c.rank).at(c.link))
+      throw std::invalid_argument("link cut: tree link " + std::to_string(c.link) + " of node " +
+                                  std::to_string(c.rank) + " is not connected");
+  if (config_.link_ber <= 0 && config_.link_cuts.empty()) return;
+  uint64_t index = 0;
+  for (const TreeEdge& e : wiring_.edges()) {
+    // Both directions of a cut link stop, whichever end the cut names.
+    const uint64_t at = std::min(cut_at(false, e.parent, e.parent_link), cut_at(false, e.child, e.child_link));
+    for (LinkWire* w : {out_wires_[e.parent][e.parent_link], out_wires_[e.child][e.child_link]})
+      w->set_faults(config_.link_ber, wire_seed(config_.fault_seed, index++), at);
+  }
+  for (unsigned r = 0; r < torus_out_.size(); ++r)
+    for (unsigned d = 0; d < 6; ++d)
+      if (torus_out_[r][d]) {
+        const uint64_t at =
+            std::min(cut_at(true, r, d), cut_at(true, torus.neighbour(r, d), fw::TorusLayout::opposite(d)));
+        torus_out_[r][d]->set_faults(config_.link_ber, wire_seed(config_.fault_seed, 1'000'000'000ull + index++), at);
+      }
 }
 
 }  // namespace collnet::sim

@@ -77,13 +77,24 @@ class Machine : public fw::MachineModel {
   // Flits sent by `rank` on its torus link `dir` so far (0 where there is no link).
   uint64_t torus_link_flits(unsigned rank, unsigned dir) const;
   bool node_error(unsigned rank) const override { return nodes_.at(rank)->error_flag(); }
+  // One connected link end's link-layer counters (lk_port), read through the node's service
+  // port: reading changes nothing in the run.
+  struct LinkEnd {
+    unsigned rank;
+    bool torus;     // torus link (direction 0..5) or tree link (0..2)
+    unsigned link;
+    fw::LinkCounters counters;
+  };
+  std::vector<LinkEnd> link_counters();
+  // Bits the wires' faults have flipped so far (MachineConfig::link_ber).
+  uint64_t bits_flipped() const;
   // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.
   Node::Activity activity() const;
   // Attaches an agent to node `rank`'s bus (instead of running tasks there).
   void attach(unsigned rank, fw::EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
 
  private:
-  void task_finished();
+  void task_finished(unsigned id);
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
   // by the per-cycle trace) or else `link_latency` cycles per node at a time.
   bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }
@@ -94,8 +105,11 @@ class Machine : public fw::MachineModel {
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<sc_core::sc_clock> clock_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  // Sets every wire's bit errors and cuts from the configuration (MachineConfig::link_ber,
+  // link_cuts); throws std::invalid_argument for a cut of an unconnected tree link.
+  void apply_link_faults(const fw::TorusLayout& torus);
   std::vector<std::unique_ptr<LinkWire>> wires_;
-  std::vector<std::array<const LinkWire*, 3>> out_wires_;
+  std::vector<std::array<LinkWire*, 3>> out_wires_;
   std::vector<std::array<std::unique_ptr<TorusWire>, 6>> torus_out_;
   std::vector<fw::Personality> personalities_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;

@@ -12,8 +12,10 @@ void MachineConfig::validate() const {
   if (shape.nodes() > kMaxNodes)
     throw std::invalid_argument("machine shape " + shape.str() + " has " + std::to_string(shape.nodes()) +
                                 " nodes; at most " + std::to_string(kMaxNodes) + " are supported");
-  if (link_latency < 1 || link_latency > 1000)
-    throw std::invalid_argument("link latency " + std::to_string(link_latency) + " must be 1..1000 cycles");
+  if (link_latency < 1 || link_latency > kMaxLinkLatency)
+    throw std::invalid_argument("link latency " + std::to_string(link_latency) + " must be 1.." +
+                                std::to_string(kMaxLinkLatency) +
+                                " cycles (the link layer's retransmission timeout covers round trips up to that)");
   if (access_cycles < 1 || access_cycles > 1000)
     throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1..1000 cycles");
   if (tasks_per_node < 1 || tasks_per_node > kMaxTasksPerNode)
@@ -36,6 +38,19 @@ void MachineConfig::validate() const {
     if (r >= shape.nodes())
       throw std::invalid_argument("down node " + std::to_string(r) + " is not on a machine of " +
                                   std::to_string(shape.nodes()) + " nodes");
+  if (!(link_ber >= 0 && link_ber < 1))
+    throw std::invalid_argument("link bit error rate " + std::to_string(link_ber) + " must be in [0, 1)");
+  for (const LinkCut& c : link_cuts) {
+    const std::string what = std::string(c.torus ? "torus" : "tree") + " link " + std::to_string(c.link) + " of node " +
+                             std::to_string(c.rank);
+    if (c.rank >= shape.nodes())
+      throw std::invalid_argument("link cut: node " + std::to_string(c.rank) + " is not on a machine of " +
+                                  std::to_string(shape.nodes()) + " nodes");
+    if (c.link >= (c.torus ? 6u : 3u))
+      throw std::invalid_argument("link cut: " + what + ": a node has " + (c.torus ? "torus links 0..5" : "tree links 0..2"));
+    if (c.torus && !torus.has_link(c.link))
+      throw std::invalid_argument("link cut: " + what + " does not exist (that dimension has size 1)");
+  }
   for (const DownLink& l : down_links) {
     if (l.rank >= shape.nodes())
       throw std::invalid_argument("down link: node " + std::to_string(l.rank) + " is not on a machine of " +

@@ -16,6 +16,7 @@ struct MachineConfig {
   static constexpr unsigned kMaxNodes = 65536;  // Blue Gene/L's 64x32x32
   static constexpr unsigned kMaxTasksPerNode = 64;
   static constexpr unsigned kMaxThreads = 256;
+  static constexpr unsigned kMaxLinkLatency = 60;  // lk_pkg::LkMaxLatency
 
   Shape shape;
   unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
@@ -47,6 +48,18 @@ struct MachineConfig {
   };
   std::vector<DownLink> down_links;
 
+  // Faults on the wires (DelayWire::set_faults): every bit a link carries flips with
+  // probability link_ber, from generators seeded by fault_seed; a cut link carries nothing,
+  // both ways, from its cycle on, and its link ends declare it down (lk_port). A cut is
+  // not a marking: the routers do not know of it.
+  double link_ber = 0;
+  uint64_t fault_seed = 1;
+  struct LinkCut {
+    bool torus;      // a torus link (link: direction 0..5) or a tree link (link: 0..2)
+    unsigned rank, link;
+    uint64_t cycle;  // the first cycle the link carries nothing
+  };
+  std::vector<LinkCut> link_cuts;
   // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
   unsigned torus_links_down(unsigned rank) const;
   bool node_down(unsigned rank) const;

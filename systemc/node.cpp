@@ -10,6 +10,8 @@
 #include "node.hpp"
 #include "bus_words.hpp"
 #include "model_reset.hpp"
+
+#include <stdexcept>
 // clang-format on
 
 namespace collnet::sim {
@@ -60,15 +62,18 @@ bool drive_request(Model& m, bool req, bool& last_req, const fw::BusRequest& r) 
 // The model's torus link ports by direction, so that one loop drives all six. Resolved
 // once, when the node is built.
 struct Node::TorusPorts {
-  CData *in_valid, *in_hdr, *in_vc, *in_credit, *out_valid, *out_hdr, *out_vc, *out_credit;
-  QData *in_data, *out_data;
+  CData *in_valid, *in_hdr, *in_vc, *out_valid, *out_hdr, *out_vc;
+  IData *in_credit, *out_credit;
+  QData *in_data, *out_data, *in_ctl, *out_ctl;
 };
 
-#define COLLNET_TORUS_PORTS(m, d)                                                                     \
-  TorusPorts {                                                                                       \
-    &m.tor##d##_in_valid_i, &m.tor##d##_in_hdr_i, &m.tor##d##_in_vc_i, &m.tor##d##_out_credit_i,     \
-        &m.tor##d##_out_valid_o, &m.tor##d##_out_hdr_o, &m.tor##d##_out_vc_o, &m.tor##d##_in_credit_o, \
-        &m.tor##d##_in_data_i, &m.tor##d##_out_data_o                                                \
+// in_* are the model's inputs (the incoming wire: its flit, the far end's credit counts
+// for this direction and its control word), out_* its outputs.
+#define COLLNET_TORUS_PORTS(m, d)                                                                      \
+  TorusPorts {                                                                                        \
+    &m.tor##d##_in_valid_i, &m.tor##d##_in_hdr_i, &m.tor##d##_in_vc_i, &m.tor##d##_out_valid_o,       \
+        &m.tor##d##_out_hdr_o, &m.tor##d##_out_vc_o, &m.tor##d##_out_credit_i, &m.tor##d##_in_credit_o, \
+        &m.tor##d##_in_data_i, &m.tor##d##_out_data_o, &m.tor##d##_in_ctl_i, &m.tor##d##_out_ctl_o     \
   }
 
 std::array<Node::TorusPorts, 6> Node::torus_ports(Vtorus_net& m) {
@@ -147,6 +152,28 @@ std::array<uint64_t, 4> Node::bus_rvector() const {
 
 bool Node::error_flag() const { return tree_->err_o || torus_->err_o; }
 
+namespace {
+template <class Model>
+fw::LinkCounters read_service_port(Model& m, unsigned link) {
+  std::array<uint64_t, 8> w{};
+  for (unsigned k = 0; k < 8; ++k) {
+    m.lk_svc_sel_i = static_cast<CData>(link * 8 + k);
+    m.eval();  // the clock does not move: only the port's combinational read settles
+    w[k] = m.lk_svc_word_o;
+  }
+  m.lk_svc_sel_i = 0;
+  m.eval();
+  return fw::LinkCounters::decode(w);
+}
+}  // namespace
+
+fw::LinkCounters Node::link_counters(bool torus, unsigned link) {
+  if (link >= (torus ? 6u : 3u))
+    throw std::invalid_argument(std::string(torus ? "torus" : "tree") + " link " + std::to_string(link) +
+                                " does not exist");
+  return torus ? read_service_port(*torus_, link) : read_service_port(*tree_, link);
+}
+
 void Node::on_posedge() {
   step();
   edge_.notify(sc_core::SC_ZERO_TIME);
@@ -165,15 +192,15 @@ bool Node::drive_tree() {
     switch (l) {
       case 0:
         m.tree0_in_valid_i = f.valid, m.tree0_in_vc_i = f.vc, m.tree0_in_hdr_i = f.hdr, m.tree0_in_data_i = f.data;
-        m.tree0_out_credit_i = f.credit, m.gi0_in_i = f.gi;
+        m.tree0_out_credit_i = f.credit, m.gi0_in_i = f.gi, m.tree0_in_ctl_i = f.ctl;
         break;
       case 1:
         m.tree1_in_valid_i = f.valid, m.tree1_in_vc_i = f.vc, m.tree1_in_hdr_i = f.hdr, m.tree1_in_data_i = f.data;
-        m.tree1_out_credit_i = f.credit, m.gi1_in_i = f.gi;
+        m.tree1_out_credit_i = f.credit, m.gi1_in_i = f.gi, m.tree1_in_ctl_i = f.ctl;
         break;
       default:
         m.tree2_in_valid_i = f.valid, m.tree2_in_vc_i = f.vc, m.tree2_in_hdr_i = f.hdr, m.tree2_in_data_i = f.data;
-        m.tree2_out_credit_i = f.credit, m.gi2_in_i = f.gi;
+        m.tree2_out_credit_i = f.credit, m.gi2_in_i = f.gi, m.tree2_in_ctl_i = f.ctl;
         break;
     }
   }
@@ -198,6 +225,7 @@ bool Node::drive_torus() {
     *tp[d].in_vc = f.vc;
     *tp[d].in_data = f.data;
     *tp[d].in_credit = f.credit;
+    *tp[d].in_ctl = f.ctl;
   }
   changed |= drive_request(m, request_.active && to_torus(request_.addr), torus_req_, request_);
   // The configuration pins (set_torus_config) are registered at the edge after a change.
@@ -209,17 +237,18 @@ bool Node::drive_torus() {
 void Node::read_tree_outputs() {
   const Vtree_net& m = *tree_;
   tree_out_[0] = {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
-                  m.tree0_in_credit_o, m.gi0_out_o};
+                  m.tree0_in_credit_o, m.gi0_out_o, m.tree0_out_ctl_o};
   tree_out_[1] = {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
-                  m.tree1_in_credit_o, m.gi1_out_o};
+                  m.tree1_in_credit_o, m.gi1_out_o, m.tree1_out_ctl_o};
   tree_out_[2] = {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
-                  m.tree2_in_credit_o, m.gi2_out_o};
+                  m.tree2_in_credit_o, m.gi2_out_o, m.tree2_out_ctl_o};
 }
 
 void Node::read_torus_outputs() {
   const std::array<TorusPorts, 6>& tp = *tor_ports_;
   for (unsigned d = 0; d < 6; ++d)
-    torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit};
+    torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
+                     *tp[d].out_ctl};
 }
 
 void Node::step() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "firmware/bus_port.hpp"
+#include "firmware/link_counters.hpp"
 #include "link.hpp"
 #include "quiescence.hpp"
 
@@ -61,6 +62,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   std::array<uint64_t, 4> bus_rvector() const override;
   uint64_t torus_status() const override;
   bool error_flag() const;
+  // The link layer's counters of tree link l (torus = false) or torus link d, read through
+  // the sides' service ports: no clock edge, no bus access, nothing in the run changes.
+  fw::LinkCounters link_counters(bool torus, unsigned link);
 
   // One clock cycle: drive the inputs, evaluate the edge, drive the outputs, run the agent.
   // The clock's rising edge calls it (and then notifies edge_event()); Machine::advance

@@ -64,10 +64,10 @@ std::string TraceWriter::gtkw_text(const std::string& fst_path, const std::vecto
       g << "@800200\n-" << n << " link " << l << "\n";
       g << "@28\n" << p << "_in_valid_i\n" << p << "_in_vc_i\n" << p << "_in_hdr_i\n";
       g << "@22\n" << p << "_in_data_i[63:0]\n";
-      g << "@22\n" << p << "_in_credit_o[1:0]\n";
+      g << "@22\n" << p << "_in_credit_o[7:0]\n" << p << "_in_ctl_i[40:0]\n";
       g << "@28\n" << p << "_out_valid_o\n" << p << "_out_vc_o\n" << p << "_out_hdr_o\n";
       g << "@22\n" << p << "_out_data_o[63:0]\n";
-      g << "@22\n" << p << "_out_credit_i[1:0]\n";
+      g << "@22\n" << p << "_out_credit_i[7:0]\n" << p << "_out_ctl_o[40:0]\n";
       const std::string gi = top + "gi" + std::to_string(l);
       g << "@22\n" << gi << "_in_i[7:0]\n" << gi << "_out_o[7:0]\n";
       g << "@1000200\n-" << n << " link " << l << "\n";

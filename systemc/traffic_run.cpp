@@ -29,6 +29,9 @@ void TrafficOptions::validate() const {
   if (engine == Engine::Flat && machine.threads > 1)
     throw std::invalid_argument("threads " + std::to_string(machine.threads) +
                                 " and the flat engine: the flat engine is one model, evaluated by one thread");
+  if (engine == Engine::Flat && (machine.link_ber > 0 || !machine.link_cuts.empty()))
+    throw std::invalid_argument("link faults and the flat engine: bit errors and cuts are injected on the SystemC "
+                                "machine's wires; the flat engine's links are inside its one model");
   if (engine == Engine::Flat && machine.lockstep)
     throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
                                 "stepped a cycle at a time already");
@@ -43,6 +46,7 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); });
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();
+  if (o.inspect) o.inspect(machine);
   machine.finish();
   return res;
 }

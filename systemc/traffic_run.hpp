@@ -3,6 +3,8 @@
 // model (one Verilated top holding every node and link). The same agents drive either.
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <string>
 
@@ -12,6 +14,8 @@
 namespace collnet::sim {
 
 enum class Engine { SystemC, Flat };
+class Machine;
+
 std::string to_string(Engine e);
 Engine parse_engine(const std::string& text);  // throws std::invalid_argument
 
@@ -22,6 +26,9 @@ struct TrafficOptions {
   uint64_t idle_limit = 10000;  // the deadlock watchdog
   uint64_t drain_limit = 0;     // cycles allowed for draining (0: 10 x (warmup + cycles) + 100000)
   Engine engine = Engine::SystemC;
+  // Called with the machine once the traffic has drained (SystemC engine only): for
+  // reading what the run left, such as the link counters.
+  std::function<void(Machine&)> inspect;
 
   void validate() const;  // throws std::invalid_argument naming the bad option
 };

@@ -69,7 +69,7 @@ module tr_ring #(
       .in_valid_i(in_valid[i*6 +: 6]), .in_hdr_i(in_hdr[i*6 +: 6]), .in_vc_i(in_vc[i*12 +: 12]),
       .in_data_i(in_data[i*384 +: 384]), .in_credit_o(in_credit[i*24 +: 24]),
       .out_valid_o(out_valid[i*6 +: 6]), .out_hdr_o(out_hdr[i*6 +: 6]), .out_vc_o(out_vc[i*12 +: 12]),
-      .out_data_o(out_data[i*384 +: 384]), .out_credit_i(out_credit[i*24 +: 24]),
+      .out_data_o(out_data[i*384 +: 384]), .out_credit_i(out_credit[i*24 +: 24]), .out_hold_i(6'0),
       .inj_push_i(inj_push_i[i*3 +: 3]), .inj_n_i(3'd1), .inj_data_i({192'd0, inj_data_i[i*64 +: 64]}),
       .inj_free_o(inj_free_o[i*24 +: 24]),
       .rcv_pop_i(rcv_pop_i[i*2 +: 2]), .rcv_n_i(3'd1), .rcv_data_o(rcv_lanes[i*512 +: 512]),

@@ -8,7 +8,9 @@
 // wide so that the processor moves cn_pkg::VectorWords payload words per access.
 //
 // Link l, both directions: valid, vc, hdr (header flit), data (one flit) forward; credit[v]
-// back (one pulse per packet buffer of VC v freed at the receiver).
+// back (one pulse per packet buffer of VC v freed at the receiver). Between these ports and
+// the wires sits the link layer (lk_port, in nd_tree_net), which may hold a link's packet
+// starts (link_hold_i) the way a missing credit does.
 `default_nettype none
 
 module cn_adapter
@@ -45,6 +47,12 @@ module cn_adapter
   output logic      [NumLinks-1:0]            link_out_hdr_o,
   output logic      [NumLinks*FlitBits-1:0]   link_out_data_o,
   input  wire logic [NumLinks*NumVcs-1:0]     link_out_credit_i,
+  // the link layer (lk_port) of each link: start no packet on link l (its retransmission
+  // buffer is nearly full, or the link is down); link l is down; a bad access to the link
+  // counters (a pulse)
+  input  wire logic [NumLinks-1:0]            link_hold_i,
+  input  wire logic [NumLinks-1:0]            link_down_i,
+  input  wire logic                           link_bad_addr_i,
   // any sticky error bit set
   output logic                                err_o
 );
@@ -182,7 +190,7 @@ module cn_adapter
     logic [FlitBits-1:0] data;
     assign send_vc[l] = send[1][l];
     for (genvar v = 0; v < NumVcs; v++) begin : g_credit
-      assign tx_can_start[v][l] = can_start[v];
+      assign tx_can_start[v][l] = can_start[v] && !link_hold_i[l];
     end
     assign hdr  = send_vc[l] ? send_hdr[1][l] : send_hdr[0][l];
     assign data = send_vc[l] ? send_data[1][l] : send_data[0][l];
@@ -211,6 +219,8 @@ module cn_adapter
     err_set[cn_pkg::ErrBadOpcode]   = |vc_err_op;
     err_set[cn_pkg::ErrBadSize]     = |vc_err_size;
     err_set[cn_pkg::ErrLinkProto]   = (|rx_proto_err) || (|tx_credit_err) || (|vc_err_proto);
+    err_set[cn_pkg::ErrLinkDown]    = |link_down_i;
+    err_set[cn_pkg::ErrBadAddr]     = link_bad_addr_i;
   end
 
 `ifndef SYNTHESIS

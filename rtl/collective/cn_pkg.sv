@@ -190,7 +190,10 @@ package cn_pkg;
   // a packet carried an operand size the ALU cannot cut (not 16, 32 or 64·2^k bits; the combine
   // halts)
   localparam int ErrBadSize      = 9;
-  localparam int ErrBits         = 10;  // bits of RegErr
+  // a tree link stopped acknowledging: its link layer gave up after LkRetryLimit timeouts in a row
+  // (RegLkTree says which)
+  localparam int ErrLinkDown     = 10;
+  localparam int ErrBits         = 11;  // bits of RegErr
 
   // ---------------------------------------------------------------- RegErrInfo fields
   localparam int ErrInfoExpectedLsb = 0;  // the expected header

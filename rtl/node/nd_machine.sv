@@ -16,8 +16,9 @@
 // after clock edge c is sampled by the receiver at edge c + LinkLatency. The output
 // register is the link's first cycle; a cmn_delay of LinkLatency - 1 registers adds the
 // rest (none for LinkLatency = 1: a wire). Each direction of a link is one bundle through
-// one delay line: the sender's flit (valid, header flag, VC, data), the credits the
-// sender returns for the link's other direction and, on the tree, the barrier bits.
+// one delay line: the sender's flit (valid, header flag, VC, data), the running credit
+// counts the sender returns for the link's other direction, on the tree the barrier bits,
+// and the link layer's control word (sequence number, CRCs, acknowledgement: lk_port).
 //
 // The shape is set with parameters, or, where they cannot be overridden, with the macros
 // ND_MACHINE_X, _Y, _Z and _LINK_LATENCY as their defaults: a hierarchical Verilation
@@ -66,10 +67,13 @@ module nd_machine #(
 );
 
   // One direction of a link as it leaves the sender, before the delay line.
-  // Torus: {valid, hdr, vc[1:0], data[63:0], credit[3:0]}.
-  localparam int TorBits  = 1 + 1 + 2 + 64 + 4;
-  // Tree: {valid, vc, hdr, data[63:0], credit[1:0], barrier[7:0]}.
-  localparam int TreeBits = 1 + 1 + 1 + 64 + 2 + 8;
+  // Torus: {valid, hdr, vc[1:0], data[63:0], credit counts[31:0], control word}.
+  localparam int CtlW     = lk_pkg::LkCtlBits;
+  localparam int TorCntW  = tr_pkg::TrNumVcs * lk_pkg::LkTorusCntW;
+  localparam int TreeCntW = cn_pkg::NumVcs * lk_pkg::LkTreeCntW;
+  localparam int TorBits  = 1 + 1 + 2 + 64 + TorCntW + CtlW;
+  // Tree: {valid, vc, hdr, data[63:0], credit counts[7:0], barrier[7:0], control word}.
+  localparam int TreeBits = 1 + 1 + 1 + 64 + TreeCntW + 8 + CtlW;
   localparam int Stages   = LinkLatency - 1;
 
   // The nodes see copies of the bus inputs and link-down bits made in one always_comb, not
@@ -108,12 +112,14 @@ module nd_machine #(
 
     logic [2:0]      tree_in_valid, tree_in_vc, tree_in_hdr, tree_out_valid, tree_out_vc, tree_out_hdr;
     logic [3*64-1:0] tree_in_data, tree_out_data;
-    logic [3*2-1:0]  tree_in_credit, tree_out_credit;
+    logic [3*TreeCntW-1:0] tree_in_credit, tree_out_credit;
+    logic [3*CtlW-1:0]     tree_in_ctl, tree_out_ctl;
     logic [3*8-1:0]  gi_in, gi_out;
     logic [5:0]      tor_in_valid, tor_in_hdr, tor_out_valid, tor_out_hdr;
     logic [6*2-1:0]  tor_in_vc, tor_out_vc;
     logic [6*64-1:0] tor_in_data, tor_out_data;
-    logic [6*4-1:0]  tor_in_credit, tor_out_credit;
+    logic [6*TorCntW-1:0] tor_in_credit, tor_out_credit;
+    logic [6*CtlW-1:0]    tor_in_ctl, tor_out_ctl;
 
     // ---------------------------------------------------------------- torus links
     for (genvar d = 0; d < 6; d++) begin : g_tor
@@ -127,9 +133,9 @@ module nd_machine #(
       logic [TorBits-1:0] rx;
 
       assign tor_tx[r][d] = {tor_out_valid[d], tor_out_hdr[d], tor_out_vc[d*2 +: 2], tor_out_data[d*64 +: 64],
-                             tor_in_credit[d*4 +: 4]};
+                             tor_in_credit[d*TorCntW +: TorCntW], tor_out_ctl[d*CtlW +: CtlW]};
       assign {tor_in_valid[d], tor_in_hdr[d], tor_in_vc[d*2 +: 2], tor_in_data[d*64 +: 64],
-              tor_out_credit[d*4 +: 4]} = rx;
+              tor_out_credit[d*TorCntW +: TorCntW], tor_in_ctl[d*CtlW +: CtlW]} = rx;
 
       if (Size == 1) begin : g_none
         logic [TorBits-1:0] unused_tx;
@@ -151,9 +157,9 @@ module nd_machine #(
       logic [TreeBits-1:0] rx;
 
       assign tree_tx[r][l] = {tree_out_valid[l], tree_out_vc[l], tree_out_hdr[l], tree_out_data[l*64 +: 64],
-                              tree_in_credit[l*2 +: 2], gi_out[l*8 +: 8]};
+                              tree_in_credit[l*TreeCntW +: TreeCntW], gi_out[l*8 +: 8], tree_out_ctl[l*CtlW +: CtlW]};
       assign {tree_in_valid[l], tree_in_vc[l], tree_in_hdr[l], tree_in_data[l*64 +: 64],
-              tree_out_credit[l*2 +: 2], gi_in[l*8 +: 8]} = rx;
+              tree_out_credit[l*TreeCntW +: TreeCntW], gi_in[l*8 +: 8], tree_in_ctl[l*CtlW +: CtlW]} = rx;
 
       if (!Linked) begin : g_none
         logic [TreeBits-1:0] unused_tx;
@@ -175,46 +181,55 @@ module nd_machine #(
       .bus_ready_o(unused_bus_ready[r]), .bus_rvalid_o(bus_rvalid_o[r]), .bus_rdata_o(bus_rdata_o[r]),
       // tree links
       .tree0_in_valid_i(tree_in_valid[0]), .tree0_in_vc_i(tree_in_vc[0]), .tree0_in_hdr_i(tree_in_hdr[0]),
-      .tree0_in_data_i(tree_in_data[0*64 +: 64]), .tree0_in_credit_o(tree_in_credit[0*2 +: 2]),
+      .tree0_in_data_i(tree_in_data[0*64 +: 64]), .tree0_in_credit_o(tree_in_credit[0*TreeCntW +: TreeCntW]),
       .tree0_out_valid_o(tree_out_valid[0]), .tree0_out_vc_o(tree_out_vc[0]), .tree0_out_hdr_o(tree_out_hdr[0]),
-      .tree0_out_data_o(tree_out_data[0*64 +: 64]), .tree0_out_credit_i(tree_out_credit[0*2 +: 2]),
+      .tree0_out_data_o(tree_out_data[0*64 +: 64]), .tree0_out_credit_i(tree_out_credit[0*TreeCntW +: TreeCntW]),
+      .tree0_in_ctl_i(tree_in_ctl[0*CtlW +: CtlW]), .tree0_out_ctl_o(tree_out_ctl[0*CtlW +: CtlW]),
       .tree1_in_valid_i(tree_in_valid[1]), .tree1_in_vc_i(tree_in_vc[1]), .tree1_in_hdr_i(tree_in_hdr[1]),
-      .tree1_in_data_i(tree_in_data[1*64 +: 64]), .tree1_in_credit_o(tree_in_credit[1*2 +: 2]),
+      .tree1_in_data_i(tree_in_data[1*64 +: 64]), .tree1_in_credit_o(tree_in_credit[1*TreeCntW +: TreeCntW]),
       .tree1_out_valid_o(tree_out_valid[1]), .tree1_out_vc_o(tree_out_vc[1]), .tree1_out_hdr_o(tree_out_hdr[1]),
-      .tree1_out_data_o(tree_out_data[1*64 +: 64]), .tree1_out_credit_i(tree_out_credit[1*2 +: 2]),
+      .tree1_out_data_o(tree_out_data[1*64 +: 64]), .tree1_out_credit_i(tree_out_credit[1*TreeCntW +: TreeCntW]),
+      .tree1_in_ctl_i(tree_in_ctl[1*CtlW +: CtlW]), .tree1_out_ctl_o(tree_out_ctl[1*CtlW +: CtlW]),
       .tree2_in_valid_i(tree_in_valid[2]), .tree2_in_vc_i(tree_in_vc[2]), .tree2_in_hdr_i(tree_in_hdr[2]),
-      .tree2_in_data_i(tree_in_data[2*64 +: 64]), .tree2_in_credit_o(tree_in_credit[2*2 +: 2]),
+      .tree2_in_data_i(tree_in_data[2*64 +: 64]), .tree2_in_credit_o(tree_in_credit[2*TreeCntW +: TreeCntW]),
       .tree2_out_valid_o(tree_out_valid[2]), .tree2_out_vc_o(tree_out_vc[2]), .tree2_out_hdr_o(tree_out_hdr[2]),
-      .tree2_out_data_o(tree_out_data[2*64 +: 64]), .tree2_out_credit_i(tree_out_credit[2*2 +: 2]),
+      .tree2_out_data_o(tree_out_data[2*64 +: 64]), .tree2_out_credit_i(tree_out_credit[2*TreeCntW +: TreeCntW]),
+      .tree2_in_ctl_i(tree_in_ctl[2*CtlW +: CtlW]), .tree2_out_ctl_o(tree_out_ctl[2*CtlW +: CtlW]),
       // barrier network
       .gi0_in_i(gi_in[0*8 +: 8]), .gi0_out_o(gi_out[0*8 +: 8]),
       .gi1_in_i(gi_in[1*8 +: 8]), .gi1_out_o(gi_out[1*8 +: 8]),
       .gi2_in_i(gi_in[2*8 +: 8]), .gi2_out_o(gi_out[2*8 +: 8]),
       // torus links
       .tor0_in_valid_i(tor_in_valid[0]), .tor0_in_hdr_i(tor_in_hdr[0]), .tor0_in_vc_i(tor_in_vc[0*2 +: 2]),
-      .tor0_in_data_i(tor_in_data[0*64 +: 64]), .tor0_in_credit_o(tor_in_credit[0*4 +: 4]),
+      .tor0_in_data_i(tor_in_data[0*64 +: 64]), .tor0_in_credit_o(tor_in_credit[0*TorCntW +: TorCntW]),
       .tor0_out_valid_o(tor_out_valid[0]), .tor0_out_hdr_o(tor_out_hdr[0]), .tor0_out_vc_o(tor_out_vc[0*2 +: 2]),
-      .tor0_out_data_o(tor_out_data[0*64 +: 64]), .tor0_out_credit_i(tor_out_credit[0*4 +: 4]),
+      .tor0_out_data_o(tor_out_data[0*64 +: 64]), .tor0_out_credit_i(tor_out_credit[0*TorCntW +: TorCntW]),
+      .tor0_in_ctl_i(tor_in_ctl[0*CtlW +: CtlW]), .tor0_out_ctl_o(tor_out_ctl[0*CtlW +: CtlW]),
       .tor1_in_valid_i(tor_in_valid[1]), .tor1_in_hdr_i(tor_in_hdr[1]), .tor1_in_vc_i(tor_in_vc[1*2 +: 2]),
-      .tor1_in_data_i(tor_in_data[1*64 +: 64]), .tor1_in_credit_o(tor_in_credit[1*4 +: 4]),
+      .tor1_in_data_i(tor_in_data[1*64 +: 64]), .tor1_in_credit_o(tor_in_credit[1*TorCntW +: TorCntW]),
       .tor1_out_valid_o(tor_out_valid[1]), .tor1_out_hdr_o(tor_out_hdr[1]), .tor1_out_vc_o(tor_out_vc[1*2 +: 2]),
-      .tor1_out_data_o(tor_out_data[1*64 +: 64]), .tor1_out_credit_i(tor_out_credit[1*4 +: 4]),
+      .tor1_out_data_o(tor_out_data[1*64 +: 64]), .tor1_out_credit_i(tor_out_credit[1*TorCntW +: TorCntW]),
+      .tor1_in_ctl_i(tor_in_ctl[1*CtlW +: CtlW]), .tor1_out_ctl_o(tor_out_ctl[1*CtlW +: CtlW]),
       .tor2_in_valid_i(tor_in_valid[2]), .tor2_in_hdr_i(tor_in_hdr[2]), .tor2_in_vc_i(tor_in_vc[2*2 +: 2]),
-      .tor2_in_data_i(tor_in_data[2*64 +: 64]), .tor2_in_credit_o(tor_in_credit[2*4 +: 4]),
+      .tor2_in_data_i(tor_in_data[2*64 +: 64]), .tor2_in_credit_o(tor_in_credit[2*TorCntW +: TorCntW]),
       .tor2_out_valid_o(tor_out_valid[2]), .tor2_out_hdr_o(tor_out_hdr[2]), .tor2_out_vc_o(tor_out_vc[2*2 +: 2]),
-      .tor2_out_data_o(tor_out_data[2*64 +: 64]), .tor2_out_credit_i(tor_out_credit[2*4 +: 4]),
+      .tor2_out_data_o(tor_out_data[2*64 +: 64]), .tor2_out_credit_i(tor_out_credit[2*TorCntW +: TorCntW]),
+      .tor2_in_ctl_i(tor_in_ctl[2*CtlW +: CtlW]), .tor2_out_ctl_o(tor_out_ctl[2*CtlW +: CtlW]),
       .tor3_in_valid_i(tor_in_valid[3]), .tor3_in_hdr_i(tor_in_hdr[3]), .tor3_in_vc_i(tor_in_vc[3*2 +: 2]),
-      .tor3_in_data_i(tor_in_data[3*64 +: 64]), .tor3_in_credit_o(tor_in_credit[3*4 +: 4]),
+      .tor3_in_data_i(tor_in_data[3*64 +: 64]), .tor3_in_credit_o(tor_in_credit[3*TorCntW +: TorCntW]),
       .tor3_out_valid_o(tor_out_valid[3]), .tor3_out_hdr_o(tor_out_hdr[3]), .tor3_out_vc_o(tor_out_vc[3*2 +: 2]),
-      .tor3_out_data_o(tor_out_data[3*64 +: 64]), .tor3_out_credit_i(tor_out_credit[3*4 +: 4]),
+      .tor3_out_data_o(tor_out_data[3*64 +: 64]), .tor3_out_credit_i(tor_out_credit[3*TorCntW +: TorCntW]),
+      .tor3_in_ctl_i(tor_in_ctl[3*CtlW +: CtlW]), .tor3_out_ctl_o(tor_out_ctl[3*CtlW +: CtlW]),
       .tor4_in_valid_i(tor_in_valid[4]), .tor4_in_hdr_i(tor_in_hdr[4]), .tor4_in_vc_i(tor_in_vc[4*2 +: 2]),
-      .tor4_in_data_i(tor_in_data[4*64 +: 64]), .tor4_in_credit_o(tor_in_credit[4*4 +: 4]),
+      .tor4_in_data_i(tor_in_data[4*64 +: 64]), .tor4_in_credit_o(tor_in_credit[4*TorCntW +: TorCntW]),
       .tor4_out_valid_o(tor_out_valid[4]), .tor4_out_hdr_o(tor_out_hdr[4]), .tor4_out_vc_o(tor_out_vc[4*2 +: 2]),
-      .tor4_out_data_o(tor_out_data[4*64 +: 64]), .tor4_out_credit_i(tor_out_credit[4*4 +: 4]),
+      .tor4_out_data_o(tor_out_data[4*64 +: 64]), .tor4_out_credit_i(tor_out_credit[4*TorCntW +: TorCntW]),
+      .tor4_in_ctl_i(tor_in_ctl[4*CtlW +: CtlW]), .tor4_out_ctl_o(tor_out_ctl[4*CtlW +: CtlW]),
       .tor5_in_valid_i(tor_in_valid[5]), .tor5_in_hdr_i(tor_in_hdr[5]), .tor5_in_vc_i(tor_in_vc[5*2 +: 2]),
-      .tor5_in_data_i(tor_in_data[5*64 +: 64]), .tor5_in_credit_o(tor_in_credit[5*4 +: 4]),
+      .tor5_in_data_i(tor_in_data[5*64 +: 64]), .tor5_in_credit_o(tor_in_credit[5*TorCntW +: TorCntW]),
       .tor5_out_valid_o(tor_out_valid[5]), .tor5_out_hdr_o(tor_out_hdr[5]), .tor5_out_vc_o(tor_out_vc[5*2 +: 2]),
-      .tor5_out_data_o(tor_out_data[5*64 +: 64]), .tor5_out_credit_i(tor_out_credit[5*4 +: 4]),
+      .tor5_out_data_o(tor_out_data[5*64 +: 64]), .tor5_out_credit_i(tor_out_credit[5*TorCntW +: TorCntW]),
+      .tor5_in_ctl_i(tor_in_ctl[5*CtlW +: CtlW]), .tor5_out_ctl_o(tor_out_ctl[5*CtlW +: CtlW]),
       // torus configuration
       .tor_coord_i({8'(PosZ), 8'(PosY), 8'(PosX)}), .tor_dims_i({8'(Z), 8'(Y), 8'(X)}),
       .tor_link_down_i(node_link_down[r]),

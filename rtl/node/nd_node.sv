@@ -1,14 +1,16 @@
 // nd_node: the node top that the machine instantiates once per node: its tree side
-// (nd_tree_net: the combining-network adapter and the barrier unit) and its torus side
-// (nd_torus_net: the router and its registers) behind the node's register bus (addresses
-// 0x400-0x7ff go to the barrier unit, 0x800-0xbff to the torus, the rest to the adapter).
+// (nd_tree_net: the combining-network adapter, the barrier unit and the tree links' link
+// ends) and its torus side (nd_torus_net: the router, its registers and the torus links'
+// link ends) behind the node's register bus (addresses 0x400-0x7ff go to the tree side's
+// barrier unit and link counters, 0x800-0xbff to the torus, the rest to the adapter).
 // Every output is driven by a register inside a block, so a node is evaluated once per
 // clock edge and links are pure delays between nodes. The flat engine (nd_machine)
 // instantiates nd_node; the SystemC machine Verilates the two sides as separate models
 // and does this module's bus decode in C++ (systemc/node.cpp), so that it can skip
 // whichever side is quiescent.
-// Ports are flat, one group per link (valid, VC, header flag, data forward; one credit
-// per VC back), so that waveform viewers group them cleanly.
+// Ports are flat, one group per link (valid, VC, header flag, data and the link layer's
+// control word forward; a running credit count per VC back), so that waveform viewers
+// group them cleanly.
 `default_nettype none
 
 module nd_node (
@@ -28,34 +30,40 @@ module nd_node (
   input  wire logic                                      tree0_in_vc_i,
   input  wire logic                                      tree0_in_hdr_i,
   input  wire logic [cn_pkg::FlitBits-1:0]               tree0_in_data_i,
-  output logic      [cn_pkg::NumVcs-1:0]                 tree0_in_credit_o,   // VC v at bit v
+  output logic      [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree0_in_credit_o,  // running counts, VC v at [v*4 +: 4]
   output logic                                           tree0_out_valid_o,
   output logic                                           tree0_out_vc_o,
   output logic                                           tree0_out_hdr_o,
   output logic      [cn_pkg::FlitBits-1:0]               tree0_out_data_o,
-  input  wire logic [cn_pkg::NumVcs-1:0]                 tree0_out_credit_i,
+  input  wire logic [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree0_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tree0_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tree0_out_ctl_o,
   // tree link 1
   input  wire logic                                      tree1_in_valid_i,
   input  wire logic                                      tree1_in_vc_i,
   input  wire logic                                      tree1_in_hdr_i,
   input  wire logic [cn_pkg::FlitBits-1:0]               tree1_in_data_i,
-  output logic      [cn_pkg::NumVcs-1:0]                 tree1_in_credit_o,   // VC v at bit v
+  output logic      [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree1_in_credit_o,  // running counts, VC v at [v*4 +: 4]
   output logic                                           tree1_out_valid_o,
   output logic                                           tree1_out_vc_o,
   output logic                                           tree1_out_hdr_o,
   output logic      [cn_pkg::FlitBits-1:0]               tree1_out_data_o,
-  input  wire logic [cn_pkg::NumVcs-1:0]                 tree1_out_credit_i,
+  input  wire logic [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree1_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tree1_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tree1_out_ctl_o,
   // tree link 2
   input  wire logic                                      tree2_in_valid_i,
   input  wire logic                                      tree2_in_vc_i,
   input  wire logic                                      tree2_in_hdr_i,
   input  wire logic [cn_pkg::FlitBits-1:0]               tree2_in_data_i,
-  output logic      [cn_pkg::NumVcs-1:0]                 tree2_in_credit_o,   // VC v at bit v
+  output logic      [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree2_in_credit_o,  // running counts, VC v at [v*4 +: 4]
   output logic                                           tree2_out_valid_o,
   output logic                                           tree2_out_vc_o,
   output logic                                           tree2_out_hdr_o,
   output logic      [cn_pkg::FlitBits-1:0]               tree2_out_data_o,
-  input  wire logic [cn_pkg::NumVcs-1:0]                 tree2_out_credit_i,
+  input  wire logic [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree2_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tree2_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tree2_out_ctl_o,
   // barrier network, per tree link: {OR, AND} of each of the 4 channels
   input  wire logic [7:0]                                gi0_in_i,
   output logic      [7:0]                                gi0_out_o,
@@ -68,67 +76,79 @@ module nd_node (
   input  wire logic                                      tor0_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor0_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor0_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor0_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor0_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor0_out_valid_o,
   output logic                                           tor0_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor0_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor0_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor0_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor0_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor0_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor0_out_ctl_o,
   // torus link 1 (x-)
   input  wire logic                                      tor1_in_valid_i,
   input  wire logic                                      tor1_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor1_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor1_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor1_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor1_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor1_out_valid_o,
   output logic                                           tor1_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor1_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor1_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor1_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor1_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor1_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor1_out_ctl_o,
   // torus link 2 (y+)
   input  wire logic                                      tor2_in_valid_i,
   input  wire logic                                      tor2_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor2_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor2_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor2_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor2_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor2_out_valid_o,
   output logic                                           tor2_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor2_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor2_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor2_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor2_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor2_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor2_out_ctl_o,
   // torus link 3 (y-)
   input  wire logic                                      tor3_in_valid_i,
   input  wire logic                                      tor3_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor3_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor3_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor3_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor3_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor3_out_valid_o,
   output logic                                           tor3_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor3_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor3_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor3_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor3_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor3_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor3_out_ctl_o,
   // torus link 4 (z+)
   input  wire logic                                      tor4_in_valid_i,
   input  wire logic                                      tor4_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor4_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor4_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor4_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor4_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor4_out_valid_o,
   output logic                                           tor4_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor4_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor4_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor4_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor4_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor4_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor4_out_ctl_o,
   // torus link 5 (z-)
   input  wire logic                                      tor5_in_valid_i,
   input  wire logic                                      tor5_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor5_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor5_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor5_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor5_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor5_out_valid_o,
   output logic                                           tor5_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor5_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor5_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor5_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor5_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor5_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor5_out_ctl_o,
   // torus configuration, static while the machine runs (registered inside)
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_coord_i,      // this node's x, y, z (8 bits each, x lowest)
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_dims_i,       // the torus size in x, y, z
@@ -168,16 +188,21 @@ module nd_node (
   assign bus_rdata_o  = sel_tr_q ? tr_rdata : tree_rdata;
   assign err_o        = tree_err || tr_err;
 
+  // The link counters' service ports are the SystemC machine's (it Verilates the two sides
+  // apart); in a whole-machine model the counters are read over the register bus.
+  logic [63:0] unused_tree_svc, unused_torus_svc;
+
   nd_tree_net #(
     .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
   ) u_tree_net (
     .clk_i, .rst_ni,
     .bus_req_i(bus_req_i && !to_tr), .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,
     .bus_ready_o, .bus_rvalid_o(tree_rvalid), .bus_rdata_o(tree_rdata),
-    .tree0_in_valid_i, .tree0_in_vc_i, .tree0_in_hdr_i, .tree0_in_data_i, .tree0_in_credit_o, .tree0_out_valid_o, .tree0_out_vc_o, .tree0_out_hdr_o, .tree0_out_data_o, .tree0_out_credit_i,
-    .tree1_in_valid_i, .tree1_in_vc_i, .tree1_in_hdr_i, .tree1_in_data_i, .tree1_in_credit_o, .tree1_out_valid_o, .tree1_out_vc_o, .tree1_out_hdr_o, .tree1_out_data_o, .tree1_out_credit_i,
-    .tree2_in_valid_i, .tree2_in_vc_i, .tree2_in_hdr_i, .tree2_in_data_i, .tree2_in_credit_o, .tree2_out_valid_o, .tree2_out_vc_o, .tree2_out_hdr_o, .tree2_out_data_o, .tree2_out_credit_i,
+    .tree0_in_valid_i, .tree0_in_vc_i, .tree0_in_hdr_i, .tree0_in_data_i, .tree0_in_credit_o, .tree0_out_valid_o, .tree0_out_vc_o, .tree0_out_hdr_o, .tree0_out_data_o, .tree0_out_credit_i, .tree0_in_ctl_i, .tree0_out_ctl_o,
+    .tree1_in_valid_i, .tree1_in_vc_i, .tree1_in_hdr_i, .tree1_in_data_i, .tree1_in_credit_o, .tree1_out_valid_o, .tree1_out_vc_o, .tree1_out_hdr_o, .tree1_out_data_o, .tree1_out_credit_i, .tree1_in_ctl_i, .tree1_out_ctl_o,
+    .tree2_in_valid_i, .tree2_in_vc_i, .tree2_in_hdr_i, .tree2_in_data_i, .tree2_in_credit_o, .tree2_out_valid_o, .tree2_out_vc_o, .tree2_out_hdr_o, .tree2_out_data_o, .tree2_out_credit_i, .tree2_in_ctl_i, .tree2_out_ctl_o,
     .gi0_in_i, .gi0_out_o, .gi1_in_i, .gi1_out_o, .gi2_in_i, .gi2_out_o,
+    .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_tree_svc),
     .err_o(tree_err)
   );
 
@@ -186,18 +211,19 @@ module nd_node (
     .bus_req_i(bus_req_i && to_tr), .bus_we_i, .bus_addr_i, .bus_wdata_i,
     .bus_rvalid_o(tr_rvalid), .bus_rdata_o(tr_rdata),
     .tor0_in_valid_i, .tor0_in_hdr_i, .tor0_in_vc_i, .tor0_in_data_i, .tor0_in_credit_o,
-    .tor0_out_valid_o, .tor0_out_hdr_o, .tor0_out_vc_o, .tor0_out_data_o, .tor0_out_credit_i,
+    .tor0_out_valid_o, .tor0_out_hdr_o, .tor0_out_vc_o, .tor0_out_data_o, .tor0_out_credit_i, .tor0_in_ctl_i, .tor0_out_ctl_o,
     .tor1_in_valid_i, .tor1_in_hdr_i, .tor1_in_vc_i, .tor1_in_data_i, .tor1_in_credit_o,
-    .tor1_out_valid_o, .tor1_out_hdr_o, .tor1_out_vc_o, .tor1_out_data_o, .tor1_out_credit_i,
+    .tor1_out_valid_o, .tor1_out_hdr_o, .tor1_out_vc_o, .tor1_out_data_o, .tor1_out_credit_i, .tor1_in_ctl_i, .tor1_out_ctl_o,
     .tor2_in_valid_i, .tor2_in_hdr_i, .tor2_in_vc_i, .tor2_in_data_i, .tor2_in_credit_o,
-    .tor2_out_valid_o, .tor2_out_hdr_o, .tor2_out_vc_o, .tor2_out_data_o, .tor2_out_credit_i,
+    .tor2_out_valid_o, .tor2_out_hdr_o, .tor2_out_vc_o, .tor2_out_data_o, .tor2_out_credit_i, .tor2_in_ctl_i, .tor2_out_ctl_o,
     .tor3_in_valid_i, .tor3_in_hdr_i, .tor3_in_vc_i, .tor3_in_data_i, .tor3_in_credit_o,
-    .tor3_out_valid_o, .tor3_out_hdr_o, .tor3_out_vc_o, .tor3_out_data_o, .tor3_out_credit_i,
+    .tor3_out_valid_o, .tor3_out_hdr_o, .tor3_out_vc_o, .tor3_out_data_o, .tor3_out_credit_i, .tor3_in_ctl_i, .tor3_out_ctl_o,
     .tor4_in_valid_i, .tor4_in_hdr_i, .tor4_in_vc_i, .tor4_in_data_i, .tor4_in_credit_o,
-    .tor4_out_valid_o, .tor4_out_hdr_o, .tor4_out_vc_o, .tor4_out_data_o, .tor4_out_credit_i,
+    .tor4_out_valid_o, .tor4_out_hdr_o, .tor4_out_vc_o, .tor4_out_data_o, .tor4_out_credit_i, .tor4_in_ctl_i, .tor4_out_ctl_o,
     .tor5_in_valid_i, .tor5_in_hdr_i, .tor5_in_vc_i, .tor5_in_data_i, .tor5_in_credit_o,
-    .tor5_out_valid_o, .tor5_out_hdr_o, .tor5_out_vc_o, .tor5_out_data_o, .tor5_out_credit_i,
+    .tor5_out_valid_o, .tor5_out_hdr_o, .tor5_out_vc_o, .tor5_out_data_o, .tor5_out_credit_i, .tor5_in_ctl_i, .tor5_out_ctl_o,
     .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o,
+    .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_torus_svc),
     .err_o(tr_err)
   );
 

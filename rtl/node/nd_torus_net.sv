@@ -1,6 +1,8 @@
-// nd_torus_net: the node's torus side: the six-link router and its register block (the
-// register bus's window 0x800-0xbff), with the node's torus configuration registered at
-// its edge. A block of its own so that a simulator can evaluate it apart from the tree
+// nd_torus_net: the node's torus side: the six-link router, a link end (lk_port: CRC,
+// sequence numbers, retransmission) on each of its links, and their register blocks (the
+// register bus's window 0x800-0xbff: the router's, and the link counters at 0xa00), with
+// the node's torus configuration registered at its edge. The link ports are the wires:
+// credits are running counts and each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate it apart from the tree
 // side: the SystemC machine Verilates it as one model per node and skips it on cycles
 // where it is quiescent (systemc/node.cpp). Port names are nd_node's, so waveforms read
 // the same.
@@ -21,67 +23,79 @@ module nd_torus_net (
   input  wire logic                                      tor0_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor0_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor0_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor0_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor0_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor0_out_valid_o,
   output logic                                           tor0_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor0_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor0_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor0_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor0_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor0_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor0_out_ctl_o,
   // torus link 1 (x-)
   input  wire logic                                      tor1_in_valid_i,
   input  wire logic                                      tor1_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor1_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor1_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor1_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor1_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor1_out_valid_o,
   output logic                                           tor1_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor1_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor1_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor1_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor1_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor1_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor1_out_ctl_o,
   // torus link 2 (y+)
   input  wire logic                                      tor2_in_valid_i,
   input  wire logic                                      tor2_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor2_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor2_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor2_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor2_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor2_out_valid_o,
   output logic                                           tor2_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor2_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor2_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor2_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor2_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor2_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor2_out_ctl_o,
   // torus link 3 (y-)
   input  wire logic                                      tor3_in_valid_i,
   input  wire logic                                      tor3_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor3_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor3_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor3_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor3_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor3_out_valid_o,
   output logic                                           tor3_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor3_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor3_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor3_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor3_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor3_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor3_out_ctl_o,
   // torus link 4 (z+)
   input  wire logic                                      tor4_in_valid_i,
   input  wire logic                                      tor4_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor4_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor4_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor4_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor4_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor4_out_valid_o,
   output logic                                           tor4_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor4_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor4_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor4_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor4_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor4_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor4_out_ctl_o,
   // torus link 5 (z-)
   input  wire logic                                      tor5_in_valid_i,
   input  wire logic                                      tor5_in_hdr_i,
   input  wire logic [tr_pkg::TrVcW-1:0]                  tor5_in_vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]             tor5_in_data_i,
-  output logic      [tr_pkg::TrNumVcs-1:0]               tor5_in_credit_o,  // VC v at bit v
+  output logic      [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor5_in_credit_o,  // running counts, VC v at [v*8 +: 8]
   output logic                                           tor5_out_valid_o,
   output logic                                           tor5_out_hdr_o,
   output logic      [tr_pkg::TrVcW-1:0]                  tor5_out_vc_o,
   output logic      [tr_pkg::TrFlitBits-1:0]             tor5_out_data_o,
-  input  wire logic [tr_pkg::TrNumVcs-1:0]               tor5_out_credit_i,
+  input  wire logic [tr_pkg::TrNumVcs*lk_pkg::LkTorusCntW-1:0] tor5_out_credit_i,
+  input  wire logic [lk_pkg::LkCtlBits-1:0]              tor5_in_ctl_i,
+  output logic      [lk_pkg::LkCtlBits-1:0]              tor5_out_ctl_o,
   // torus configuration, static while the machine runs (registered inside)
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_coord_i,      // this node's x, y, z (8 bits each, x lowest)
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] tor_dims_i,       // the torus size in x, y, z
@@ -89,6 +103,9 @@ module nd_torus_net (
   // RegTrStatus as wires (FIFO levels), for an on-chip agent that streams packets
   output logic      [63:0]                               tor_status_o,
   // any sticky error bit of the router or its registers
+  // service port: link counter word sel[2:0] of torus link sel[5:3], combinational
+  input  wire logic [5:0]                                lk_svc_sel_i,
+  output logic      [63:0]                               lk_svc_word_o,
   output logic                                           err_o
 );
 
@@ -108,20 +125,56 @@ module nd_torus_net (
     end
   end
 
-  logic [5:0]    tr_in_valid, tr_in_hdr, tr_out_valid, tr_out_hdr;
-  logic [6*2-1:0] tr_in_vc, tr_out_vc;
+  // ------------------------------------------------------------ links
+  // The router's link ports meet the wires through a link end each (lk_port): a flit is
+  // {hdr, vc, data}, credits travel as running counts, and no level bits share the link.
+  localparam int CntW = lk_pkg::LkTorusCntW;
+  localparam int Vcs  = tr_pkg::TrNumVcs;
+
+  logic [5:0]      tr_in_valid, tr_in_hdr, tr_out_valid, tr_out_hdr, tr_hold, lk_down;
+  logic [6*2-1:0]  tr_in_vc, tr_out_vc;
   logic [6*64-1:0] tr_in_data, tr_out_data;
-  logic [6*4-1:0] tr_in_credit, tr_out_credit;
-  assign tr_in_valid   = {tor5_in_valid_i, tor4_in_valid_i, tor3_in_valid_i, tor2_in_valid_i, tor1_in_valid_i, tor0_in_valid_i};
-  assign tr_in_hdr     = {tor5_in_hdr_i, tor4_in_hdr_i, tor3_in_hdr_i, tor2_in_hdr_i, tor1_in_hdr_i, tor0_in_hdr_i};
-  assign tr_in_vc      = {tor5_in_vc_i, tor4_in_vc_i, tor3_in_vc_i, tor2_in_vc_i, tor1_in_vc_i, tor0_in_vc_i};
-  assign tr_in_data    = {tor5_in_data_i, tor4_in_data_i, tor3_in_data_i, tor2_in_data_i, tor1_in_data_i, tor0_in_data_i};
-  assign tr_out_credit = {tor5_out_credit_i, tor4_out_credit_i, tor3_out_credit_i, tor2_out_credit_i, tor1_out_credit_i, tor0_out_credit_i};
-  assign {tor5_in_credit_o, tor4_in_credit_o, tor3_in_credit_o, tor2_in_credit_o, tor1_in_credit_o, tor0_in_credit_o} = tr_in_credit;
-  assign {tor5_out_valid_o, tor4_out_valid_o, tor3_out_valid_o, tor2_out_valid_o, tor1_out_valid_o, tor0_out_valid_o} = tr_out_valid;
-  assign {tor5_out_hdr_o, tor4_out_hdr_o, tor3_out_hdr_o, tor2_out_hdr_o, tor1_out_hdr_o, tor0_out_hdr_o} = tr_out_hdr;
-  assign {tor5_out_vc_o, tor4_out_vc_o, tor3_out_vc_o, tor2_out_vc_o, tor1_out_vc_o, tor0_out_vc_o} = tr_out_vc;
-  assign {tor5_out_data_o, tor4_out_data_o, tor3_out_data_o, tor2_out_data_o, tor1_out_data_o, tor0_out_data_o} = tr_out_data;
+  logic [6*4-1:0]  tr_in_credit, tr_out_credit;
+
+  logic [5:0]                 w_in_valid, w_in_hdr, w_out_valid, w_out_hdr;
+  logic [6*2-1:0]             w_in_vc, w_out_vc;
+  logic [6*64-1:0]            w_in_data, w_out_data;
+  logic [6*Vcs*CntW-1:0]      w_in_cnt, w_out_cnt;
+  logic [6*lk_pkg::LkCtlBits-1:0] w_in_ctl, w_out_ctl;
+  logic [6*8*64-1:0]          lk_counters;
+
+  assign w_in_valid = {tor5_in_valid_i, tor4_in_valid_i, tor3_in_valid_i, tor2_in_valid_i, tor1_in_valid_i, tor0_in_valid_i};
+  assign w_in_hdr   = {tor5_in_hdr_i, tor4_in_hdr_i, tor3_in_hdr_i, tor2_in_hdr_i, tor1_in_hdr_i, tor0_in_hdr_i};
+  assign w_in_vc    = {tor5_in_vc_i, tor4_in_vc_i, tor3_in_vc_i, tor2_in_vc_i, tor1_in_vc_i, tor0_in_vc_i};
+  assign w_in_data  = {tor5_in_data_i, tor4_in_data_i, tor3_in_data_i, tor2_in_data_i, tor1_in_data_i, tor0_in_data_i};
+  assign w_in_cnt   = {tor5_out_credit_i, tor4_out_credit_i, tor3_out_credit_i, tor2_out_credit_i, tor1_out_credit_i, tor0_out_credit_i};
+  assign w_in_ctl   = {tor5_in_ctl_i, tor4_in_ctl_i, tor3_in_ctl_i, tor2_in_ctl_i, tor1_in_ctl_i, tor0_in_ctl_i};
+  assign {tor5_in_credit_o, tor4_in_credit_o, tor3_in_credit_o, tor2_in_credit_o, tor1_in_credit_o, tor0_in_credit_o} = w_out_cnt;
+  assign {tor5_out_valid_o, tor4_out_valid_o, tor3_out_valid_o, tor2_out_valid_o, tor1_out_valid_o, tor0_out_valid_o} = w_out_valid;
+  assign {tor5_out_hdr_o, tor4_out_hdr_o, tor3_out_hdr_o, tor2_out_hdr_o, tor1_out_hdr_o, tor0_out_hdr_o} = w_out_hdr;
+  assign {tor5_out_vc_o, tor4_out_vc_o, tor3_out_vc_o, tor2_out_vc_o, tor1_out_vc_o, tor0_out_vc_o} = w_out_vc;
+  assign {tor5_out_data_o, tor4_out_data_o, tor3_out_data_o, tor2_out_data_o, tor1_out_data_o, tor0_out_data_o} = w_out_data;
+  assign {tor5_out_ctl_o, tor4_out_ctl_o, tor3_out_ctl_o, tor2_out_ctl_o, tor1_out_ctl_o, tor0_out_ctl_o} = w_out_ctl;
+
+  for (genvar d = 0; d < 6; d++) begin : g_link
+    logic unused_level, unused_w_level;
+    lk_port #(
+      .DataW(1 + 2 + 64), .HdrBit(66), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(tr_pkg::MaxPacketFlits)
+    ) u_link (
+      .clk_i, .rst_ni,
+      .n_valid_i(tr_out_valid[d]), .n_data_i({tr_out_hdr[d], tr_out_vc[d*2 +: 2], tr_out_data[d*64 +: 64]}),
+      .n_credit_i(tr_in_credit[d*Vcs +: Vcs]), .n_level_i(1'b0), .hold_o(tr_hold[d]),
+      .n_valid_o(tr_in_valid[d]), .n_data_o({tr_in_hdr[d], tr_in_vc[d*2 +: 2], tr_in_data[d*64 +: 64]}),
+      .n_credit_o(tr_out_credit[d*Vcs +: Vcs]), .n_level_o(unused_level),
+      .w_valid_o(w_out_valid[d]), .w_data_o({w_out_hdr[d], w_out_vc[d*2 +: 2], w_out_data[d*64 +: 64]}),
+      .w_cnt_o(w_out_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_o(unused_w_level),
+      .w_ctl_o(w_out_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
+      .w_valid_i(w_in_valid[d]), .w_data_i({w_in_hdr[d], w_in_vc[d*2 +: 2], w_in_data[d*64 +: 64]}),
+      .w_cnt_i(w_in_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0),
+      .w_ctl_i(w_in_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
+      .down_o(lk_down[d]), .counters_o(lk_counters[d*8*64 +: 8*64])
+    );
+  end
 
   logic [tr_pkg::TrInjFifos-1:0] tr_inj_push;
   logic [2:0]                    tr_inj_n, tr_rcv_n;
@@ -139,16 +192,40 @@ module nd_torus_net (
     .in_valid_i(tr_in_valid), .in_hdr_i(tr_in_hdr), .in_vc_i(tr_in_vc), .in_data_i(tr_in_data),
     .in_credit_o(tr_in_credit),
     .out_valid_o(tr_out_valid), .out_hdr_o(tr_out_hdr), .out_vc_o(tr_out_vc), .out_data_o(tr_out_data),
-    .out_credit_i(tr_out_credit),
+    .out_credit_i(tr_out_credit), .out_hold_i(tr_hold),
     .inj_push_i(tr_inj_push), .inj_n_i(tr_inj_n), .inj_data_i(tr_inj_data), .inj_free_o(tr_inj_free),
     .rcv_pop_i(tr_rcv_pop), .rcv_n_i(tr_rcv_n), .rcv_data_o(tr_rcv_data), .rcv_count_o(tr_rcv_count),
     .err_o(tr_router_err)
   );
 
+  // ------------------------------------------------------------ registers
+  // The link area (lk_pkg::RegLkTorus, 0xa00-0xbff) goes to the link counters, the rest of
+  // the window to the router's register block. Both read paths are registered; so is the
+  // select.
+  logic                           to_lk, sel_lk_q, tr_rvalid, lk_rvalid, lk_bad;
+  logic [cn_pkg::BusDataBits-1:0] tr_rdata;
+  logic [63:0]                    lk_rdata;
+  assign to_lk = (bus_addr_i[11:9] == lk_pkg::RegLkTorus[11:9]);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)        sel_lk_q <= 1'b0;
+    else if (bus_req_i) sel_lk_q <= to_lk;
+  end
+  assign bus_rvalid_o = sel_lk_q ? lk_rvalid : tr_rvalid;
+  assign bus_rdata_o  = sel_lk_q ? cn_pkg::BusDataBits'(lk_rdata) : tr_rdata;
+
+  // The service port: any link counter word, combinationally, for a simulator to read
+  // between clock edges without a bus access (as a service network reads counters).
+  assign lk_svc_word_o = (32'(lk_svc_sel_i) < 6 * 8) ? lk_counters[32'(lk_svc_sel_i)*64 +: 64] : '0;
+
+  lk_regs #(.Links(6)) u_link_regs (
+    .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[8:0]),
+    .rvalid_o(lk_rvalid), .rdata_o(lk_rdata), .bad_o(lk_bad), .counters_i(lk_counters)
+  );
+
   tr_regs #(.BusBits(cn_pkg::BusDataBits)) u_torus_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
-    .rvalid_o(bus_rvalid_o), .rdata_o(bus_rdata_o),
+    .req_i(bus_req_i && !to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad),
     .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q),
     .inj_push_o(tr_inj_push), .inj_n_o(tr_inj_n), .inj_data_o(tr_inj_data), .inj_free_i(tr_inj_free),
     .rcv_pop_o(tr_rcv_pop), .rcv_n_o(tr_rcv_n), .rcv_data_i(tr_rcv_data), .rcv_count_i(tr_rcv_count),

@@ -149,7 +149,10 @@ package tr_pkg;
   localparam int TrErrInjFull   = 4;  // a header or chunk written to an injection FIFO without room
   localparam int TrErrRcvEmpty  = 5;  // a header or chunk read from a reception FIFO holding less
   localparam int TrErrBadAccess = 6;  // an unmapped torus register, or a write to a read-only one
-  localparam int TrErrBits      = 7;  // bits of RegTrErr
+  // a torus link stopped acknowledging: its link layer gave up after LkRetryLimit timeouts in a row
+  // (RegLkTorus says which)
+  localparam int TrErrLinkDown  = 7;
+  localparam int TrErrBits      = 8;  // bits of RegTrErr
 
   // ---------------------------------------------------------------- RegTrConfig fields
   localparam int TrConfigCoordLsb = 0;  // this node's x, y, z

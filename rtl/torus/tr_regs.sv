@@ -38,6 +38,8 @@ module tr_regs #(
   input  wire logic [tr_pkg::TrRcvFifos*RcvCntW-1:0] rcv_count_i,
   // errors
   input  wire logic [tr_pkg::TrRouterErrBits-1:0]  router_err_i,  // pulses
+  input  wire logic                                link_down_err_i,  // some link end is down (lk_port)
+  input  wire logic                                link_bad_i,       // a bad access to the link counters (a pulse)
   output logic      [tr_pkg::TrErrBits-1:0]        err_o,         // sticky
   // RegTrStatus as wires, for an on-chip agent that streams packets (see systemc/traffic)
   output logic      [63:0]                         status_o
@@ -108,7 +110,8 @@ module tr_regs #(
     err_set[tr_pkg::TrRouterErrBits-1:0]   = router_err_i;
     err_set[tr_pkg::TrErrInjFull]         = wr_inj && !inj_ok;
     err_set[tr_pkg::TrErrRcvEmpty]        = rd_rcv && !rcv_ok;
-    err_set[tr_pkg::TrErrBadAccess]       = wr_bad || rd_bad;
+    err_set[tr_pkg::TrErrBadAccess]       = wr_bad || rd_bad || link_bad_i;
+    err_set[tr_pkg::TrErrLinkDown]        = link_down_err_i;
   end
   assign err_o = err_q;
 

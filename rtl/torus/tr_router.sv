@@ -47,6 +47,7 @@ module tr_router #(
   output logic      [Dirs*VcW-1:0]          out_vc_o,
   output logic      [Dirs*FlitBits-1:0]     out_data_o,
   input  wire logic [Dirs*Vcs-1:0]          out_credit_i,
+  input  wire logic [Dirs-1:0]              out_hold_i,   // start no packet on link d (its link layer's buffer is nearly full, or the link is down)
   // injection: inj_n_i (1..Lanes) flits into FIFO k, flit j of inj_data_i first (the header
   // first, then the payload); a push larger than the free space is ignored
   input  wire logic [NumInj-1:0]            inj_push_i,
@@ -150,7 +151,7 @@ module tr_router #(
       .bubble_i, .en_i(ready[s]), .hdr_i(head[s*FlitBits +: FlitBits]), .inject_i(Inject),
       // a link source's dimension (two links each) and VC
       .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)),
-      .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q), .rcv_free_i(rcv_free),
+      .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q | NumOut'(out_hold_i)), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*OutW +: OutW]), .out_vc_o(rt_vc[s*VcW +: VcW]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*OutW +: OutW]), .hdr_o(rt_hdr[s*FlitBits +: FlitBits]),
       .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits])

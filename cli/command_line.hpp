@@ -1,0 +1,40 @@
+// The command line of `collnet`, parsed and checked without running anything: which
+// subcommand, and its options as the commands take them. cli/collnet_main.cpp runs the
+// result; the fuzz harness fuzz/fuzz_command_line.cpp feeds it arbitrary words.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "compare.hpp"
+#include "mpirun_command.hpp"
+#include "neighbourhoods_command.hpp"
+#include "pingpong.hpp"
+#include "run_options.hpp"
+#include "traffic_command.hpp"
+
+namespace collnet::cli {
+
+struct CommandLine {
+  enum class Command { Run, Pingpong, Algorithms, Compare, Tune, Neighbourhoods, Traffic, Mpirun };
+  Command command = Command::Run;
+  RunOptions run;                         // run (a collective)
+  PingpongOptions pingpong;               // run pingpong
+  CompareOptions compare;                 // compare
+  TuneOptions tune;                       // tune
+  NeighbourhoodsOptions neighbourhoods;   // neighbourhoods
+  TrafficCommand traffic;                 // traffic (run_traffic_command checks these itself)
+  MpirunCommand mpirun;                   // mpirun (checked here too, by check_mpirun_command)
+};
+
+// Builds the app, parses argv into `cl` and checks the options the way each command
+// would before it runs: the files --input, --counts and --tuning name are read here.
+// Prints help, or an error naming the option (collnet: error: ... Run 'collnet X --help'),
+// and returns the exit status (0 after help, 2 for bad usage) when there is nothing to
+// run; nothing when cl.command is to be run. Never runs a simulation or loads a program.
+std::optional<int> parse_command_line(int argc, const char* const* argv, CommandLine& cl);
+
+// Prints "collnet: error: MSG" and where to find `command`'s usage; returns 2.
+int usage_error(const std::string& msg, const std::string& command = "run");
+
+}  // namespace collnet::cli

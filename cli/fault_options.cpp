@@ -1,0 +1,59 @@
+#include "fault_options.hpp"
+
+#include <stdexcept>
+
+#include "firmware/torus_layout.hpp"
+#include "number_list.hpp"
+
+namespace collnet::cli {
+
+void add_fault_options(CLI::App* app, FaultOptions& f) {
+  app->add_option("--link-ber", f.link_ber,
+                  "bit error rate of every tree and torus link, 0 <= RATE < 1 (the link layer retransmits)")
+      ->capture_default_str();
+  app->add_option("--link-down", f.link_down,
+                  "links cut mid-run, NODE:LINK@CYCLE with LINK x+ x- y+ y- z+ z- (torus) or tree0 tree1 tree2, "
+                  "comma-separated, e.g. 5:x+@20000,0:tree1@3000");
+  app->add_option("--fault-seed", f.fault_seed, "seed of the bit errors (each link has its own generator)")
+      ->capture_default_str();
+}
+
+sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nodes) {
+  static const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
+  const size_t colon = item.find(':'), at = item.find('@');
+  if (colon == std::string::npos || at == std::string::npos || at < colon)
+    throw std::invalid_argument("'" + item + "' is not NODE:LINK@CYCLE (for example 5:x+@20000 or 0:tree1@3000)");
+  sim::MachineConfig::LinkCut c{};
+  c.rank = parse_list_number(item.substr(0, colon), item, nodes, "node");
+  const std::string link = item.substr(colon + 1, at - colon - 1);
+  bool found = false;
+  for (unsigned d = 0; d < 6; ++d)
+    if (link == kDirs[d]) c.torus = true, c.link = d, found = true;
+  for (unsigned l = 0; l < 3; ++l)
+    if (link == "tree" + std::to_string(l)) c.torus = false, c.link = l, found = true;
+  if (!found)
+    throw std::invalid_argument("'" + link + "' in '" + item +
+                                "' is not a link (x+ x- y+ y- z+ z- on the torus, tree0 tree1 tree2 on the tree)");
+  const std::string cycle = item.substr(at + 1);
+  if (cycle.empty() || cycle.find_first_not_of("0123456789") != std::string::npos || cycle.size() > 18)
+    throw std::invalid_argument("'" + cycle + "' in '" + item + "' is not a cycle number");
+  c.cycle = std::stoull(cycle);
+  return c;
+}
+
+void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m) {
+  if (!(f.link_ber >= 0 && f.link_ber < 1))
+    throw std::invalid_argument("--link-ber: " + std::to_string(f.link_ber) + " is not a rate in [0, 1)");
+  m.link_ber = f.link_ber;
+  m.fault_seed = f.fault_seed;
+  if (f.link_down.empty()) return;
+  for (const std::string& item : split_list(f.link_down)) {
+    try {
+      m.link_cuts.push_back(parse_link_cut(item, nodes));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--link-down: ") + e.what());
+    }
+  }
+}
+
+}  // namespace collnet::cli

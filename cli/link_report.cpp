@@ -1,0 +1,68 @@
+#include "link_report.hpp"
+
+#include <sstream>
+
+namespace collnet::cli {
+
+namespace {
+const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
+
+std::string link_name(const sim::Machine::LinkEnd& e) {
+  return e.torus ? std::string(kDirs[e.link]) : "tree" + std::to_string(e.link);
+}
+
+nlohmann::json counters_json(const fw::LinkCounters& c) {
+  return {{"tx_flits", c.tx_flits},   {"tx_packets", c.tx_packets}, {"rx_flits", c.rx_flits},
+          {"crc_errors", c.crc_errors}, {"seq_drops", c.seq_drops}, {"resent", c.resent},
+          {"timeouts", c.timeouts},   {"naks", c.naks},             {"sideband_errors", c.sideband_errors},
+          {"down", c.down}};
+}
+}  // namespace
+
+LinkReport LinkReport::of(sim::Machine& m) {
+  LinkReport r;
+  r.ends = m.link_counters();
+  for (const sim::Machine::LinkEnd& e : r.ends) {
+    (e.torus ? r.torus : r.tree) += e.counters;
+    if (e.counters.down)
+      r.down.push_back("node " + std::to_string(e.rank) + " " + (e.torus ? "torus link " + link_name(e)
+                                                                           : "tree link " + std::to_string(e.link)));
+  }
+  r.bits_flipped = m.bits_flipped();
+  return r;
+}
+
+nlohmann::json LinkReport::json() const {
+  nlohmann::json per_link = nlohmann::json::array();
+  for (const sim::Machine::LinkEnd& e : ends) {
+    const fw::LinkCounters& c = e.counters;
+    if (c.tx_flits == 0 && c.rx_flits == 0 && c.crc_errors == 0 && c.seq_drops == 0 && !c.down) continue;
+    nlohmann::json row = counters_json(c);
+    row["node"] = e.rank;
+    row["network"] = e.torus ? "torus" : "tree";
+    row["link"] = link_name(e);
+    per_link.push_back(row);
+  }
+  return {{"tree", counters_json(tree)},
+          {"torus", counters_json(torus)},
+          {"bits_flipped", bits_flipped},
+          {"down", down},
+          {"per_link", per_link}};
+}
+
+std::string LinkReport::text() const {
+  std::ostringstream s;
+  const auto one = [&s](const char* name, const fw::LinkCounters& c) {
+    s << name << " " << c.tx_flits << " flits sent, " << c.crc_errors << " CRC errors, " << c.resent << " resent, "
+      << c.timeouts << " timeouts";
+  };
+  s << "links: ";
+  one("tree", tree);
+  s << "; ";
+  one("torus", torus);
+  if (bits_flipped) s << "; " << bits_flipped << " bits flipped";
+  for (const std::string& d : down) s << "; " << d << " DOWN";
+  return s.str();
+}
+
+}  // namespace collnet::cli

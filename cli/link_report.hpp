@@ -1,0 +1,27 @@
+// The link layer's counters of a run (sim::Machine::link_counters), for every command's
+// --json and text report: totals per network, and a row per link end that carried or
+// dropped anything.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "systemc/machine.hpp"
+
+namespace collnet::cli {
+
+struct LinkReport {
+  fw::LinkCounters tree, torus;  // summed over the link ends
+  std::vector<sim::Machine::LinkEnd> ends;
+  uint64_t bits_flipped = 0;
+  std::vector<std::string> down;  // "node 3 tree link 1", ...
+
+  static LinkReport of(sim::Machine& m);
+  nlohmann::json json() const;
+  // "links: tree 1234 flits sent, 3 CRC errors, 40 resent, 0 timeouts; torus ...", one line.
+  std::string text() const;
+};
+
+}  // namespace collnet::cli

@@ -1,0 +1,46 @@
+// lk_crc: a CRC as parity trees. A CRC is linear over GF(2) apart from its initial value:
+// crc(d) = crc(0) ^ XOR of crc(e_i) ^ crc(0) over the bits i set in d. So output bit k is
+// the parity of d under a constant mask, computed at elaboration from lk_pkg::lk_crc (the
+// bit-serial definition), plus bit k of crc(0): one XOR tree per output bit, no loop in
+// hardware or in simulation.
+`default_nettype none
+
+module lk_crc #(
+  parameter int          InBits = 64,  // bits of d that count (<= lk_pkg::LkCrcInBits)
+  parameter int          CrcW   = 8,   // 1..16
+  parameter logic [15:0] Poly   = 16'h07
+) (
+  input  wire logic [InBits-1:0] d_i,
+  output logic      [CrcW-1:0]   crc_o
+);
+
+  localparam int          MaxIn = lk_pkg::LkCrcInBits;
+  localparam logic [15:0] Zero  = lk_pkg::lk_crc('0, InBits, CrcW, Poly);
+
+  // Bit i of mask k: does input bit i flip output bit k?
+  /* verilator lint_off UNUSEDSIGNAL */  // k < 16
+  function automatic logic [InBits-1:0] mask(input int k);
+    logic [InBits-1:0] m;
+    logic [15:0]       c;
+    for (int i = 0; i < InBits; i++) begin
+      c    = lk_pkg::lk_crc(MaxIn'(1) << i, InBits, CrcW, Poly) ^ Zero;
+      m[i] = c[k];
+    end
+    mask = m;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  for (genvar k = 0; k < CrcW; k++) begin : g_bit
+    localparam logic [InBits-1:0] M = mask(k);
+    assign crc_o[k] = (^(d_i & M)) ^ Zero[k];
+  end
+
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (InBits < 1 || InBits > MaxIn || CrcW < 1 || CrcW > 16) begin : g_check
+    $fatal(1, "lk_crc: InBits (%0d) must be 1..%0d and CrcW (%0d) 1..16", InBits, MaxIn, CrcW);
+  end
+`endif
+
+endmodule : lk_crc
+
+`default_nettype wire
