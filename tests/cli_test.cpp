@@ -9,28 +9,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/command.hpp"
+#include "support/collnet_cli.hpp"
 
 namespace collnet {
 namespace {
 
 using test::run_command;
 
-const std::string kCollnet = COLLNET_BINARY;
 const std::string kTmp = COLLNET_TEST_TMP;
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream f(path);
-  EXPECT_TRUE(f) << "no JSON at " << path;
-  nlohmann::json j;
-  if (f) f >> j;
-  return j;
-}
-
-test::CommandResult collnet(std::vector<std::string> args) {
-  args.insert(args.begin(), kCollnet);
-  return run_command(args);
-}
+using test::collnet;
+using test::read_json;
 
 // ------------------------------------------------------------------ verified runs
 struct RunCase {
