@@ -99,7 +99,8 @@ void check_accepted(const CommandLine& cl) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  collnet::fuzz::absolute_arguments(argc, argv);
   collnet::fuzz::enter_scratch_dir();
   // What the options that name files can find: data of 2 ranks of 3 elements, counts of 2
   // ranks, a tuning table, a node list, and a file that is not JSON.

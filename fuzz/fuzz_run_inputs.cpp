@@ -303,7 +303,8 @@ void neighbourhoods(Bytes& in) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  collnet::fuzz::absolute_arguments(argc, argv);
   collnet::fuzz::enter_scratch_dir();
   collnet::fuzz::write_scratch_file("nodes.txt", "0 1\n5, 7\n");
   collnet::fuzz::write_scratch_file("nodes.json", "[3, 2, 1]");

@@ -117,6 +117,18 @@ inline const std::string& enter_scratch_dir() {
   return s.dir;
 }
 
+// The harness's own arguments (corpus directories, inputs to replay) made absolute, so
+// that they still name the same files once enter_scratch_dir has changed directory:
+// LLVMFuzzerInitialize runs before libFuzzer opens them. Flags (-x=...) stay as they are.
+inline void absolute_arguments(int* argc, char*** argv) {
+  if (!argc || !argv) return;
+  for (int i = 1; i < *argc; ++i) {
+    const char* a = (*argv)[i];
+    if (a[0] == '-' || a[0] == '/') continue;
+    if (char* r = realpath(a, nullptr)) (*argv)[i] = r;  // kept for the run
+  }
+}
+
 // A file in the scratch directory (enter_scratch_dir first).
 inline void write_scratch_file(const std::string& name, const std::string& text) {
   FILE* f = std::fopen(name.c_str(), "wb");

@@ -1,16 +1,17 @@
 // The clang fuzz build compiles the command line's sources (cli/command_line.cpp and
-// cli/traffic_command.cpp) but not the simulated machine (Verilated models, SystemC).
-// cli/traffic_command.cpp's run_traffic_command refers to these three functions of
-// systemc/traffic_run.cpp, which needs the machine; the fuzz harness never calls
-// run_traffic_command (it parses the command line, it runs nothing), so they are here only
-// for the linker and abort if anything ever calls them. The gcc build of the same harness
-// (the `fuzz` tests) links the real ones.
+// cli/traffic_command.cpp) but not the simulated machine (Verilated models, SystemC
+// modules). cli/traffic_command.cpp's run_traffic_command refers to the functions below,
+// of systemc/traffic_run.cpp and cli/link_report.cpp, which need the machine; the fuzz
+// harness never calls run_traffic_command (it parses the command line, it runs nothing),
+// so they are here only for the linker and abort if anything ever calls them. The same
+// file includes the machine's header and so SystemC's, whose version check links
+// libsystemc (fuzz/CMakeLists.txt), which asks for an sc_main: here too, never called.
+// The gcc build of the same harness (the `fuzz` tests) links the real ones.
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/link_report.hpp"
 #include "systemc/traffic_run.hpp"
-
-namespace collnet::sim {
 
 namespace {
 [[noreturn]] void not_in_the_fuzz_build(const char* what) {
@@ -19,8 +20,20 @@ namespace {
 }
 }  // namespace
 
+namespace collnet::sim {
+
 Engine parse_engine(const std::string&) { not_in_the_fuzz_build("sim::parse_engine"); }
 void TrafficOptions::validate() const { not_in_the_fuzz_build("sim::TrafficOptions::validate"); }
 workload::TrafficResult run_traffic(const TrafficOptions&) { not_in_the_fuzz_build("sim::run_traffic"); }
 
 }  // namespace collnet::sim
+
+namespace collnet::cli {
+
+LinkReport LinkReport::of(sim::Machine&) { not_in_the_fuzz_build("cli::LinkReport::of"); }
+nlohmann::json LinkReport::json() const { not_in_the_fuzz_build("cli::LinkReport::json"); }
+std::string LinkReport::text() const { not_in_the_fuzz_build("cli::LinkReport::text"); }
+
+}  // namespace collnet::cli
+
+int sc_main(int, char**) { not_in_the_fuzz_build("sc_main"); }
