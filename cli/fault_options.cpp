@@ -19,7 +19,6 @@ void add_fault_options(CLI::App* app, FaultOptions& f) {
 }
 
 sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nodes) {
-  static const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
   const size_t colon = item.find(':'), at = item.find('@');
   if (colon == std::string::npos || at == std::string::npos || at < colon)
     throw std::invalid_argument("'" + item + "' is not NODE:LINK@CYCLE (for example 5:x+@20000 or 0:tree1@3000)");
@@ -27,8 +26,7 @@ sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nod
   c.rank = parse_list_number(item.substr(0, colon), item, nodes, "node");
   const std::string link = item.substr(colon + 1, at - colon - 1);
   bool found = false;
-  for (unsigned d = 0; d < 6; ++d)
-    if (link == kDirs[d]) c.torus = true, c.link = d, found = true;
+  if (const unsigned d = fw::TorusLayout::dir_named(link); d < 6) c.torus = true, c.link = d, found = true;
   for (unsigned l = 0; l < 3; ++l)
     if (link == "tree" + std::to_string(l)) c.torus = false, c.link = l, found = true;
   if (!found)

@@ -2,13 +2,13 @@
 
 #include <sstream>
 
+#include "firmware/torus_layout.hpp"
+
 namespace collnet::cli {
 
 namespace {
-const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
-
 std::string link_name(const sim::Machine::LinkEnd& e) {
-  return e.torus ? std::string(kDirs[e.link]) : "tree" + std::to_string(e.link);
+  return e.torus ? std::string(fw::TorusLayout::dir_name(e.link)) : "tree" + std::to_string(e.link);
 }
 
 nlohmann::json counters_json(const fw::LinkCounters& c) {

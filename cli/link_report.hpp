@@ -19,6 +19,11 @@ struct LinkReport {
   std::vector<std::string> down;  // "node 3 tree link 1", ...
 
   static LinkReport of(sim::Machine& m);
+  // Whether a run should read its counters: for a --json, or when links had faults to
+  // report (reading every link end of a big machine is not free).
+  static bool wanted(const sim::MachineConfig& c, bool json) {
+    return json || c.link_ber > 0 || !c.link_cuts.empty();
+  }
   nlohmann::json json() const;
   // "links: tree 1234 flits sent, 3 CRC errors, 40 resent, 0 timeouts; torus ...", one line.
   std::string text() const;

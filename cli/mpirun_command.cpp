@@ -143,8 +143,9 @@ int run_mpirun_command(const MpirunCommand& c) {
     << "; bytes sent in all " << sent << "\n  calls:";
   for (const auto& [name, n] : calls) s << " " << name << " " << n;
   s << "\n";
-  const LinkReport links = LinkReport::of(*machine);
-  if (links.bits_flipped || !links.down.empty()) s << "  " << links.text() << "\n";
+  std::optional<LinkReport> links;
+  if (LinkReport::wanted(config, !c.json_path.empty())) links = LinkReport::of(*machine);
+  if (links && (links->bits_flipped || !links->down.empty())) s << "  " << links->text() << "\n";
   if (!ending.empty()) s << "collnet mpirun: " << ending << "\n";
   if (code != 0) s << "collnet mpirun: exit status " << code << "\n";
   std::cerr << s.str();
@@ -161,7 +162,7 @@ int run_mpirun_command(const MpirunCommand& c) {
     j["microseconds"] = us;
     j["clock_mhz"] = c.clock_mhz;
     j["wall_seconds"] = report.wall_seconds;
-    j["links"] = links.json();
+    j["links"] = links->json();
     j["compute_scale"] = c.compute_scale;
     j["exit_status"] = code;
     j["aborted"] = runtime.aborted();

@@ -114,9 +114,11 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
 
   auto finish = [&](int status) {
     // The link layer's counters; a line of them when the links misbehaved.
-    const LinkReport links = LinkReport::of(machine_model);
-    js["links"] = links.json();
-    if (links.bits_flipped || !links.down.empty()) text << links.text() << "\n";
+    if (LinkReport::wanted(o.machine, !o.json_path.empty())) {
+      const LinkReport links = LinkReport::of(machine_model);
+      js["links"] = links.json();
+      if (links.bits_flipped || !links.down.empty()) text << links.text() << "\n";
+    }
     if (measure) {
       if (js.contains("cycles") && js["cycles"].is_number()) measure->cycles = js["cycles"].get<uint64_t>();
       if (js.contains("torus_busiest_link_flits")) measure->busiest_torus_link = js["torus_busiest_link_flits"].get<uint64_t>();

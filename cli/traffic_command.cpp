@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "firmware/torus_layout.hpp"
 #include "link_report.hpp"
 #include "number_list.hpp"
 #include "systemc/flat_engine.hpp"
@@ -19,7 +20,6 @@ namespace collnet::cli {
 namespace {
 
 constexpr int kExitUsage = 2;
-constexpr const char* kDirNames[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
 
 int usage(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet traffic --help' for usage.\n";
@@ -134,9 +134,7 @@ int run_traffic_command(const TrafficCommand& c) {
           throw std::invalid_argument("'" + item + "' is not NODE:DIR (for example 5:x+)");
         const unsigned r = parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
         const std::string dir = item.substr(colon + 1);
-        unsigned d = 6;
-        for (unsigned i = 0; i < 6; ++i)
-          if (dir == kDirNames[i]) d = i;
+        const unsigned d = fw::TorusLayout::dir_named(dir);
         if (d == 6) throw std::invalid_argument("'" + dir + "' in '" + item + "' is not a direction (x+ x- y+ y- z+ z-)");
         o.machine.down_links.push_back({r, d});
       }
@@ -159,7 +157,8 @@ int run_traffic_command(const TrafficCommand& c) {
     return usage(e.what());
   }
   std::optional<LinkReport> links;
-  o.inspect = [&links](sim::Machine& m) { links = LinkReport::of(m); };
+  if (LinkReport::wanted(o.machine, !c.json_path.empty()))
+    o.inspect = [&links](sim::Machine& m) { links = LinkReport::of(m); };
 
   workload::TrafficResult r;
   try {
@@ -190,7 +189,7 @@ int run_traffic_command(const TrafficCommand& c) {
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
   if (r.drain_timeout) std::printf("  DRAIN TIMEOUT: %llu packets still in flight\n", static_cast<unsigned long long>(r.lost));
-  if (links) std::printf("  %s\n", links->text().c_str());
+  if (links && (links->bits_flipped || !links->down.empty())) std::printf("  %s\n", links->text().c_str());
 
   if (!c.json_path.empty()) {
     nlohmann::json js;

@@ -1,6 +1,5 @@
 #include "link_counters.hpp"
 
-#include <sstream>
 #include <stdexcept>
 
 namespace collnet::fw {
@@ -31,13 +30,6 @@ LinkCounters& LinkCounters::operator+=(const LinkCounters& o) {
   sideband_errors += o.sideband_errors, held += o.held;
   down = down || o.down, alive = alive || o.alive;
   return *this;
-}
-
-std::string LinkCounters::describe() const {
-  std::ostringstream s;
-  s << tx_flits << " flits (" << tx_packets << " packets) sent, " << rx_flits << " received; " << crc_errors
-    << " CRC errors, " << resent << " flits resent, " << timeouts << " timeouts" << (down ? "; DOWN" : "");
-  return s.str();
 }
 
 uint32_t link_block_base(bool torus, unsigned link) {

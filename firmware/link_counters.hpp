@@ -1,5 +1,5 @@
 // The link layer's counters of one link end (lk_port; lk_pkg's counter block: LkTxFlits ..
-// LkState), decoded, summed and described. Read through the register bus by the firmware
+// LkState), decoded and summed. Read through the register bus by the firmware
 // (read_link_counters), or by the machine's service port without disturbing the run
 // (sim::Node::link_counters).
 #pragma once
@@ -23,8 +23,6 @@ struct LinkCounters {
   static LinkCounters decode(const std::array<uint64_t, 8>& words);
   // Sums the counts; down and alive are ORed, held is summed.
   LinkCounters& operator+=(const LinkCounters& o);
-  // "1234 flits, 40 packets sent; 1234 received; 3 CRC errors, 2 resent, 0 timeouts"
-  std::string describe() const;
 };
 
 // Tree link l's (l < 3) or torus link d's (d < 6) block base address.

@@ -1,10 +1,10 @@
 #include "torus_firmware.hpp"
 
-#include "link_counters.hpp"
-
 #include <stdexcept>
 #include <string>
 
+#include "link_counters.hpp"
+#include "torus_layout.hpp"
 #include "tree_firmware.hpp"
 
 namespace collnet::fw {
@@ -36,11 +36,10 @@ void TorusFirmware::check() {
   for (unsigned b = 0; b < rm::kTrErrBits; ++b)
     if (e >> b & 1u) what += std::string(what.empty() ? "" : ", ") + kNames[b];
   if (e >> rm::kTrErrLinkDown & 1u) {
-    static const char* const kDirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
     const unsigned down = links_down(bus_, true);
     for (unsigned d = 0; d < 6; ++d)
       if (down >> d & 1)
-        what += std::string("; torus link ") + kDirs[d] + " is down: no acknowledgement after " +
+        what += std::string("; torus link ") + TorusLayout::dir_name(d) + " is down: no acknowledgement after " +
                 std::to_string(rm::kLkRetryLimit) + " retransmission timeouts";
   }
   throw HardwareError(me_.rank, e, "node " + std::to_string(me_.rank) + " torus error: " + what);

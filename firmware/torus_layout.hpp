@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 namespace collnet::fw {
 
@@ -21,6 +22,17 @@ class TorusLayout {
   unsigned rank(const Coord& c) const { return c[0] + dims_[0] * (c[1] + dims_[1] * c[2]); }
   bool has_link(unsigned dir) const { return dims_[dir / 2] >= 2; }
   static unsigned opposite(unsigned dir) { return dir ^ 1u; }
+  // A direction's name: "x+", "x-", "y+", "y-", "z+", "z-" (dir 0..5).
+  static const char* dir_name(unsigned dir) {
+    static const char* const kNames[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
+    return dir < 6 ? kNames[dir] : "?";
+  }
+  // The direction a name names, or 6 if it names none.
+  static unsigned dir_named(const std::string& name) {
+    for (unsigned d = 0; d < 6; ++d)
+      if (name == dir_name(d)) return d;
+    return 6;
+  }
   unsigned neighbour(unsigned rank, unsigned dir) const {
     Coord c = coord(rank);
     const unsigned k = dir / 2, n = dims_[k];

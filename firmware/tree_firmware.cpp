@@ -1,10 +1,9 @@
 #include "tree_firmware.hpp"
 
-#include "link_counters.hpp"
-
 #include <algorithm>
 #include <sstream>
 
+#include "link_counters.hpp"
 #include "tree_layout.hpp"
 
 namespace collnet::fw {
