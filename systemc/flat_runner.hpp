@@ -12,7 +12,7 @@
 #include "verilated_fst_c.h"
 #include "bus_words.hpp"
 #include "firmware/bus_port.hpp"
-#include "model_reset.hpp"
+#include "model_clock.hpp"
 #include "traffic_run.hpp"
 
 namespace collnet::sim {
@@ -69,12 +69,8 @@ class FlatRunner {
     auto step = [&](uint64_t cycles) {
       for (uint64_t c = 0; c < cycles; ++c, ++cycle) {
         for (Port& p : ports) p.apply();
-        m->clk_i = 0;
-        m->eval();
+        clock_cycle(*m);
         if (fst) fst->dump(1000 * cycle);
-        m->clk_i = 1;
-        m->eval();
-        if (fst) fst->dump(1000 * cycle + 500);
         for (unsigned r = 0; r < n; ++r) setup.agent(r)->after_edge(cycle, ports[r]);
       }
     };

@@ -9,7 +9,7 @@
 // clang-format off
 #include "node.hpp"
 #include "bus_words.hpp"
-#include "model_reset.hpp"
+#include "model_clock.hpp"
 
 #include <stdexcept>
 // clang-format on
@@ -252,20 +252,8 @@ void Node::read_torus_outputs() {
 }
 
 void Node::step() {
-  // The falling edge settles this cycle's inputs before the rising edge, so that the edge
-  // and the RTL's concurrent assertions (which sample the values just before it) see them.
-  const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] {
-    tree_->clk_i = 0;
-    tree_->eval();
-    tree_->clk_i = 1;
-    tree_->eval();
-  });
-  const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] {
-    torus_->clk_i = 0;
-    torus_->eval();
-    torus_->clk_i = 1;
-    torus_->eval();
-  });
+  const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] { clock_cycle(*tree_); });
+  const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] { clock_cycle(*torus_); });
   if (tree_evaluated || !primed_) read_tree_outputs();
   if (torus_evaluated || !primed_) read_torus_outputs();
   primed_ = true;

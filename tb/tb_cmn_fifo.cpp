@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "Vcmn_fifo.h"
+#include "Vcmn_fifo___024root.h"
+#include "systemc/model_clock.hpp"
 #include "tb_harness.hpp"
 
 namespace collnet::tb {
@@ -75,6 +77,25 @@ TEST(CmnFifo, PushIntoFullFifoIsCaughtAndChangesNothing) {
 TEST(CmnFifo, PopFromEmptyFifoIsCaught) {
   Fifo f;
   f.pop();
+  EXPECT_TRUE(f.assertion_failed());
+  EXPECT_TRUE(f->empty_o);
+}
+
+// The machine clocks its models with one evaluation per cycle (sim::clock_cycle), not a
+// falling and a rising one: the assertions must check that cycle's inputs there too,
+// neither missing a bug nor firing on a legal cycle.
+TEST(CmnFifo, AssertionsSeeTheInputsWithOneEvaluationPerCycle) {
+  Fifo f;
+  f->push_i = 1;
+  f->data_i = 7;
+  sim::clock_cycle(f.model());
+  f->push_i = 0;
+  EXPECT_EQ(f->count_o, 1u);
+  f->pop_i = 1;
+  sim::clock_cycle(f.model());  // legal: pops the one word held
+  EXPECT_EQ(f->count_o, 0u);
+  EXPECT_FALSE(f.assertion_failed());
+  sim::clock_cycle(f.model());  // pop_i still set: a pop from the empty FIFO
   EXPECT_TRUE(f.assertion_failed());
   EXPECT_TRUE(f->empty_o);
 }

@@ -111,9 +111,10 @@ class ClockedHarness : public Harness<Model> {
     cycles_ = 0;
   }
 
-  // The falling edge comes first and settles the inputs set since the last tick, so that
-  // the rising edge (and every concurrent assertion, which samples the values just
-  // before it) sees them as a real clock edge would.
+  // A falling edge, then a rising one: the rising edge (and every assertion, checked at
+  // it) sees the inputs set since the last tick as a real clock edge would. (The machine
+  // clocks its models in one evaluation per cycle, systemc/model_clock.hpp; a testbench
+  // keeps both edges, so that its waveform shows the clock.)
   void tick() {
     auto& m = this->model();
     m.clk_i = 0;

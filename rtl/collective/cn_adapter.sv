@@ -224,9 +224,9 @@ module cn_adapter
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar l = 0; l < NumLinks; l++) begin : g_one_vc
-    assert property (@(posedge clk_i) disable iff (!rst_ni) !(send[0][l] && send[1][l]))
+    always_ff @(posedge clk_i) if (rst_ni) assert (!(send[0][l] && send[1][l]))
       else $error("cn_adapter: both VCs drive link %0d", l);
   end
 `endif

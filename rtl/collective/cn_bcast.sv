@@ -118,45 +118,45 @@ module cn_bcast #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // Pops: only what a source offers, one source at a time; a header only between packets,
   // payload words only while a packet streams.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) (src_hdr_pop_o & ~src_hdr_valid_i) == '0)
+  always_ff @(posedge clk_i) if (rst_ni) assert ((src_hdr_pop_o & ~src_hdr_valid_i) == '0)
     else $error("cn_bcast: header popped from a source offering none (pop %b, valid %b)",
                 src_hdr_pop_o, src_hdr_valid_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) (src_pl_pop_o & ~src_pl_valid_i) == '0)
+  always_ff @(posedge clk_i) if (rst_ni) assert ((src_pl_pop_o & ~src_pl_valid_i) == '0)
     else $error("cn_bcast: payload word popped from a source offering none (pop %b, valid %b)",
                 src_pl_pop_o, src_pl_valid_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(src_hdr_pop_o | src_pl_pop_o))
+  always_ff @(posedge clk_i) if (rst_ni) assert ($onehot0(src_hdr_pop_o | src_pl_pop_o))
     else $error("cn_bcast: more than one source popped (headers %b, payload %b)", src_hdr_pop_o, src_pl_pop_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(src_hdr_pop_o != '0 && stream_q))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_hdr_pop_o != '0 && stream_q))
     else $error("cn_bcast: header popped while a packet is in flight");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(src_pl_pop_o != '0 && !stream_q))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_pl_pop_o != '0 && !stream_q))
     else $error("cn_bcast: payload word popped outside a packet");
   // A packet starts only when every link of its class may start, on a tree route (cn_regs'
   // route check: at most two down links, never back down the link it came from), and its
   // copies move in lock step on the links it holds until its last payload flit.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(out_hdr_o && (out_links_o & ~dst_can_start_i) != '0))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (out_links_o & ~dst_can_start_i) != '0))
     else $error("cn_bcast: packet started on links %b, of which only %b may start", out_links_o, dst_can_start_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(out_hdr_o && (out_links_o & src_hdr_pop_o[NumLinks:1]) != '0))
     else $error("cn_bcast: packet sent back down the link it came from (links %b, source %b)",
                 out_links_o, src_hdr_pop_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(out_hdr_o && (&out_links_o)))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (&out_links_o)))
     else $error("cn_bcast: packet copied to all %0d links (a route has at most two down links)", NumLinks);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(out_valid_o && !out_hdr_o && out_links_o != hold_o))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_valid_o && !out_hdr_o && out_links_o != hold_o))
     else $error("cn_bcast: payload flit to links %b, not the links its packet holds (%b)", out_links_o, hold_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !($past(stream_q) && !stream_q &&
                      !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1))))
     else $error("cn_bcast: packet ended before its last payload flit");
   // Reception: no push into a full FIFO.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(rcv_hdr_push_o && !rcv_hdr_space_i))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(rcv_hdr_push_o && !rcv_hdr_space_i))
     else $error("cn_bcast: header pushed into a full reception FIFO");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(rcv_pl_push_o && !rcv_pl_space_i))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(rcv_pl_push_o && !rcv_pl_space_i))
     else $error("cn_bcast: payload word pushed into a full reception FIFO");
   // Handshake outputs are never X (only a 4-state simulator can see this; Verilator has no X).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !$isunknown({want_o, out_valid_o, out_hdr_o, out_links_o, hold_o, src_hdr_pop_o, src_pl_pop_o,
                                 rcv_hdr_push_o, rcv_pl_push_o, busy_o}))
     else $error("cn_bcast: X on a handshake output");

@@ -288,57 +288,57 @@ module cn_combine #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   logic err_any;
   assign err_any = err_bad_route_o || err_mismatch_o || err_bad_opcode_o || err_bad_size_o;
 
   // Pops: only what a source offers; headers only while idle, payload words only while a
   // packet streams, from every source of the packet at once or from none.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) (src_hdr_pop_o & ~src_hdr_valid_i) == '0)
+  always_ff @(posedge clk_i) if (rst_ni) assert ((src_hdr_pop_o & ~src_hdr_valid_i) == '0)
     else $error("cn_combine: header popped from a source offering none (pop %b, valid %b)",
                 src_hdr_pop_o, src_hdr_valid_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) (src_pl_pop_o & ~src_pl_valid_i) == '0)
+  always_ff @(posedge clk_i) if (rst_ni) assert ((src_pl_pop_o & ~src_pl_valid_i) == '0)
     else $error("cn_combine: payload word popped from a source offering none (pop %b, valid %b)",
                 src_pl_pop_o, src_pl_valid_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(src_hdr_pop_o != '0 && state_q != StIdle))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_hdr_pop_o != '0 && state_q != StIdle))
     else $error("cn_combine: header popped while a packet is in flight or the engine is halted");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    src_pl_pop_o == '0 || (state_q == StStream && src_pl_pop_o == need_q))
     else $error("cn_combine: payload popped from %b, not from every source of the packet (%b)",
                 src_pl_pop_o, need_q);
   // A packet starts only where it may, on a tree route (cn_regs' route check: at most two
   // children, and the up link is not one of them), holds its one destination to its last
   // payload flit and sends every payload flit there.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(out_hdr_o && !dst_can_start_i[out_dst_o]))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && !dst_can_start_i[out_dst_o]))
     else $error("cn_combine: packet started towards destination %0d, which may not start", out_dst_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(out_hdr_o && (&src_hdr_pop_o[NumLinks:1])))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (&src_hdr_pop_o[NumLinks:1])))
     else $error("cn_combine: packet combined from all %0d links (a route has at most two children)", NumLinks);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(out_hdr_o && out_dst_o != cn_pkg::RouteUpNone && src_hdr_pop_o[out_dst_o + 1'b1]))
     else $error("cn_combine: packet sent up link %0d, one of its sources", out_dst_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(hold_o))
+  always_ff @(posedge clk_i) if (rst_ni) assert ($onehot0(hold_o))
     else $error("cn_combine: more than one destination held (%b)", hold_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(out_valid_o && !out_hdr_o && hold_o != ((NumLinks + 1)'(1) << out_dst_o)))
     else $error("cn_combine: payload flit to destination %0d, not the one its packet holds (%b)",
                 out_dst_o, hold_o);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !($past(state_q) == StStream && state_q != StStream &&
                      !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1))))
     else $error("cn_combine: packet ended before its last payload flit");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) state_q inside {StIdle, StStream, StHalt})
+  always_ff @(posedge clk_i) if (rst_ni) assert (state_q inside {StIdle, StStream, StHalt})
     else $error("cn_combine: illegal state %0d", state_q);
   // Errors: one pulse, one kind, and the engine halted with it; a halted engine moves nothing.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    $onehot0({err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o}))
     else $error("cn_combine: more than one error reported at once");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(err_any && (state_q != StHalt || $past(err_any))))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(err_any && (state_q != StHalt || $past(err_any))))
     else $error("cn_combine: error reported without halting the engine, or twice");
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(state_q == StHalt && (want_o || out_valid_o || src_hdr_pop_o != '0 || src_pl_pop_o != '0)))
     else $error("cn_combine: halted engine moved a flit");
   // Handshake outputs are never X (only a 4-state simulator can see this; Verilator has no X).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !$isunknown({want_o, out_valid_o, out_hdr_o, src_hdr_pop_o, src_pl_pop_o, hold_o, busy_o,
                                 err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o}))
     else $error("cn_combine: X on a handshake output");

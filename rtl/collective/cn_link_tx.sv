@@ -66,8 +66,8 @@ module cn_link_tx #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(send_i && hdr_i && !can_start_o[vc_i]))
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(send_i && hdr_i && !can_start_o[vc_i]))
     else $error("cn_link_tx: header sent without a credit of its VC");
 `endif
 `endif

@@ -229,9 +229,9 @@ module cn_vc
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar l = 0; l < NumLinks; l++) begin : g_one_driver
-    assert property (@(posedge clk_i) disable iff (!rst_ni)
+    always_ff @(posedge clk_i) if (rst_ni) assert (
                      !(bc_valid && bc_links[l] && cb_valid && cb_dst == cn_pkg::RouteUpW'(l)))
       else $error("cn_vc: both engines drive link %0d", l);
   end

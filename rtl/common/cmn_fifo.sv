@@ -59,10 +59,10 @@ module cmn_fifo #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(push_i && full_o && !pop_i))
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(push_i && full_o && !pop_i))
     else $error("cmn_fifo: push into a full FIFO");
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(pop_i && empty_o))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(pop_i && empty_o))
     else $error("cmn_fifo: pop from an empty FIFO");
 `endif
 `endif

@@ -115,23 +115,23 @@ module cmn_wfifo #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
-  // In terms of the inputs and the registers only: Verilator samples a combinational signal
-  // such as free_after_pop as it was before the inputs of this edge were applied.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
+  // In terms of the inputs and the registers only, not of combinational signals such as
+  // free_after_pop that these checks are about.
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(push_i && (push_n_i == '0 || 32'(push_n_i) > Lanes)))
     else $error("cmn_wfifo: push of %0d words (1..%0d)", push_n_i, Lanes);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(pop_i && (pop_n_i == '0 || 32'(pop_n_i) > Lanes)))
     else $error("cmn_wfifo: pop of %0d words (1..%0d)", pop_n_i, Lanes);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(push_i && push_n_i != '0 && 32'(push_n_i) <= Lanes &&
                      32'(push_n_i) + 32'(count_q) >
                      Depth + ((pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes &&
                                32'(pop_n_i) <= 32'(count_q)) ? 32'(pop_n_i) : 0)))
     else $error("cmn_wfifo: push of %0d words into %0d of %0d (pop %0d)", push_n_i, count_q, Depth,
                 pop_i ? pop_n_i : '0);
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    !(pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes && 32'(pop_n_i) > 32'(count_q)))
     else $error("cmn_wfifo: pop of %0d words with %0d held", pop_n_i, count_q);
 `endif

@@ -291,13 +291,13 @@ module lk_port #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // The node keeps its packets within the buffer (hold_o): a write never overruns an
   // unacknowledged flit.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !(write && 32'(held) == Depth))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!(write && 32'(held) == Depth))
     else $error("lk_port: retransmission buffer overrun (the node started a packet while held)");
   // Everything sent is written, everything acknowledged was sent.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  always_ff @(posedge clk_i) if (rst_ni) assert (
                    (sent_off <= held) && (send_off <= sent_off))
     else $error("lk_port: sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)",
                 ack_q, send_q, hi_q, wr_q);

@@ -85,7 +85,7 @@ module tr_link_rx #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // The length of the packet whose header comes in (tr_pkg's functions are called from
   // continuous assignments).
   logic [LenW-1:0] in_len;
@@ -100,16 +100,16 @@ module tr_link_rx #(
     // The buffer never sees a push when full (a flit that finds it full is dropped and
     // flagged, even if the buffer is popped in the same cycle), and the framing counters
     // stay within one packet.
-    assert property (@(posedge clk_i) disable iff (!rst_ni) !(push[v] && full[v]))
+    always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && full[v]))
       else $error("tr_link_rx: VC %0d: flit pushed into its full buffer", v);
-    assert property (@(posedge clk_i) disable iff (!rst_ni)
+    always_ff @(posedge clk_i) if (rst_ni) assert (
                      32'(in_left) < tr_pkg::MaxPacketFlits && 32'(out_left) < tr_pkg::MaxPacketFlits)
       else $error("tr_link_rx: VC %0d: %0d flits of a packet still to come in, %0d to leave", v, in_left,
                   out_left);
     // Virtual cut-through: a sender keeping to its credits starts a packet only when the
     // buffer has room for all of it (the buffer may have more room than the sender knows
     // of, never less).
-    assert property (@(posedge clk_i) disable iff (!rst_ni)
+    always_ff @(posedge clk_i) if (rst_ni) assert (
                      !(push[v] && hdr_i && 32'(g_vc[v].count) + 32'(in_len) > Depth))
       else $error("tr_link_rx: VC %0d: a packet of %0d flits started with %0d of %0d flits free (credits ignored)",
                   v, in_len, Depth - 32'(g_vc[v].count), Depth);
@@ -123,16 +123,16 @@ module tr_link_rx #(
         if (!rst_ni) held_q <= '0;
         else         held_q <= held_q + HeldW'(push[v] && hdr_i) - HeldW'(pop[v] && last[v]);
       end
-      assert property (@(posedge clk_i) disable iff (!rst_ni) !(push[v] && hdr_i && 32'(held_q) >= EscSlots))
+      always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && hdr_i && 32'(held_q) >= EscSlots))
         else $error("tr_link_rx: VC %0d: a packet started with all %0d packet slots held (credits ignored)",
                     v, EscSlots);
-      assert property (@(posedge clk_i) disable iff (!rst_ni) !(pop[v] && last[v] && held_q == '0))
+      always_ff @(posedge clk_i) if (rst_ni) assert (!(pop[v] && last[v] && held_q == '0))
         else $error("tr_link_rx: VC %0d: the last flit of a packet left with no packet held", v);
     end
   end
   // Outputs to the sender and the router are never X (only a 4-state simulator can see
   // this; Verilator has no X).
-  assert property (@(posedge clk_i) disable iff (!rst_ni) !$isunknown({credit_o, head_valid_o, proto_err_o}))
+  always_ff @(posedge clk_i) if (rst_ni) assert (!$isunknown({credit_o, head_valid_o, proto_err_o}))
     else $error("tr_link_rx: X on credit_o, head_valid_o or proto_err_o");
 `endif
 `endif

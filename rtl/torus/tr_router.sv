@@ -312,11 +312,11 @@ module tr_router #(
   end
 
 `ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse concurrent assertions
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar d = 0; d < Dirs; d++) begin : g_credit_check
     for (genvar v = 0; v < Vcs; v++) begin : g_vc
       localparam int Max = (v < DynVcs) ? DynFlits : EscSlots;
-      assert property (@(posedge clk_i) disable iff (!rst_ni)
+      always_ff @(posedge clk_i) if (rst_ni) assert (
                        32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max)
         else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
     end
