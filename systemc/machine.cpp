@@ -255,6 +255,16 @@ std::vector<Machine::LinkEnd> Machine::link_counters() {
   return ends;
 }
 
+std::vector<std::pair<unsigned, unsigned>> Machine::torus_links_declared_down() {
+  std::vector<std::pair<unsigned, unsigned>> ends;
+  for (unsigned r = 0; r < nodes_.size(); ++r) {
+    if (!nodes_[r]->error_flag()) continue;
+    for (unsigned d = 0; d < 6; ++d)
+      if (torus_out_[r][d] && nodes_[r]->link_counters(true, d).down) ends.emplace_back(r, d);
+  }
+  return ends;
+}
+
 uint64_t Machine::bits_flipped() const {
   uint64_t n = 0;
   for (const auto& w : wires_) n += w->bits_flipped();

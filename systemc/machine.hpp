@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "firmware/personality.hpp"
@@ -86,6 +87,12 @@ class Machine : public fw::MachineModel {
     fw::LinkCounters counters;
   };
   std::vector<LinkEnd> link_counters();
+  // Torus link ends (rank, direction) whose link layer has declared the link down: read,
+  // as a control system would, from the nodes that raise their error flag only.
+  std::vector<std::pair<unsigned, unsigned>> torus_links_declared_down();
+  // Marks node `rank`'s torus links in `links_down` (bit d: direction d) down in its
+  // router from the next cycle on: the router no longer uses them and ignores their input.
+  void set_torus_links_down(unsigned rank, unsigned links_down) { nodes_.at(rank)->set_torus_links_down(links_down); }
   // Bits the wires' faults have flipped so far (MachineConfig::link_ber).
   uint64_t bits_flipped() const;
   // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.

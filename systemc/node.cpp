@@ -136,6 +136,11 @@ void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::arr
   torus_config_changed_ = true;
 }
 
+void Node::set_torus_links_down(unsigned links_down) {
+  torus_->tor_link_down_i = links_down & 0x3fu;
+  torus_config_changed_ = true;
+}
+
 uint64_t Node::torus_status() const { return torus_->tor_status_o; }
 
 void Node::connect(unsigned link, LinkWire& out, LinkWire& in) {

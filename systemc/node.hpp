@@ -43,6 +43,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   void connect_torus(unsigned dir, TorusWire& out, TorusWire& in);
   // The node's torus coordinates, the torus size and links marked down (static).
   void set_torus_config(const std::array<unsigned, 3>& coord, const std::array<unsigned, 3>& dims, unsigned links_down);
+  // Marks torus links down from the next edge on (bit d: direction d), as the control
+  // system does when a link fails mid-run.
+  void set_torus_links_down(unsigned links_down);
   // An agent to run right after every clock edge (none: nullptr).
   void attach(fw::EdgeAgent* agent) { agent_ = agent; }
   // The buffer idle-cycle detection copies model state into; shared by the nodes that one

@@ -1,5 +1,6 @@
 #include "traffic_run.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "firmware/regmap.hpp"
@@ -43,7 +44,14 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficSetup setup(fw::TorusLayout(o.machine.shape.dims()), o.machine.torus_faults(), o.spec, o.window);
   Machine machine(o.machine);
   for (unsigned r = 0; r < setup.nodes(); ++r) machine.attach(r, setup.agent(r));
-  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); });
+  // The control system watches for torus links going down when some may (--link-down).
+  workload::TrafficControl control;
+  control.links_declared_down = [&] { return machine.torus_links_declared_down(); };
+  control.mark_links_down = [&](unsigned rank, unsigned links) { machine.set_torus_links_down(rank, links); };
+  const bool cuts = std::any_of(o.machine.link_cuts.begin(), o.machine.link_cuts.end(),
+                                [](const MachineConfig::LinkCut& c) { return c.torus; });
+  workload::TrafficResult res =
+      setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); }, cuts ? &control : nullptr);
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();
   if (o.inspect) o.inspect(machine);

@@ -504,6 +504,32 @@ struct RxModel {
 // that break the rules: payload on a VC with no packet open, a header inside an open
 // packet, a header into a buffer the model says is full. Pops come at rates that change
 // every few thousand cycles, so that buffers run full and empty.
+// ------------------------------------------------------------------ a link that goes down
+// Packets cut off half way on two VCs are completed with zero flits, one a cycle on each,
+// and leave whole (with their credits); what the dead link still brings is ignored, and a
+// whole packet already in is untouched.
+TEST(TrLinkRx, ADownLinkCompletesHalfReceivedPacketsWithZeroFlits) {
+  Rx r;
+  const Flits whole = packet(1, 1), cut0 = packet(2, 2), cut3 = packet(1, 3);
+  r.send(kTrVcDyn1, whole);
+  r.send(kTrVcDyn0, Flits(cut0.begin(), cut0.begin() + 4));  // 4 of 9 flits
+  r.send(kTrVcPrio, Flits(cut3.begin(), cut3.begin() + 2));  // 2 of 5 flits
+  r->flush_i = 1;
+  for (unsigned c = 0; c < 6; ++c) r.flit(kTrVcDyn0, false, 0xbad);  // the dead link's noise
+  EXPECT_EQ(r.errors, 0u) << "flits of a down link are ignored, not framing errors";
+  Flits want0(cut0.begin(), cut0.begin() + 4), want3(cut3.begin(), cut3.begin() + 2);
+  want0.resize(cut0.size(), 0);
+  want3.resize(cut3.size(), 0);
+  EXPECT_EQ(r.pop_all(kTrVcDyn0), want0);
+  EXPECT_EQ(r.pop_all(kTrVcPrio), want3);
+  EXPECT_EQ(r.pop_all(kTrVcDyn1), whole);
+  r.idle();
+  EXPECT_EQ(r.credits[kTrVcDyn0], cut0.size());
+  EXPECT_EQ(r.credits[kTrVcPrio], 1u);
+  EXPECT_EQ(r->head_valid_o, 0u);
+  EXPECT_FALSE(r.assertion_failed());
+}
+
 TEST(TrLinkRx, RandomTrafficMatchesTheModel) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);

@@ -138,7 +138,9 @@ TEST(TrafficAgent, ACorruptedPayloadIsCaught) {
   IdealTorus torus(layout, 10);
   const workload::TrafficResult r = run_ideal(layout, {}, torus);
   EXPECT_EQ(r.corrupted, 1u);
-  EXPECT_EQ(r.lost, 0u);
+  EXPECT_EQ(r.lost, 1u) << "a corrupted packet never counts as delivered";
+  EXPECT_EQ(r.damaged, 0u) << "no link went down to explain it";
+  EXPECT_FALSE(r.deadlock) << "the run stops at the corrupted packet, not at the watchdog";
   EXPECT_FALSE(r.ok());
 }
 
@@ -174,22 +176,30 @@ TEST(TrafficPattern, UniformPicksEveryOtherLiveNode) {
   EXPECT_GT(hits[3], 100u);
 }
 
-TEST(TrafficLedger, CountsDuplicatesCorruptionAndOnlyTheWindow) {
+TEST(TrafficLedger, CountsDuplicatesDamageOutstandingPacketsAndOnlyTheWindow) {
   workload::TrafficLedger ledger(2, {10, 100});
-  ledger.created(5, 9);     // before the window
-  ledger.created(20, 9);
+  ledger.created(0, 0, 1, 5, 9);  // before the window
+  ledger.created(1, 0, 0, 20, 9);
+  ledger.created(1, 1, 0, 25, 9);
   ledger.delivered(0, 0, 5, 30, 9, 1, true);
-  ledger.delivered(0, 0, 5, 31, 9, 1, true);   // again
-  ledger.delivered(1, 0, 20, 40, 9, 2, false);
-  ledger.delivered(7, 0, 20, 40, 9, 2, true);  // no such source
-  EXPECT_EQ(ledger.created_count(), 2u);
+  ledger.delivered(0, 0, 5, 31, 9, 1, true);    // again
+  ledger.delivered(1, 0, 20, 40, 9, 2, false);  // damaged: names no packet for sure
+  ledger.delivered(7, 0, 20, 40, 9, 2, true);   // no such source: damaged too
+  ledger.delivered(1, 1, 25, 50, 9, 2, true);
+  EXPECT_EQ(ledger.created_count(), 3u);
   EXPECT_EQ(ledger.delivered_count(), 2u);
-  EXPECT_EQ(ledger.in_flight(), 0u);
+  EXPECT_EQ(ledger.in_flight(), 1u);
   EXPECT_EQ(ledger.duplicated(), 1u);
-  EXPECT_EQ(ledger.corrupted(), 2u);
-  EXPECT_EQ(ledger.offered_flits(), 9u);
+  EXPECT_EQ(ledger.damaged(), 2u);
+  EXPECT_TRUE(ledger.outstanding(0).empty());
+  const std::vector<workload::TrafficLedger::Outstanding> left = ledger.outstanding(1);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].seq, 0u);
+  EXPECT_EQ(left[0].dst, 0u);
+  EXPECT_EQ(left[0].created, 20u);
+  EXPECT_EQ(ledger.offered_flits(), 18u);
   EXPECT_EQ(ledger.accepted_flits(), 18u);
-  EXPECT_EQ(ledger.latencies(), std::vector<uint32_t>{20});
+  EXPECT_EQ(ledger.latencies(), std::vector<uint32_t>{25});
   EXPECT_EQ(ledger.measured_hops(), 2u);
 }
 

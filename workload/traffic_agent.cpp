@@ -1,5 +1,9 @@
 #include "traffic_agent.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 #include "firmware/regmap.hpp"
 #include "firmware/torus_firmware.hpp"
 
@@ -68,13 +72,26 @@ void TrafficAgent::finish_read(uint64_t cycle, const std::array<uint64_t, 4>& da
   pending_ = Read::None;
 }
 
+size_t TrafficAgent::restart(const std::vector<TorusRoute>* routes,
+                             const std::vector<TrafficLedger::Outstanding>& resend) {
+  if (tx_chunks_left_ > 0 || pending_ != Read::None || rx_chunks_left_ > 0)
+    throw std::logic_error("traffic agent " + std::to_string(rank_) + " restarted in the middle of a packet");
+  const size_t waiting = static_cast<size_t>(
+      std::count_if(queue_.begin(), queue_.end(), [this](const Pending& p) { return p.src == rank_; }));
+  routes_ = routes;
+  queue_.clear();
+  for (const TrafficLedger::Outstanding& o : resend) queue_.push_back(route(o.dst, o.created, o.seq, rank_));
+  paused_ = false;
+  return waiting;
+}
+
 void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
   if (pending_ != Read::None) finish_read(cycle, port.bus_rvector());
 
   if (generating_ && create_(rng_)) {
     if (const auto dst = pattern_.destination(rank_, rng_)) {
+      ledger_.created(rank_, next_seq_, *dst, cycle, 1 + rm::kChunkFlits * spec_.chunks);
       queue_.push_back(route(*dst, cycle, next_seq_++, rank_));
-      ledger_.created(cycle, 1 + rm::kChunkFlits * spec_.chunks);
     }
   }
 
@@ -86,7 +103,7 @@ void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
   unsigned fifo = 0;
   if (tx_chunks_left_ > 0) {
     can_tx = status.inj_free[tx_fifo_] >= rm::kChunkFlits;  // room was there for the whole packet
-  } else if (!queue_.empty()) {
+  } else if (!queue_.empty() && !paused_) {
     for (unsigned i = 0; i < 2 && !can_tx; ++i) {
       fifo = (next_fifo_ + i) % 2;
       can_tx = status.inj_free[fifo] >= flits;

@@ -49,6 +49,17 @@ class TrafficAgent : public fw::EdgeAgent {
   void after_edge(uint64_t cycle, fw::BusPort& port) override;
   // Stops creating packets (the run drains).
   void stop() { generating_ = false; }
+  // While paused the agent starts no packet (its own or one it forwards) but finishes the
+  // one it is writing, goes on creating packets into its queue and reads what arrives:
+  // what the control system does while the network drains after a link went down.
+  void pause() { paused_ = true; }
+  // Between a pause and the next edge, with the network drained: routes to every node
+  // from now on (`routes`, per destination; kept by the caller), and the queue replaced by
+  // `resend`, this node's packets not delivered so far, oldest first (those lost with the
+  // link, and those that were still waiting here); forwarded packets still queued here
+  // are dropped (their sources send them again). Resumes sending. Returns how many of
+  // `resend` were still waiting in the queue (the rest were lost in the network).
+  size_t restart(const std::vector<TorusRoute>* routes, const std::vector<TrafficLedger::Outstanding>& resend);
 
   static uint64_t payload_word(uint64_t id, uint64_t created, unsigned i);
 
@@ -76,6 +87,7 @@ class TrafficAgent : public fw::EdgeAgent {
   std::mt19937_64 rng_;
   std::bernoulli_distribution create_;
   bool generating_ = true;
+  bool paused_ = false;
   uint64_t next_seq_ = 0;
   std::deque<Pending> queue_;
 

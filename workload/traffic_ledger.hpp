@@ -1,5 +1,6 @@
 // The books of a synthetic-traffic run, shared by every node's agent: which packets were
-// created and delivered (to catch loss, duplicates and corruption), the measurement window
+// created and delivered (to catch loss, duplicates and corruption), the packets still
+// outstanding (what a source sends again when a link goes down), the measurement window
 // and its samples, and when anything last moved (the deadlock watchdog). Agents may call
 // in from several threads at once (an engine that steps nodes on several host threads,
 // such as sim::Machine::advance): the per-packet entries take a lock, and each node
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace collnet::workload {
@@ -21,22 +23,35 @@ struct TrafficWindow {
 
 class TrafficLedger {
  public:
-  TrafficLedger(unsigned nodes, TrafficWindow window) : window_(window), delivered_(nodes), last_move_(nodes, 0) {}
+  TrafficLedger(unsigned nodes, TrafficWindow window)
+      : window_(window), delivered_(nodes), outstanding_(nodes), last_move_(nodes, 0) {}
 
   const TrafficWindow& window() const { return window_; }
 
-  // A packet was created (sequence numbers count 0, 1, 2, ... per source).
-  void created(uint64_t cycle, unsigned flits) {
+  // A packet not yet delivered: what its source needs to send it again.
+  struct Outstanding {
+    uint64_t seq;
+    unsigned dst;
+    uint64_t created;
+  };
+
+  // Packet `seq` of `src` to `dst` was created (sequence numbers count 0, 1, 2, ... per
+  // source).
+  void created(unsigned src, uint64_t seq, unsigned dst, uint64_t cycle, unsigned flits) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++created_;
     if (window_.measured(cycle)) offered_flits_ += flits;
+    outstanding_[src].emplace(seq, Outstanding{seq, dst, cycle});
   }
-  // Packet `seq` of `src` arrived: `intact` says whether header and payload were as sent.
+  // A packet arrived. `intact`: header and payload were as sent, so `src` and `seq` name
+  // it; a damaged packet names nothing for sure (its words may be anything) and is only
+  // counted (damaged(); whether it may be a packet that a link going down cut short is
+  // for the run to judge).
   void delivered(unsigned src, uint64_t seq, uint64_t created_cycle, uint64_t cycle, unsigned flits, unsigned hops,
                  bool intact) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (src >= delivered_.size()) {
-      ++corrupted_;
+    if (!intact || src >= delivered_.size()) {
+      ++damaged_;
       return;
     }
     std::vector<bool>& seen = delivered_[src];
@@ -47,7 +62,7 @@ class TrafficLedger {
     }
     seen[seq] = true;
     ++delivered_count_;
-    if (!intact) ++corrupted_;
+    outstanding_[src].erase(seq);
     if (window_.measured(cycle)) accepted_flits_ += flits;
     if (window_.measured(created_cycle)) {
       latencies_.push_back(static_cast<uint32_t>(cycle - created_cycle));
@@ -61,7 +76,14 @@ class TrafficLedger {
   uint64_t delivered_count() const { return delivered_count_; }
   uint64_t in_flight() const { return created_ - delivered_count_; }
   uint64_t duplicated() const { return duplicated_; }
-  uint64_t corrupted() const { return corrupted_; }
+  uint64_t damaged() const { return damaged_; }
+  // Source `src`'s packets not yet delivered, oldest first.
+  std::vector<Outstanding> outstanding(unsigned src) const {
+    std::vector<Outstanding> v;
+    for (const auto& [seq, o] : outstanding_[src]) v.push_back(o);
+    std::sort(v.begin(), v.end(), [](const Outstanding& a, const Outstanding& b) { return a.seq < b.seq; });
+    return v;
+  }
   uint64_t offered_flits() const { return offered_flits_; }
   uint64_t accepted_flits() const { return accepted_flits_; }
   uint64_t last_move() const { return *std::max_element(last_move_.begin(), last_move_.end()); }
@@ -71,7 +93,8 @@ class TrafficLedger {
  private:
   TrafficWindow window_;
   std::vector<std::vector<bool>> delivered_;  // per source, by sequence number
-  uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, corrupted_ = 0;
+  std::vector<std::unordered_map<uint64_t, Outstanding>> outstanding_;  // per source, by sequence number
+  uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, damaged_ = 0;
   uint64_t offered_flits_ = 0, accepted_flits_ = 0, measured_hops_ = 0;
   std::vector<uint32_t> latencies_;  // packets created in the window: creation to last chunk read
   std::vector<uint64_t> last_move_;  // per node: written only by that node's agent

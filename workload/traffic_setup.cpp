@@ -16,8 +16,11 @@ bool anything_down(const fw::TorusFaults& f) {
 TrafficSetup::TrafficSetup(const fw::TorusLayout& layout, const fw::TorusFaults& faults, const TrafficSpec& spec,
                            TrafficWindow window)
     : layout_(layout),
+      faults_(faults),
       pattern_(spec.pattern, layout_, faults.node_down, spec.hotspot, spec.hotspot_fraction),
       ledger_(layout_.nodes(), window) {
+  faults_.node_down.resize(layout_.nodes(), false);
+  faults_.links_down.resize(layout_.nodes(), 0);
   if (anything_down(faults)) routes_ = fw::routes_around(layout_, faults);
   for (unsigned r = 0; r < layout_.nodes(); ++r) {
     agents_.push_back(std::make_unique<TrafficAgent>(r, layout_, spec, pattern_, ledger_,
@@ -30,8 +33,50 @@ void TrafficSetup::stop_creating() {
   for (auto& a : agents_) a->stop();
 }
 
-TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step) {
-  constexpr uint64_t kStep = 100;  // cycles between checks of the watchdog
+bool TrafficSetup::mark_new_links_down(const TrafficControl& control) {
+  bool any = false;
+  for (const auto& [rank, dir] : control.links_declared_down()) {
+    if (faults_.links_down.at(rank) >> dir & 1u) continue;
+    const unsigned far = layout_.neighbour(rank, dir);
+    faults_.links_down[rank] |= 1u << dir;
+    faults_.links_down[far] |= 1u << fw::TorusLayout::opposite(dir);
+    control.mark_links_down(rank, faults_.links_down[rank]);
+    control.mark_links_down(far, faults_.links_down[far]);
+    ++links_gone_down_;
+    any = true;
+  }
+  return any;
+}
+
+uint64_t TrafficSetup::recover(const TrafficControl& control, const std::function<void(uint64_t)>& step,
+                               uint64_t& now) {
+  constexpr uint64_t kStep = 100;
+  // Drained: no packet read or written anywhere for this long, longer than any packet
+  // takes to cross the torus once nothing new enters it.
+  uint64_t diameter = 0;
+  for (unsigned k = 0; k < 3; ++k) diameter += layout_.dims()[k] / 2;
+  const uint64_t quiet = 2000 + 64 * diameter;
+  const uint64_t start = now;
+  for (auto& a : agents_) a->pause();
+  while (now - std::min(now, ledger_.last_move()) < quiet) {
+    step(kStep);
+    now += kStep;
+    mark_new_links_down(control);  // the far end, or another link
+  }
+  routes_ = fw::routes_around(layout_, faults_);
+  for (unsigned r = 0; r < agents_.size(); ++r) {
+    const std::vector<TrafficLedger::Outstanding> resend = ledger_.outstanding(r);
+    const size_t waiting = agents_[r]->restart(&routes_[r], resend);
+    requeued_ += waiting;
+    resent_ += resend.size() - waiting;
+  }
+  ++recoveries_;
+  return now - start;
+}
+
+TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
+                                const TrafficControl* control) {
+  constexpr uint64_t kStep = 100;  // cycles between checks of the watchdog and for links gone down
   const TrafficWindow& w = ledger_.window();
   const uint64_t end_measure = w.warmup + w.cycles;
   const uint64_t drain_cycles = drain_limit ? drain_limit : 10 * end_measure + 100000;
@@ -39,21 +84,28 @@ TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const
   bool deadlock = false, timeout = false;
   const auto t0 = std::chrono::steady_clock::now();
   auto stuck = [&] { return ledger_.in_flight() > 0 && now - ledger_.last_move() >= idle_limit; };
+  auto check_links = [&] {
+    if (control && mark_new_links_down(*control)) recovery_cycles_ += recover(*control, step, now);
+  };
   while (now < end_measure && !deadlock) {
     const uint64_t n = std::min(kStep, end_measure - now);
     step(n);
     now += n;
+    check_links();
     deadlock = stuck();
   }
   stop_creating();
   const uint64_t drain_end = now + drain_cycles;
-  while (!deadlock && ledger_.in_flight() > 0) {
+  // Without links that may go down, a damaged packet is corrupted and the run has failed:
+  // stop at once rather than wait for the watchdog (its packet never counts as delivered).
+  while (!deadlock && ledger_.in_flight() > 0 && (control || ledger_.damaged() == 0)) {
     if (now >= drain_end) {
       timeout = true;
       break;
     }
     step(kStep);
     now += kStep;
+    check_links();
     deadlock = stuck();
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -83,7 +135,13 @@ TrafficResult TrafficSetup::summarize(uint64_t cycles, double wall, bool deadloc
   r.delivered = ledger_.delivered_count();
   r.lost = ledger_.in_flight();
   r.duplicated = ledger_.duplicated();
-  r.corrupted = ledger_.corrupted();
+  r.damaged = std::min(ledger_.damaged(), damage_allowed());
+  r.corrupted = ledger_.damaged() - r.damaged;
+  r.links_gone_down = links_gone_down_;
+  r.recoveries = recoveries_;
+  r.recovery_cycles = recovery_cycles_;
+  r.requeued = requeued_;
+  r.resent = resent_;
   r.deadlock = deadlock;
   r.drain_timeout = timeout;
   r.cycles = cycles;

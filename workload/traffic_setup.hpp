@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "firmware/torus_layout.hpp"
@@ -26,6 +27,13 @@ struct TrafficResult {
   double avg_hops = 0;               // minimal hops, averaged over the latency samples
   uint64_t measured_packets = 0;     // packets created in the window (latency samples)
   uint64_t created = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
+  // Links that went down mid-run: how many, the recoveries (the network drained, then
+  // routes around them), the cycles those took, the packets sent again because the
+  // network lost them (dropped, cut short, or in the link's buffer), those still waiting at
+  // their sources put on the new routes, and the packets that arrived cut short by a link
+  // going down (at most kDamagedPerLinkDown per link; any beyond that count as corrupted).
+  unsigned links_gone_down = 0, recoveries = 0;
+  uint64_t recovery_cycles = 0, resent = 0, requeued = 0, damaged = 0;
   bool deadlock = false, drain_timeout = false;
   uint64_t cycles = 0;
   unsigned threads = 1;              // host threads that stepped the nodes (the engine's to say)
@@ -33,6 +41,19 @@ struct TrafficResult {
   double wall_seconds = 0, sim_cycles_per_second = 0, node_cycles_per_second = 0;
   bool ok() const { return !deadlock && !drain_timeout && lost == 0 && duplicated == 0 && corrupted == 0; }
 };
+
+// What the machine's control system (the service network) can see and do between
+// steps of a run, for links that go down mid-run; an engine without it runs without.
+struct TrafficControl {
+  // Torus link ends (node, direction) whose link layer has declared the link down.
+  std::function<std::vector<std::pair<unsigned, unsigned>>()> links_declared_down;
+  // Sets node `rank`'s torus links marked down (bit d: direction d) in its router.
+  std::function<void(unsigned rank, unsigned links_down)> mark_links_down;
+};
+
+// A packet cut short by a link going down is completed with zero flits by the router at
+// the link's receiving end (tr_link_rx): at most one per virtual channel at each end.
+constexpr unsigned kDamagedPerLinkDown = 2 * 4;
 
 class TrafficSetup {
  public:
@@ -51,12 +72,28 @@ class TrafficSetup {
 
   // Advances an engine (`step(n)` runs n cycles) through warmup, measurement and drain
   // (at most `drain_limit` cycles; 0: 10 x (warmup + cycles) + 100000); fills the result.
-  TrafficResult run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step);
+  // With `control`, every 100 cycles it looks for torus links declared down; when one
+  // is, it marks the link down at both ends, pauses every source, waits until nothing
+  // has arrived for a while (the network has drained: what needed the link was dropped
+  // or cut short), and sends every packet not yet delivered again, routed around
+  // everything down so far (fw::routes_around; a torus cut in two throws
+  // std::runtime_error).
+  TrafficResult run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
+                    const TrafficControl* control = nullptr);
 
  private:
   TrafficResult summarize(uint64_t cycles, double wall, bool deadlock, bool timeout);
+  // Marks the links newly declared down; false if there were none.
+  bool mark_new_links_down(const TrafficControl& control);
+  // The recovery after links went down (see run()); returns the cycles it took.
+  uint64_t recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now);
+  // Damaged packets that a link going down explains.
+  uint64_t damage_allowed() const { return uint64_t{kDamagedPerLinkDown} * links_gone_down_; }
 
   fw::TorusLayout layout_;
+  fw::TorusFaults faults_;
+  unsigned links_gone_down_ = 0, recoveries_ = 0;
+  uint64_t recovery_cycles_ = 0, resent_ = 0, requeued_ = 0;
   TrafficPattern pattern_;
   TrafficLedger ledger_;
   std::vector<std::vector<fw::TorusRoute>> routes_;

@@ -188,7 +188,8 @@ module nd_torus_net (
 
   tr_router u_torus (
     .clk_i, .rst_ni,
-    .bubble_i(1'b1), .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q),
+    // A link is not used once it is marked down or its link layer has declared it down.
+    .bubble_i(1'b1), .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q | lk_down),
     .in_valid_i(tr_in_valid), .in_hdr_i(tr_in_hdr), .in_vc_i(tr_in_vc), .in_data_i(tr_in_data),
     .in_credit_o(tr_in_credit),
     .out_valid_o(tr_out_valid), .out_hdr_o(tr_out_hdr), .out_vc_o(tr_out_vc), .out_data_o(tr_out_data),

@@ -5,7 +5,13 @@
 // of tr_pkg::MaxPacketFlits flits (a credit per packet that has left), which is what
 // their bubble rule counts.
 //
-// Link in:  valid_i, hdr_i (first flit of a packet), vc_i, data_i
+// A link that is down (flush_i: marked down, or declared down by its link layer) brings
+// nothing more: its input is ignored, and a packet it left half received on a VC is
+// completed with all-zero flits, one per cycle on each such VC (its room was reserved when
+// its header came in), so that it leaves the buffer and frees the outputs it holds
+// further on; its destination finds it damaged (the end-to-end check of the traffic).
+//
+// Link in:  valid_i, hdr_i (first flit of a packet), vc_i, data_i; flush_i
 // Link out: credit_o[v], a registered pulse per flit (VC 0, 1) or packet (VC 2, 3) freed
 // Heads:    head_valid_o[v] / head_o (VC v in [v*64 +: 64]) / pop_i[v]
 `default_nettype none
@@ -20,6 +26,7 @@ module tr_link_rx #(
   input  wire logic                                           hdr_i,
   input  wire logic [1:0]                                     vc_i,
   input  wire logic [tr_pkg::TrFlitBits-1:0]                  data_i,
+  input  wire logic                                           flush_i,  // the link is down
   output logic      [tr_pkg::TrNumVcs-1:0]                    credit_o,
   output logic      [tr_pkg::TrNumVcs-1:0]                    head_valid_o,
   output logic      [tr_pkg::TrNumVcs*tr_pkg::TrFlitBits-1:0] head_o,
@@ -34,17 +41,20 @@ module tr_link_rx #(
 
   logic [LenW-1:0] in_left_q [Vcs];   // flits of the packet still expected in on VC v
   logic [LenW-1:0] out_left_q [Vcs];  // flits of the packet at the head still to leave
-  logic [Vcs-1:0]  full, empty, push, pop, frame_err, space_err, last;
+  logic [Vcs-1:0]  full, empty, push, pop, frame_err, space_err, last, fill;
+  logic [tr_pkg::TrFlitBits-1:0] in_data;
 
   always_comb begin
     for (int v = 0; v < Vcs; v++) begin
       logic mine;
-      mine         = valid_i && (vc_i == 2'(v));
+      mine         = !flush_i && valid_i && (vc_i == 2'(v));
       frame_err[v] = mine && (hdr_i ? (in_left_q[v] != '0) : (in_left_q[v] == '0));
       space_err[v] = mine && !frame_err[v] && full[v];
-      push[v]      = mine && !frame_err[v] && !space_err[v];
+      fill[v]      = flush_i && in_left_q[v] != '0;
+      push[v]      = fill[v] || (mine && !frame_err[v] && !space_err[v]);
     end
   end
+  assign in_data = flush_i ? '0 : data_i;
   assign pop = pop_i & ~empty;
 
   for (genvar v = 0; v < Vcs; v++) begin : g_vc
@@ -52,7 +62,7 @@ module tr_link_rx #(
     logic [$clog2(Depth + 1)-1:0] count;  // read by the assertions only
     logic [LenW-1:0]              head_len;
     cmn_fifo #(.Width(tr_pkg::TrFlitBits), .Depth(Depth)) u_buf (
-      .clk_i, .rst_ni, .push_i(push[v]), .data_i(data_i),
+      .clk_i, .rst_ni, .push_i(push[v]), .data_i(in_data),
       .pop_i(pop[v]), .data_o(head_o[v*tr_pkg::TrFlitBits +: tr_pkg::TrFlitBits]),
       .full_o(full[v]), .empty_o(empty[v]), .count_o(count)
     );
@@ -77,7 +87,11 @@ module tr_link_rx #(
       credit_o    <= '0;
       proto_err_o <= 1'b0;
     end else begin
-      if (|push) in_left_q[vc_i] <= hdr_i ? tr_pkg::packet_flits(data_i) - LenW'(1) : in_left_q[vc_i] - LenW'(1);
+      if (flush_i) begin
+        for (int v = 0; v < Vcs; v++) if (fill[v]) in_left_q[v] <= in_left_q[v] - LenW'(1);
+      end else if (|push) begin
+        in_left_q[vc_i] <= hdr_i ? tr_pkg::packet_flits(data_i) - LenW'(1) : in_left_q[vc_i] - LenW'(1);
+      end
       // Flit credits for the dynamic VCs, packet credits for the escape and priority VCs.
       credit_o    <= {pop[3] && last[3], pop[2] && last[2], pop[1], pop[0]};
       proto_err_o <= |(frame_err | space_err);
@@ -89,7 +103,9 @@ module tr_link_rx #(
   // The length of the packet whose header comes in (tr_pkg's functions are called from
   // continuous assignments).
   logic [LenW-1:0] in_len;
+  logic            in_hdr;  // a header comes in from the link (never a filler flit)
   assign in_len = tr_pkg::packet_flits(data_i);
+  assign in_hdr = !flush_i && hdr_i;
 
   for (genvar v = 0; v < Vcs; v++) begin : g_check
     localparam int Depth = (v < 2) ? DynFlits : EscSlots * tr_pkg::MaxPacketFlits;
@@ -110,7 +126,7 @@ module tr_link_rx #(
     // buffer has room for all of it (the buffer may have more room than the sender knows
     // of, never less).
     always_ff @(posedge clk_i) if (rst_ni) assert (
-                     !(push[v] && hdr_i && 32'(g_vc[v].count) + 32'(in_len) > Depth))
+                     !(push[v] && in_hdr && 32'(g_vc[v].count) + 32'(in_len) > Depth))
       else $error("tr_link_rx: VC %0d: a packet of %0d flits started with %0d of %0d flits free (credits ignored)",
                   v, in_len, Depth - 32'(g_vc[v].count), Depth);
     if (v >= 2) begin : g_slots
@@ -121,9 +137,9 @@ module tr_link_rx #(
       logic [HeldW-1:0] held_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) held_q <= '0;
-        else         held_q <= held_q + HeldW'(push[v] && hdr_i) - HeldW'(pop[v] && last[v]);
+        else         held_q <= held_q + HeldW'(push[v] && in_hdr) - HeldW'(pop[v] && last[v]);
       end
-      always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && hdr_i && 32'(held_q) >= EscSlots))
+      always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && in_hdr && 32'(held_q) >= EscSlots))
         else $error("tr_link_rx: VC %0d: a packet started with all %0d packet slots held (credits ignored)",
                     v, EscSlots);
       always_ff @(posedge clk_i) if (rst_ni) assert (!(pop[v] && last[v] && held_q == '0))

@@ -34,7 +34,7 @@ module tr_router #(
   input  wire logic                         bubble_i,     // the bubble rule: 1 (0 only to show, in a testbench, the deadlock it prevents)
   input  wire logic [CoordsW-1:0]           my_i,         // this node's x, y, z
   input  wire logic [CoordsW-1:0]           dims_i,       // torus size in x, y, z (1..255)
-  input  wire logic [Dirs-1:0]              link_down_i,  // links not to use
+  input  wire logic [Dirs-1:0]              link_down_i,  // links not to use, whose input is dead (tr_link_rx flush_i)
   // links (link d's data in [d*FlitBits +: FlitBits], VC in [d*VcW +: VcW], credits in
   // [d*Vcs +: Vcs])
   input  wire logic [Dirs-1:0]              in_valid_i,
@@ -85,7 +85,7 @@ module tr_router #(
     tr_link_rx #(.DynFlits(DynFlits), .EscSlots(EscSlots)) u_rx (
       .clk_i, .rst_ni,
       .valid_i(in_valid_i[d]), .hdr_i(in_hdr_i[d]), .vc_i(in_vc_i[d*VcW +: VcW]),
-      .data_i(in_data_i[d*FlitBits +: FlitBits]), .credit_o(in_credit_o[d*Vcs +: Vcs]),
+      .data_i(in_data_i[d*FlitBits +: FlitBits]), .flush_i(link_down_i[d]), .credit_o(in_credit_o[d*Vcs +: Vcs]),
       .head_valid_o(head_valid[d*Vcs +: Vcs]), .head_o(head[d*Vcs*FlitBits +: Vcs*FlitBits]),
       .pop_i(pop[d*Vcs +: Vcs]), .proto_err_o(rx_proto_err[d])
     );
