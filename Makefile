@@ -8,6 +8,7 @@
 #   make regmap regenerate the register map's SV packages, C++ header and doc tables
 #   make fuzz   libFuzzer harnesses (clang) over the parsers and decoders, 10^6 runs each
 #   make test-sanitize  every test again, built with AddressSanitizer and UBSan (gcc)
+#   make soak   10^8 torus packets with bit errors, every one checked (about two hours)
 
 BUILD ?= build
 JOBS  ?= 2
@@ -25,7 +26,7 @@ DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
 .PHONY: all deps configure configure-demo build run test lint bench waves clean regmap \
-        configure-sanitize build-sanitize test-sanitize fuzz
+        configure-sanitize build-sanitize test-sanitize fuzz soak
 
 all: build
 
@@ -138,6 +139,11 @@ ifneq ($(FLAT_BENCH),)
 else
 	@scripts/bench_torus.sh $(BUILD)
 endif
+
+# `make soak`: scripts/soak.sh (SOAK_PACKETS, SOAK_BER, SOAK_THREADS, SOAK_SPECS); the
+# figures it prints are in docs/performance.md. Not part of `make test`.
+soak: build
+	@scripts/soak.sh $(BUILD)
 
 waves: run
 	gtkwave $(BUILD)/demo.gtkw
