@@ -8,6 +8,7 @@
 #   make regmap regenerate the register map's SV packages, C++ header and doc tables
 #   make fuzz   libFuzzer harnesses (clang) over the parsers and decoders, 10^6 runs each
 #   make test-sanitize  every test again, built with AddressSanitizer and UBSan (gcc)
+#   make coverage  line and toggle coverage of rtl/ over the whole suite (build-coverage)
 #   make soak   10^8 torus packets with bit errors, every one checked (about two hours)
 
 BUILD ?= build
@@ -26,7 +27,7 @@ DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
 .PHONY: all deps configure configure-demo build run test lint bench waves clean regmap \
-        configure-sanitize build-sanitize test-sanitize fuzz soak
+        configure-sanitize build-sanitize test-sanitize fuzz soak coverage
 
 all: build
 
@@ -139,6 +140,11 @@ ifneq ($(FLAT_BENCH),)
 else
 	@scripts/bench_torus.sh $(BUILD)
 endif
+
+# `make coverage`: scripts/coverage.sh in $(BUILD)-coverage (docs/coverage.md).
+COVERAGE_BUILD ?= $(BUILD)-coverage
+coverage: deps
+	@scripts/coverage.sh $(COVERAGE_BUILD) $(JOBS)
 
 # `make soak`: scripts/soak.sh (SOAK_PACKETS, SOAK_BER, SOAK_THREADS, SOAK_SPECS); the
 # figures it prints are in docs/performance.md. Not part of `make test`.

@@ -12,6 +12,7 @@
 #include "verilated_fst_c.h"
 #include "bus_words.hpp"
 #include "firmware/bus_port.hpp"
+#include "coverage.hpp"
 #include "model_clock.hpp"
 #include "traffic_run.hpp"
 
@@ -77,6 +78,7 @@ class FlatRunner {
     workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, step);
     if (fst) fst->close();
     m->final();
+    write_coverage(context, "flat");
     return res;
   }
 };

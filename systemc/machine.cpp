@@ -4,6 +4,7 @@
 // clang-format off
 #include "machine.hpp"
 #include "host_limits.hpp"
+#include "coverage.hpp"
 #include "trace_writer.hpp"
 // clang-format on
 
@@ -131,7 +132,8 @@ Node::Activity Machine::activity() const {
   return sum;
 }
 
-Machine::~Machine() = default;
+// The nodes' models are still there: the coverage database points into them.
+Machine::~Machine() { write_coverage(*context_, "machine"); }
 
 void Machine::task_finished(unsigned id) {
   // A task that met a hardware error (a link down, a refused route) ends the run: the

@@ -14,6 +14,8 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "systemc/coverage.hpp"
+
 namespace collnet::tb {
 
 // The seed of a randomized test: COLLNET_TB_SEED if set, otherwise a fixed default.
@@ -68,6 +70,7 @@ class Harness {
   }
   ~Harness() {
     model_->final();
+    sim::write_coverage(*context_, "tb");
     if (fst_) fst_->close();
   }
 
