@@ -9,6 +9,8 @@
 #   SOAK_BER      bit error rate of every link (default 1e-5)
 #   SOAK_THREADS  host threads per run (default 2)
 #   SOAK_SPECS    the runs, "SHAPE:ROUTING ..." (default below)
+# A run whose JSON is already in BUILD_DIR/soak (same shape, routing, packets, error rate)
+# is not run again, so a soak that was stopped goes on where it was.
 set -euo pipefail
 build=${1:-build}
 collnet="$build/collnet"
@@ -36,11 +38,14 @@ for spec in "${specs[@]}"; do
   seed=$((seed + 1))
   nodes=$(echo "$shape" | awk -F x '{ print $1 * $2 * $3 }')
   cycles=$(( per_run * flits / nodes + 1 ))
-  json="$out/soak_${shape}_${routing}.json"
+  json="$out/soak_${shape}_${routing}_${per_run}_${ber}.json"
   jsons+=("$json")
-  "$collnet" traffic --torus "$shape" --routing "$routing" --size 1 --rate 1.0 --warmup 0 --cycles "$cycles" \
-    --seed "$seed" --link-ber "$ber" --fault-seed "$seed" --threads "$threads" --idle-limit 100000 \
-    --json "$json" > "$out/soak_${shape}_${routing}.txt"
+  if [ ! -s "$json" ]; then
+    "$collnet" traffic --torus "$shape" --routing "$routing" --size 1 --rate 1.0 --warmup 0 --cycles "$cycles" \
+      --seed "$seed" --link-ber "$ber" --fault-seed "$seed" --threads "$threads" --idle-limit 100000 \
+      --json "$json.part" > "$out/soak_${shape}_${routing}.txt"
+    mv "$json.part" "$json"
+  fi
   python3 - "$json" "$shape" "$routing" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
