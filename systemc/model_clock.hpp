@@ -29,7 +29,9 @@ void reset_model(Model& m) {
 // simulation time). The model detects an edge against the clock value it saw last, which
 // is kept in the root's trigger state: marking it low stands for the falling edge.
 // (That member's name is Verilator 5.006's, the version Debian 12 ships; another
-// version that names it differently fails to compile here, not silently.)
+// version that names it differently fails to compile here, not silently.) Only for a model
+// Verilated in one piece, such as a node's side: the blocks of a hierarchically Verilated
+// model keep records of their own, and the flat engine clocks it with both edges.
 template <class Model>
 void clock_cycle(Model& m) {
   m.rootp->__Vtrigrprev__TOP__clk_i = 0;
