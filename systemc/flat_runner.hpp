@@ -74,9 +74,10 @@ class FlatRunner {
         // record of the clock, which clock_cycle() cannot mark.
         m->clk_i = 0;
         m->eval();
+        if (fst) fst->dump(1000 * cycle);
         m->clk_i = 1;
         m->eval();
-        if (fst) fst->dump(1000 * cycle);
+        if (fst) fst->dump(1000 * cycle + 500);
         for (unsigned r = 0; r < n; ++r) setup.agent(r)->after_edge(cycle, ports[r]);
       }
     };

@@ -1,5 +1,5 @@
-// How every Verilated top of the project (a node's two sides, the flat machine) is clocked
-// and reset.
+// How the project's Verilated tops (a node's two sides, the flat machine) are reset and
+// clocked.
 #pragma once
 
 namespace collnet::sim {
@@ -23,10 +23,10 @@ void reset_model(Model& m) {
 
 // One clock cycle in one evaluation: the inputs the caller has just set, then a rising
 // edge. Verilator settles the logic fed by the inputs before it runs the edge's processes,
-// so the flops and the concurrent assertions sample exactly what a falling-edge
-// evaluation followed by a rising-edge one would have given them; the falling-edge
-// evaluation would only recompute that input logic a second time (a fifth of a node's
-// simulation time). The model detects an edge against the clock value it saw last, which
+// so the flops and the RTL's assertions (immediate ones in always_ff blocks) sample exactly
+// what a falling-edge evaluation followed by a rising-edge one would have given them; the
+// falling-edge evaluation would only recompute that input logic a second time (a fifth of
+// a node's simulation time). The model detects an edge against the clock value it saw last, which
 // is kept in the root's trigger state: marking it low stands for the falling edge.
 // (That member's name is Verilator 5.006's, the version Debian 12 ships; another
 // version that names it differently fails to compile here, not silently.) Only for a model
