@@ -132,8 +132,7 @@ void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::arr
   }
   torus_->tor_coord_i = c;
   torus_->tor_dims_i = d;
-  torus_->tor_link_down_i = links_down & 0x3fu;
-  torus_config_changed_ = true;
+  set_torus_links_down(links_down);
 }
 
 void Node::set_torus_links_down(unsigned links_down) {
