@@ -185,13 +185,15 @@ int run_traffic_command(const TrafficCommand& c) {
   std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s, %.1f%% of node sides' edges skipped as idle)\n",
               static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second,
               r.threads, r.threads == 1 ? "" : "s", 100 * r.idle_skipped);
-  if (r.links_gone_down)
+  const workload::TrafficRecovery& rec = r.recovery;
+  if (rec.links_gone_down)
     std::printf("  recovery   %u torus link%s went down: %u recover%s in %llu cycles (sources paused until the network "
                 "drained, then routed around); %llu packets lost in the network sent again (%llu of them arrived cut "
                 "short), %llu waiting at their sources put on the new routes\n",
-                r.links_gone_down, r.links_gone_down == 1 ? "" : "s", r.recoveries, r.recoveries == 1 ? "y" : "ies",
-                static_cast<unsigned long long>(r.recovery_cycles), static_cast<unsigned long long>(r.resent),
-                static_cast<unsigned long long>(r.damaged), static_cast<unsigned long long>(r.requeued));
+                rec.links_gone_down, rec.links_gone_down == 1 ? "" : "s", rec.recoveries,
+                rec.recoveries == 1 ? "y" : "ies", static_cast<unsigned long long>(rec.cycles),
+                static_cast<unsigned long long>(rec.resent), static_cast<unsigned long long>(r.damaged),
+                static_cast<unsigned long long>(rec.requeued));
   if (r.deadlock)
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
@@ -225,9 +227,9 @@ int run_traffic_command(const TrafficCommand& c) {
     js["packets_lost"] = r.lost;
     js["packets_duplicated"] = r.duplicated;
     js["packets_corrupted"] = r.corrupted;
-    js["recovery"] = {{"links_gone_down", r.links_gone_down}, {"recoveries", r.recoveries},
-                      {"cycles", r.recovery_cycles}, {"packets_sent_again", r.resent},
-                      {"packets_cut_short", r.damaged}, {"packets_requeued", r.requeued}};
+    js["recovery"] = {{"links_gone_down", rec.links_gone_down}, {"recoveries", rec.recoveries},
+                      {"cycles", rec.cycles}, {"packets_sent_again", rec.resent},
+                      {"packets_cut_short", r.damaged}, {"packets_requeued", rec.requeued}};
     js["deadlock"] = r.deadlock;
     js["simulated_cycles"] = r.cycles;
     js["wall_seconds"] = r.wall_seconds;

@@ -7,6 +7,8 @@
 namespace collnet::workload {
 
 namespace {
+constexpr uint64_t kStep = 100;  // cycles between checks of the watchdog and for links gone down
+
 bool anything_down(const fw::TorusFaults& f) {
   return std::find(f.node_down.begin(), f.node_down.end(), true) != f.node_down.end() ||
          std::any_of(f.links_down.begin(), f.links_down.end(), [](unsigned bits) { return bits != 0; });
@@ -42,15 +44,14 @@ bool TrafficSetup::mark_new_links_down(const TrafficControl& control) {
     faults_.links_down[far] |= 1u << fw::TorusLayout::opposite(dir);
     control.mark_links_down(rank, faults_.links_down[rank]);
     control.mark_links_down(far, faults_.links_down[far]);
-    ++links_gone_down_;
+    ++recovery_.links_gone_down;
     any = true;
   }
   return any;
 }
 
-uint64_t TrafficSetup::recover(const TrafficControl& control, const std::function<void(uint64_t)>& step,
-                               uint64_t& now) {
-  constexpr uint64_t kStep = 100;
+void TrafficSetup::recover(const TrafficControl& control, const std::function<void(uint64_t)>& step,
+                           uint64_t& now) {
   // Drained: no packet read or written anywhere for this long, longer than any packet
   // takes to cross the torus once nothing new enters it.
   uint64_t diameter = 0;
@@ -67,16 +68,15 @@ uint64_t TrafficSetup::recover(const TrafficControl& control, const std::functio
   for (unsigned r = 0; r < agents_.size(); ++r) {
     const std::vector<TrafficLedger::Outstanding> resend = ledger_.outstanding(r);
     const size_t waiting = agents_[r]->restart(&routes_[r], resend);
-    requeued_ += waiting;
-    resent_ += resend.size() - waiting;
+    recovery_.requeued += waiting;
+    recovery_.resent += resend.size() - waiting;
   }
-  ++recoveries_;
-  return now - start;
+  ++recovery_.recoveries;
+  recovery_.cycles += now - start;
 }
 
 TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
                                 const TrafficControl* control) {
-  constexpr uint64_t kStep = 100;  // cycles between checks of the watchdog and for links gone down
   const TrafficWindow& w = ledger_.window();
   const uint64_t end_measure = w.warmup + w.cycles;
   const uint64_t drain_cycles = drain_limit ? drain_limit : 10 * end_measure + 100000;
@@ -85,7 +85,7 @@ TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const
   const auto t0 = std::chrono::steady_clock::now();
   auto stuck = [&] { return ledger_.in_flight() > 0 && now - ledger_.last_move() >= idle_limit; };
   auto check_links = [&] {
-    if (control && mark_new_links_down(*control)) recovery_cycles_ += recover(*control, step, now);
+    if (control && mark_new_links_down(*control)) recover(*control, step, now);
   };
   while (now < end_measure && !deadlock) {
     const uint64_t n = std::min(kStep, end_measure - now);
@@ -137,11 +137,7 @@ TrafficResult TrafficSetup::summarize(uint64_t cycles, double wall, bool deadloc
   r.duplicated = ledger_.duplicated();
   r.damaged = std::min(ledger_.damaged(), damage_allowed());
   r.corrupted = ledger_.damaged() - r.damaged;
-  r.links_gone_down = links_gone_down_;
-  r.recoveries = recoveries_;
-  r.recovery_cycles = recovery_cycles_;
-  r.requeued = requeued_;
-  r.resent = resent_;
+  r.recovery = recovery_;
   r.deadlock = deadlock;
   r.drain_timeout = timeout;
   r.cycles = cycles;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_routes.hpp"
 #include "traffic_agent.hpp"
@@ -20,6 +21,15 @@
 
 namespace collnet::workload {
 
+// Links that went down mid-run: how many, the recoveries (the network drained, then
+// routes around them), the cycles those took, the packets sent again because the network
+// lost them (dropped, cut short, or in the link's buffer), and those still waiting at their
+// sources put on the new routes.
+struct TrafficRecovery {
+  unsigned links_gone_down = 0, recoveries = 0;
+  uint64_t cycles = 0, resent = 0, requeued = 0;
+};
+
 struct TrafficResult {
   unsigned nodes = 0, senders = 0;
   double offered = 0, accepted = 0;  // flits per node per cycle in the window (all nodes)
@@ -27,13 +37,10 @@ struct TrafficResult {
   double avg_hops = 0;               // minimal hops, averaged over the latency samples
   uint64_t measured_packets = 0;     // packets created in the window (latency samples)
   uint64_t created = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
-  // Links that went down mid-run: how many, the recoveries (the network drained, then
-  // routes around them), the cycles those took, the packets sent again because the
-  // network lost them (dropped, cut short, or in the link's buffer), those still waiting at
-  // their sources put on the new routes, and the packets that arrived cut short by a link
-  // going down (at most kDamagedPerLinkDown per link; any beyond that count as corrupted).
-  unsigned links_gone_down = 0, recoveries = 0;
-  uint64_t recovery_cycles = 0, resent = 0, requeued = 0, damaged = 0;
+  TrafficRecovery recovery;
+  // Packets that arrived cut short by a link going down (at most kDamagedPerLinkDown per
+  // link gone down; any beyond that count as corrupted).
+  uint64_t damaged = 0;
   bool deadlock = false, drain_timeout = false;
   uint64_t cycles = 0;
   unsigned threads = 1;              // host threads that stepped the nodes (the engine's to say)
@@ -53,7 +60,7 @@ struct TrafficControl {
 
 // A packet cut short by a link going down is completed with zero flits by the router at
 // the link's receiving end (tr_link_rx): at most one per virtual channel at each end.
-constexpr unsigned kDamagedPerLinkDown = 2 * 4;
+constexpr unsigned kDamagedPerLinkDown = 2 * fw::regmap::kTrNumVcs;
 
 class TrafficSetup {
  public:
@@ -85,15 +92,14 @@ class TrafficSetup {
   TrafficResult summarize(uint64_t cycles, double wall, bool deadlock, bool timeout);
   // Marks the links newly declared down; false if there were none.
   bool mark_new_links_down(const TrafficControl& control);
-  // The recovery after links went down (see run()); returns the cycles it took.
-  uint64_t recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now);
+  // The recovery after links went down (see run()), counted in recovery_.
+  void recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now);
   // Damaged packets that a link going down explains.
-  uint64_t damage_allowed() const { return uint64_t{kDamagedPerLinkDown} * links_gone_down_; }
+  uint64_t damage_allowed() const { return uint64_t{kDamagedPerLinkDown} * recovery_.links_gone_down; }
 
   fw::TorusLayout layout_;
-  fw::TorusFaults faults_;
-  unsigned links_gone_down_ = 0, recoveries_ = 0;
-  uint64_t recovery_cycles_ = 0, resent_ = 0, requeued_ = 0;
+  fw::TorusFaults faults_;  // what is down so far: at the start, and what went down since
+  TrafficRecovery recovery_;
   TrafficPattern pattern_;
   TrafficLedger ledger_;
   std::vector<std::vector<fw::TorusRoute>> routes_;
