@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # rtl_portability.sh: checks that the RTL builds outside Verilator too. Elaborates the
 # design with Icarus Verilog (iverilog -g2012, then loads it with vvp) and synthesizes it
-# with Yosys (read_verilog -sv -DSYNTHESIS; synth -flatten; check -assert), failing on
-# any error, on a failed check and on any inferred latch. Prints one summary line.
+# with Yosys (read_verilog -sv -DSYNTHESIS, then a generic gate-level synthesis that keeps
+# the hierarchy and keeps FIFO storage as memories; check -assert), failing on any error,
+# on a failed check and on any inferred latch. Prints one summary line (docs/synthesis.md).
 #
-# Usage: scripts/rtl_portability.sh [top]       top module, default nd_node
+# Usage: scripts/rtl_portability.sh [--area] [top]   top module, default nd_node
+#        --area                                 also print the area table, block by block
+#                                               (scripts/area_report.py)
 #        RTL_PORTABILITY_VERBOSE=1 ...          also print the tools' notes and warnings
 # Tools: iverilog/vvp (Icarus 11) and yosys (0.23) on PATH, or IVERILOG/VVP/YOSYS set.
 # Independent of the Makefile and of CMake; writes only to a temporary directory.
@@ -12,6 +15,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+area=0
+if [[ "${1:-}" == --area ]]; then area=1; shift; fi
+[[ "${1:-}" == -* ]] && { echo "rtl_portability: unknown option $1 (usage: rtl_portability.sh [--area] [top])" >&2; exit 2; }
 top="${1:-nd_node}"
 verbose="${RTL_PORTABILITY_VERBOSE:-0}"
 IVERILOG="${IVERILOG:-iverilog}"
@@ -52,7 +58,14 @@ ivl_notes="$(grep -c 'sorry' "$tmp/ivl.log" || true)"
 if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
 
 # ---------------------------------------------------------------- Yosys
-ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -flatten; check -assert; stat"
+# synth's coarse steps (hierarchy, proc, opt, fsm, memory -nomap, alumacc, ...), then its
+# fine steps without memory_map: a FIFO's storage stays one memory cell (for a memory
+# compiler or RAM blocks to implement), not thousands of flip-flops and read multiplexers,
+# which took Yosys four times as long. abc -fast maps the logic to generic gates. The
+# hierarchy is kept: each block is synthesized once per parameter set, not per instance.
+# dump lists the memories (their SIZE and WIDTH) for the area table.
+ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
+ys+=" abc -fast; opt -fast; check -assert; stat; dump t:\$mem_v2"
 if ! "$YOSYS" -q -l "$tmp/yosys.log" -p "$ys" > /dev/null 2>&1; then
   fail "yosys synthesis or check -assert" "$tmp/yosys.log"
 fi
@@ -63,6 +76,10 @@ if [[ "$latches" != 0 ]]; then
   grep -E "$latch_re" "$tmp/yosys.log" >&2
   fail "yosys inferred latches" /dev/null
 fi
+if [[ "$area" == 1 ]]; then
+  python3 scripts/area_report.py --top "$top" "$tmp/yosys.log" > "$tmp/area.md" || fail "area report" /dev/null
+fi
+# The last "Number of cells" is the design hierarchy's: every instance, memories included.
 cells="$(grep -E '^ +Number of cells:' "$tmp/yosys.log" | tail -n 1 | awk '{print $4}')"
 warnings="$(grep -E '^Warning:' "$tmp/yosys.log" | sort -u || true)"
 nwarn="$(printf '%s' "$warnings" | grep -c . || true)"
@@ -70,3 +87,4 @@ if [[ "$verbose" == 1 && -n "$warnings" ]]; then printf '%s\n' "$warnings"; fi
 
 echo "rtl_portability: OK top=$top iverilog: elaborated (${ivl_notes} sorry notes)" \
      "yosys: ${cells} cells, 0 latches, ${nwarn} distinct warnings"
+if [[ "$area" == 1 ]]; then cat "$tmp/area.md"; fi

@@ -14,7 +14,6 @@
 `default_nettype none
 
 module cn_adapter
-  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
 #(
   parameter int LinkPackets = 4,  // receive buffers per link and VC, in packets
   parameter int InjPackets  = 8,  // injection FIFO depth per VC, in packets
@@ -71,7 +70,10 @@ module cn_adapter
   end
 `endif
 
-  // Signals per VC and link are indexed [v][l] throughout.
+  // Signals per VC and link are vectors with VC v's link l at index v*NumLinks + l (a
+  // signal of W bits per VC and link at [(v*NumLinks + l)*W +: W]); signals per VC have
+  // VC v at [v*W +: W]. Flat vectors rather than packed arrays [v][l], which Yosys 0.23
+  // cannot parse; the bit layout is the same.
 
   // ------------------------------------------------------------ register block
   logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes;
@@ -79,13 +81,13 @@ module cn_adapter
   logic [NumVcs-1:0]                               rcv_hdr_pop, rcv_pl_pop;
   logic [WordsW-1:0]                               inj_pl_n, rcv_pl_n;
   logic [cn_pkg::BusDataBits-1:0]                  inj_wdata;
-  inj_entry_t                              inj_entry;
-  logic [NumVcs-1:0][InjHdrCntW-1:0]               inj_hdr_count;
-  logic [NumVcs-1:0][InjPlCntW-1:0]                inj_pl_count;
-  logic [NumVcs-1:0][RcvHdrCntW-1:0]               rcv_hdr_count;
-  logic [NumVcs-1:0][RcvPlCntW-1:0]                rcv_pl_count;
-  logic [NumVcs-1:0][HdrBits-1:0]                  rcv_hdr;
-  logic [NumVcs-1:0][cn_pkg::BusDataBits-1:0]      rcv_pl;
+  logic [cn_pkg::InjEntryBits-1:0]                 inj_entry;
+  logic [NumVcs*InjHdrCntW-1:0]                    inj_hdr_count;
+  logic [NumVcs*InjPlCntW-1:0]                     inj_pl_count;
+  logic [NumVcs*RcvHdrCntW-1:0]                    rcv_hdr_count;
+  logic [NumVcs*RcvPlCntW-1:0]                     rcv_pl_count;
+  logic [NumVcs*HdrBits-1:0]                       rcv_hdr;
+  logic [NumVcs*cn_pkg::BusDataBits-1:0]           rcv_pl;
   logic [cn_pkg::ErrBits-1:0]                      err_set, err_bits;
   logic [HdrBits-1:0]                              err_expected, err_got;
   logic [SrcW:0]                                   err_source;  // {VC, source}
@@ -110,9 +112,9 @@ module cn_adapter
 
   // ------------------------------------------------------------ link receivers
   // One packet-buffer set per link and VC.
-  logic [NumVcs-1:0][NumLinks-1:0]               rx_hdr_valid, rx_pl_valid, rx_hdr_pop, rx_pl_pop, rx_proto_err;
-  logic [NumVcs-1:0][NumLinks-1:0][HdrBits-1:0]  rx_hdr;
-  logic [NumVcs-1:0][NumLinks-1:0][FlitBits-1:0] rx_pl;
+  logic [NumVcs*NumLinks-1:0]          rx_hdr_valid, rx_pl_valid, rx_hdr_pop, rx_pl_pop, rx_proto_err;
+  logic [NumVcs*NumLinks*HdrBits-1:0]  rx_hdr;
+  logic [NumVcs*NumLinks*FlitBits-1:0] rx_pl;
 
   for (genvar l = 0; l < NumLinks; l++) begin : g_link
     for (genvar v = 0; v < NumVcs; v++) begin : g_vc
@@ -120,38 +122,48 @@ module cn_adapter
         .clk_i, .rst_ni,
         .valid_i(link_in_valid_i[l] && link_in_vc_i[l] == 1'(v)), .hdr_i(link_in_hdr_i[l]),
         .data_i(link_in_data_i[l*FlitBits +: FlitBits]), .credit_o(link_in_credit_o[l*NumVcs + v]),
-        .hdr_valid_o(rx_hdr_valid[v][l]), .hdr_o(rx_hdr[v][l]), .hdr_pop_i(rx_hdr_pop[v][l]),
-        .pl_valid_o(rx_pl_valid[v][l]), .pl_o(rx_pl[v][l]), .pl_pop_i(rx_pl_pop[v][l]),
-        .proto_err_o(rx_proto_err[v][l])
+        .hdr_valid_o(rx_hdr_valid[v*NumLinks + l]), .hdr_o(rx_hdr[(v*NumLinks + l)*HdrBits +: HdrBits]),
+        .hdr_pop_i(rx_hdr_pop[v*NumLinks + l]),
+        .pl_valid_o(rx_pl_valid[v*NumLinks + l]), .pl_o(rx_pl[(v*NumLinks + l)*FlitBits +: FlitBits]),
+        .pl_pop_i(rx_pl_pop[v*NumLinks + l]),
+        .proto_err_o(rx_proto_err[v*NumLinks + l])
       );
     end
   end
 
   // ------------------------------------------------------------ the VCs
   // g_vc[cn_pkg::VcUser] carries the user's traffic, g_vc[cn_pkg::VcSystem] the system's.
-  logic [NumVcs-1:0][NumLinks-1:0]               want, grant, hold, send, send_hdr;
-  logic [NumVcs-1:0][NumLinks-1:0][FlitBits-1:0] send_data;
-  logic [NumVcs-1:0]                             vc_err_route, vc_err_mismatch, vc_err_op, vc_err_size,
-                                                 vc_err_proto;
-  logic [NumVcs-1:0][HdrBits-1:0]                vc_err_expected, vc_err_got;
-  logic [NumVcs-1:0][SrcW-1:0]                   vc_err_source;
+  logic [NumVcs*NumLinks-1:0]          want, grant, hold, send, send_hdr;
+  logic [NumVcs*NumLinks*FlitBits-1:0] send_data;
+  logic [NumVcs-1:0]                   vc_err_route, vc_err_mismatch, vc_err_op, vc_err_size, vc_err_proto;
+  logic [NumVcs*HdrBits-1:0]           vc_err_expected, vc_err_got;
+  logic [NumVcs*SrcW-1:0]              vc_err_source;
 
   for (genvar v = 0; v < NumVcs; v++) begin : g_vc
     cn_vc #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_vc (
       .clk_i, .rst_ni, .routes_i(routes),
       .inj_hdr_push_i(inj_hdr_push[v]), .inj_entry_i(inj_entry), .inj_pl_push_i(inj_pl_push[v]),
       .inj_pl_n_i(inj_pl_n), .inj_data_i(inj_wdata), .inj_hdr_full_o(inj_hdr_full[v]),
-      .inj_hdr_count_o(inj_hdr_count[v]), .inj_pl_count_o(inj_pl_count[v]),
+      .inj_hdr_count_o(inj_hdr_count[v*InjHdrCntW +: InjHdrCntW]),
+      .inj_pl_count_o(inj_pl_count[v*InjPlCntW +: InjPlCntW]),
       .rcv_hdr_pop_i(rcv_hdr_pop[v]), .rcv_pl_pop_i(rcv_pl_pop[v]), .rcv_pl_n_i(rcv_pl_n),
-      .rcv_hdr_o(rcv_hdr[v]), .rcv_pl_o(rcv_pl[v]),
-      .rcv_hdr_count_o(rcv_hdr_count[v]), .rcv_pl_count_o(rcv_pl_count[v]),
-      .rx_hdr_valid_i(rx_hdr_valid[v]), .rx_hdr_i(rx_hdr[v]), .rx_hdr_pop_o(rx_hdr_pop[v]),
-      .rx_pl_valid_i(rx_pl_valid[v]), .rx_pl_i(rx_pl[v]), .rx_pl_pop_o(rx_pl_pop[v]),
-      .want_o(want[v]), .grant_i(grant[v]), .hold_o(hold[v]),
-      .send_o(send[v]), .send_hdr_o(send_hdr[v]), .send_data_o(send_data[v]),
+      .rcv_hdr_o(rcv_hdr[v*HdrBits +: HdrBits]), .rcv_pl_o(rcv_pl[v*cn_pkg::BusDataBits +: cn_pkg::BusDataBits]),
+      .rcv_hdr_count_o(rcv_hdr_count[v*RcvHdrCntW +: RcvHdrCntW]),
+      .rcv_pl_count_o(rcv_pl_count[v*RcvPlCntW +: RcvPlCntW]),
+      .rx_hdr_valid_i(rx_hdr_valid[v*NumLinks +: NumLinks]),
+      .rx_hdr_i(rx_hdr[v*NumLinks*HdrBits +: NumLinks*HdrBits]),
+      .rx_hdr_pop_o(rx_hdr_pop[v*NumLinks +: NumLinks]),
+      .rx_pl_valid_i(rx_pl_valid[v*NumLinks +: NumLinks]),
+      .rx_pl_i(rx_pl[v*NumLinks*FlitBits +: NumLinks*FlitBits]),
+      .rx_pl_pop_o(rx_pl_pop[v*NumLinks +: NumLinks]),
+      .want_o(want[v*NumLinks +: NumLinks]), .grant_i(grant[v*NumLinks +: NumLinks]),
+      .hold_o(hold[v*NumLinks +: NumLinks]),
+      .send_o(send[v*NumLinks +: NumLinks]), .send_hdr_o(send_hdr[v*NumLinks +: NumLinks]),
+      .send_data_o(send_data[v*NumLinks*FlitBits +: NumLinks*FlitBits]),
       .err_route_o(vc_err_route[v]), .err_mismatch_o(vc_err_mismatch[v]), .err_op_o(vc_err_op[v]),
       .err_size_o(vc_err_size[v]), .err_proto_o(vc_err_proto[v]),
-      .err_expected_o(vc_err_expected[v]), .err_got_o(vc_err_got[v]), .err_source_o(vc_err_source[v])
+      .err_expected_o(vc_err_expected[v*HdrBits +: HdrBits]), .err_got_o(vc_err_got[v*HdrBits +: HdrBits]),
+      .err_source_o(vc_err_source[v*SrcW +: SrcW])
     );
   end
 
@@ -162,21 +174,22 @@ module cn_adapter
   // passes to the other VC whenever its VC starts a packet: under contention the VCs
   // alternate packet by packet. One priority for all links (rather than one per link)
   // means a broadcast that needs two links is never split between VCs that each hold one.
-  logic [NumVcs-1:0][NumLinks-1:0] tx_can_start, req;  // a credit of VC v held for link l
+  logic [NumVcs*NumLinks-1:0]      tx_can_start, req;  // a credit of VC v held for link l
   logic [NumLinks-1:0]             tx_credit_err, link_free, send_vc;
   logic                            prio_q, prio_started;
 
   always_comb begin
     for (int l = 0; l < NumLinks; l++) begin
-      link_free[l] = !hold[0][l] && !hold[1][l];
-      req[0][l]    = want[0][l] && tx_can_start[0][l] && link_free[l];
-      req[1][l]    = want[1][l] && tx_can_start[1][l] && link_free[l];
-      grant[0][l] = req[0][l] && (!req[1][l] || !prio_q);
-      grant[1][l] = req[1][l] && (!req[0][l] ||  prio_q);
+      link_free[l]         = !hold[l] && !hold[NumLinks + l];
+      req[l]               = want[l] && tx_can_start[l] && link_free[l];
+      req[NumLinks + l]    = want[NumLinks + l] && tx_can_start[NumLinks + l] && link_free[l];
+      grant[l]             = req[l] && (!req[NumLinks + l] || !prio_q);
+      grant[NumLinks + l]  = req[NumLinks + l] && (!req[l] || prio_q);
     end
   end
 
-  assign prio_started = prio_q ? |(send[1] & send_hdr[1]) : |(send[0] & send_hdr[0]);
+  assign prio_started = prio_q ? |(send[NumLinks +: NumLinks] & send_hdr[NumLinks +: NumLinks])
+                               : |(send[0 +: NumLinks] & send_hdr[0 +: NumLinks]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)           prio_q <= 1'b0;
@@ -188,15 +201,15 @@ module cn_adapter
     logic [NumVcs-1:0]   can_start;  // per VC, from the sender's credit counters
     logic                hdr;
     logic [FlitBits-1:0] data;
-    assign send_vc[l] = send[1][l];
+    assign send_vc[l] = send[NumLinks + l];
     for (genvar v = 0; v < NumVcs; v++) begin : g_credit
-      assign tx_can_start[v][l] = can_start[v] && !link_hold_i[l];
+      assign tx_can_start[v*NumLinks + l] = can_start[v] && !link_hold_i[l];
     end
-    assign hdr  = send_vc[l] ? send_hdr[1][l] : send_hdr[0][l];
-    assign data = send_vc[l] ? send_data[1][l] : send_data[0][l];
+    assign hdr  = send_vc[l] ? send_hdr[NumLinks + l] : send_hdr[l];
+    assign data = send_vc[l] ? send_data[(NumLinks + l)*FlitBits +: FlitBits] : send_data[l*FlitBits +: FlitBits];
     cn_link_tx #(.Credits(LinkPackets)) u_tx (
       .clk_i, .rst_ni,
-      .send_i(send[0][l] || send[1][l]), .vc_i(send_vc[l]), .hdr_i(hdr), .data_i(data),
+      .send_i(send[l] || send[NumLinks + l]), .vc_i(send_vc[l]), .hdr_i(hdr), .data_i(data),
       .can_start_o(can_start),
       .valid_o(link_out_valid_o[l]), .vc_o(link_out_vc_o[l]), .hdr_o(link_out_hdr_o[l]),
       .data_o(link_out_data_o[l*FlitBits +: FlitBits]),
@@ -208,9 +221,9 @@ module cn_adapter
   // A header error of the user VC wins the details when both VCs report in one cycle.
   logic info_vc;
   assign info_vc      = !(vc_err_route[0] || vc_err_mismatch[0] || vc_err_op[0] || vc_err_size[0]);
-  assign err_expected = info_vc ? vc_err_expected[1] : vc_err_expected[0];
-  assign err_got      = info_vc ? vc_err_got[1] : vc_err_got[0];
-  assign err_source   = {info_vc, info_vc ? vc_err_source[1] : vc_err_source[0]};
+  assign err_expected = vc_err_expected[info_vc*HdrBits +: HdrBits];
+  assign err_got      = vc_err_got[info_vc*HdrBits +: HdrBits];
+  assign err_source   = {info_vc, vc_err_source[info_vc*SrcW +: SrcW]};
 
   always_comb begin
     err_set                         = '0;
@@ -226,7 +239,7 @@ module cn_adapter
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar l = 0; l < NumLinks; l++) begin : g_one_vc
-    always_ff @(posedge clk_i) if (rst_ni) assert (!(send[0][l] && send[1][l]))
+    always_ff @(posedge clk_i) if (rst_ni) assert (!(send[l] && send[NumLinks + l]))
       else $error("cn_adapter: both VCs drive link %0d", l);
   end
 `endif

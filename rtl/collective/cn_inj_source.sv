@@ -6,11 +6,10 @@
 // own without writing a single payload word. Entries are served in the order they were
 // written, so identity packets and written packets interleave as software issued them.
 //
-// Entry: cn_pkg::inj_entry_t (header, identity flag, packet count >= 1).
+// Entry: cn_pkg::inj_entry() (header, identity flag, packet count >= 1).
 `default_nettype none
 
 module cn_inj_source
-  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
 #(
   localparam int FlitBits = cn_pkg::FlitBits,
   localparam int HdrBits  = cn_pkg::HdrBits,
@@ -20,7 +19,7 @@ module cn_inj_source
   input  wire logic                rst_ni,
   // injection header FIFO head
   input  wire logic                entry_valid_i,
-  input  wire inj_entry_t          entry_i,
+  input  wire logic [cn_pkg::InjEntryBits-1:0] entry_i,
   output logic                     entry_pop_o,
   // injection payload FIFO head
   input  wire logic                word_valid_i,
@@ -40,9 +39,9 @@ module cn_inj_source
   logic                cur_identity_q;    // the packet being streamed is an identity packet
   logic [FlitBits-1:0] identity_word;
 
-  assign hdr_o    = entry_i.hdr;
-  assign identity = entry_i.identity;
-  assign count    = entry_i.count;
+  assign hdr_o    = cn_pkg::inj_entry_hdr(entry_i);
+  assign identity = cn_pkg::inj_entry_identity(entry_i);
+  assign count    = cn_pkg::inj_entry_count(entry_i);
 
   cn_identity u_identity (.opcode_i(cn_pkg::hdr_op(hdr_o)), .identity_o(identity_word));
 

@@ -12,7 +12,6 @@
 `default_nettype none
 
 module cn_regs
-  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
 #(
   parameter int InjPackets = 8,
   parameter int RcvPackets = 8,
@@ -43,7 +42,7 @@ module cn_regs
   output logic      [cn_pkg::NumVcs-1:0]                       inj_pl_push_o,
   output logic      [WordsW-1:0]                               inj_pl_n_o,   // words pushed
   output logic      [cn_pkg::BusDataBits-1:0]                  inj_data_o,   // word k at [k*WordBits +: WordBits]
-  output inj_entry_t                                           inj_entry_o,
+  output logic      [cn_pkg::InjEntryBits-1:0]                 inj_entry_o,  // cn_pkg::inj_entry()
   input  wire logic [cn_pkg::NumVcs-1:0]                       inj_hdr_full_i,
   input  wire logic [cn_pkg::NumVcs*InjHdrCntW-1:0]            inj_hdr_count_i,
   input  wire logic [cn_pkg::NumVcs*InjPlCntW-1:0]             inj_pl_count_i,
@@ -170,11 +169,7 @@ module cn_regs
   assign rcv_pl_pop     = (rd_rcv_pl && rcv_pl_any) || (rd_rcv_vec && rcv_vec_any);
   assign rcv_pl_n_o     = rd_rcv_vec ? WordsW'(cn_pkg::VectorWords) : WordsW'(1);
 
-  always_comb begin
-    inj_entry_o.count    = wr_inj_id ? id_count : IdCountW'(1);
-    inj_entry_o.identity = wr_inj_id;
-    inj_entry_o.hdr      = wdata_i[HdrBits-1:0];
-  end
+  assign inj_entry_o = cn_pkg::inj_entry(wr_inj_id ? id_count : IdCountW'(1), wr_inj_id, wdata_i[HdrBits-1:0]);
 
   // RegStatus, its field widths from cn_pkg (generated from regmap/collnet.json).
   localparam int HdrFreeW  = cn_pkg::StatusInjHdrFreeW;

@@ -13,7 +13,6 @@
 `default_nettype none
 
 module cn_vc
-  import cn_pkg::inj_entry_t;  // Icarus Verilog 11 aborts on a package-qualified struct type
 #(
   parameter int InjPackets = 8,  // injection FIFO depth, in packets
   parameter int RcvPackets = 8,  // reception FIFO depth, in packets
@@ -30,7 +29,7 @@ module cn_vc
   input  wire logic [cn_pkg::NumClasses*cn_pkg::RouteBits-1:0] routes_i,
   // injection FIFOs (register side)
   input  wire logic                                            inj_hdr_push_i,
-  input  wire inj_entry_t                              inj_entry_i,
+  input  wire logic [cn_pkg::InjEntryBits-1:0]        inj_entry_i,  // cn_pkg::inj_entry()
   input  wire logic                                            inj_pl_push_i,
   input  wire logic [WordsW-1:0]                               inj_pl_n_i,
   input  wire logic [cn_pkg::BusDataBits-1:0]                  inj_data_i,
@@ -77,14 +76,14 @@ module cn_vc
 
   // ------------------------------------------------------------ injection
   logic                           inj_hdr_empty, inj_entry_pop, inj_word_pop;
-  inj_entry_t             inj_head;
+  logic [cn_pkg::InjEntryBits-1:0] inj_head;
   logic [cn_pkg::BusDataBits-1:0] inj_pl;  // word 0: the next flit
   logic                           loc_hdr_valid, loc_pl_valid;
   logic [HdrBits-1:0]             loc_hdr;
   logic [FlitBits-1:0]            loc_pl;
   logic [NumLinks:0]              cb_hdr_pop, cb_pl_pop, bc_hdr_pop, bc_pl_pop;  // engine sources
 
-  cmn_fifo #(.Width($bits(inj_entry_t)), .Depth(InjPackets)) u_inj_hdr (
+  cmn_fifo #(.Width(cn_pkg::InjEntryBits), .Depth(InjPackets)) u_inj_hdr (
     .clk_i, .rst_ni, .push_i(inj_hdr_push_i), .data_i(inj_entry_i),
     .pop_i(inj_entry_pop), .data_o(inj_head),
     .full_o(inj_hdr_full_o), .empty_o(inj_hdr_empty), .count_o(inj_hdr_count_o)
