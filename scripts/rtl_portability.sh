@@ -5,9 +5,10 @@
 # the hierarchy and keeps FIFO storage as memories; check -assert), failing on any error,
 # on a failed check and on any inferred latch. Prints one summary line (docs/synthesis.md).
 #
-# Usage: scripts/rtl_portability.sh [--area] [top]   top module, default nd_node
-#        --area                                 also print the area table, block by block
-#                                               (scripts/area_report.py)
+# Usage: scripts/rtl_portability.sh [--area|--elaborate] [top]   top module, default nd_node
+#        --area       also print the area table, block by block (scripts/area_report.py)
+#        --elaborate  Yosys only reads and elaborates the design (hierarchy -check), in
+#                     seconds instead of minutes (the suite's Portability test)
 #        RTL_PORTABILITY_VERBOSE=1 ...          also print the tools' notes and warnings
 # Tools: iverilog/vvp (Icarus 11) and yosys (0.23) on PATH, or IVERILOG/VVP/YOSYS set.
 # Independent of the Makefile and of CMake; writes only to a temporary directory.
@@ -15,9 +16,12 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-area=0
-if [[ "${1:-}" == --area ]]; then area=1; shift; fi
-[[ "${1:-}" == -* ]] && { echo "rtl_portability: unknown option $1 (usage: rtl_portability.sh [--area] [top])" >&2; exit 2; }
+area=0 elaborate=0
+case "${1:-}" in
+  --area) area=1; shift ;;
+  --elaborate) elaborate=1; shift ;;
+  -*) echo "rtl_portability: unknown option $1 (usage: rtl_portability.sh [--area|--elaborate] [top])" >&2; exit 2 ;;
+esac
 top="${1:-nd_node}"
 verbose="${RTL_PORTABILITY_VERBOSE:-0}"
 IVERILOG="${IVERILOG:-iverilog}"
@@ -66,8 +70,13 @@ if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
 # dump lists the memories (their SIZE and WIDTH) for the area table.
 ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
 ys+=" abc -fast; opt -fast; check -assert; stat; dump t:\$mem_v2"
+if [[ "$elaborate" == 1 ]]; then ys="read_verilog -sv -DSYNTHESIS ${files[*]}; hierarchy -check -top $top"; fi
 if ! "$YOSYS" -q -l "$tmp/yosys.log" -p "$ys" > /dev/null 2>&1; then
   fail "yosys synthesis or check -assert" "$tmp/yosys.log"
+fi
+if [[ "$elaborate" == 1 ]]; then
+  echo "rtl_portability: OK top=$top iverilog: elaborated (${ivl_notes} sorry notes) yosys: elaborated"
+  exit 0
 fi
 # shellcheck disable=SC2016  # literal $: Yosys latch cell names in the stat listing
 latch_re='Latch inferred|^ +\$_DLATCH|^ +\$dlatch'
