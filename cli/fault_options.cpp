@@ -14,9 +14,20 @@ void add_fault_options(CLI::App* app, FaultOptions& f) {
   app->add_option("--link-down", f.link_down,
                   "links cut mid-run, NODE:LINK@CYCLE with LINK x+ x- y+ y- z+ z- (torus) or tree0 tree1 tree2, "
                   "comma-separated, e.g. 5:x+@20000,0:tree1@3000");
+  app->add_option("--node-down", f.node_down,
+                  "nodes that go down mid-run, NODE@CYCLE, comma-separated: every link of the node, tree and torus, "
+                  "is cut at that cycle (e.g. 5@20000)");
   app->add_option("--fault-seed", f.fault_seed, "seed of the bit errors (each link has its own generator)")
       ->capture_default_str();
 }
+
+namespace {
+uint64_t parse_cycle(const std::string& cycle, const std::string& item) {
+  if (cycle.empty() || cycle.find_first_not_of("0123456789") != std::string::npos || cycle.size() > 18)
+    throw std::invalid_argument("'" + cycle + "' in '" + item + "' is not a cycle number");
+  return std::stoull(cycle);
+}
+}  // namespace
 
 sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nodes) {
   const size_t colon = item.find(':'), at = item.find('@');
@@ -32,10 +43,16 @@ sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nod
   if (!found)
     throw std::invalid_argument("'" + link + "' in '" + item +
                                 "' is not a link (x+ x- y+ y- z+ z- on the torus, tree0 tree1 tree2 on the tree)");
-  const std::string cycle = item.substr(at + 1);
-  if (cycle.empty() || cycle.find_first_not_of("0123456789") != std::string::npos || cycle.size() > 18)
-    throw std::invalid_argument("'" + cycle + "' in '" + item + "' is not a cycle number");
-  c.cycle = std::stoull(cycle);
+  c.cycle = parse_cycle(item.substr(at + 1), item);
+  return c;
+}
+
+sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nodes) {
+  const size_t at = item.find('@');
+  if (at == std::string::npos) throw std::invalid_argument("'" + item + "' is not NODE@CYCLE (for example 5@20000)");
+  sim::MachineConfig::NodeCut c{};
+  c.rank = parse_list_number(item.substr(0, at), item, nodes, "node");
+  c.cycle = parse_cycle(item.substr(at + 1), item);
   return c;
 }
 
@@ -44,14 +61,22 @@ void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConf
     throw std::invalid_argument("--link-ber: " + std::to_string(f.link_ber) + " is not a rate in [0, 1)");
   m.link_ber = f.link_ber;
   m.fault_seed = f.fault_seed;
-  if (f.link_down.empty()) return;
-  for (const std::string& item : split_list(f.link_down)) {
-    try {
-      m.link_cuts.push_back(parse_link_cut(item, nodes));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("--link-down: ") + e.what());
+  if (!f.link_down.empty())
+    for (const std::string& item : split_list(f.link_down)) {
+      try {
+        m.link_cuts.push_back(parse_link_cut(item, nodes));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--link-down: ") + e.what());
+      }
     }
-  }
+  if (!f.node_down.empty())
+    for (const std::string& item : split_list(f.node_down)) {
+      try {
+        m.node_cuts.push_back(parse_node_cut(item, nodes));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--node-down: ") + e.what());
+      }
+    }
 }
 
 }  // namespace collnet::cli

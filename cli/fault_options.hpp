@@ -1,6 +1,6 @@
 // The fault-injection options every command that runs a machine takes (run, traffic,
-// mpirun): --link-ber, --link-down and --fault-seed, turned into MachineConfig's wire
-// faults (sim::MachineConfig::link_ber, link_cuts, fault_seed).
+// mpirun): --link-ber, --link-down, --node-down and --fault-seed, turned into
+// MachineConfig's wire faults (sim::MachineConfig::link_ber, link_cuts, node_cuts, fault_seed).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@ namespace collnet::cli {
 struct FaultOptions {
   double link_ber = 0;
   std::string link_down;  // "5:x+@1000,0:tree1@2000"
+  std::string node_down;  // "5@1000,9@2000"
   uint64_t fault_seed = 1;
 };
 
@@ -24,5 +25,7 @@ void add_fault_options(CLI::App* app, FaultOptions& f);
 void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m);
 // One --link-down item, NODE:LINK@CYCLE (LINK: x+ x- y+ y- z+ z- or tree0 tree1 tree2).
 sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nodes);
+// One --node-down item, NODE@CYCLE.
+sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nodes);
 
 }  // namespace collnet::cli

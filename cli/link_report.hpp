@@ -22,7 +22,7 @@ struct LinkReport {
   // Whether a run should read its counters: for a --json, or when links had faults to
   // report (reading every link end of a big machine is not free).
   static bool wanted(const sim::MachineConfig& c, bool json) {
-    return json || c.link_ber > 0 || !c.link_cuts.empty();
+    return json || c.link_ber > 0 || c.any_cut();
   }
   nlohmann::json json() const;
   // "links: tree 1234 flits sent, 3 CRC errors, 40 resent, 0 timeouts; torus ...", one line.

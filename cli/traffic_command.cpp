@@ -194,6 +194,10 @@ int run_traffic_command(const TrafficCommand& c) {
                 rec.recoveries == 1 ? "y" : "ies", static_cast<unsigned long long>(rec.cycles),
                 static_cast<unsigned long long>(rec.resent), static_cast<unsigned long long>(r.damaged),
                 static_cast<unsigned long long>(rec.requeued));
+  if (rec.nodes_gone_down)
+    std::printf("  nodes down %u node%s cut off from every neighbour: %llu packets from or to %s abandoned\n",
+                rec.nodes_gone_down, rec.nodes_gone_down == 1 ? "" : "s",
+                static_cast<unsigned long long>(rec.abandoned), rec.nodes_gone_down == 1 ? "it" : "them");
   if (r.deadlock)
     std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
                 static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
@@ -229,7 +233,8 @@ int run_traffic_command(const TrafficCommand& c) {
     js["packets_corrupted"] = r.corrupted;
     js["recovery"] = {{"links_gone_down", rec.links_gone_down}, {"recoveries", rec.recoveries},
                       {"cycles", rec.cycles}, {"packets_sent_again", rec.resent},
-                      {"packets_cut_short", r.damaged}, {"packets_requeued", rec.requeued}};
+                      {"packets_cut_short", r.damaged}, {"packets_requeued", rec.requeued},
+                      {"nodes_gone_down", rec.nodes_gone_down}, {"packets_abandoned", rec.abandoned}};
     js["deadlock"] = r.deadlock;
     js["simulated_cycles"] = r.cycles;
     js["wall_seconds"] = r.wall_seconds;

@@ -287,17 +287,15 @@ uint64_t wire_seed(uint64_t seed, uint64_t index) {
 }  // namespace
 
 void Machine::apply_link_faults(const fw::TorusLayout& torus) {
+  static_assert(LinkWire::kNever == ~uint64_t{0}, "MachineConfig::cut_cycle's never");
   const auto cut_at = [this](bool is_torus, unsigned rank, unsigned link) {
-    uint64_t at = LinkWire::kNever;
-    for (const MachineConfig::LinkCut& c : config_.link_cuts)
-      if (c.torus == is_torus && c.rank == rank && c.link == link) at = std::min(at, c.cycle);
-    return at;
+    return config_.cut_cycle(is_torus, rank, link);
   };
   for (const MachineConfig::LinkCut& c : config_.link_cuts)
     if (!c.torus && !out_wires_.at(c.rank).at(c.link))
       throw std::invalid_argument("link cut: tree link " + std::to_string(c.link) + " of node " +
                                   std::to_string(c.rank) + " is not connected");
-  if (config_.link_ber <= 0 && config_.link_cuts.empty()) return;
+  if (config_.link_ber <= 0 && !config_.any_cut()) return;
   uint64_t index = 0;
   for (const TreeEdge& e : wiring_.edges()) {
     // Both directions of a cut link stop, whichever end the cut names.

@@ -51,6 +51,10 @@ void MachineConfig::validate() const {
     if (c.torus && !torus.has_link(c.link))
       throw std::invalid_argument("link cut: " + what + " does not exist (that dimension has size 1)");
   }
+  for (const NodeCut& c : node_cuts)
+    if (c.rank >= shape.nodes())
+      throw std::invalid_argument("node cut: node " + std::to_string(c.rank) + " is not on a machine of " +
+                                  std::to_string(shape.nodes()) + " nodes");
   for (const DownLink& l : down_links) {
     if (l.rank >= shape.nodes())
       throw std::invalid_argument("down link: node " + std::to_string(l.rank) + " is not on a machine of " +
@@ -86,6 +90,19 @@ unsigned MachineConfig::torus_links_down(unsigned rank) const {
       if ((l.rank == rank && l.dir == d) || (l.rank == nb && l.dir == fw::TorusLayout::opposite(d))) bits |= 1u << d;
   }
   return bits;
+}
+
+bool MachineConfig::any_torus_cut() const {
+  return !node_cuts.empty() || std::any_of(link_cuts.begin(), link_cuts.end(), [](const LinkCut& c) { return c.torus; });
+}
+
+uint64_t MachineConfig::cut_cycle(bool torus, unsigned rank, unsigned link) const {
+  uint64_t at = ~uint64_t{0};
+  for (const LinkCut& c : link_cuts)
+    if (c.torus == torus && c.rank == rank && c.link == link) at = std::min(at, c.cycle);
+  for (const NodeCut& c : node_cuts)
+    if (c.rank == rank) at = std::min(at, c.cycle);
+  return at;
 }
 
 }  // namespace collnet::sim

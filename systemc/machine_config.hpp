@@ -60,6 +60,17 @@ struct MachineConfig {
     uint64_t cycle;  // the first cycle the link carries nothing
   };
   std::vector<LinkCut> link_cuts;
+  // A node that goes down mid-run: every link it has, tree and torus, is cut at `cycle`.
+  struct NodeCut {
+    unsigned rank;
+    uint64_t cycle;
+  };
+  std::vector<NodeCut> node_cuts;
+  bool any_cut() const { return !link_cuts.empty() || !node_cuts.empty(); }
+  bool any_torus_cut() const;
+  // The first cycle the link carries nothing (~0: never), by the cuts that name it or its
+  // node at this end (not the far end's: the caller asks both).
+  uint64_t cut_cycle(bool torus, unsigned rank, unsigned link) const;
   // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
   unsigned torus_links_down(unsigned rank) const;
   bool node_down(unsigned rank) const;

@@ -30,7 +30,7 @@ void TrafficOptions::validate() const {
   if (engine == Engine::Flat && machine.threads > 1)
     throw std::invalid_argument("threads " + std::to_string(machine.threads) +
                                 " and the flat engine: the flat engine is one model, evaluated by one thread");
-  if (engine == Engine::Flat && (machine.link_ber > 0 || !machine.link_cuts.empty()))
+  if (engine == Engine::Flat && (machine.link_ber > 0 || machine.any_cut()))
     throw std::invalid_argument("link faults and the flat engine: bit errors and cuts are injected on the SystemC "
                                 "machine's wires; the flat engine's links are inside its one model");
   if (engine == Engine::Flat && machine.lockstep)
@@ -48,10 +48,8 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficControl control;
   control.links_declared_down = [&] { return machine.torus_links_declared_down(); };
   control.mark_links_down = [&](unsigned rank, unsigned links) { machine.set_torus_links_down(rank, links); };
-  const bool cuts = std::any_of(o.machine.link_cuts.begin(), o.machine.link_cuts.end(),
-                                [](const MachineConfig::LinkCut& c) { return c.torus; });
-  workload::TrafficResult res =
-      setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); }, cuts ? &control : nullptr);
+  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); },
+                                         o.machine.any_torus_cut() ? &control : nullptr);
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();
   if (o.inspect) o.inspect(machine);

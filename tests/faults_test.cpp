@@ -152,6 +152,37 @@ TEST(Faults, TorusTrafficAcrossALinkThatGoesDownMidRunDeliversEverything) {
   }
 }
 
+// A node going down mid-run: every link it has is cut. Torus traffic among the other nodes
+// goes on around it and loses nothing; the packets from or to it that were not delivered
+// are abandoned, and counted.
+TEST(Faults, TorusTrafficWithANodeThatGoesDownMidRunDeliversEverythingBetweenTheOthers) {
+  for (const std::string routing : {"dor", "adaptive"}) {
+    const std::string json = kTmp + "/faults_node_down_" + routing + ".json";
+    const auto r = collnet({"traffic", "--torus", "4x4x2", "--rate", "0.4", "--cycles", "8000", "--warmup", "500",
+                            "--seed", "7", "--routing", routing, "--node-down", "5@3000", "--json", json});
+    ASSERT_EQ(r.status, 0) << routing << ": " << r.out << r.err;
+    const auto j = read_json(json);
+    EXPECT_EQ(j.at("packets_lost"), 0) << routing;
+    EXPECT_EQ(j.at("packets_duplicated"), 0) << routing;
+    EXPECT_EQ(j.at("packets_corrupted"), 0) << routing;
+    const auto& rec = j.at("recovery");
+    EXPECT_EQ(rec.at("nodes_gone_down"), 1) << routing << ": " << rec.dump();
+    EXPECT_EQ(rec.at("links_gone_down"), 6) << routing << ": " << rec.dump();  // z has size 2: z+ and z- both
+    EXPECT_GT(rec.at("packets_abandoned").get<uint64_t>(), 0u) << routing;
+    EXPECT_EQ(j.at("packets_delivered").get<uint64_t>() + rec.at("packets_abandoned").get<uint64_t>(),
+              j.at("packets_created").get<uint64_t>())
+        << routing;
+    EXPECT_NE(r.out.find("nodes down 1 node cut off from every neighbour"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Faults, ANodeGoingDownUnderAnAllreduceFailsNamingALinkItTookDown) {
+  const auto r = collnet({"run", "allreduce", "--torus", "2x2x2", "--count", "4096", "--node-down", "3@500"});
+  EXPECT_NE(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("tree adapter error: link down"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("node 3 tree link"), std::string::npos) << r.out;
+}
+
 TEST(Faults, BadFaultOptionsAreRefusedByName) {
   struct Case {
     std::vector<std::string> args;
@@ -165,6 +196,9 @@ TEST(Faults, BadFaultOptionsAreRefusedByName) {
       {{"--link-down", "0:tree0@soon"}, "'soon'"},
       {{"--link-down", "0:x+"}, "NODE:LINK@CYCLE"},
       {{"--link-down", "0:tree0@5"}, "not connected"},  // the root has no parent
+      {{"--node-down", "9@5"}, "node 9"},
+      {{"--node-down", "3"}, "NODE@CYCLE"},
+      {{"--node-down", "3@x"}, "'x'"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"run", "allreduce", "--torus", "2x2x1"};

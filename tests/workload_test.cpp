@@ -176,6 +176,41 @@ TEST(TrafficPattern, UniformPicksEveryOtherLiveNode) {
   EXPECT_GT(hits[3], 100u);
 }
 
+TEST(TrafficPattern, ANodeGoneDownMidRunIsNoLongerPickedAndSendsNothing) {
+  const fw::TorusLayout L({2, 2, 1});
+  TrafficPattern uniform(Pattern::Uniform, L, {});
+  uniform.set_down(3);
+  std::mt19937_64 rng(5);
+  for (unsigned i = 0; i < 300; ++i) EXPECT_NE(*uniform.destination(0, rng), 3u);
+  EXPECT_FALSE(uniform.destination(3, rng).has_value());
+  EXPECT_FALSE(uniform.sends(3));
+  uniform.set_down(1);
+  uniform.set_down(2);  // node 0 alone: nobody to send to
+  EXPECT_FALSE(uniform.destination(0, rng).has_value());
+}
+
+TEST(TrafficLedger, AbandonsThePacketsFromAndToANodeGoneDown) {
+  workload::TrafficLedger ledger(3, {0, 100});
+  ledger.created(0, 0, 1, 1, 5);  // to the node that goes down
+  ledger.created(0, 1, 2, 2, 5);  // between live nodes
+  ledger.created(1, 0, 2, 3, 5);  // from it
+  ledger.created(1, 1, 0, 4, 5);  // from it, delivered before it went down
+  ledger.delivered(1, 1, 4, 9, 5, 1, true);
+  EXPECT_EQ(ledger.abandon({false, true, false}), 2u);
+  EXPECT_EQ(ledger.abandoned(), 2u);
+  EXPECT_EQ(ledger.in_flight(), 1u);
+  const auto left = ledger.outstanding(0);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].dst, 2u);
+  EXPECT_TRUE(ledger.outstanding(1).empty());
+  EXPECT_EQ(ledger.abandon({false, true, false}), 0u) << "abandoned once";
+  // One that was written off arrives after all: delivered, no longer abandoned.
+  ledger.delivered(1, 0, 3, 20, 5, 1, true);
+  EXPECT_EQ(ledger.abandoned(), 1u);
+  EXPECT_EQ(ledger.delivered_count(), 2u);
+  EXPECT_EQ(ledger.in_flight(), 1u);
+}
+
 TEST(TrafficLedger, CountsDuplicatesDamageOutstandingPacketsAndOnlyTheWindow) {
   workload::TrafficLedger ledger(2, {10, 100});
   ledger.created(0, 0, 1, 5, 9);  // before the window

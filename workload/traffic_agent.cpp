@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 
 #include "firmware/regmap.hpp"
 #include "firmware/torus_firmware.hpp"
@@ -76,8 +77,11 @@ size_t TrafficAgent::restart(const std::vector<TorusRoute>* routes,
                              const std::vector<TrafficLedger::Outstanding>& resend) {
   if (tx_chunks_left_ > 0 || pending_ != Read::None || rx_chunks_left_ > 0)
     throw std::logic_error("traffic agent " + std::to_string(rank_) + " restarted in the middle of a packet");
-  const size_t waiting = static_cast<size_t>(
-      std::count_if(queue_.begin(), queue_.end(), [this](const Pending& p) { return p.src == rank_; }));
+  // Of `resend`, those still waiting here (packets to a node gone down are in neither).
+  std::unordered_set<uint64_t> again;
+  for (const TrafficLedger::Outstanding& o : resend) again.insert(o.seq);
+  const size_t waiting = static_cast<size_t>(std::count_if(
+      queue_.begin(), queue_.end(), [&](const Pending& p) { return p.src == rank_ && again.count(p.seq) != 0; }));
   routes_ = routes;
   queue_.clear();
   for (const TrafficLedger::Outstanding& o : resend) queue_.push_back(route(o.dst, o.created, o.seq, rank_));

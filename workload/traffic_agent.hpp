@@ -60,6 +60,13 @@ class TrafficAgent : public fw::EdgeAgent {
   // are dropped (their sources send them again). Resumes sending. Returns how many of
   // `resend` were still waiting in the queue (the rest were lost in the network).
   size_t restart(const std::vector<TorusRoute>* routes, const std::vector<TrafficLedger::Outstanding>& resend);
+  // This node went down: it creates and sends nothing more (its queue is dropped; the
+  // ledger abandons its packets).
+  void go_down() {
+    generating_ = false;
+    paused_ = true;
+    queue_.clear();
+  }
 
   static uint64_t payload_word(uint64_t id, uint64_t created, unsigned i);
 

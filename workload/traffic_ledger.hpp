@@ -62,7 +62,7 @@ class TrafficLedger {
     }
     seen[seq] = true;
     ++delivered_count_;
-    outstanding_[src].erase(seq);
+    if (outstanding_[src].erase(seq) == 0) --abandoned_;  // abandoned with a node, yet it arrived
     if (window_.measured(cycle)) accepted_flits_ += flits;
     if (window_.measured(created_cycle)) {
       latencies_.push_back(static_cast<uint32_t>(cycle - created_cycle));
@@ -74,7 +74,29 @@ class TrafficLedger {
 
   uint64_t created_count() const { return created_; }
   uint64_t delivered_count() const { return delivered_count_; }
-  uint64_t in_flight() const { return created_ - delivered_count_; }
+  // Created, and neither delivered nor abandoned: lost if the run has ended.
+  uint64_t in_flight() const { return created_ - delivered_count_ - abandoned_; }
+  uint64_t abandoned() const { return abandoned_; }
+  // Nodes went down (down[r]): their packets not yet delivered, and the packets to them,
+  // are abandoned (no source sends them again, and they are not lost). Returns how many
+  // were newly abandoned.
+  uint64_t abandon(const std::vector<bool>& down) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    uint64_t n = 0;
+    for (unsigned src = 0; src < outstanding_.size(); ++src) {
+      auto& out = outstanding_[src];
+      for (auto it = out.begin(); it != out.end();) {
+        if (down.at(src) || down.at(it->second.dst)) {
+          it = out.erase(it);
+          ++n;
+        } else {
+          ++it;
+        }
+      }
+    }
+    abandoned_ += n;
+    return n;
+  }
   uint64_t duplicated() const { return duplicated_; }
   uint64_t damaged() const { return damaged_; }
   // Source `src`'s packets not yet delivered, oldest first.
@@ -94,7 +116,7 @@ class TrafficLedger {
   TrafficWindow window_;
   std::vector<std::vector<bool>> delivered_;  // per source, by sequence number
   std::vector<std::unordered_map<uint64_t, Outstanding>> outstanding_;  // per source, by sequence number
-  uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, damaged_ = 0;
+  uint64_t created_ = 0, delivered_count_ = 0, duplicated_ = 0, damaged_ = 0, abandoned_ = 0;
   uint64_t offered_flits_ = 0, accepted_flits_ = 0, measured_hops_ = 0;
   std::vector<uint32_t> latencies_;  // packets created in the window: creation to last chunk read
   std::vector<uint64_t> last_move_;  // per node: written only by that node's agent

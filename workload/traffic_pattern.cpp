@@ -1,5 +1,7 @@
 #include "traffic_pattern.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace collnet::workload {
@@ -47,8 +49,13 @@ unsigned TrafficPattern::uniform(unsigned src, std::mt19937_64& rng) const {
   }
 }
 
+void TrafficPattern::set_down(unsigned rank) {
+  down_.at(rank) = true;
+  live_.erase(std::remove(live_.begin(), live_.end(), rank), live_.end());
+}
+
 std::optional<unsigned> TrafficPattern::destination(unsigned src, std::mt19937_64& rng) const {
-  if (down_[src]) return std::nullopt;
+  if (down_[src] || live_.size() < 2) return std::nullopt;
   const fw::Coord c = layout_.coord(src);
   const fw::Coord& d = layout_.dims();
   unsigned dst = src;

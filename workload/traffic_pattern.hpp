@@ -36,6 +36,9 @@ class TrafficPattern {
   std::optional<unsigned> destination(unsigned src, std::mt19937_64& rng) const;
   // Whether `src` sends at all under this pattern.
   bool sends(unsigned src) const;
+  // Node `rank` went down mid-run: from now on it neither sends nor receives (with fewer
+  // than two live nodes left, nobody sends).
+  void set_down(unsigned rank);
 
  private:
   unsigned uniform(unsigned src, std::mt19937_64& rng) const;

@@ -50,6 +50,13 @@ bool TrafficSetup::mark_new_links_down(const TrafficControl& control) {
   return any;
 }
 
+bool TrafficSetup::cut_off(unsigned rank) const {
+  unsigned links = 0;
+  for (unsigned d = 0; d < 6; ++d)
+    if (layout_.has_link(d)) links |= 1u << d;
+  return links != 0 && (faults_.links_down.at(rank) & links) == links;
+}
+
 void TrafficSetup::recover(const TrafficControl& control, const std::function<void(uint64_t)>& step,
                            uint64_t& now) {
   // Drained: no packet read or written anywhere for this long, longer than any packet
@@ -64,8 +71,17 @@ void TrafficSetup::recover(const TrafficControl& control, const std::function<vo
     now += kStep;
     mark_new_links_down(control);  // the far end, or another link
   }
+  for (unsigned r = 0; r < agents_.size(); ++r)
+    if (!faults_.node_down[r] && cut_off(r)) {
+      faults_.node_down[r] = true;
+      pattern_.set_down(r);
+      agents_[r]->go_down();
+      ++recovery_.nodes_gone_down;
+    }
+  recovery_.abandoned += ledger_.abandon(faults_.node_down);
   routes_ = fw::routes_around(layout_, faults_);
   for (unsigned r = 0; r < agents_.size(); ++r) {
+    if (faults_.node_down[r]) continue;
     const std::vector<TrafficLedger::Outstanding> resend = ledger_.outstanding(r);
     const size_t waiting = agents_[r]->restart(&routes_[r], resend);
     recovery_.requeued += waiting;

@@ -24,10 +24,11 @@ namespace collnet::workload {
 // Links that went down mid-run: how many, the recoveries (the network drained, then
 // routes around them), the cycles those took, the packets sent again because the network
 // lost them (dropped, cut short, or in the link's buffer), and those still waiting at their
-// sources put on the new routes.
+// sources put on the new routes. A node whose every torus link went down is down: its
+// packets not yet delivered, and those to it, are abandoned (neither sent again nor lost).
 struct TrafficRecovery {
-  unsigned links_gone_down = 0, recoveries = 0;
-  uint64_t cycles = 0, resent = 0, requeued = 0;
+  unsigned links_gone_down = 0, recoveries = 0, nodes_gone_down = 0;
+  uint64_t cycles = 0, resent = 0, requeued = 0, abandoned = 0;
 };
 
 struct TrafficResult {
@@ -84,7 +85,8 @@ class TrafficSetup {
   // has arrived for a while (the network has drained: what needed the link was dropped
   // or cut short), and sends every packet not yet delivered again, routed around
   // everything down so far (fw::routes_around; a torus cut in two throws
-  // std::runtime_error).
+  // std::runtime_error). A node cut off from all its neighbours is down from then on
+  // (TrafficRecovery).
   TrafficResult run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
                     const TrafficControl* control = nullptr);
 
@@ -92,6 +94,8 @@ class TrafficSetup {
   TrafficResult summarize(uint64_t cycles, double wall, bool deadlock, bool timeout);
   // Marks the links newly declared down; false if there were none.
   bool mark_new_links_down(const TrafficControl& control);
+  // Whether every torus link of `rank` is down.
+  bool cut_off(unsigned rank) const;
   // The recovery after links went down (see run()), counted in recovery_.
   void recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now);
   // Damaged packets that a link going down explains.
