@@ -56,27 +56,30 @@ sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nod
   return c;
 }
 
+namespace {
+// Each comma-separated item of `option`'s text, parsed into `out`; an error names the option.
+template <typename T, typename Parse>
+void parse_items(const char* option, const std::string& text, std::vector<T>& out, Parse parse) {
+  if (text.empty()) return;
+  for (const std::string& item : split_list(text)) {
+    try {
+      out.push_back(parse(item));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(option) + ": " + e.what());
+    }
+  }
+}
+}  // namespace
+
 void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m) {
   if (!(f.link_ber >= 0 && f.link_ber < 1))
     throw std::invalid_argument("--link-ber: " + std::to_string(f.link_ber) + " is not a rate in [0, 1)");
   m.link_ber = f.link_ber;
   m.fault_seed = f.fault_seed;
-  if (!f.link_down.empty())
-    for (const std::string& item : split_list(f.link_down)) {
-      try {
-        m.link_cuts.push_back(parse_link_cut(item, nodes));
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("--link-down: ") + e.what());
-      }
-    }
-  if (!f.node_down.empty())
-    for (const std::string& item : split_list(f.node_down)) {
-      try {
-        m.node_cuts.push_back(parse_node_cut(item, nodes));
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("--node-down: ") + e.what());
-      }
-    }
+  parse_items("--link-down", f.link_down, m.link_cuts,
+              [nodes](const std::string& item) { return parse_link_cut(item, nodes); });
+  parse_items("--node-down", f.node_down, m.node_cuts,
+              [nodes](const std::string& item) { return parse_node_cut(item, nodes); });
 }
 
 }  // namespace collnet::cli
