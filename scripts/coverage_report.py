@@ -42,14 +42,19 @@ def main():
     # (kind, module) -> [covered, total]; kind: line (line and branch points) or toggle.
     # A point is counted once per (file, line, what it is, instance-independent name):
     # the same statement in two instances of a module is one point, covered if either ran it.
+    # So is the same statement in two parameter sets of a module (Verilator names a module
+    # Verilated with other parameters MODULE__SUFFIX): a line of rtl/ is one point.
     seen = {}
     files = {}
+    variants = collections.defaultdict(set)
     for f, count in points(a.merged):
         path = f.get("f", "")
         if "rtl/" not in path:
             continue
         page = f.get("page", "")
-        kind_name, _, module = page.partition("/")
+        kind_name, _, verilated = page.partition("/")
+        module = verilated.split("__")[0]
+        variants[module].add(verilated)
         kind = {"v_line": "line", "v_branch": "line", "v_toggle": "toggle"}.get(kind_name)
         if not kind:
             continue
@@ -72,17 +77,17 @@ def main():
         return "%.1f%%" % (100.0 * c[0] / c[1]) if c[1] else "-"
 
     total = {"line": [0, 0], "toggle": [0, 0]}
-    print("| module | file | line points covered | line coverage | toggle points covered | toggle coverage |")
-    print("|---|---|---|---|---|---|")
+    print("| module | file | parameter sets | line points covered | line coverage | toggle points covered | toggle coverage |")
+    print("|---|---|---|---|---|---|---|")
     for module in sorted(table):
         row = table[module]
         for k in total:
             total[k][0] += row[k][0]
             total[k][1] += row[k][1]
-        print("| `%s` | `%s` | %d of %d | %s | %d of %d | %s |" % (
-            module, files[module], row["line"][0], row["line"][1], pct(row["line"]),
+        print("| `%s` | `%s` | %d | %d of %d | %s | %d of %d | %s |" % (
+            module, files[module], len(variants[module]), row["line"][0], row["line"][1], pct(row["line"]),
             row["toggle"][0], row["toggle"][1], pct(row["toggle"])))
-    print("| **all of rtl/** | | %d of %d | **%s** | %d of %d | **%s** |" % (
+    print("| **all of rtl/** | | | %d of %d | **%s** | %d of %d | **%s** |" % (
         total["line"][0], total["line"][1], pct(total["line"]),
         total["toggle"][0], total["toggle"][1], pct(total["toggle"])))
 
