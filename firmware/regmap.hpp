@@ -122,6 +122,8 @@ inline constexpr unsigned kInjIdentityCountLsb = 32;  // K, the number of identi
 inline constexpr unsigned kInjIdentityCountW = 16;
 // ------------------------------------------------------------------ cn_pkg: identification
 inline constexpr uint64_t kRegIdValue = 0x00c011e700010003ULL;  // "collnet", version 1.3
+// ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
+inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
 static_assert(kFirstPrivClass < kNumClasses, "the system classes are classes");
 

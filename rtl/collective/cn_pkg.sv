@@ -215,6 +215,10 @@ package cn_pkg;
   // ---------------------------------------------------------------- identification
   localparam logic [63:0] RegIdValue = 64'h00c011e700010003;  // "collnet", version 1.3
 
+  // ---------------------------------------------------------------- injection header FIFO entry
+  // {packet count, identity flag, header} (cn_pkg::inj_entry)
+  localparam int InjEntryBits = InjIdentityCountW + 1 + HdrBits;
+
   // ---------------------------------------------------------------- from rtl/collective/cn_pkg_functions.svh
   // Hand-written logic of cn_pkg: regmap/regmap_gen.py pastes this file into the generated
   // package after the constants and field getters (it is not an `include file).
@@ -225,7 +229,7 @@ package cn_pkg;
   // because no form of a struct port reads in both Icarus Verilog 11 (which aborts on a
   // package-qualified struct type) and Yosys 0.23 (which cannot parse an import in a module
   // header or body).
-  localparam int InjEntryBits = InjIdentityCountW + 1 + HdrBits;
+  // InjEntryBits (the register map's constant) = InjIdentityCountW + 1 + HdrBits.
 
   function automatic logic [InjEntryBits-1:0] inj_entry(input logic [InjIdentityCountW-1:0] count,
                                                         input logic identity, input logic [HdrBits-1:0] hdr);

@@ -7,7 +7,7 @@
   // because no form of a struct port reads in both Icarus Verilog 11 (which aborts on a
   // package-qualified struct type) and Yosys 0.23 (which cannot parse an import in a module
   // header or body).
-  localparam int InjEntryBits = InjIdentityCountW + 1 + HdrBits;
+  // InjEntryBits (the register map's constant) = InjIdentityCountW + 1 + HdrBits.
 
   function automatic logic [InjEntryBits-1:0] inj_entry(input logic [InjIdentityCountW-1:0] count,
                                                         input logic identity, input logic [HdrBits-1:0] hdr);
