@@ -54,7 +54,7 @@ struct Word {
 };
 
 // A wire of `latency` cycles that flips each bit it carries with probability `ber`, and
-// from cycle `cut_at` on carries nothing (all zeros).
+// from cycle `cut_at` until `cut_until` carries nothing (all zeros).
 class Wire {
  public:
   Wire(unsigned latency, double ber, std::mt19937_64& rng) : q_(latency), ber_(ber), rng_(rng) {}
@@ -65,11 +65,11 @@ class Wire {
       for (unsigned b = 0; b < Word::kBits; ++b)
         if (hit(rng_)) w.flip(b), ++flips_;
     }
-    if (cycle >= cut_at) w = Word{};
+    if (cycle >= cut_at && cycle < cut_until) w = Word{};
     q_.pop_front();
     q_.push_back(w);
   }
-  uint64_t cut_at = ~uint64_t{0};
+  uint64_t cut_at = ~uint64_t{0}, cut_until = ~uint64_t{0};
   uint64_t flips() const { return flips_; }
 
  private:
@@ -342,6 +342,40 @@ INSTANTIATE_TEST_SUITE_P(Rates, LkPortErrors,
                            return "latency" + std::to_string(info.param.latency) + "_case" +
                                   std::to_string(info.index);
                          });
+
+// The acknowledgements stop for longer than the timeout, then come back: the sender times
+// out and goes back to the oldest unacknowledged flit, and the first acknowledgement after
+// the outage covers flits beyond the one it is resending (the far end had them all along):
+// it moves ahead to what the far end expects (lk_port's "acknowledged while being
+// resent"). Everything is delivered once and in order, and the link does not go down.
+// Without that branch the sender goes on from behind the acknowledged point, sending
+// flits its buffer no longer holds, and this test fails.
+TEST(LkPort, AcknowledgementsLateBeyondTheTimeoutMoveAGoBackAhead) {
+  Options o;
+  o.latency = 30;
+  o.cycles = 6000;
+  o.stop_sending_at = 4000;
+  o.start_rate = 1.0;  // a full stream: a long go-back when the timer fires
+  Pair p(o, test_seed());
+  p.run(2000);
+  // b's words stop reaching a: a's timer starts when the last of them arrives, `latency`
+  // cycles on, and fires kTimeout cycles later. b's words come back just after that, and
+  // the first of them left b before a's resent flits reached it (so it carries no NAK).
+  const uint64_t cut = p.cycle();
+  p.ba().cut_at = cut;
+  p.ba().cut_until = cut + kTimeout + o.latency;
+  p.run(o.cycles - 2000);
+  for (auto [from, to, dir] : {std::tuple{&p.a, &p.b, "a to b"}, std::tuple{&p.b, &p.a, "b to a"}}) {
+    ASSERT_GT(from->sent.size(), 1000u) << dir;
+    expect_delivered_in_order(*from, *to, dir);
+    EXPECT_EQ(p.word(*from, 7) & 1, 0u) << dir << ": not down";
+  }
+  std::printf("[ link     ] a: %llu resent, %llu timeouts; b: %llu dropped out of sequence\n",
+              (unsigned long long)p.word(p.a, 5), (unsigned long long)p.word(p.a, 6),
+              (unsigned long long)p.word(p.b, 4));
+  EXPECT_EQ(p.word(p.a, 6), 1u) << "a timed out once while its acknowledgements were gone";
+  EXPECT_FALSE(p.h.assertion_failed());
+}
 
 TEST(LkPort, ACutLinkIsDeclaredDownWithinTheRetryLimit) {
   Options o;
