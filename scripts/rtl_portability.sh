@@ -65,7 +65,7 @@ if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
 # synth's coarse steps (hierarchy, proc, opt, fsm, memory -nomap, alumacc, ...), then its
 # fine steps without memory_map: a FIFO's storage stays one memory cell (for a memory
 # compiler or RAM blocks to implement), not thousands of flip-flops and read multiplexers,
-# which took Yosys four times as long. abc -fast maps the logic to generic gates. The
+# which took Yosys more than three times as long. abc -fast maps the logic to generic gates. The
 # hierarchy is kept: each block is synthesized once per parameter set, not per instance.
 # dump lists the memories (their SIZE and WIDTH) for the area table.
 ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
