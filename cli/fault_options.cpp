@@ -27,6 +27,19 @@ uint64_t parse_cycle(const std::string& cycle, const std::string& item) {
     throw std::invalid_argument("'" + cycle + "' in '" + item + "' is not a cycle number");
   return std::stoull(cycle);
 }
+
+// Each comma-separated item of `option`'s text, parsed into `out`; an error names the option.
+template <typename T, typename Parse>
+void parse_items(const char* option, const std::string& text, std::vector<T>& out, Parse parse) {
+  if (text.empty()) return;
+  for (const std::string& item : split_list(text)) {
+    try {
+      out.push_back(parse(item));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(option) + ": " + e.what());
+    }
+  }
+}
 }  // namespace
 
 sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nodes) {
@@ -55,21 +68,6 @@ sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nod
   c.cycle = parse_cycle(item.substr(at + 1), item);
   return c;
 }
-
-namespace {
-// Each comma-separated item of `option`'s text, parsed into `out`; an error names the option.
-template <typename T, typename Parse>
-void parse_items(const char* option, const std::string& text, std::vector<T>& out, Parse parse) {
-  if (text.empty()) return;
-  for (const std::string& item : split_list(text)) {
-    try {
-      out.push_back(parse(item));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string(option) + ": " + e.what());
-    }
-  }
-}
-}  // namespace
 
 void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m) {
   if (!(f.link_ber >= 0 && f.link_ber < 1))

@@ -32,10 +32,9 @@ def value(v):
 
 def parse(path):
     """module -> Counter of cell types (its own cells and its submodule instances);
-    module -> memory bits of its own memory cells; module -> Counter of their shapes."""
+    module -> memory bits of its own memory cells; derived module -> its parameters."""
     cells = {}
     membits = collections.Counter()
-    shapes = collections.defaultdict(collections.Counter)
     params = {}  # a derived module -> its parameters, as Yosys logged them
     pending = []
     current = None
@@ -82,9 +81,8 @@ def parse(path):
                     width = int(line.split()[-1])
                 elif line == "  end" and size is not None and width is not None:
                     membits[dump_module] += size * width
-                    shapes[dump_module]["%dx%d" % (size, width)] += 1
                     size = width = None
-    return cells, membits, shapes, params
+    return cells, membits, params
 
 
 def label(name, params):
@@ -104,7 +102,7 @@ def main():
     ap.add_argument("log")
     ap.add_argument("--top", default="nd_node")
     a = ap.parse_args()
-    cells, membits, shapes, params = parse(a.log)
+    cells, membits, params = parse(a.log)
     if a.top not in cells:
         sys.exit("area_report: no stat section for module %s in %s" % (a.top, a.log))
 
@@ -146,7 +144,7 @@ def main():
             walk(t, depth + 1, count * n)
 
     walk(a.top, 0, 1)
-    logic, flops, bits, latches = totals(a.top)
+    latches = totals(a.top)[3]
     if latches:
         sys.exit("area_report: %d latch cells in %s" % (latches, a.top))
 

@@ -1,7 +1,6 @@
 #include "traffic_pattern.hpp"
 
 #include <algorithm>
-
 #include <stdexcept>
 
 namespace collnet::workload {
