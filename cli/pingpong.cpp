@@ -11,6 +11,7 @@
 #include "driver/job.hpp"
 #include "firmware/torus_layout.hpp"
 #include "number_list.hpp"
+#include "progress.hpp"
 #include "systemc/machine.hpp"
 
 namespace collnet::cli {
@@ -34,6 +35,8 @@ int run_pingpong(const PingpongOptions& o) {
     throw std::invalid_argument("--ranks: pingpong needs two different ranks of the machine's " + std::to_string(world));
   sim::Machine model(o.machine);
   driver::Job job(model, o.p2p);
+  Progress progress = Progress::on_stderr("pingpong");
+  if (progress.shown()) model.watch(Progress::kWatchCycles, [&] { progress.update(model.cycle()); });
   std::vector<Row> rows(o.sizes.size());
   const driver::RunReport rep = job.run([&](driver::Task& t) {
     const unsigned me = t.rank();
@@ -61,6 +64,7 @@ int run_pingpong(const PingpongOptions& o) {
       rows[s].bytes = bytes;
     }
   });
+  progress.finish();
   if (!rep.ok) {
     std::cerr << "collnet: pingpong failed: " << rep.error << "\n";
     return 1;

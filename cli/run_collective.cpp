@@ -13,6 +13,7 @@
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "inputs.hpp"
+#include "progress.hpp"
 #include "run_options.hpp"
 #include "verify.hpp"
 
@@ -69,6 +70,8 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   unsigned class_route = driver::kNoClass;  // the communicator's (a subset may have none)
   sim::Machine machine_model(o.machine);
   driver::Job job(machine_model, o.p2p, o.tuning.get());
+  Progress progress = Progress::on_stderr(coll);
+  if (progress.shown()) machine_model.watch(Progress::kWatchCycles, [&] { progress.update(machine_model.cycle()); });
   const driver::RunReport report = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
@@ -85,6 +88,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     end[k] = t.cycle();
     packets[k] = comm->last().packets;
   });
+  progress.finish();
 
   nlohmann::json js;
   js["collective"] = coll;

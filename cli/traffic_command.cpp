@@ -12,6 +12,7 @@
 #include "firmware/torus_layout.hpp"
 #include "link_report.hpp"
 #include "number_list.hpp"
+#include "progress.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/traffic_run.hpp"
 
@@ -160,12 +161,23 @@ int run_traffic_command(const TrafficCommand& c) {
   if (LinkReport::wanted(o.machine, !c.json_path.empty()))
     o.inspect = [&links](sim::Machine& m) { links = LinkReport::of(m); };
 
+  Progress progress = Progress::on_stderr("traffic");
+  const uint64_t window_end = o.window.warmup + o.window.cycles;
+  progress.set_total(window_end);
+  if (progress.shown())
+    o.on_step = [&progress, window_end](uint64_t cycle) {
+      if (cycle >= window_end) progress.set_phase("draining");
+      progress.update(cycle);
+    };
   workload::TrafficResult r;
   try {
     r = sim::run_traffic(o);
+    progress.finish();
   } catch (const std::invalid_argument& e) {
+    progress.finish();
     return usage(e.what());
   } catch (const std::exception& e) {
+    progress.finish();
     std::cerr << "collnet: " << e.what() << "\n";
     return 1;
   }

@@ -80,6 +80,7 @@ class FlatRunner {
         if (fst) fst->dump(1000 * cycle + 500);
         for (unsigned r = 0; r < n; ++r) setup.agent(r)->after_edge(cycle, ports[r]);
       }
+      if (o.on_step) o.on_step(cycle);
     };
     workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, step);
     if (fst) fst->close();

@@ -48,7 +48,11 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficControl control;
   control.links_declared_down = [&] { return machine.torus_links_declared_down(); };
   control.mark_links_down = [&](unsigned rank, unsigned links) { machine.set_torus_links_down(rank, links); };
-  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, [&](uint64_t n) { machine.advance(n); },
+  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit,
+                                         [&](uint64_t n) {
+                                           machine.advance(n);
+                                           if (o.on_step) o.on_step(machine.cycle());
+                                         },
                                          o.machine.any_torus_cut() ? &control : nullptr);
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();

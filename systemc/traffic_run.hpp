@@ -29,6 +29,9 @@ struct TrafficOptions {
   // Called with the machine once the traffic has drained (SystemC engine only): for
   // reading what the run left, such as the link counters.
   std::function<void(Machine&)> inspect;
+  // Called with the cycle reached after every step of the run (a few hundred cycles): for
+  // a progress line. It must not touch the machine.
+  std::function<void(uint64_t)> on_step;
 
   void validate() const;  // throws std::invalid_argument naming the bad option
 };

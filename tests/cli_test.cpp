@@ -371,6 +371,41 @@ TEST(CliTraffic, ReportsItsJsonAndTheSameResultsOnTwoThreads) {
     EXPECT_EQ(j[0].at(key), j[1].at(key)) << key;
 }
 
+// ------------------------------------------------------------------ progress line
+// A traffic run long enough for several redraws; COLLNET_PROGRESS=1 shows the line at once
+// instead of after two seconds. The report on standard output is the same either way.
+const std::vector<std::string> kProgressTraffic = {"traffic", "--torus", "2x2x2", "--cycles", "30000",
+                                                   "--warmup", "0", "--seed", "3"};
+
+TEST(CliProgress, ATerminalShowsTheCyclesABarAndTheTimeLeftThenTheLineIsErased) {
+  const auto r = collnet(kProgressTraffic, {{"CI", "COLLNET_PROGRESS=1"}, true});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("\rtraffic ["), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/30,000 cycles"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" left"), std::string::npos) << r.err;
+  ASSERT_GE(r.err.size(), 4u);
+  EXPECT_EQ(r.err.substr(r.err.size() - 4), "\r\x1b[K") << "the last thing written erases the line";
+  EXPECT_NE(r.out.find("packets    created"), std::string::npos) << r.out;
+
+  const auto run = collnet({"run", "allreduce", "--torus", "2x2x2", "--count", "2048"},
+                           {{"CI", "COLLNET_PROGRESS=1"}, true});
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("\rallreduce  "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(" cycles  "), std::string::npos) << run.err;
+}
+
+TEST(CliProgress, APipeOrCiGetsNothing) {
+  const auto pipe = collnet(kProgressTraffic, {{"CI", "COLLNET_PROGRESS=1"}, false});
+  ASSERT_EQ(pipe.status, 0) << pipe.out << pipe.err;
+  EXPECT_EQ(pipe.err, "");
+  const auto ci = collnet(kProgressTraffic, {{"CI=true", "COLLNET_PROGRESS=1"}, true});
+  ASSERT_EQ(ci.status, 0) << ci.out << ci.err;
+  EXPECT_EQ(ci.err, "");
+  const auto off = collnet(kProgressTraffic, {{"CI", "COLLNET_PROGRESS=0"}, true});
+  ASSERT_EQ(off.status, 0) << off.out << off.err;
+  EXPECT_EQ(off.err, "");
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;

@@ -21,9 +21,9 @@ inline nlohmann::json read_json(const std::string& path) {
   return j;
 }
 
-inline CommandResult collnet(std::vector<std::string> args) {
+inline CommandResult collnet(std::vector<std::string> args, const CommandSetup& setup = {}) {
   args.insert(args.begin(), COLLNET_BINARY);
-  return run_command(args);
+  return run_command(args, setup);
 }
 
 }  // namespace collnet::test

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <fcntl.h>
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -22,21 +24,41 @@ inline std::string slurp(int fd) {
   return s;
 }
 
-inline CommandResult run_command(const std::vector<std::string>& argv) {
+// How the child runs: variables to set (NAME=VALUE) or unset (NAME alone) in its
+// environment, and whether its standard error is a terminal (a pseudo-terminal whose
+// output is CommandResult::err, with the terminal's CR-LF line ends) instead of a file.
+struct CommandSetup {
+  std::vector<std::string> env;
+  bool terminal = false;
+};
+
+inline CommandResult run_command(const std::vector<std::string>& argv, const CommandSetup& setup = {}) {
   // Output goes to temporary files so neither pipe can fill and block the child.
   char out_name[] = "/tmp/collnet-test-out-XXXXXX";
   char err_name[] = "/tmp/collnet-test-err-XXXXXX";
   const int out_fd = mkstemp(out_name), err_fd = mkstemp(err_name);
   CommandResult r;
-  const pid_t pid = fork();
+  int master = -1;
+  const pid_t pid = setup.terminal ? forkpty(&master, nullptr, nullptr, nullptr) : fork();
   if (pid == 0) {
     dup2(out_fd, 1);
-    dup2(err_fd, 2);
+    if (!setup.terminal) dup2(err_fd, 2);
+    for (const std::string& e : setup.env) {
+      const size_t eq = e.find('=');
+      if (eq == std::string::npos) unsetenv(e.c_str());
+      else setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
+    }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
     _exit(127);
+  }
+  // A terminal's output is read as it comes (the child would block on a full one); the
+  // read fails once the child has exited and closed its end.
+  if (master >= 0) {
+    r.err = slurp(master);
+    close(master);
   }
   int status = 0;
   waitpid(pid, &status, 0);
@@ -44,7 +66,7 @@ inline CommandResult run_command(const std::vector<std::string>& argv) {
   lseek(out_fd, 0, SEEK_SET);
   lseek(err_fd, 0, SEEK_SET);
   r.out = slurp(out_fd);
-  r.err = slurp(err_fd);
+  if (master < 0) r.err = slurp(err_fd);
   close(out_fd);
   close(err_fd);
   unlink(out_name);
