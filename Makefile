@@ -10,6 +10,7 @@
 #   make test-sanitize  every test again, built with AddressSanitizer and UBSan (gcc)
 #   make coverage  line and toggle coverage of rtl/ over the whole suite (build-coverage)
 #   make soak   10^8 torus packets with bit errors, every one checked (about two hours)
+#   make docs-figures  the plots of docs/plots.md, from fresh runs (scripts/plot.py)
 
 BUILD ?= build
 JOBS  ?= 2
@@ -27,7 +28,7 @@ DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
 
 .PHONY: all deps configure configure-demo build run test lint bench waves clean regmap \
-        configure-sanitize build-sanitize test-sanitize fuzz soak coverage
+        configure-sanitize build-sanitize test-sanitize fuzz soak coverage docs-figures
 
 all: build
 
@@ -150,6 +151,10 @@ coverage: deps
 # figures it prints are in docs/performance.md. Not part of `make test`.
 soak: build
 	@scripts/soak.sh $(BUILD)
+
+# `make docs-figures`: the pictures of docs/plots.md from fresh runs (scripts/docs_figures.sh).
+docs-figures: build
+	@scripts/docs_figures.sh $(BUILD)
 
 waves: run
 	gtkwave $(BUILD)/demo.gtkw

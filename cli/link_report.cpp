@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "firmware/torus_layout.hpp"
+#include "firmware/tree_layout.hpp"
 
 namespace collnet::cli {
 
@@ -41,6 +42,12 @@ nlohmann::json LinkReport::json() const {
     row["node"] = e.rank;
     row["network"] = e.torus ? "torus" : "tree";
     row["link"] = link_name(e);
+    if (!e.torus) {  // where the link is in the tree (fw::TreeLayout), for plots by depth
+      unsigned depth = 0;
+      for (unsigned r = e.rank; r > 0; r = fw::TreeLayout::parent(r)) ++depth;
+      row["depth"] = depth;
+      row["toward"] = e.link == 0 ? "parent" : "child";
+    }
     per_link.push_back(row);
   }
   return {{"tree", counters_json(tree)},

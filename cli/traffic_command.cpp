@@ -1,19 +1,25 @@
 #include "traffic_command.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "firmware/torus_layout.hpp"
+#include "json_file.hpp"
 #include "link_report.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
 #include "systemc/flat_engine.hpp"
+#include "systemc/isolated.hpp"
 #include "systemc/traffic_run.hpp"
 
 namespace collnet::cli {
@@ -21,10 +27,249 @@ namespace collnet::cli {
 namespace {
 
 constexpr int kExitUsage = 2;
+constexpr int kMaxSweepPoints = 100;
 
 int usage(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet traffic --help' for usage.\n";
   return kExitUsage;
+}
+
+// Utilisation over time (--sample-every): at each sample, the flits every torus link
+// sent since the one before, as the mean over the links and the busiest link's share.
+class LinkSamples {
+ public:
+  LinkSamples(const fw::TorusLayout& layout, uint64_t every) : layout_(layout), every_(every) {
+    for (unsigned d = 0; d < 6; ++d) links_ += layout.has_link(d) ? layout.nodes() : 0;
+    last_.assign(size_t{layout.nodes()} * 6, 0);
+  }
+  void take(sim::Machine& m, uint64_t cycle) {
+    uint64_t sum = 0, busiest = 0;
+    for (unsigned r = 0; r < layout_.nodes(); ++r)
+      for (unsigned d = 0; d < 6; ++d) {
+        const uint64_t f = m.torus_link_flits(r, d), delta = f - last_[size_t{r} * 6 + d];
+        last_[size_t{r} * 6 + d] = f;
+        sum += delta;
+        busiest = std::max(busiest, delta);
+      }
+    const double per = static_cast<double>(every_);
+    cycle_.push_back(cycle);
+    mean_.push_back(links_ ? static_cast<double>(sum) / (per * links_) : 0.0);
+    busiest_.push_back(static_cast<double>(busiest) / per);
+  }
+  size_t size() const { return cycle_.size(); }
+  double peak() const { return mean_.empty() ? 0 : *std::max_element(mean_.begin(), mean_.end()); }
+  nlohmann::json json() const {
+    return {{"every", every_}, {"cycle", cycle_}, {"torus_utilisation", mean_}, {"torus_busiest", busiest_}};
+  }
+
+ private:
+  fw::TorusLayout layout_;
+  uint64_t every_;
+  unsigned links_ = 0;
+  std::vector<uint64_t> last_;
+  std::vector<uint64_t> cycle_;
+  std::vector<double> mean_, busiest_;
+};
+
+void print_run(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
+               const std::optional<LinkReport>& links, const LinkSamples* samples) {
+  std::printf("traffic: %s torus (%u nodes), %s, %s routing, %u-chunk packets (%u flits), link latency %u, engine %s, seed %lld\n",
+              o.machine.shape.str().c_str(), o.machine.shape.nodes(), c.pattern.c_str(), c.routing.c_str(), o.spec.chunks, 1 + 4 * o.spec.chunks,
+              o.machine.link_latency, c.engine.c_str(), c.seed);
+  std::printf("  offered    %.4f flits/node/cycle (%u of %u nodes send)\n", r.offered, r.senders, r.nodes);
+  std::printf("  accepted   %.4f flits/node/cycle\n", r.accepted);
+  std::printf("  latency    avg %.1f  p99 %.0f  max %.0f cycles, creation to last chunk read (%llu packets created in the window, %.2f hops on average)\n",
+              r.avg_latency, r.p99_latency, r.max_latency, static_cast<unsigned long long>(r.measured_packets), r.avg_hops);
+  std::printf("  packets    created %llu, delivered %llu, lost %llu, duplicated %llu, corrupted %llu\n",
+              static_cast<unsigned long long>(r.created), static_cast<unsigned long long>(r.delivered),
+              static_cast<unsigned long long>(r.lost), static_cast<unsigned long long>(r.duplicated),
+              static_cast<unsigned long long>(r.corrupted));
+  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s, %.1f%% of node sides' edges skipped as idle)\n",
+              static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second,
+              r.threads, r.threads == 1 ? "" : "s", 100 * r.idle_skipped);
+  const workload::TrafficRecovery& rec = r.recovery;
+  if (rec.links_gone_down)
+    std::printf("  recovery   %u torus link%s went down: %u recover%s in %llu cycles (sources paused until the network "
+                "drained, then routed around); %llu packets lost in the network sent again (%llu of them arrived cut "
+                "short), %llu waiting at their sources put on the new routes\n",
+                rec.links_gone_down, rec.links_gone_down == 1 ? "" : "s", rec.recoveries,
+                rec.recoveries == 1 ? "y" : "ies", static_cast<unsigned long long>(rec.cycles),
+                static_cast<unsigned long long>(rec.resent), static_cast<unsigned long long>(r.damaged),
+                static_cast<unsigned long long>(rec.requeued));
+  if (rec.nodes_gone_down)
+    std::printf("  nodes down %u node%s cut off from every neighbour: %llu packets from or to %s abandoned\n",
+                rec.nodes_gone_down, rec.nodes_gone_down == 1 ? "" : "s",
+                static_cast<unsigned long long>(rec.abandoned), rec.nodes_gone_down == 1 ? "it" : "them");
+  if (r.deadlock)
+    std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
+                static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
+  if (r.drain_timeout) std::printf("  DRAIN TIMEOUT: %llu packets still in flight\n", static_cast<unsigned long long>(r.lost));
+  if (links && (links->bits_flipped || !links->down.empty())) std::printf("  %s\n", links->text().c_str());
+
+  if (samples)
+    std::printf("  samples    %zu, every %llu cycles: mean torus link utilisation peaked at %.3f flits/cycle\n",
+                samples->size(), static_cast<unsigned long long>(o.sample_every), samples->peak());
+}
+
+nlohmann::json run_json(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
+                        const std::optional<LinkReport>& links, const LinkSamples* samples) {
+  const workload::TrafficRecovery& rec = r.recovery;
+  nlohmann::json js;
+  js["torus"] = o.machine.shape.str();
+  js["nodes"] = o.machine.shape.nodes();
+  js["pattern"] = c.pattern;
+  js["routing"] = c.routing;
+  js["engine"] = c.engine;
+  js["size_chunks"] = o.spec.chunks;
+  js["packet_flits"] = 1 + 4 * o.spec.chunks;
+  js["link_latency"] = o.machine.link_latency;
+  js["lockstep"] = c.lockstep;
+  js["threads"] = r.threads;
+  js["seed"] = c.seed;
+  js["warmup"] = o.window.warmup;
+  js["cycles"] = o.window.cycles;
+  js["offered_flits_per_node_cycle"] = r.offered;
+  js["accepted_flits_per_node_cycle"] = r.accepted;
+  js["avg_latency"] = r.avg_latency;
+  js["p99_latency"] = r.p99_latency;
+  js["max_latency"] = r.max_latency;
+  js["avg_hops"] = r.avg_hops;
+  js["measured_packets"] = r.measured_packets;
+  js["packets_created"] = r.created;
+  js["packets_delivered"] = r.delivered;
+  js["packets_lost"] = r.lost;
+  js["packets_duplicated"] = r.duplicated;
+  js["packets_corrupted"] = r.corrupted;
+  js["recovery"] = {{"links_gone_down", rec.links_gone_down}, {"recoveries", rec.recoveries},
+                    {"cycles", rec.cycles}, {"packets_sent_again", rec.resent},
+                    {"packets_cut_short", r.damaged}, {"packets_requeued", rec.requeued},
+                    {"nodes_gone_down", rec.nodes_gone_down}, {"packets_abandoned", rec.abandoned}};
+  js["deadlock"] = r.deadlock;
+  js["simulated_cycles"] = r.cycles;
+  js["wall_seconds"] = r.wall_seconds;
+  js["sim_cycles_per_second"] = r.sim_cycles_per_second;
+  js["node_cycles_per_second"] = r.node_cycles_per_second;
+  js["idle_skip"] = c.idle_skip;
+  js["idle_skipped_fraction"] = r.idle_skipped;
+  js["links"] = links ? links->json() : nlohmann::json(nullptr);  // the flat engine's are not read
+  if (samples) js["samples"] = samples->json();
+  return js;
+}
+
+struct Outcome {
+  workload::TrafficResult result;
+  std::optional<LinkReport> links;
+  std::optional<LinkSamples> samples;
+};
+
+// One run of `o`: with the link table when `json` asks for it (or faults make it worth
+// reading), with samples when o.sample_every asks for them, and with `progress`'s line if
+// it is shown. Throws what sim::run_traffic throws.
+Outcome run_one(sim::TrafficOptions o, bool json, Progress* progress) {
+  Outcome out;
+  if (LinkReport::wanted(o.machine, json)) o.inspect = [&out](sim::Machine& m) { out.links = LinkReport::of(m); };
+  if (o.sample_every) {
+    out.samples.emplace(fw::TorusLayout(o.machine.shape.dims()), o.sample_every);
+    o.on_sample = [&out, every = o.sample_every, taken = uint64_t{0}](sim::Machine& m) mutable {
+      out.samples->take(m, taken += every);
+    };
+  }
+  if (progress && progress->shown()) {
+    const uint64_t window_end = o.window.warmup + o.window.cycles;
+    progress->set_total(window_end);
+    o.on_step = [progress, window_end](uint64_t cycle) {
+      if (cycle >= window_end) progress->set_phase("draining");
+      progress->update(cycle);
+    };
+  }
+  out.result = sim::run_traffic(o);
+  return out;
+}
+
+// --sweep FROM:TO:STEP: the offered loads, FROM, FROM + STEP, ... up to TO.
+std::vector<double> sweep_rates(const std::string& text) {
+  const size_t a = text.find(':'), b = a == std::string::npos ? a : text.find(':', a + 1);
+  if (b == std::string::npos || text.find(':', b + 1) != std::string::npos)
+    throw std::invalid_argument("'" + text + "' is not FROM:TO:STEP (for example 0.1:1.0:0.1)");
+  double v[3];
+  const std::string part[3] = {text.substr(0, a), text.substr(a + 1, b - a - 1), text.substr(b + 1)};
+  for (int k = 0; k < 3; ++k) {
+    size_t used = 0;
+    try {
+      v[k] = std::stod(part[k], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != part[k].size() || !std::isfinite(v[k]))
+      throw std::invalid_argument("'" + part[k] + "' in '" + text + "' is not a number");
+  }
+  if (!(v[0] > 0) || v[1] > 1 || v[0] > v[1])
+    throw std::invalid_argument("'" + text + "': loads must be more than 0 and at most 1, FROM no more than TO");
+  if (!(v[2] > 0)) throw std::invalid_argument("'" + text + "': STEP must be more than 0");
+  const double points = std::floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
+  if (points > kMaxSweepPoints)
+    throw std::invalid_argument("'" + text + "' makes " + std::to_string(static_cast<long long>(points)) +
+                                " runs; at most " + std::to_string(kMaxSweepPoints));
+  std::vector<double> rates;
+  for (int k = 0; k < static_cast<int>(points); ++k) rates.push_back(std::min(1.0, v[0] + k * v[2]));
+  return rates;
+}
+
+// A run per offered load, each in a child process (SystemC builds one machine per
+// process): a table row per run as it ends, and a JSON whose "points" are the runs' JSON.
+int run_sweep(const TrafficCommand& c, const sim::TrafficOptions& base) {
+  std::vector<double> rates;
+  try {
+    rates = sweep_rates(c.sweep);
+  } catch (const std::invalid_argument& e) {
+    return usage(std::string("--sweep: ") + e.what());
+  }
+  if (!base.machine.trace_path.empty())
+    return usage("--sweep and --trace: a sweep is many runs; trace one of them with --rate");
+  std::printf("traffic sweep: %s torus (%u nodes), %s, %s routing, %u-chunk packets, %zu loads from %s\n",
+              base.machine.shape.str().c_str(), base.machine.shape.nodes(), c.pattern.c_str(), c.routing.c_str(),
+              base.spec.chunks, rates.size(), c.sweep.c_str());
+  std::printf("  %8s %10s %10s %9s %6s %6s  %s\n", "rate", "offered", "accepted", "latency", "p99", "max", "packets");
+  std::fflush(stdout);
+  nlohmann::json points = nlohmann::json::array();
+  bool ok = true;
+  for (double rate : rates) {
+    sim::TrafficOptions o = base;
+    o.spec.rate = rate;
+    const sim::Isolated child = sim::run_isolated([&] {
+      setenv("COLLNET_PROGRESS", "0", 1);  // the table shows how the sweep goes
+      const Outcome out = run_one(o, !c.json_path.empty(), nullptr);
+      return std::string(out.result.ok() ? "ok " : "failed ") +
+             run_json(c, o, out.result, out.links, out.samples ? &*out.samples : nullptr).dump();
+    });
+    const size_t space = child.report.find(' ');
+    nlohmann::json point;
+    if (child.exited && space != std::string::npos && child.report[0] != 'e')
+      point = nlohmann::json::parse(child.report.substr(space + 1), nullptr, false);
+    if (point.is_discarded() || !point.is_object()) {
+      std::printf("  %8.3f  FAILED: %s\n", rate, child.report.c_str());
+      ok = false;
+      continue;
+    }
+    const bool point_ok = child.report.rfind("ok ", 0) == 0;
+    ok = ok && point_ok;
+    std::printf("  %8.3f %10.4f %10.4f %9.1f %6.0f %6.0f  %llu delivered, %llu lost%s\n", rate,
+                point.at("offered_flits_per_node_cycle").get<double>(),
+                point.at("accepted_flits_per_node_cycle").get<double>(), point.at("avg_latency").get<double>(),
+                point.at("p99_latency").get<double>(), point.at("max_latency").get<double>(),
+                static_cast<unsigned long long>(point.at("packets_delivered").get<uint64_t>()),
+                static_cast<unsigned long long>(point.at("packets_lost").get<uint64_t>()),
+                point_ok ? "" : point.at("deadlock").get<bool>() ? "  DEADLOCK" : "  FAILED");
+    std::fflush(stdout);
+    points.push_back(std::move(point));
+  }
+  if (!c.json_path.empty()) {
+    const nlohmann::json js = {{"torus", base.machine.shape.str()}, {"pattern", c.pattern},
+                               {"routing", c.routing},            {"size_chunks", base.spec.chunks},
+                               {"sweep", c.sweep},                {"points", points}};
+    if (!write_json_file(c.json_path, js)) return 1;
+  }
+  return ok ? 0 : 1;
 }
 
 }  // namespace
@@ -33,7 +278,13 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   CLI::App* t = app.add_subcommand("traffic", "run synthetic traffic on the torus and measure it");
   t->add_option("--torus", c.torus, "machine shape XxYxZ (each 1..64)")->capture_default_str();
   t->add_option("--pattern", c.pattern, "uniform | transpose | bitcomp | hotspot | neighbor")->capture_default_str();
-  t->add_option("--rate", c.rate, "offered load, flits per node per cycle (0..1]")->capture_default_str();
+  CLI::Option* rate = t->add_option("--rate", c.rate, "offered load, flits per node per cycle (0..1]")->capture_default_str();
+  t->add_option("--sweep", c.sweep,
+                "a run per offered load FROM:TO:STEP (e.g. 0.1:1.0:0.1), a row each; --json gets every run as a point")
+      ->excludes(rate);
+  t->add_option("--sample-every", c.sample_every,
+                "record the torus links' utilisation every N cycles (--json's \"samples\"); SystemC engine")
+      ->capture_default_str();
   t->add_option("--size", c.size, "chunks of 32 bytes per packet, 1..8 (a packet is 1 + 4 x size flits)")
       ->capture_default_str();
   t->add_option("--routing", c.routing, "dor (dimension order) | adaptive (minimal adaptive)")->capture_default_str();
@@ -87,6 +338,9 @@ int run_traffic_command(const TrafficCommand& c) {
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--engine: ") + e.what());
   }
+  if (c.sample_every < 0 || c.sample_every > (1LL << 40))
+    return usage("--sample-every: must be 0 (no samples) or a number of cycles, got " + std::to_string(c.sample_every));
+  o.sample_every = static_cast<uint64_t>(c.sample_every);
   if (!(c.rate > 0) || c.rate > 1) return usage("--rate: must be more than 0 and at most 1, got " + std::to_string(c.rate));
   o.spec.rate = c.rate;
   if (c.size < 1 || c.size > 8) return usage("--size: must be 1..8 chunks, got " + std::to_string(c.size));
@@ -157,21 +411,11 @@ int run_traffic_command(const TrafficCommand& c) {
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }
-  std::optional<LinkReport> links;
-  if (LinkReport::wanted(o.machine, !c.json_path.empty()))
-    o.inspect = [&links](sim::Machine& m) { links = LinkReport::of(m); };
-
+  if (!c.sweep.empty()) return run_sweep(c, o);
   Progress progress = Progress::on_stderr("traffic");
-  const uint64_t window_end = o.window.warmup + o.window.cycles;
-  progress.set_total(window_end);
-  if (progress.shown())
-    o.on_step = [&progress, window_end](uint64_t cycle) {
-      if (cycle >= window_end) progress.set_phase("draining");
-      progress.update(cycle);
-    };
-  workload::TrafficResult r;
+  Outcome out;
   try {
-    r = sim::run_traffic(o);
+    out = run_one(o, !c.json_path.empty(), &progress);
     progress.finish();
   } catch (const std::invalid_argument& e) {
     progress.finish();
@@ -181,88 +425,10 @@ int run_traffic_command(const TrafficCommand& c) {
     std::cerr << "collnet: " << e.what() << "\n";
     return 1;
   }
-
-  const unsigned flits = 1 + 4 * o.spec.chunks;
-  std::printf("traffic: %s torus (%u nodes), %s, %s routing, %u-chunk packets (%u flits), link latency %u, engine %s, seed %lld\n",
-              o.machine.shape.str().c_str(), nodes, c.pattern.c_str(), c.routing.c_str(), o.spec.chunks, flits,
-              o.machine.link_latency, c.engine.c_str(), c.seed);
-  std::printf("  offered    %.4f flits/node/cycle (%u of %u nodes send)\n", r.offered, r.senders, r.nodes);
-  std::printf("  accepted   %.4f flits/node/cycle\n", r.accepted);
-  std::printf("  latency    avg %.1f  p99 %.0f  max %.0f cycles, creation to last chunk read (%llu packets created in the window, %.2f hops on average)\n",
-              r.avg_latency, r.p99_latency, r.max_latency, static_cast<unsigned long long>(r.measured_packets), r.avg_hops);
-  std::printf("  packets    created %llu, delivered %llu, lost %llu, duplicated %llu, corrupted %llu\n",
-              static_cast<unsigned long long>(r.created), static_cast<unsigned long long>(r.delivered),
-              static_cast<unsigned long long>(r.lost), static_cast<unsigned long long>(r.duplicated),
-              static_cast<unsigned long long>(r.corrupted));
-  std::printf("  simulator  %llu cycles in %.2f s: %.0f cycles/s, %.3g node-cycles/s (%u thread%s, %.1f%% of node sides' edges skipped as idle)\n",
-              static_cast<unsigned long long>(r.cycles), r.wall_seconds, r.sim_cycles_per_second, r.node_cycles_per_second,
-              r.threads, r.threads == 1 ? "" : "s", 100 * r.idle_skipped);
-  const workload::TrafficRecovery& rec = r.recovery;
-  if (rec.links_gone_down)
-    std::printf("  recovery   %u torus link%s went down: %u recover%s in %llu cycles (sources paused until the network "
-                "drained, then routed around); %llu packets lost in the network sent again (%llu of them arrived cut "
-                "short), %llu waiting at their sources put on the new routes\n",
-                rec.links_gone_down, rec.links_gone_down == 1 ? "" : "s", rec.recoveries,
-                rec.recoveries == 1 ? "y" : "ies", static_cast<unsigned long long>(rec.cycles),
-                static_cast<unsigned long long>(rec.resent), static_cast<unsigned long long>(r.damaged),
-                static_cast<unsigned long long>(rec.requeued));
-  if (rec.nodes_gone_down)
-    std::printf("  nodes down %u node%s cut off from every neighbour: %llu packets from or to %s abandoned\n",
-                rec.nodes_gone_down, rec.nodes_gone_down == 1 ? "" : "s",
-                static_cast<unsigned long long>(rec.abandoned), rec.nodes_gone_down == 1 ? "it" : "them");
-  if (r.deadlock)
-    std::printf("  DEADLOCK: nothing moved for %llu cycles with %llu packets in flight\n",
-                static_cast<unsigned long long>(o.idle_limit), static_cast<unsigned long long>(r.lost));
-  if (r.drain_timeout) std::printf("  DRAIN TIMEOUT: %llu packets still in flight\n", static_cast<unsigned long long>(r.lost));
-  if (links && (links->bits_flipped || !links->down.empty())) std::printf("  %s\n", links->text().c_str());
-
-  if (!c.json_path.empty()) {
-    nlohmann::json js;
-    js["torus"] = o.machine.shape.str();
-    js["nodes"] = nodes;
-    js["pattern"] = c.pattern;
-    js["routing"] = c.routing;
-    js["engine"] = c.engine;
-    js["size_chunks"] = o.spec.chunks;
-    js["packet_flits"] = flits;
-    js["link_latency"] = o.machine.link_latency;
-    js["lockstep"] = c.lockstep;
-    js["threads"] = r.threads;
-    js["seed"] = c.seed;
-    js["warmup"] = o.window.warmup;
-    js["cycles"] = o.window.cycles;
-    js["offered_flits_per_node_cycle"] = r.offered;
-    js["accepted_flits_per_node_cycle"] = r.accepted;
-    js["avg_latency"] = r.avg_latency;
-    js["p99_latency"] = r.p99_latency;
-    js["max_latency"] = r.max_latency;
-    js["avg_hops"] = r.avg_hops;
-    js["measured_packets"] = r.measured_packets;
-    js["packets_created"] = r.created;
-    js["packets_delivered"] = r.delivered;
-    js["packets_lost"] = r.lost;
-    js["packets_duplicated"] = r.duplicated;
-    js["packets_corrupted"] = r.corrupted;
-    js["recovery"] = {{"links_gone_down", rec.links_gone_down}, {"recoveries", rec.recoveries},
-                      {"cycles", rec.cycles}, {"packets_sent_again", rec.resent},
-                      {"packets_cut_short", r.damaged}, {"packets_requeued", rec.requeued},
-                      {"nodes_gone_down", rec.nodes_gone_down}, {"packets_abandoned", rec.abandoned}};
-    js["deadlock"] = r.deadlock;
-    js["simulated_cycles"] = r.cycles;
-    js["wall_seconds"] = r.wall_seconds;
-    js["sim_cycles_per_second"] = r.sim_cycles_per_second;
-    js["node_cycles_per_second"] = r.node_cycles_per_second;
-    js["idle_skip"] = c.idle_skip;
-    js["idle_skipped_fraction"] = r.idle_skipped;
-    js["links"] = links ? links->json() : nlohmann::json(nullptr);  // the flat engine's are not read
-    std::ofstream f(c.json_path);
-    f << js.dump(2) << "\n";
-    if (!f) {
-      std::cerr << "collnet: cannot write " << c.json_path << "\n";
-      return 1;
-    }
-  }
-  return r.ok() ? 0 : 1;
+  const LinkSamples* samples = out.samples ? &*out.samples : nullptr;
+  print_run(c, o, out.result, out.links, samples);
+  if (!c.json_path.empty() && !write_json_file(c.json_path, run_json(c, o, out.result, out.links, samples))) return 1;
+  return out.result.ok() ? 0 : 1;
 }
 
 }  // namespace collnet::cli

@@ -36,6 +36,8 @@ struct TrafficCommand {
   FaultOptions faults;     // --link-ber, --link-down, --fault-seed
   std::string json_path;
   std::string trace_path;
+  std::string sweep;           // "0.1:1.0:0.1": a run per offered load
+  long long sample_every = 0;  // cycles between utilisation samples (0: none)
 };
 
 // Adds the subcommand and its options to `app`.

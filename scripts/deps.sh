@@ -9,6 +9,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   gtkwave iverilog yosys
   time python3
+  python3-matplotlib  # scripts/plot.py (make docs-figures, the plot tests)
+  xvfb  # the waveform view tests open GTKWave on a virtual display
   openmpi-bin libopenmpi-dev
   clang-14 libclang-rt-14-dev  # make fuzz (libFuzzer); make test does not use them
 )

@@ -33,6 +33,9 @@ void TrafficOptions::validate() const {
   if (engine == Engine::Flat && (machine.link_ber > 0 || machine.any_cut()))
     throw std::invalid_argument("link faults and the flat engine: bit errors and cuts are injected on the SystemC "
                                 "machine's wires; the flat engine's links are inside its one model");
+  if (engine == Engine::Flat && sample_every > 0)
+    throw std::invalid_argument("sampling and the flat engine: samples read the SystemC machine's links; "
+                                "use --engine systemc");
   if (engine == Engine::Flat && machine.lockstep)
     throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
                                 "stepped a cycle at a time already");
@@ -48,11 +51,21 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficControl control;
   control.links_declared_down = [&] { return machine.torus_links_declared_down(); };
   control.mark_links_down = [&](unsigned rank, unsigned links) { machine.set_torus_links_down(rank, links); };
-  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit,
-                                         [&](uint64_t n) {
-                                           machine.advance(n);
-                                           if (o.on_step) o.on_step(machine.cycle());
-                                         },
+  uint64_t ran = 0, next_sample = o.sample_every;
+  auto step = [&](uint64_t n) {
+    while (n > 0) {  // cut at the sample cycles; advance() in pieces is the same cycle for cycle
+      const uint64_t k = o.sample_every ? std::min(n, next_sample - ran) : n;
+      machine.advance(k);
+      ran += k;
+      n -= k;
+      if (o.sample_every && ran == next_sample) {
+        if (o.on_sample) o.on_sample(machine);
+        next_sample += o.sample_every;
+      }
+    }
+    if (o.on_step) o.on_step(ran);
+  };
+  workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, step,
                                          o.machine.any_torus_cut() ? &control : nullptr);
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();

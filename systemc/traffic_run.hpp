@@ -32,6 +32,11 @@ struct TrafficOptions {
   // Called with the cycle reached after every step of the run (a few hundred cycles): for
   // a progress line. It must not touch the machine.
   std::function<void(uint64_t)> on_step;
+  // Calls `on_sample` with the machine every `sample_every` cycles of the run (0: never),
+  // exactly at those cycles: for utilisation over time. It may read the machine, as
+  // `inspect` does. SystemC engine only.
+  uint64_t sample_every = 0;
+  std::function<void(Machine&)> on_sample;
 
   void validate() const;  // throws std::invalid_argument naming the bad option
 };
