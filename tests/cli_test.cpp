@@ -371,6 +371,58 @@ TEST(CliTraffic, ReportsItsJsonAndTheSameResultsOnTwoThreads) {
     EXPECT_EQ(j[0].at(key), j[1].at(key)) << key;
 }
 
+TEST(CliTraffic, SamplesAddUpToTheLinkLayersFlitCountsAndTheMachinesOwn) {
+  // The window and the drain's steps are multiples of the sample period, so the samples
+  // cover the whole run: their flits are every flit the torus links sent, as the link
+  // layer (lk_port's counters, the JSON's links.per_link) and the wires count them.
+  const std::string json = kTmp + "/traffic_samples.json";
+  const auto r = collnet({"traffic", "--torus", "3x2x2", "--rate", "0.4", "--cycles", "1500", "--warmup", "500",
+                          "--seed", "5", "--sample-every", "50", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("  samples    "), std::string::npos) << r.out;
+  const nlohmann::json j = read_json(json);
+  const nlohmann::json& s = j.at("samples");
+  const uint64_t cycles = j.at("simulated_cycles");
+  ASSERT_EQ(cycles % 50, 0u);
+  ASSERT_EQ(s.at("cycle").size(), cycles / 50);
+  EXPECT_EQ(s.at("cycle").back(), cycles);
+  // 3x2x2: x has 3 nodes (x+ and x- links), y and z 2 (both directions to one neighbour).
+  const double links = 12.0 * 6;
+  double sampled = 0;
+  for (size_t k = 0; k < s.at("cycle").size(); ++k) {
+    const double mean = s.at("torus_utilisation")[k], busiest = s.at("torus_busiest")[k];
+    EXPECT_LE(mean, busiest + 1e-12);
+    EXPECT_LE(busiest, 1.0);
+    sampled += mean * links * 50;
+  }
+  uint64_t counted = 0;
+  for (const auto& row : j.at("links").at("per_link"))
+    if (row.at("network") == "torus") counted += row.at("tx_flits").get<uint64_t>();
+  EXPECT_GT(counted, 1000u);
+  EXPECT_NEAR(sampled, static_cast<double>(counted), 0.5);
+}
+
+TEST(CliTraffic, ASweepRunsEveryLoadAndItsJsonHoldsEachRun) {
+  const std::string json = kTmp + "/traffic_sweep.json";
+  const auto r = collnet({"traffic", "--torus", "2x2x2", "--cycles", "600", "--sweep", "0.2:0.8:0.3", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const nlohmann::json j = read_json(json);
+  ASSERT_EQ(j.at("points").size(), 3u);
+  const double want[] = {0.2, 0.5, 0.8};
+  for (size_t k = 0; k < 3; ++k) {
+    const nlohmann::json& p = j.at("points")[k];
+    // The offered load is measured: a Bernoulli process comes close to the rate asked for.
+    EXPECT_NEAR(p.at("offered_flits_per_node_cycle").get<double>(), want[k], 0.08) << k;
+    EXPECT_EQ(p.at("packets_lost"), 0);
+    EXPECT_GT(p.at("packets_delivered").get<uint64_t>(), 0u);
+    // Each row of the table is that run.
+    char row[64];
+    std::snprintf(row, sizeof row, "%10.4f", p.at("accepted_flits_per_node_cycle").get<double>());
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  EXPECT_LT(j.at("points")[0].at("avg_latency").get<double>(), j.at("points")[2].at("avg_latency").get<double>());
+}
+
 // ------------------------------------------------------------------ progress line
 // A traffic run long enough for several redraws; COLLNET_PROGRESS=1 shows the line at once
 // instead of after two seconds. The report on standard output is the same either way.
@@ -457,6 +509,17 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--idle-skip", "sometimes"}, "--idle-skip"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--idle-skip", "never"}, "never"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--threads", "0"}, "--threads"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.5"}, "'0.5' is not FROM:TO:STEP"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.1:1.5:0.1"}, "at most 1"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.1:0.9:0"}, "STEP must be more than 0"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.1:x:0.1"}, "'x' in '0.1:x:0.1' is not a number"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.001:1:0.001"}, "at most 100"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.1:1:0.1", "--rate", "0.3"}, "excludes"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sweep", "0.1:1:0.1", "--trace", "t.fst"},
+                                "--sweep and --trace"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sample-every", "-5"}, "--sample-every"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--sample-every", "100", "--engine", "flat"},
+                                "sampling and the flat engine"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--down-nodes", "1,1"}, "node 1 is listed twice"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--down-nodes", "9"}, "node 9 is not on a machine of 8 nodes"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--down-links", "3:x+,z:y-"}, "'z' in '3:x+,z:y-' is not a node"},
