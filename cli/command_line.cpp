@@ -111,6 +111,8 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
       ->capture_default_str();
   collnet::cli::add_fault_options(run, faults);
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");
+  std::string trace_nodes;
+  run->add_option("--trace-nodes", trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
   run->add_option("--json", o.json_path, "write the results as JSON");
   std::string sizes_text;
   run->add_option("--sizes", sizes_text, "pingpong: message sizes in bytes, e.g. 0,8,4k,1M (default 0,8,64,512,4k,32k,256k,1M)");
@@ -420,6 +422,11 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     const std::string& t = o.machine.trace_path;
     if (t.size() < 5 || t.substr(t.size() - 4) != ".fst")
       return usage_error("--trace: '" + t + "' must name an .fst file");
+  }
+  try {
+    o.machine.trace_nodes = collnet::cli::parse_trace_nodes(trace_nodes, o.machine.trace_path, o.machine.shape.nodes());
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
   }
 
   if (pingpong) {

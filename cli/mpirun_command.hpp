@@ -28,6 +28,7 @@ struct MpirunCommand {
   std::string torus;            // default: the most cubic shape of ranks / tasks nodes
   long long tasks = 1;
   std::string trace_path;
+  std::string trace_nodes;  // "0,1,5": the nodes the trace keeps
   std::string json_path;
   bool tag_output = false;
   double compute_scale = 0.0;

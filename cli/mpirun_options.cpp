@@ -7,6 +7,7 @@
 
 #include "driver/p2p_engine.hpp"
 #include "mpirun_command.hpp"
+#include "number_list.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 
@@ -41,6 +42,7 @@ CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c) {
   m->add_option("--torus", c.torus, "machine shape XxYxZ (default: the most cubic one for -n / --tasks nodes)");
   m->add_option("--tasks", c.tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
   m->add_option("--trace", c.trace_path, "write an FST waveform of the run (and a .gtkw view beside it)");
+  m->add_option("--trace-nodes", c.trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
   m->add_option("--json", c.json_path, "write the per-rank report as JSON");
   m->add_flag("--tag-output", c.tag_output, "prefix every line a rank prints with [1,RANK]<stdout>: (as Open MPI)");
   m->add_option("--compute-scale", c.compute_scale,
@@ -87,6 +89,11 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
                         std::to_string(nodes));
   config.tasks_per_node = static_cast<unsigned>(c.tasks);
   config.trace_path = c.trace_path;
+  try {
+    config.trace_nodes = parse_trace_nodes(c.trace_nodes, c.trace_path, nodes);
+  } catch (const std::invalid_argument& e) {
+    return mpirun_usage(e.what());
+  }
   config.watchdog_cycles = static_cast<uint64_t>(c.watchdog);
   config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
   config.clock_mhz = c.clock_mhz;

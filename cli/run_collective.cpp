@@ -89,6 +89,11 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     packets[k] = comm->last().packets;
   });
   progress.finish();
+  if (!o.machine.trace_path.empty() && n > 0) {  // the view opens on the collective
+    const uint64_t first = *std::min_element(start.begin(), start.end());
+    const uint64_t last = *std::max_element(end.begin(), end.end());
+    machine_model.write_wave_view({{}, first, last, {{first, coll + " starts"}, {last, coll + " ends"}}});
+  }
 
   nlohmann::json js;
   js["collective"] = coll;

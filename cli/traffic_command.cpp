@@ -313,7 +313,8 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
       ->capture_default_str();
   add_fault_options(t, c.faults);
   t->add_option("--json", c.json_path, "write the results as JSON");
-  t->add_option("--trace", c.trace_path, "write an FST waveform of every node");
+  t->add_option("--trace", c.trace_path, "write an FST waveform of every node (and a .gtkw view beside it)");
+  t->add_option("--trace-nodes", c.trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
   return t;
 }
 
@@ -400,6 +401,11 @@ int run_traffic_command(const TrafficCommand& c) {
     const std::string& t = c.trace_path;
     if (t.size() < 5 || t.substr(t.size() - 4) != ".fst") return usage("--trace: '" + t + "' must name an .fst file");
     o.machine.trace_path = t;
+  }
+  try {
+    o.machine.trace_nodes = parse_trace_nodes(c.trace_nodes, o.machine.trace_path, nodes);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
   }
   try {
     apply_fault_options(c.faults, nodes, o.machine);

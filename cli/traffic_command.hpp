@@ -36,6 +36,7 @@ struct TrafficCommand {
   FaultOptions faults;     // --link-ber, --link-down, --fault-seed
   std::string json_path;
   std::string trace_path;
+  std::string trace_nodes;     // "0,1,5": the nodes the trace keeps
   std::string sweep;           // "0.1:1.0:0.1": a run per offered load
   long long sample_every = 0;  // cycles between utilisation samples (0: none)
 };

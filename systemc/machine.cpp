@@ -113,7 +113,10 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
 
   if (!config_.trace_path.empty()) {
-    trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, raw);
+    std::vector<Node*> traced;
+    for (unsigned r : config_.trace_nodes) traced.push_back(raw[r]);
+    trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, traced.empty() ? raw : traced,
+                                           config_.shape.dims());
     trace_->clk(*clock_);
   }
   const unsigned threads = std::min(config_.threads, n);
@@ -219,7 +222,7 @@ Machine::Result Machine::run(TaskFn fn) {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));
   const auto t1 = std::chrono::steady_clock::now();
-  if (trace_) trace_->close();
+  if (trace_) trace_->close(wave_view({}));
 
   Result res;
   res.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -233,7 +236,25 @@ Machine::Result Machine::run(TaskFn fn) {
 }
 
 void Machine::finish() {
-  if (trace_) trace_->close();
+  if (trace_) trace_->close(wave_view({}));
+}
+
+WaveView Machine::wave_view(WaveView v) const {
+  if (!v.networks.empty()) return v;
+  // The networks the run used, the tree first; the tree when it used none.
+  bool tree = false, torus = false;
+  for (unsigned r = 0; r < nodes_.size(); ++r) {
+    for (unsigned l = 0; l < 3; ++l) tree = tree || link_flits(r, l) > 0;
+    for (unsigned d = 0; d < 6; ++d) torus = torus || torus_link_flits(r, d) > 0;
+  }
+  if (tree || !torus) v.networks.push_back(WaveNetwork::Tree);
+  if (torus) v.networks.push_back(WaveNetwork::Torus);
+  return v;
+}
+
+void Machine::write_wave_view(const WaveView& view) {
+  if (!trace_) throw std::logic_error("Machine::write_wave_view: the machine writes no trace");
+  trace_->write_view(wave_view(view));
 }
 
 uint64_t Machine::torus_link_flits(unsigned rank, unsigned dir) const {

@@ -27,6 +27,7 @@
 #include "processor.hpp"
 #include "shard_pool.hpp"
 #include "tree_wiring.hpp"
+#include "wave_view.hpp"
 
 class VerilatedContext;
 
@@ -62,8 +63,13 @@ class Machine : public fw::MachineModel {
   uint64_t cycle() const { return nodes_.front()->cycle(); }
   // Host threads advance() steps the nodes with: MachineConfig::threads, at most one per node.
   unsigned threads() const { return pool_ ? pool_->shards() : 1; }
-  // Ends an advance()d run: closes the waveform file, if any.
+  // Ends an advance()d run: closes the waveform file, if any, and writes its view over the
+  // whole run, showing the networks that carried flits.
   void finish();
+  // Rewrites the trace's GTKWave view (after run() or finish()): to open on a window of the
+  // run, with markers; networks left empty are those the run used. Throws std::logic_error
+  // without a trace.
+  void write_wave_view(const WaveView& view);
 
   // Called by every task: returns once all tasks have called it, all in the same cycle.
   // A simulation convenience (free of modelled cost), used to start measurements together.
@@ -102,6 +108,7 @@ class Machine : public fw::MachineModel {
 
  private:
   void task_finished(unsigned id);
+  WaveView wave_view(WaveView v) const;  // `v` with the networks the run used, if it names none
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
   // by the per-cycle trace) or else `link_latency` cycles per node at a time.
   bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }

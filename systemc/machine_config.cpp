@@ -33,6 +33,16 @@ void MachineConfig::validate() const {
                                 " and a trace: the trace is written a cycle at a time under the SystemC kernel, "
                                 "in one thread");
   if (!(clock_mhz > 0)) throw std::invalid_argument("clock frequency must be positive");
+  if (!trace_nodes.empty() && trace_path.empty())
+    throw std::invalid_argument("trace nodes without a trace: name the FST to write");
+  for (size_t k = 0; k < trace_nodes.size(); ++k) {
+    if (trace_nodes[k] >= shape.nodes())
+      throw std::invalid_argument("trace node " + std::to_string(trace_nodes[k]) + " is not on a machine of " +
+                                  std::to_string(shape.nodes()) + " nodes");
+    for (size_t j = 0; j < k; ++j)
+      if (trace_nodes[j] == trace_nodes[k])
+        throw std::invalid_argument("trace node " + std::to_string(trace_nodes[k]) + " is listed twice");
+  }
   const fw::TorusLayout torus(shape.dims());
   for (unsigned r : down_nodes)
     if (r >= shape.nodes())

@@ -25,6 +25,7 @@ struct MachineConfig {
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more
   std::string trace_path;                 // FST file to write (empty: no trace)
+  std::vector<unsigned> trace_nodes;      // the nodes the trace holds, in order (empty: every node)
   // Machine::advance() steps each node link_latency cycles at a time (exact, and faster
   // on big machines: a node's state stays in cache); lockstep steps every node one cycle
   // at a time under the SystemC kernel, as run() does. A trace forces lockstep.

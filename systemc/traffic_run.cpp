@@ -36,6 +36,8 @@ void TrafficOptions::validate() const {
   if (engine == Engine::Flat && sample_every > 0)
     throw std::invalid_argument("sampling and the flat engine: samples read the SystemC machine's links; "
                                 "use --engine systemc");
+  if (engine == Engine::Flat && !machine.trace_nodes.empty())
+    throw std::invalid_argument("trace nodes and the flat engine: the flat engine traces its one model whole");
   if (engine == Engine::Flat && machine.lockstep)
     throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
                                 "stepped a cycle at a time already");
@@ -71,6 +73,8 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
   res.idle_skipped = machine.activity().skipped_share();
   if (o.inspect) o.inspect(machine);
   machine.finish();
+  if (!o.machine.trace_path.empty())  // the whole run, with the measurement's window marked
+    machine.write_wave_view({{}, 0, 0, {{o.window.warmup, "warmup ends"}, {o.window.warmup + o.window.cycles, "measurement ends"}}});
   return res;
 }
 
