@@ -40,4 +40,13 @@ step "utilisation over time: a torus link goes down mid-run on 4x4x4"
   --sample-every 100 --json "$work/timeline.json" > /dev/null
 plot timeline "$work/timeline.json" -o "$out/timeline-link-down.png"
 
+step "waveforms: the demo's view as it opens, and zoomed on a packet (GTKWave on a virtual display)"
+"$collnet" run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 --trace "$work/demo.fst" > /dev/null
+"$src/scripts/gtkwave_shot.sh" "$work/demo.gtkw" "$out/waves-demo.png"
+"$collnet" run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 --trace "$work/demo-root.fst" \
+  --trace-nodes 0,1 > /dev/null
+/usr/bin/python3 "$src/scripts/wave_figure.py" "$work/demo-root.gtkw" node0.nd_tree_net.tree1_out_hdr_o \
+  "$work/demo-packet.gtkw"
+"$src/scripts/gtkwave_shot.sh" "$work/demo-packet.gtkw" "$out/waves-packet.png"
+
 step "written to $out"

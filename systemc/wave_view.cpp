@@ -15,7 +15,7 @@ namespace {
 // The window GTKWave opens (its [size]) and the panes left of the waves: the signal
 // search pane collapsed, the names pane wide enough for every name the view shows.
 constexpr unsigned kWindowWidth = 1600, kWindowHeight = 1000;
-constexpr unsigned kCollapsedSstWidth = 40, kSignalsWidth = 380, kPaneMargins = 24;
+constexpr unsigned kCollapsedSstWidth = 40, kSignalsWidth = 460, kPaneMargins = 24;
 constexpr unsigned kWavePixels = kWindowWidth - kCollapsedSstWidth - kSignalsWidth - kPaneMargins;
 
 // GTKWave's trace flags (the "@" lines): hex, decimal, binary, and with a translate
