@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/job.hpp"
+#include "link_report.hpp"
 #include "firmware/torus_layout.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
@@ -103,6 +104,11 @@ int run_pingpong(const PingpongOptions& o) {
   }
   js["verified"] = all_ok;
   js["sim_cycles"] = rep.cycles;
+  if (LinkReport::wanted(o.machine, !o.json_path.empty())) {
+    const LinkReport links = LinkReport::of(model);
+    js["links"] = links.json();
+    if (o.machine.link_ber > 0 || o.machine.any_cut()) std::printf("%s\n", links.text().c_str());
+  }
   if (!o.json_path.empty()) {
     std::ofstream f(o.json_path);
     f << js.dump(2) << "\n";

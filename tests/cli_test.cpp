@@ -104,6 +104,11 @@ TEST(CliPingpong, ReportsEverySizeVerified) {
   }
   EXPECT_GT(js.at("sizes")[3].at("cycles_one_way").get<double>(), js.at("sizes")[2].at("cycles_one_way").get<double>());
   EXPECT_GT(js.at("sizes")[3].at("link_fraction").get<double>(), 0.8);
+  // The per-link table: node 0 to node 3 is two hops, so some torus link of node 0 sent.
+  uint64_t from_0 = 0;
+  for (const auto& row : js.at("links").at("per_link"))
+    if (row.at("network") == "torus" && row.at("node") == 0) from_0 += row.at("tx_flits").get<uint64_t>();
+  EXPECT_GT(from_0, 64u * 1024 / 8) << "the 64 KiB messages crossed node 0's links";
   const auto one = collnet({"run", "pingpong", "--torus", "2x2x1", "--ranks", "0"});
   EXPECT_EQ(one.status, 2);
   EXPECT_NE(one.err.find("--ranks: pingpong takes two ranks"), std::string::npos) << one.err;
