@@ -16,6 +16,7 @@
 #include "firmware/torus_layout.hpp"
 #include "json_file.hpp"
 #include "link_report.hpp"
+#include "link_samples.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
 #include "systemc/flat_engine.hpp"
@@ -33,43 +34,6 @@ int usage(const std::string& msg) {
   std::cerr << "collnet: error: " << msg << "\nRun 'collnet traffic --help' for usage.\n";
   return kExitUsage;
 }
-
-// Utilisation over time (--sample-every): at each sample, the flits every torus link
-// sent since the one before, as the mean over the links and the busiest link's share.
-class LinkSamples {
- public:
-  LinkSamples(const fw::TorusLayout& layout, uint64_t every) : layout_(layout), every_(every) {
-    for (unsigned d = 0; d < 6; ++d) links_ += layout.has_link(d) ? layout.nodes() : 0;
-    last_.assign(size_t{layout.nodes()} * 6, 0);
-  }
-  void take(sim::Machine& m, uint64_t cycle) {
-    uint64_t sum = 0, busiest = 0;
-    for (unsigned r = 0; r < layout_.nodes(); ++r)
-      for (unsigned d = 0; d < 6; ++d) {
-        const uint64_t f = m.torus_link_flits(r, d), delta = f - last_[size_t{r} * 6 + d];
-        last_[size_t{r} * 6 + d] = f;
-        sum += delta;
-        busiest = std::max(busiest, delta);
-      }
-    const double per = static_cast<double>(every_);
-    cycle_.push_back(cycle);
-    mean_.push_back(links_ ? static_cast<double>(sum) / (per * links_) : 0.0);
-    busiest_.push_back(static_cast<double>(busiest) / per);
-  }
-  size_t size() const { return cycle_.size(); }
-  double peak() const { return mean_.empty() ? 0 : *std::max_element(mean_.begin(), mean_.end()); }
-  nlohmann::json json() const {
-    return {{"every", every_}, {"cycle", cycle_}, {"torus_utilisation", mean_}, {"torus_busiest", busiest_}};
-  }
-
- private:
-  fw::TorusLayout layout_;
-  uint64_t every_;
-  unsigned links_ = 0;
-  std::vector<uint64_t> last_;
-  std::vector<uint64_t> cycle_;
-  std::vector<double> mean_, busiest_;
-};
 
 void print_run(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
                const std::optional<LinkReport>& links, const LinkSamples* samples) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "cli/link_report.hpp"
+#include "cli/link_samples.hpp"
 #include "systemc/traffic_run.hpp"
 
 namespace {
@@ -33,6 +34,12 @@ namespace collnet::cli {
 LinkReport LinkReport::of(sim::Machine&) { not_in_the_fuzz_build("cli::LinkReport::of"); }
 nlohmann::json LinkReport::json() const { not_in_the_fuzz_build("cli::LinkReport::json"); }
 std::string LinkReport::text() const { not_in_the_fuzz_build("cli::LinkReport::text"); }
+LinkSamples::LinkSamples(const fw::TorusLayout& layout, uint64_t) : layout_(layout) {
+  not_in_the_fuzz_build("cli::LinkSamples");
+}
+void LinkSamples::take(sim::Machine&, uint64_t) { not_in_the_fuzz_build("cli::LinkSamples::take"); }
+double LinkSamples::peak() const { not_in_the_fuzz_build("cli::LinkSamples::peak"); }
+nlohmann::json LinkSamples::json() const { not_in_the_fuzz_build("cli::LinkSamples::json"); }
 
 }  // namespace collnet::cli
 
