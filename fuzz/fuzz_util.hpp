@@ -149,9 +149,10 @@ inline void quiet() {
     int overflow(int c) override { return c; }
     std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
   };
-  static Null null;
-  std::cout.rdbuf(&null);
-  std::cerr.rdbuf(&null);
+  // Never destroyed: the streams are flushed at exit, after function-local statics are gone.
+  static Null* const null = new Null;
+  std::cout.rdbuf(null);
+  std::cerr.rdbuf(null);
 }
 
 }  // namespace collnet::fuzz

@@ -88,7 +88,7 @@ struct Builder {
     return e;
   }
   static void copy_elems(Bytes& to, size_t to_at, const Bytes& from, size_t from_at, size_t count, size_t eb) {
-    std::memcpy(to.data() + to_at * eb, from.data() + from_at * eb, count * eb);
+    if (count > 0) std::memcpy(to.data() + to_at * eb, from.data() + from_at * eb, count * eb);
   }
   Check& add(std::string name) {
     checks.emplace_back();
