@@ -424,10 +424,13 @@ size_t P2pEngine::on_next(unsigned src_node, const p2p::Envelope& env, const uin
 size_t P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available) {
   Stream& s = it->second;
   const size_t n = std::min(available * 8, s.bytes - s.filled);
-  if (s.queued && n > 0)  // a zero-length message has no buffer: memcpy wants a pointer even for 0 bytes
+  if (n == 0) {
+    // A zero-length message: nothing to copy (and no buffer, which memcpy wants even for 0 bytes).
+  } else if (s.queued) {
     std::memcpy(s.ux->data.data() + s.filled, words, n);
-  else
+  } else {
     put(*s.req, s.filled, words, n);
+  }
   s.filled += n;
   if (s.queued) s.ux->filled = s.filled;
   if (s.filled < s.bytes) return 0;
