@@ -70,8 +70,9 @@ SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-om
 # The Verilated models' generated code only (CMakeLists.txt, COLLNET_VERILATED_FLAGS): one
 # UBSan check left out, for a construct of Verilator's code generator (docs/testbenches.md).
 SANITIZE_VERILATED_FLAGS ?= -fno-sanitize=shift-base
-# Verilator's runtime only: its bundled FST writer stores unaligned uint32_t (docs/testbenches.md).
-SANITIZE_VERILATED_RUNTIME_FLAGS ?= -fno-sanitize=alignment
+# Verilator's runtime and trace code: its FST writer stores unaligned uint32_t and shifts
+# negative values left, its trace buffer reads uint64_t from uint32_t arrays (docs/testbenches.md).
+SANITIZE_VERILATED_RUNTIME_FLAGS ?= -fno-sanitize=alignment,shift-base
 SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:suppressions=$(CURDIR)/tests/asan.supp \
                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                 CXXFLAGS="$(SANITIZE_FLAGS)" LDFLAGS="$(SANITIZE_FLAGS)"

@@ -219,7 +219,8 @@ TEST(CliTune, WritesATableWithWhichAutoRunsTheFastest) {
   const std::string json = kTmp + "/tune_compare.json";
   const auto c = collnet({"compare", "allgather", "--torus", "3x1x1", "--sizes", "8,4k", "--tuning", table, "--json", json});
   ASSERT_EQ(c.status, 0) << c.out << c.err;
-  for (const auto& row : read_json(json).at("rows")) {
+  const nlohmann::json compared = read_json(json);  // kept: a range-for over a temporary's member dangles
+  for (const auto& row : compared.at("rows")) {
     EXPECT_EQ(row.at("auto").at("algorithm"), row.at("fastest")) << row.dump();
     EXPECT_EQ(row.at("auto").at("cycles"), row.at("cycles").at(row.at("fastest").get<std::string>())) << row.dump();
   }
