@@ -20,8 +20,8 @@ void charge_copy(fw::Processor& cpu, size_t bytes) { cpu.idle((words_for(bytes) 
 // Writes `n` bytes arriving at `offset` of a message into a receive's buffer, dropping
 // what falls past its capacity (a truncated receive fails when the message is complete).
 void put(RequestState& r, size_t offset, const void* src, size_t n) {
-  if (offset >= r.capacity) return;
-  std::memcpy(r.recv_buf + offset, src, std::min(n, r.capacity - offset));
+  const size_t k = offset < r.capacity ? std::min(n, r.capacity - offset) : 0;
+  if (k > 0) std::memcpy(r.recv_buf + offset, src, k);  // memcpy wants pointers even for 0 bytes
 }
 
 // Releases the node's torus FIFOs when the holder leaves, also by an exception: another
