@@ -107,7 +107,7 @@ int run_pingpong(const PingpongOptions& o) {
   if (LinkReport::wanted(o.machine, !o.json_path.empty())) {
     const LinkReport links = LinkReport::of(model);
     js["links"] = links.json();
-    if (o.machine.link_ber > 0 || o.machine.any_cut()) std::printf("%s\n", links.text().c_str());
+    if (links.bits_flipped || !links.down.empty()) std::printf("%s\n", links.text().c_str());  // as run and traffic do
   }
   if (!o.json_path.empty()) {
     std::ofstream f(o.json_path);
