@@ -156,7 +156,8 @@ void Machine::task_finished(unsigned id) {
 void Machine::stop() {
   if (stopped_) return;
   stopped_ = true;
-  sc_core::sc_stop();
+  // Paused, not stopped: run() still resumes the kernel once, for the tasks to unwind.
+  sc_core::sc_pause();
 }
 
 void Machine::advance(uint64_t cycles) {
@@ -202,6 +203,7 @@ void Machine::align() {
     aligned_event_.notify(sc_core::SC_ZERO_TIME);
   }
   sc_core::wait(aligned_event_);
+  if (unwinding_) throw TaskCancelled{};
 }
 
 Machine::Result Machine::run(TaskFn fn) {
@@ -232,7 +234,22 @@ Machine::Result Machine::run(TaskFn fn) {
     if (processors_[r]->failure()) res.failures.emplace_back(r, processors_[r]->failure());
   }
   res.finished = res.unfinished.empty();
+  unwind(res.unfinished);
   return res;
+}
+
+void Machine::unwind(const std::vector<unsigned>& unfinished) {
+  // A task that has not returned sits in a wait with its stack: cancel it and resume it
+  // once, without a clock edge (the hardware does not move), so it unwinds and frees what
+  // it holds instead of being dropped with its coroutine. Then the kernel stops for good.
+  if (!unfinished.empty()) {
+    unwinding_ = true;
+    for (unsigned id : unfinished) processors_[id]->cancel();
+    for (const auto& node : nodes_) node->wake_processors();
+    aligned_event_.notify();
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+  sc_core::sc_stop();
 }
 
 void Machine::finish() {

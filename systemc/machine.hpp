@@ -108,6 +108,8 @@ class Machine : public fw::MachineModel {
 
  private:
   void task_finished(unsigned id);
+  // Ends run(): lets the tasks in `unfinished` unwind, then stops the kernel.
+  void unwind(const std::vector<unsigned>& unfinished);
   WaveView wave_view(WaveView v) const;  // `v` with the networks the run used, if it names none
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
   // by the per-cycle trace) or else `link_latency` cycles per node at a time.
@@ -146,6 +148,7 @@ class Machine : public fw::MachineModel {
   bool stopped_ = false;
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
+  bool unwinding_ = false;  // run() has ended: tasks still waiting unwind (unwind())
   unsigned aligned_ = 0;
   sc_core::sc_event aligned_event_;
 };

@@ -75,6 +75,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   void step();
 
   const sc_core::sc_event& edge_event() const { return edge_; }
+  // Resumes the processors waiting on edge_event() without a clock edge, now: how a run
+  // that has ended lets its cancelled tasks unwind (Machine::run).
+  void wake_processors() { edge_.notify(); }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
   // Adds both models to a waveform (scopes <node>.nd_tree_net and <node>.nd_torus_net).

@@ -19,8 +19,10 @@ void Processor::run() {
   try {
     body_();
   } catch (...) {
-    failure_ = std::current_exception();
+    if (!cancelled_) failure_ = std::current_exception();
   }
+  // Cancelled: the run has ended and reported this task unfinished.
+  if (cancelled_) return;
   finished_ = true;
   on_finish_();
 }
@@ -29,11 +31,12 @@ void Processor::access(const fw::BusRequest& req) {
   // Other tasks of the node are using or waiting for the bus: wait for our turn. The bus
   // is released right after the last cycle of an access, before any further edge, so the
   // caller still reads its own data.
+  if (cancelled_) throw TaskCancelled{};
   const uint64_t ticket = node_.take_bus_ticket();
-  while (!node_.bus_serving(ticket)) wait(node_.edge_event());
+  while (!node_.bus_serving(ticket)) wait_edge();
   node_.present(req);
   ++accesses_;
-  for (unsigned i = 0; i < access_cycles_; ++i) wait(node_.edge_event());
+  for (unsigned i = 0; i < access_cycles_; ++i) wait_edge();
   node_.release_bus();
 }
 
@@ -63,7 +66,14 @@ fw::RegisterBus::Vector Processor::read_vector(uint32_t addr, bool privileged) {
 }
 
 void Processor::idle(uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) wait(node_.edge_event());
+  for (uint64_t i = 0; i < n; ++i) wait_edge();
+}
+
+void Processor::wait_edge() {
+  // Before the wait too: a handler that waits while the task unwinds must not suspend it.
+  if (cancelled_) throw TaskCancelled{};
+  wait(node_.edge_event());
+  if (cancelled_) throw TaskCancelled{};
 }
 
 }  // namespace collnet::sim

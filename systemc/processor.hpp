@@ -16,6 +16,11 @@
 
 namespace collnet::sim {
 
+// Thrown inside a task whose run has ended while it still waited (see Processor::cancel):
+// its stack unwinds, so what it holds is released. Not a std::exception, so code that
+// handles errors by type passes it on.
+struct TaskCancelled {};
+
 class Processor : public sc_core::sc_module, public fw::Processor {
  public:
   SC_HAS_PROCESS(Processor);
@@ -42,11 +47,17 @@ class Processor : public sc_core::sc_module, public fw::Processor {
   uint64_t accesses() const { return accesses_; }
 
   bool finished() const { return finished_; }
+  // The run is over and this task has not returned: from now on every wait throws
+  // TaskCancelled, so when the task next resumes (Node::wake_processors) its stack unwinds.
+  // It stays unfinished and reports no failure.
+  void cancel() { cancelled_ = true; }
   std::exception_ptr failure() const { return failure_; }
 
  private:
   void run();
   void access(const fw::BusRequest& req);
+  // Waits for the next clock edge; throws TaskCancelled once cancelled.
+  void wait_edge();
 
   Node& node_;
   unsigned access_cycles_;
@@ -54,6 +65,7 @@ class Processor : public sc_core::sc_module, public fw::Processor {
   std::function<void()> on_finish_;
   uint64_t accesses_ = 0;
   bool finished_ = false;
+  bool cancelled_ = false;
   std::exception_ptr failure_;
 };
 
