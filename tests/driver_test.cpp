@@ -1,6 +1,7 @@
 // The collectives library on whole simulated machines (each test runs its machine in a
 // child process: SystemC builds one simulation per process).
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -410,6 +411,41 @@ TEST(VirtualChannels, UserAndSystemTrafficShareTheTreeAndStayApart) {
     return std::string("ok");
   });
   EXPECT_EQ(r.report, "ok");
+}
+
+// A run that ends with tasks still waiting (the watchdog, or a task's hardware error)
+// unwinds them: what their stacks hold is destroyed, in every kind of wait (a clock edge,
+// the bus, the machine's alignment), and they stay reported unfinished, not failed.
+TEST(Machine, TasksLeftWaitingAtTheEndOfARunAreUnwound) {
+  const auto r = run_isolated([] {
+    auto c = machine_config("2x1x1");
+    c.tasks_per_node = 2;
+    c.watchdog_cycles = 2000;
+    sim::Machine m(c);
+    auto held = std::make_shared<int>(0);
+    std::vector<std::string> after(4);
+    const auto res = m.run([&](fw::TaskContext& t) {
+      const std::shared_ptr<int> mine = held;  // released only if the stack unwinds
+      const unsigned id = t.node * 2 + t.task;
+      try {
+        if (id == 0) return;               // finishes
+        if (id == 1) m.align();            // waits for the others at the alignment forever
+        if (id == 2) for (;;) t.cpu.idle(7);  // idles forever
+        for (;;) t.torus.errors();         // polls a register forever
+      } catch (...) {
+        after[id] = "caught";
+        t.cpu.idle(1);  // a wait while unwinding does not suspend the task again
+        after[id] = "waited";
+        throw;
+      }
+    });
+    std::string out = "unfinished";
+    for (unsigned u : res.unfinished) out += " " + std::to_string(u);
+    out += "; failures " + std::to_string(res.failures.size()) + "; still held " + std::to_string(held.use_count() - 1);
+    for (unsigned i = 1; i < 4; ++i) out += "; " + after[i];
+    return out;
+  });
+  EXPECT_EQ(r.report, "unfinished 1 2 3; failures 0; still held 0; caught; caught; caught");
 }
 
 TEST(Machine, CannotBeBuiltTwiceInOneProcess) {
