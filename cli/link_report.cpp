@@ -18,6 +18,20 @@ nlohmann::json counters_json(const fw::LinkCounters& c) {
           {"timeouts", c.timeouts},   {"naks", c.naks},             {"sideband_errors", c.sideband_errors},
           {"down", c.down}};
 }
+
+// The router's counters per VC: {"dyn0": {"flits", "busy", "credit_stall"}, ...}.
+nlohmann::json vcs_json(const fw::TorusLinkPerf& p) {
+  nlohmann::json j = nlohmann::json::object();
+  for (unsigned v = 0; v < p.size(); ++v)
+    j[fw::torus_vc_name(v)] = {{"flits", p[v].flits}, {"busy", p[v].busy}, {"credit_stall", p[v].stall}};
+  return j;
+}
+
+bool any(const fw::TorusLinkPerf& p) {
+  for (const fw::TorusVcPerf& v : p)
+    if (v.flits || v.busy || v.stall) return true;
+  return false;
+}
 }  // namespace
 
 LinkReport LinkReport::of(sim::Machine& m) {
@@ -25,6 +39,7 @@ LinkReport LinkReport::of(sim::Machine& m) {
   r.ends = m.link_counters();
   for (const sim::Machine::LinkEnd& e : r.ends) {
     (e.torus ? r.torus : r.tree) += e.counters;
+    for (unsigned v = 0; v < e.perf.size(); ++v) r.torus_vcs[v] += e.perf[v];
     if (e.counters.down)
       r.down.push_back("node " + std::to_string(e.rank) + " " + (e.torus ? "torus link " + link_name(e)
                                                                            : "tree link " + std::to_string(e.link)));
@@ -37,8 +52,10 @@ nlohmann::json LinkReport::json() const {
   nlohmann::json per_link = nlohmann::json::array();
   for (const sim::Machine::LinkEnd& e : ends) {
     const fw::LinkCounters& c = e.counters;
-    if (c.tx_flits == 0 && c.rx_flits == 0 && c.crc_errors == 0 && c.seq_drops == 0 && !c.down) continue;
+    if (c.tx_flits == 0 && c.rx_flits == 0 && c.crc_errors == 0 && c.seq_drops == 0 && !c.down && !any(e.perf))
+      continue;
     nlohmann::json row = counters_json(c);
+    if (e.torus) row["vcs"] = vcs_json(e.perf);
     row["node"] = e.rank;
     row["network"] = e.torus ? "torus" : "tree";
     row["link"] = link_name(e);
@@ -50,8 +67,10 @@ nlohmann::json LinkReport::json() const {
     }
     per_link.push_back(row);
   }
+  nlohmann::json torus_total = counters_json(torus);
+  torus_total["vcs"] = vcs_json(torus_vcs);
   return {{"tree", counters_json(tree)},
-          {"torus", counters_json(torus)},
+          {"torus", torus_total},
           {"bits_flipped", bits_flipped},
           {"down", down},
           {"per_link", per_link}};

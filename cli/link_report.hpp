@@ -1,6 +1,7 @@
 // The link layer's counters of a run (sim::Machine::link_counters), for every command's
 // --json and text report: totals per network, and a row per link end that carried or
-// dropped anything.
+// dropped anything; torus rows and the torus total add the routers' per-VC counters
+// (flits, busy cycles, credit-stall cycles: tr_perf).
 #pragma once
 
 #include <string>
@@ -14,6 +15,7 @@ namespace collnet::cli {
 
 struct LinkReport {
   fw::LinkCounters tree, torus;  // summed over the link ends
+  fw::TorusLinkPerf torus_vcs{};  // the routers' per-VC counters (tr_perf), summed over the torus links
   std::vector<sim::Machine::LinkEnd> ends;
   uint64_t bits_flipped = 0;
   std::vector<std::string> down;  // "node 3 tree link 1", ...

@@ -211,6 +211,9 @@ inline constexpr uint32_t reg_tr_rcv_hdr(unsigned i) { return kRegTrRcvHdr + kRe
 inline constexpr uint32_t kRegTrRcvChunk = 0x870;  // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
 inline constexpr unsigned kRegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
 inline constexpr uint32_t reg_tr_rcv_chunk(unsigned i) { return kRegTrRcvChunk + kRegTrRcvChunkStride * i; }
+inline constexpr uint32_t kRegTrPerf = 0xc00;  // RO  torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall) at + TrPerfVcStride·v + 8·k; a write, or a read of an address in 0xc00-0xfff that names no counter, sets TrErrBadAccess
+inline constexpr unsigned kRegTrPerfStride = 128;  // RegTrPerf + d * this
+inline constexpr uint32_t reg_tr_perf(unsigned i) { return kRegTrPerf + kRegTrPerfStride * i; }
 // ------------------------------------------------------------------ tr_pkg: RegTrStatus fields
 inline constexpr unsigned kTrStatusInjFreeLsb = 0;  // free flits of injection FIFO k
 inline constexpr unsigned kTrStatusInjFreeW = 8;
@@ -236,11 +239,21 @@ inline constexpr unsigned kTrConfigSizeLsb = 24;  // the torus size
 inline constexpr unsigned kTrConfigSizeW = kNumDims * kCoordW;
 inline constexpr unsigned kTrConfigDownLsb = 48;  // links marked down, bit d for direction d
 inline constexpr unsigned kTrConfigDownW = kNumDirs;
+// ------------------------------------------------------------------ tr_pkg: performance counters
+inline constexpr unsigned kTrPerfCountW = 48;  // bits of each performance counter (they wrap)
+inline constexpr unsigned kTrPerfVcStride = 32;  // bytes between one VC's counters and the next VC's in a link's block
+inline constexpr unsigned kTrPerfCounters = 3;  // counters per link and VC
+// ------------------------------------------------------------------ tr_pkg: performance counters of a link and VC
+inline constexpr unsigned kTrPerfFlits = 0;  // flits the router sent on the link on this VC
+inline constexpr unsigned kTrPerfBusy = 1;  // cycles the link's output was held by a packet on this VC (its flits and the gaps between them)
+inline constexpr unsigned kTrPerfStall = 2;  // cycles a packet at the head of some input waited for this VC of the link, the link free, because the VC had too few credits
 static_assert(kNumDirs % 2 == 0, "every dimension has a + and a - link");
 static_assert(( 1 << kDimW ) >= kNumDims, "DimW holds every dimension");
 static_assert(( 1 << kPacketFlitsW ) > kMaxPacketFlits, "PacketFlitsW holds every packet length");
 static_assert(( 1 << kTrVcW ) >= kTrNumVcs, "TrVcW holds every VC");
 static_assert(( 1 << kTrOutW ) >= kTrNumOuts, "TrOutW holds every router output");
+static_assert(kTrPerfVcStride * kTrNumVcs <= 128, "a link's VCs fit its RegTrPerf block");
+static_assert(kTrPerfCounters * 8 <= kTrPerfVcStride, "a VC's counters fit its stride");
 
 // ------------------------------------------------------------------ lk_pkg: link layer
 inline constexpr unsigned kLkSeqW = 8;  // a flit's sequence number, modulo 256

@@ -290,7 +290,7 @@ std::vector<Machine::LinkEnd> Machine::link_counters() {
     for (unsigned l = 0; l < 3; ++l)
       if (out_wires_[r][l]) ends.push_back({r, false, l, nodes_[r]->link_counters(false, l)});
     for (unsigned d = 0; d < 6; ++d)
-      if (torus_out_[r][d]) ends.push_back({r, true, d, nodes_[r]->link_counters(true, d)});
+      if (torus_out_[r][d]) ends.push_back({r, true, d, nodes_[r]->link_counters(true, d), nodes_[r]->torus_perf(d)});
   }
   return ends;
 }

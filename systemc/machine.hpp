@@ -91,6 +91,7 @@ class Machine : public fw::MachineModel {
     bool torus;     // torus link (direction 0..5) or tree link (0..2)
     unsigned link;
     fw::LinkCounters counters;
+    fw::TorusLinkPerf perf{};  // torus links: the router's per-VC counters (tr_perf)
   };
   std::vector<LinkEnd> link_counters();
   // Torus link ends (rank, direction) whose link layer has declared the link down: read,

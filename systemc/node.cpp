@@ -35,8 +35,8 @@ bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
   return true;
 }
 
-// nd_node's decode: the torus window, 0x800-0xbff.
-bool to_torus(uint32_t addr) { return ((addr >> 10) & 3u) == 2u; }
+// nd_node's decode: the torus window, 0x800-0xfff.
+bool to_torus(uint32_t addr) { return ((addr >> 11) & 1u) == 1u; }
 
 // Drives a side's bus request: `req` says whether this cycle's access is the side's own. A
 // side sees the bus's address and data only with a request of its own: a register block
@@ -176,6 +176,23 @@ fw::LinkCounters Node::link_counters(bool torus, unsigned link) {
     throw std::invalid_argument(std::string(torus ? "torus" : "tree") + " link " + std::to_string(link) +
                                 " does not exist");
   return torus ? read_service_port(*torus_, link) : read_service_port(*tree_, link);
+}
+
+fw::TorusLinkPerf Node::torus_perf(unsigned link) {
+  namespace rm = fw::regmap;
+  fw::TorusLinkPerf p;
+  for (unsigned v = 0; v < rm::kTrNumVcs; ++v) {
+    for (unsigned k = 0; k < rm::kTrPerfCounters; ++k) {
+      // The port's word address is the counter's offset in RegTrPerf / 8.
+      torus_->perf_svc_sel_i = static_cast<CData>((fw::torus_perf_address(link, v, k) - rm::kRegTrPerf) / 8);
+      torus_->eval();  // no clock edge: only the port's combinational read settles
+      const uint64_t w = torus_->perf_svc_word_o;
+      (k == rm::kTrPerfFlits ? p[v].flits : k == rm::kTrPerfBusy ? p[v].busy : p[v].stall) = w;
+    }
+  }
+  torus_->perf_svc_sel_i = 0;
+  torus_->eval();
+  return p;
 }
 
 void Node::on_posedge() {

@@ -19,6 +19,7 @@
 
 #include "firmware/bus_port.hpp"
 #include "firmware/link_counters.hpp"
+#include "firmware/torus_perf.hpp"
 #include "link.hpp"
 #include "quiescence.hpp"
 
@@ -68,6 +69,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // The link layer's counters of tree link l (torus = false) or torus link d, read through
   // the sides' service ports: no clock edge, no bus access, nothing in the run changes.
   fw::LinkCounters link_counters(bool torus, unsigned link);
+  // Torus link `link`'s performance counters (tr_perf), through the torus side's service
+  // port, as link_counters.
+  fw::TorusLinkPerf torus_perf(unsigned link);
 
   // One clock cycle: drive the inputs, evaluate the edge, drive the outputs, run the agent.
   // The clock's rising edge calls it (and then notifies edge_event()); Machine::advance

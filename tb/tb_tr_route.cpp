@@ -36,15 +36,17 @@ struct Decision {
   bool req = false, copy = false, discard = false;
   unsigned out = kRcv, out_vc = rm::kTrVcEscape, out_rcv = kRcv, err = 0;
   uint64_t hdr = 0;
+  uint32_t stall = 0;  // credit stalls: bit d * 4 + v
   bool operator==(const Decision& o) const {
     return req == o.req && copy == o.copy && discard == o.discard && out == o.out && out_vc == o.out_vc &&
-           out_rcv == o.out_rcv && err == o.err && hdr == o.hdr;
+           out_rcv == o.out_rcv && err == o.err && hdr == o.hdr && stall == o.stall;
   }
 };
 
 std::ostream& operator<<(std::ostream& s, const Decision& d) {
   return s << "{req " << d.req << " out " << d.out << " vc " << d.out_vc << " copy " << d.copy << " rcv " << d.out_rcv
-           << " discard " << d.discard << " err " << d.err << " hdr 0x" << std::hex << d.hdr << std::dec << "}";
+           << " discard " << d.discard << " err " << d.err << " hdr 0x" << std::hex << d.hdr << " stall 0x" << d.stall
+           << std::dec << "}";
 }
 
 struct Route : Harness<Vtr_route> {
@@ -73,6 +75,7 @@ struct Route : Harness<Vtr_route> {
     r.hdr = m.hdr_o;
     r.discard = m.discard_o;
     r.err = m.discard_err_o;
+    r.stall = m.stall_o;
     return r;
   }
 };
@@ -159,6 +162,18 @@ Decision reference(const Input& in) {
     r.out_vc = esc_vc;
     r.copy = copy;
   }
+  // Stuck (not discarded, not arrived, asking for nothing): each VC it may take on a free
+  // link that is up and lacks the credits it needs.
+  if (!r.discard && !arrived && !r.req) {
+    const auto free = [&](unsigned d) { return !(in.out_busy >> d & 1u) && !(in.link_down >> d & 1u); };
+    if (free(dor) && in.credits[dor][esc_vc] < ((continuing || !in.bubble) ? 1u : 2u))
+      r.stall |= 1u << (dor * 4 + esc_vc);
+    for (unsigned k = 0; k < 3 && !escape_only; ++k) {
+      const unsigned d = 2 * k + (plus[k] ? 0 : 1);
+      for (unsigned v = 0; v < 2; ++v)
+        if (need[k] && free(d) && in.credits[d][v] < len) r.stall |= 1u << (d * 4 + v);
+    }
+  }
   return r;
 }
 
@@ -189,6 +204,31 @@ TEST(TrRoute, DecidesNothingWithoutAHeader) {
   EXPECT_FALSE(r->req_o);
   EXPECT_FALSE(r->discard_o);
   EXPECT_EQ(r->hdr_o, r->hdr_i);
+}
+
+// A packet that can start nowhere names, as credit stalls, every VC it may take on a free
+// link that lacks credits for it; a busy link is contention, not a stall; a packet that may
+// start stalls nothing.
+TEST(TrRoute, ACreditStallNamesTheVcsTheStuckPacketWaitsFor) {
+  Route r;
+  Input in = plenty_of_credits();
+  in.my = {0, 0, 0};
+  in.in_dim = 2;  // from a z link on the escape VC: entering x's ring needs two slots
+  in.in_vc = rm::kTrVcEscape;
+  in.hdr = header({1, 1, 0}, false, 0, false, false, 2);  // adaptive, 9 flits, x+ and y+ productive
+  for (unsigned d : {0u, 2u}) in.credits[d] = {8, 3, 1, 3};
+  Decision d = r.decide(in);
+  EXPECT_FALSE(d.req);
+  EXPECT_EQ(d.stall, (0b0111u << 0) | (0b0011u << 8)) << "x+: dyn0, dyn1 and escape (dimension order); y+: dyn0, dyn1";
+  in.out_busy = 1u << 2;  // y+ carries another packet
+  EXPECT_EQ(r.decide(in).stall, 0b0111u) << "a busy link is not a credit stall";
+  in.credits[2][1] = 9;
+  in.out_busy = 0;
+  d = r.decide(in);
+  EXPECT_TRUE(d.req);
+  EXPECT_EQ(d.stall, 0u) << "a packet that may start stalls nothing";
+  EXPECT_EQ(d, reference(in));
+  EXPECT_FALSE(r.assertion_failed());
 }
 
 TEST(TrRoute, InjectionStampsTheSourceAndTheMinimalDirections) {

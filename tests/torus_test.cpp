@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "firmware/link_counters.hpp"
 #include "firmware/torus_layout.hpp"
+#include "firmware/torus_perf.hpp"
 #include "support/isolated.hpp"
 #include "support/machine_config.hpp"
 #include "systemc/flat_engine.hpp"
@@ -75,6 +77,81 @@ TEST(TorusMachine, FirmwareSendsEveryNodeAPacketToEveryOther) {
     ASSERT_TRUE(res.exited) << shape << ": " << res.report;
     EXPECT_EQ(res.report, "ok") << shape;
   }
+}
+
+// The routers' performance counters (tr_perf), read by firmware over the register bus once
+// every packet has arrived, equal what the machine reads through the service port; per
+// link, the VCs' flits add up to the link layer's, deterministic packets leave on the escape
+// VC only, a VC is held at least a cycle per flit, and an address in the counters' window
+// (or the link counters') that names no counter is refused, seen by the very next read of
+// the error register.
+TEST(TorusMachine, PerformanceCountersReadTheSameOverTheBusAsThroughTheServicePort) {
+  const auto res = run_isolated([] {
+    sim::Machine m(machine_config("3x2x1"));
+    const unsigned n = m.nodes();
+    const fw::TorusLayout layout(m.config().shape.dims());
+    std::vector<std::array<fw::TorusLinkPerf, 6>> bus(n);
+    std::vector<std::array<uint64_t, 6>> tx(n);
+    std::vector<std::string> problems(n);
+    const auto run = m.run([&](fw::TaskContext& t) {
+      for (unsigned round = 0; round < 3; ++round) {
+        for (unsigned d = 0; d < n; ++d) {
+          if (d == t.node) continue;
+          fw::TorusHeader h;
+          h.dst = layout.coord(d);
+          h.chunks = 1 + (t.node + d + round) % 4;
+          h.deterministic = round == 1;  // the other rounds adaptive
+          t.torus.send(h, std::vector<uint64_t>(4 * h.chunks, d));
+        }
+      }
+      for (unsigned k = 0; k < 3 * (n - 1); ++k) t.torus.receive();
+      m.align();  // every packet has arrived: the counters stand still
+      for (unsigned d = 0; d < 6; ++d) {
+        if (!layout.has_link(d)) continue;
+        bus[t.node][d] = fw::read_torus_perf(t.cpu, d);
+        tx[t.node][d] = fw::read_link_counters(t.cpu, true, d).tx_flits;
+      }
+      t.torus.clear_errors(~uint64_t{0});
+      if (t.cpu.read(fw::torus_perf_address(0, 0, 0) + 8 * fw::regmap::kTrPerfCounters) != 0)
+        problems[t.node] += "a hole in the counters' block read non-zero; ";
+      if (!(t.torus.errors() >> fw::regmap::kTrErrBadAccess & 1)) problems[t.node] += "a hole was not refused; ";
+      t.torus.clear_errors(~uint64_t{0});
+      // The same, at once, for the link counters' area: past the sixth link's block.
+      t.cpu.read(fw::regmap::reg_lk_torus(6));
+      if (!(t.torus.errors() >> fw::regmap::kTrErrBadAccess & 1)) problems[t.node] += "a link-area hole was not refused; ";
+      t.torus.clear_errors(~uint64_t{0});
+    });
+    if (!run.finished || !run.failures.empty()) return std::string("the run failed");
+    uint64_t escape = 0, dynamic = 0, all = 0, wires = 0;
+    for (const sim::Machine::LinkEnd& e : m.link_counters()) {
+      if (!e.torus) continue;
+      const std::string at = "node " + std::to_string(e.rank) + " link " + std::to_string(e.link) + ": ";
+      uint64_t flits = 0;
+      for (unsigned v = 0; v < 4; ++v) {
+        const fw::TorusVcPerf& p = e.perf[v];
+        const fw::TorusVcPerf& b = bus[e.rank][e.link][v];
+        if (p.flits != b.flits || p.busy != b.busy || p.stall != b.stall)
+          return at + "VC " + std::to_string(v) + " reads differently over the bus";
+        if (p.busy < p.flits) return at + "VC " + std::to_string(v) + " busy fewer cycles than its flits";
+        flits += p.flits;
+      }
+      if (flits != e.counters.tx_flits || flits != tx[e.rank][e.link])
+        return at + std::to_string(flits) + " flits on its VCs, " + std::to_string(e.counters.tx_flits) +
+               " sent by its link layer";
+      escape += e.perf[fw::regmap::kTrVcEscape].flits;
+      dynamic += e.perf[fw::regmap::kTrVcDyn0].flits + e.perf[fw::regmap::kTrVcDyn1].flits;
+      if (e.perf[fw::regmap::kTrVcPrio].flits != 0) return at + "flits on the priority VC, which no packet took";
+      all += flits;
+      wires += m.torus_link_flits(e.rank, e.link);
+    }
+    if (all != wires) return "the counters hold " + std::to_string(all) + " flits, the wires carried " + std::to_string(wires);
+    if (escape == 0 || dynamic == 0) return std::string("a round's packets are missing from their VCs");
+    for (unsigned r = 0; r < n; ++r)
+      if (!problems[r].empty()) return "node " + std::to_string(r) + ": " + problems[r];
+    return std::string("ok");
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_EQ(res.report, "ok");
 }
 
 // A deterministic packet with the deposit bit sent along x leaves a copy at every node of

@@ -4,7 +4,9 @@
 // sends this block every access in its link area (Base up to the end of the 0x200 bytes
 // above it). Read data is registered and valid on rvalid_o the cycle after the access; a
 // write, or a read of an address that names no link or is not 8-byte aligned, returns 0
-// and pulses bad_o (the side's bad-access error bit).
+// and pulses bad_o in the cycle of the access, so that the side's register block sets its
+// bad-access error bit at the same edge as for its own refused accesses (a read of the
+// error register right after sees it).
 `default_nettype none
 
 module lk_regs #(
@@ -33,13 +35,12 @@ module lk_regs #(
     if (!rst_ni) begin
       rvalid_o <= 1'b0;
       rdata_o  <= '0;
-      bad_o    <= 1'b0;
     end else begin
       rvalid_o <= req_i && !we_i;
       rdata_o  <= (req_i && !we_i && known) ? counters_i[(32'(link)*8 + 32'(addr_i[5:3]))*64 +: 64] : '0;
-      bad_o    <= req_i && (we_i || !known);
     end
   end
+  assign bad_o = req_i && (we_i || !known);
 
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   if (Stride != 64 || lk_pkg::RegLkTorusStride != Stride || Links < 1 || Links > 8) begin : g_check

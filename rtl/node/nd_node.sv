@@ -2,7 +2,7 @@
 // (nd_tree_net: the combining-network adapter, the barrier unit and the tree links' link
 // ends) and its torus side (nd_torus_net: the router, its registers and the torus links'
 // link ends) behind the node's register bus (addresses 0x400-0x7ff go to the tree side's
-// barrier unit and link counters, 0x800-0xbff to the torus, the rest to the adapter).
+// barrier unit and link counters, 0x800-0xfff to the torus, the rest to the adapter).
 // Every output is driven by a register inside a block, so a node is evaluated once per
 // clock edge and links are pure delays between nodes. The flat engine (nd_machine)
 // instantiates nd_node; the SystemC machine Verilates the two sides as separate models
@@ -177,7 +177,7 @@ module nd_node (
   logic                           to_tr, sel_tr_q, tree_rvalid, tr_rvalid, tree_err, tr_err;
   logic [cn_pkg::BusDataBits-1:0] tree_rdata, tr_rdata;
 
-  assign to_tr = (bus_addr_i[11:10] == 2'b10);
+  assign to_tr = bus_addr_i[11];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)        sel_tr_q <= 1'b0;
@@ -188,9 +188,9 @@ module nd_node (
   assign bus_rdata_o  = sel_tr_q ? tr_rdata : tree_rdata;
   assign err_o        = tree_err || tr_err;
 
-  // The link counters' service ports are the SystemC machine's (it Verilates the two sides
+  // The counters' service ports are the SystemC machine's (it Verilates the two sides
   // apart); in a whole-machine model the counters are read over the register bus.
-  logic [63:0] unused_tree_svc, unused_torus_svc;
+  logic [63:0] unused_tree_svc, unused_torus_svc, unused_perf_svc;
 
   nd_tree_net #(
     .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
@@ -224,6 +224,7 @@ module nd_node (
     .tor5_out_valid_o, .tor5_out_hdr_o, .tor5_out_vc_o, .tor5_out_data_o, .tor5_out_credit_i, .tor5_in_ctl_i, .tor5_out_ctl_o,
     .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o,
     .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_torus_svc),
+    .perf_svc_sel_i(7'd0), .perf_svc_word_o(unused_perf_svc),
     .err_o(tr_err)
   );
 

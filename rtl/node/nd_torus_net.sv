@@ -1,6 +1,7 @@
 // nd_torus_net: the node's torus side: the six-link router, a link end (lk_port: CRC,
 // sequence numbers, retransmission) on each of its links, and their register blocks (the
-// register bus's window 0x800-0xbff: the router's, and the link counters at 0xa00), with
+// register bus's window 0x800-0xfff: the router's, the link counters at 0xa00 and the
+// router's performance counters (tr_perf) at 0xc00), with
 // the node's torus configuration registered at its edge. The link ports are the wires:
 // credits are running counts and each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate it apart from the tree
 // side: the SystemC machine Verilates it as one model per node and skips it on cycles
@@ -106,6 +107,10 @@ module nd_torus_net (
   // service port: link counter word sel[2:0] of torus link sel[5:3], combinational
   input  wire logic [5:0]                                lk_svc_sel_i,
   output logic      [63:0]                               lk_svc_word_o,
+  // service port: the performance counter at word sel of RegTrPerf (link sel[6:4], VC
+  // sel[3:2], counter sel[1:0]), combinational
+  input  wire logic [6:0]                                perf_svc_sel_i,
+  output logic      [63:0]                               perf_svc_word_o,
   output logic                                           err_o
 );
 
@@ -185,6 +190,7 @@ module nd_torus_net (
   logic [2*9-1:0]                tr_rcv_count;
   logic [tr_pkg::TrRouterErrBits-1:0] tr_router_err;
   logic [tr_pkg::TrErrBits-1:0]       tr_err;
+  logic [6*Vcs-1:0]                   perf_flit, perf_busy, perf_stall;
 
   tr_router u_torus (
     .clk_i, .rst_ni,
@@ -196,27 +202,44 @@ module nd_torus_net (
     .out_credit_i(tr_out_credit), .out_hold_i(tr_hold),
     .inj_push_i(tr_inj_push), .inj_n_i(tr_inj_n), .inj_data_i(tr_inj_data), .inj_free_o(tr_inj_free),
     .rcv_pop_i(tr_rcv_pop), .rcv_n_i(tr_rcv_n), .rcv_data_o(tr_rcv_data), .rcv_count_o(tr_rcv_count),
-    .err_o(tr_router_err)
+    .err_o(tr_router_err),
+    .perf_flit_o(perf_flit), .perf_busy_o(perf_busy), .perf_stall_o(perf_stall)
   );
 
   // ------------------------------------------------------------ registers
-  // The link area (lk_pkg::RegLkTorus, 0xa00-0xbff) goes to the link counters, the rest of
-  // the window to the router's register block. Both read paths are registered; so is the
+  // The link area (lk_pkg::RegLkTorus, 0xa00-0xbff) goes to the link counters, the
+  // performance area (tr_pkg::RegTrPerf, 0xc00-0xfff) to the performance counters, the rest
+  // of the window to the router's register block. Every read path is registered; so is the
   // select.
-  logic                           to_lk, sel_lk_q, tr_rvalid, lk_rvalid, lk_bad;
+  logic                           to_lk, to_perf, sel_lk_q, sel_perf_q, tr_rvalid, lk_rvalid, lk_bad;
+  logic                           perf_rvalid, perf_bad;
   logic [cn_pkg::BusDataBits-1:0] tr_rdata;
-  logic [63:0]                    lk_rdata;
-  assign to_lk = (bus_addr_i[11:9] == lk_pkg::RegLkTorus[11:9]);
+  logic [63:0]                    lk_rdata, perf_rdata;
+  assign to_lk   = (bus_addr_i[11:9] == lk_pkg::RegLkTorus[11:9]);
+  assign to_perf = (bus_addr_i[11:10] == tr_pkg::RegTrPerf[11:10]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)        sel_lk_q <= 1'b0;
-    else if (bus_req_i) sel_lk_q <= to_lk;
+    if (!rst_ni) begin
+      sel_lk_q   <= 1'b0;
+      sel_perf_q <= 1'b0;
+    end else if (bus_req_i) begin
+      sel_lk_q   <= to_lk;
+      sel_perf_q <= to_perf;
+    end
   end
-  assign bus_rvalid_o = sel_lk_q ? lk_rvalid : tr_rvalid;
-  assign bus_rdata_o  = sel_lk_q ? cn_pkg::BusDataBits'(lk_rdata) : tr_rdata;
+  assign bus_rvalid_o = sel_lk_q ? lk_rvalid : sel_perf_q ? perf_rvalid : tr_rvalid;
+  assign bus_rdata_o  = sel_lk_q   ? cn_pkg::BusDataBits'(lk_rdata) :
+                        sel_perf_q ? cn_pkg::BusDataBits'(perf_rdata) : tr_rdata;
 
   // The service port: any link counter word, combinationally, for a simulator to read
   // between clock edges without a bus access (as a service network reads counters).
   assign lk_svc_word_o = (32'(lk_svc_sel_i) < 6 * 8) ? lk_counters[32'(lk_svc_sel_i)*64 +: 64] : '0;
+
+  tr_perf u_perf (
+    .clk_i, .rst_ni, .flit_i(perf_flit), .busy_i(perf_busy), .stall_i(perf_stall),
+    .req_i(bus_req_i && to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i[9:0]),
+    .rvalid_o(perf_rvalid), .rdata_o(perf_rdata), .bad_o(perf_bad),
+    .svc_sel_i(perf_svc_sel_i), .svc_word_o(perf_svc_word_o)
+  );
 
   lk_regs #(.Links(6)) u_link_regs (
     .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[8:0]),
@@ -225,8 +248,8 @@ module nd_torus_net (
 
   tr_regs #(.BusBits(cn_pkg::BusDataBits)) u_torus_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req_i && !to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
-    .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad),
+    .req_i(bus_req_i && !to_lk && !to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad || perf_bad),
     .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q),
     .inj_push_o(tr_inj_push), .inj_n_o(tr_inj_n), .inj_data_o(tr_inj_data), .inj_free_i(tr_inj_free),
     .rcv_pop_o(tr_rcv_pop), .rcv_n_o(tr_rcv_n), .rcv_data_i(tr_rcv_data), .rcv_count_i(tr_rcv_count),

@@ -107,7 +107,8 @@ package tr_pkg;
   localparam int TrOutW          = 3;  // a router output 0..TrNumOuts-1
 
   // ---------------------------------------------------------------- registers
-  // The torus window of the node's register bus, 0x800-0xbff. Every access completes in the
+  // The torus window of the node's register bus, 0x800-0xfff (the link counters at 0xa00,
+  // RegLkTorus; the performance counters at 0xc00, RegTrPerf). Every access completes in the
   // cycle it is presented; read data follows a cycle later. A refused access (no room, too
   // little to read, bad address) changes nothing but its error bit.
   localparam logic [11:0] RegTrStatus         = 12'h800;  // RO  FIFO levels
@@ -129,6 +130,11 @@ package tr_pkg;
   // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
   localparam logic [11:0] RegTrRcvChunk       = 12'h870;
   localparam int RegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
+  // RO torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall)
+  // at + TrPerfVcStride·v + 8·k; a write, or a read of an address in 0xc00-0xfff that names no
+  // counter, sets TrErrBadAccess
+  localparam logic [11:0] RegTrPerf           = 12'hc00;
+  localparam int RegTrPerfStride     = 128;  // RegTrPerf + d * this
 
   // ---------------------------------------------------------------- RegTrStatus fields
   localparam int TrStatusInjFreeLsb     = 0;  // free flits of injection FIFO k
@@ -161,6 +167,26 @@ package tr_pkg;
   localparam int TrConfigSizeW    = NumDims * CoordW;
   localparam int TrConfigDownLsb  = 48;  // links marked down, bit d for direction d
   localparam int TrConfigDownW    = NumDirs;
+
+  // ---------------------------------------------------------------- performance counters
+  // Per link and VC of the router's outputs, counted every cycle by tr_perf and read at
+  // RegTrPerf. A dynamic packet that can start nowhere counts a credit stall on each dynamic
+  // VC of each free minimal link whose credits fall short of its length, and on the escape
+  // VC of its dimension-order link if that lacks its slots; a deterministic or priority
+  // packet on its dimension-order link's escape or priority VC.
+  localparam int TrPerfCountW   = 48;  // bits of each performance counter (they wrap)
+  // bytes between one VC's counters and the next VC's in a link's block
+  localparam int TrPerfVcStride = 32;
+  localparam int TrPerfCounters = 3;  // counters per link and VC
+
+  // ---------------------------------------------------------------- performance counters of a link and VC
+  // Counter k of link d, VC v is at RegTrPerf + 0x80·d + TrPerfVcStride·v + 8·k.
+  localparam logic [1:0] TrPerfFlits = 2'd0;  // flits the router sent on the link on this VC
+  // cycles the link's output was held by a packet on this VC (its flits and the gaps between them)
+  localparam logic [1:0] TrPerfBusy  = 2'd1;
+  // cycles a packet at the head of some input waited for this VC of the link, the link free,
+  // because the VC had too few credits
+  localparam logic [1:0] TrPerfStall = 2'd2;
 
   // ---------------------------------------------------------------- from rtl/torus/tr_pkg_functions.svh
   // Hand-written logic of tr_pkg: regmap/regmap_gen.py pastes this file into the generated

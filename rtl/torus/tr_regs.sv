@@ -39,7 +39,7 @@ module tr_regs #(
   // errors
   input  wire logic [tr_pkg::TrRouterErrBits-1:0]  router_err_i,  // pulses
   input  wire logic                                link_down_err_i,  // some link end is down (lk_port)
-  input  wire logic                                link_bad_i,       // a bad access to the link counters (a pulse)
+  input  wire logic                                link_bad_i,       // a bad access to the link or performance counters (a pulse)
   output logic      [tr_pkg::TrErrBits-1:0]        err_o,         // sticky
   // RegTrStatus as wires, for an on-chip agent that streams packets (see systemc/traffic)
   output logic      [63:0]                         status_o

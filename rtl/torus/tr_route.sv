@@ -54,7 +54,10 @@ module tr_route #(
   output logic      [tr_pkg::TrOutW-1:0]           out_rcv_o,
   output logic      [tr_pkg::TrHdrBits-1:0]        hdr_o,       // the header to send
   output logic                                     discard_o,   // drop the packet ...
-  output logic      [tr_pkg::TrRouterErrBits-1:0]  discard_err_o  // ... for this reason
+  output logic      [tr_pkg::TrRouterErrBits-1:0]  discard_err_o, // ... for this reason
+  // The packet can start nowhere and link d's VC v, free, lacks the credits it would need
+  // for it: bit d*Vcs+v (a performance counter's event, tr_perf)
+  output logic      [Dirs*Vcs-1:0]                 stall_o
 );
 
   // Everything below is one procedural block that does nothing unless en_i: the router
@@ -88,6 +91,7 @@ module tr_route #(
     hdr_o         = hdr_i;
     discard_o     = 1'b0;
     discard_err_o = '0;
+    stall_o       = '0;
 
     if (en_i) begin
       // ---------------------------------------------------------- header
@@ -198,6 +202,23 @@ module tr_route #(
         copy_o   = copy;
       end
 
+      // ---------------------------------------------------------- credit stalls
+      // Stuck: every VC it may take on a free link that is up, and is short of credits.
+      if (!discard_o && !arrived && !req_o) begin
+        if (!out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
+            32'(esc_credits) < ((continuing || !bubble_i) ? 1 : 2))
+          stall_o[32'(dor_dir) * Vcs + 32'(esc_vc)] = 1'b1;
+        if (!escape_only) begin
+          for (int k = 0; k < Dims; k++) begin
+            d = OutW'(2*k) + OutW'(!plus[k]);
+            for (int v = 0; v < tr_pkg::TrVcEscape; v++) begin
+              c = credits_i[(32'(d) * Vcs + v) * CntW +: CntW];
+              if (need[k] && !link_down_i[d] && !out_busy_i[d] && 32'(c) < 32'(len)) stall_o[32'(d) * Vcs + v] = 1'b1;
+            end
+          end
+        end
+      end
+
 `ifndef SYNTHESIS
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
       // Immediate assertions (the block has no clock): each states what the decision must be
@@ -260,8 +281,10 @@ module tr_route #(
     end
 `ifndef SYNTHESIS
 `ifndef __ICARUS__
-    assert (en_i || !(req_o || copy_o || discard_o))
+    assert (en_i || !(req_o || copy_o || discard_o || stall_o != '0))
       else $error("tr_route: a decision without a header");
+    assert (stall_o == '0 || !(req_o || discard_o))
+      else $error("tr_route: credit stalls %b for a packet that %0s", stall_o, req_o ? "may start" : "is discarded");
 `endif
 `endif
   end

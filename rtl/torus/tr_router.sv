@@ -61,7 +61,13 @@ module tr_router #(
   output logic      [NumRcv*Lanes*FlitBits-1:0] rcv_data_o,
   output logic      [NumRcv*RcvCntW-1:0]    rcv_count_o,
   // error pulses (tr_pkg::TrErr*)
-  output logic      [tr_pkg::TrRouterErrBits-1:0] err_o
+  output logic      [tr_pkg::TrRouterErrBits-1:0] err_o,
+  // this cycle's performance events, link d VC v at [d*Vcs + v] (tr_perf counts them): a
+  // flit leaves on the VC; the link's output is held by a packet on the VC; some input's
+  // packet waits for the VC of the free link for want of credits
+  output logic      [Dirs*Vcs-1:0]          perf_flit_o,
+  output logic      [Dirs*Vcs-1:0]          perf_busy_o,
+  output logic      [Dirs*Vcs-1:0]          perf_stall_o
 );
 
   // sources: every link's VCs, then the injection FIFOs; outputs: the links, then reception
@@ -134,6 +140,7 @@ module tr_router #(
   logic [S*VcW-1:0]                     rt_vc;
   logic [S*FlitBits-1:0]                rt_hdr;
   logic [S*tr_pkg::TrRouterErrBits-1:0] rt_err;
+  logic [S*Dirs*Vcs-1:0]                rt_stall;
   logic [S*LenW-1:0]                    head_len;
 
   for (genvar s = 0; s < S; s++) begin : g_route
@@ -154,7 +161,8 @@ module tr_router #(
       .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q | NumOut'(out_hold_i)), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*OutW +: OutW]), .out_vc_o(rt_vc[s*VcW +: VcW]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*OutW +: OutW]), .hdr_o(rt_hdr[s*FlitBits +: FlitBits]),
-      .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits])
+      .discard_o(rt_discard[s]), .discard_err_o(rt_err[s*tr_pkg::TrRouterErrBits +: tr_pkg::TrRouterErrBits]),
+      .stall_o(rt_stall[s*Dirs*Vcs +: Dirs*Vcs])
     );
   end
 
@@ -235,6 +243,20 @@ module tr_router #(
         ovalid[o]                     = move[b];
         ovc[o*VcW +: VcW]             = vc_q[32'(b)*VcW +: VcW];
         odata[o*FlitBits +: FlitBits] = head[32'(b)*FlitBits +: FlitBits];
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ performance events
+  // An output is held from its grant (otake) to its packet's last flit; ovc names the VC
+  // of the packet holding it all along.
+  always_comb begin
+    perf_stall_o = '0;
+    for (int s = 0; s < S; s++) perf_stall_o = perf_stall_o | rt_stall[s*Dirs*Vcs +: Dirs*Vcs];
+    for (int d = 0; d < Dirs; d++) begin
+      for (int v = 0; v < Vcs; v++) begin
+        perf_flit_o[d*Vcs + v] = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v));
+        perf_busy_o[d*Vcs + v] = (otake[d] || obusy_q[d]) && (ovc[d*VcW +: VcW] == VcW'(v));
       end
     end
   end

@@ -1,0 +1,131 @@
+// tr_perf: the torus router's performance counters and their register block. For every
+// link d and VC v of the router's outputs it counts, from the router's per-cycle event bits
+// (tr_router perf_*_o, link d VC v at [d*Vcs + v]):
+//   TrPerfFlits  flits sent (the router's output, before the link layer: resends are the
+//                link counters' LkResent);
+//   TrPerfBusy   cycles the output was held by a packet on the VC, its flits and the gaps
+//                of a packet cut through from a link that had not all of it yet;
+//   TrPerfStall  cycles a packet at the head of some input could have taken the VC of the
+//                free link but for its credits (tr_route stall_o; one count per cycle
+//                however many packets wait).
+// Counters are TrPerfCountW bits, wrap, and clear only at reset. Link d VC v counter k reads
+// at offset 0x80*d + TrPerfVcStride*v + 8*k of the block (tr_pkg::RegTrPerf, the window's
+// 0xc00-0xfff); the read data is registered and valid on rvalid_o the cycle after the
+// access. A write, or a read of an address that names no counter or is not 8-byte aligned,
+// returns 0 and pulses bad_o in the cycle of the access (tr_regs sets TrErrBadAccess at the
+// same edge as for its own refusals). The service port reads the counter at the
+// same word address (offset / 8), combinationally, for a simulator between clock edges.
+`default_nettype none
+
+module tr_perf #(
+  localparam int Dirs = tr_pkg::NumDirs,
+  localparam int Vcs  = tr_pkg::TrNumVcs,
+  localparam int W    = tr_pkg::TrPerfCountW
+) (
+  input  wire logic                 clk_i,
+  input  wire logic                 rst_ni,
+  // events of this cycle
+  input  wire logic [Dirs*Vcs-1:0]  flit_i,
+  input  wire logic [Dirs*Vcs-1:0]  busy_i,
+  input  wire logic [Dirs*Vcs-1:0]  stall_i,
+  // register access (already decoded to this block)
+  input  wire logic                 req_i,
+  input  wire logic                 we_i,
+  input  wire logic [9:0]           addr_i,  // the offset in the block
+  output logic                      rvalid_o,
+  output logic      [63:0]          rdata_o,
+  output logic                      bad_o,
+  // service port: the counter at word address sel_i (offset / 8)
+  input  wire logic [6:0]           svc_sel_i,
+  output logic      [63:0]          svc_word_o
+);
+
+  localparam int N = Dirs * Vcs;
+
+  logic [W-1:0] flits_q [N];
+  logic [W-1:0] busy_q  [N];
+  logic [W-1:0] stall_q [N];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < N; i++) begin
+        flits_q[i] <= '0;
+        busy_q[i]  <= '0;
+        stall_q[i] <= '0;
+      end
+    end else begin
+      for (int i = 0; i < N; i++) begin
+        if (flit_i[i])  flits_q[i] <= flits_q[i] + W'(1);
+        if (busy_i[i])  busy_q[i]  <= busy_q[i] + W'(1);
+        if (stall_i[i]) stall_q[i] <= stall_q[i] + W'(1);
+      end
+    end
+  end
+
+  // Two read ports, the bus (0) and the service port (1), each a word address {link[2:0],
+  // VC[1:0], counter[1:0]}; it names a counter if link < Dirs and counter < TrPerfCounters.
+  localparam int IdxW = $clog2(N);
+  logic [2*7-1:0]  sel;
+  logic [1:0]      known;
+  logic [2*64-1:0] word;
+  assign sel = {svc_sel_i, addr_i[9:3]};
+  for (genvar p = 0; p < 2; p++) begin : g_port
+    logic [6:0]      a;
+    logic [IdxW-1:0] i;
+    logic [63:0]     w;
+    assign a        = sel[p*7 +: 7];
+    assign i        = IdxW'(32'(a[6:4]) * Vcs + 32'(a[3:2]));
+    assign known[p] = (32'(a[6:4]) < Dirs) && (32'(a[1:0]) < tr_pkg::TrPerfCounters);
+    always_comb begin
+      w = '0;
+      if (known[p]) begin
+        if (a[1:0] == tr_pkg::TrPerfFlits)     w = 64'(flits_q[i]);
+        else if (a[1:0] == tr_pkg::TrPerfBusy) w = 64'(busy_q[i]);
+        else                                   w = 64'(stall_q[i]);
+      end
+    end
+    assign word[p*64 +: 64] = w;
+  end
+
+  logic ok;
+  assign ok = req_i && !we_i && known[0] && (addr_i[2:0] == 3'b0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rvalid_o <= 1'b0;
+      rdata_o  <= '0;
+    end else begin
+      rvalid_o <= req_i && !we_i;
+      rdata_o  <= ok ? word[63:0] : '0;
+    end
+  end
+  assign bad_o = req_i && !ok;
+
+  assign svc_word_o = word[127:64];
+
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
+  if (tr_pkg::RegTrPerfStride != 128 || tr_pkg::TrPerfVcStride != 32 || Vcs != 4 || Dirs > 8) begin : g_check
+    $fatal(1, "tr_perf: blocks of %0d bytes, %0d-byte VC strides, %0d VCs, %0d links: the decode expects 128, 32, 4, 1..8",
+           tr_pkg::RegTrPerfStride, tr_pkg::TrPerfVcStride, Vcs, Dirs);
+  end
+`endif
+
+`ifndef SYNTHESIS
+`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
+  // Per link, an output carries one packet at a time on one VC, and a flit is part of the
+  // packet that holds the output.
+  for (genvar d = 0; d < Dirs; d++) begin : g_check_link
+    always_ff @(posedge clk_i) if (rst_ni) begin
+      assert ($countones(busy_i[d*Vcs +: Vcs]) <= 1)
+        else $error("tr_perf: link %0d held on VCs %b at once", d, busy_i[d*Vcs +: Vcs]);
+      assert ((flit_i[d*Vcs +: Vcs] & ~busy_i[d*Vcs +: Vcs]) == '0)
+        else $error("tr_perf: link %0d sent a flit on VC set %b outside a held output (%b)", d,
+                    flit_i[d*Vcs +: Vcs], busy_i[d*Vcs +: Vcs]);
+    end
+  end
+`endif
+`endif
+
+endmodule : tr_perf
+
+`default_nettype wire
