@@ -114,6 +114,9 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   std::string trace_nodes;
   run->add_option("--trace-nodes", trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
   run->add_option("--json", o.json_path, "write the results as JSON");
+  long long sample_every = 0;
+  run->add_option("--sample-every", sample_every,
+                  "record the tree's and torus's link utilisation every N cycles (--json's \"samples\")");
   std::string sizes_text;
   run->add_option("--sizes", sizes_text, "pingpong: message sizes in bytes, e.g. 0,8,4k,1M (default 0,8,64,512,4k,32k,256k,1M)");
   long long iterations = 4;
@@ -428,6 +431,12 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   } catch (const std::invalid_argument& e) {
     return usage_error(e.what());
   }
+
+  if (sample_every < 0 || sample_every > (1LL << 40))
+    return usage_error("--sample-every: must be 0 (no samples) or a number of cycles, got " +
+                       std::to_string(sample_every));
+  o.sample_every = static_cast<uint64_t>(sample_every);
+  if (pingpong && o.sample_every) return usage_error("--sample-every: not with pingpong");
 
   if (pingpong) {
     PingpongOptions& pp = cl.pingpong;

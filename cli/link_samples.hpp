@@ -1,6 +1,7 @@
-// Utilisation over time (`collnet traffic --sample-every N`): at each sample, the flits
-// every torus link sent since the one before (sim::Machine::torus_link_flits, the wires'
-// own counts), as the mean over the links and the busiest link's share of the period.
+// Utilisation over time (`--sample-every N` on `collnet traffic` and `collnet run`): at each
+// sample, the flits every torus and tree link sent since the sample before (the wires' own
+// counts: sim::Machine::torus_link_flits, link_flits), as the mean over each network's links
+// and the busiest link's share of the period.
 #pragma once
 
 #include <cstdint>
@@ -16,20 +17,30 @@ namespace collnet::cli {
 class LinkSamples {
  public:
   LinkSamples(const fw::TorusLayout& layout, uint64_t every);
-  // Takes the sample of the `every` cycles that end at `cycle`.
+  // Takes the sample of the cycles since the last sample (or since cycle 0) that end at
+  // `cycle`; nothing if no cycle has passed since.
   void take(sim::Machine& m, uint64_t cycle);
   size_t size() const { return cycle_.size(); }
-  double peak() const;  // the highest mean utilisation sampled
-  // {"every", "cycle": [...], "torus_utilisation": [...], "torus_busiest": [...]}
+  uint64_t last_cycle() const { return cycle_.empty() ? 0 : cycle_.back(); }
+  double peak() const;       // the highest mean torus link utilisation sampled
+  double tree_peak() const;  // the same for the tree
+  // {"every", "cycle": [...], "torus_utilisation": [...], "torus_busiest": [...],
+  //  "tree_utilisation": [...], "tree_busiest": [...]}
   nlohmann::json json() const;
 
  private:
+  struct Network {
+    unsigned links = 0;          // directed links
+    std::vector<uint64_t> last;  // each link's count at the sample before
+    std::vector<double> mean, busiest;
+    // Samples counts[i] (a link that does not exist counts 0 and stays so) over `period`.
+    void take(const std::vector<uint64_t>& counts, double period);
+  };
+
   fw::TorusLayout layout_;
   uint64_t every_;
-  unsigned links_ = 0;
-  std::vector<uint64_t> last_;  // each link's count at the sample before
   std::vector<uint64_t> cycle_;
-  std::vector<double> mean_, busiest_;
+  Network torus_, tree_;
 };
 
 }  // namespace collnet::cli

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "json_file.hpp"
 #include "link_report.hpp"
+#include "link_samples.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
 #include "driver/job.hpp"
@@ -72,6 +74,11 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   driver::Job job(machine_model, o.p2p, o.tuning.get());
   Progress progress = Progress::on_stderr(coll);
   if (progress.shown()) machine_model.watch(Progress::kWatchCycles, [&] { progress.update(machine_model.cycle()); });
+  std::optional<LinkSamples> samples;
+  if (o.sample_every) {
+    samples.emplace(fw::TorusLayout(o.machine.shape.dims()), o.sample_every);
+    machine_model.watch(o.sample_every, [&] { samples->take(machine_model, machine_model.cycle()); });
+  }
   const driver::RunReport report = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
@@ -89,6 +96,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     packets[k] = comm->last().packets;
   });
   progress.finish();
+  if (samples) samples->take(machine_model, machine_model.cycle());  // the cycles after the last whole period
   if (!o.machine.trace_path.empty() && n > 0) {  // the view opens on the collective
     const uint64_t first = *std::min_element(start.begin(), start.end());
     const uint64_t last = *std::max_element(end.begin(), end.end());
@@ -122,6 +130,14 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   js["clock_mhz"] = o.machine.clock_mhz;
 
   auto finish = [&](int status) {
+    if (samples) {
+      js["samples"] = samples->json();
+      std::ostringstream line;
+      line << std::fixed << std::setprecision(3) << "  samples    " << samples->size() << ", every "
+           << o.sample_every << " cycles: mean link utilisation peaked at " << samples->tree_peak()
+           << " flits/cycle on the tree, " << samples->peak() << " on the torus\n";
+      text << line.str();
+    }
     // The link layer's counters; a line of them when the links misbehaved.
     if (LinkReport::wanted(o.machine, !o.json_path.empty())) {
       const LinkReport links = LinkReport::of(machine_model);

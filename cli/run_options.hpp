@@ -37,6 +37,7 @@ struct RunOptions {
   driver::Algorithm algorithm = driver::Algorithm::Auto;  // must apply to the collective
   driver::SegmentOptions segment;  // alltoallv-segment's piece size and order
   std::shared_ptr<const driver::Tuning> tuning;  // what auto picks from (null: the shipped table)
+  uint64_t sample_every = 0;  // links' utilisation every this many cycles (0: none; --json's "samples")
 };
 
 // What one run measured, for the commands that run many (compare, tune).

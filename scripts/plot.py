@@ -8,7 +8,7 @@
   plot.py compare  TABLE.json  -o F   cycles against message size per algorithm
                                       (collnet compare --json)
   plot.py timeline RUN.json    -o F   link utilisation over time
-                                      (collnet traffic --sample-every N --json)
+                                      (collnet traffic or run --sample-every N --json)
 
 Needs matplotlib (Debian: python3-matplotlib, which make deps installs); run it with the
 system's /usr/bin/python3. Exits 2 naming what is wrong with a file it cannot draw.
@@ -46,7 +46,7 @@ HINTS = {
     "links": ["write it with collnet run or traffic --json"],
     "latency": ["write it with collnet traffic --sweep FROM:TO:STEP --json"],
     "compare": ["write it with collnet compare --json"],
-    "timeline": ["write it with collnet traffic --sample-every N --json"],
+    "timeline": ["write it with collnet traffic (or run) --sample-every N --json"],
 }
 
 
@@ -194,11 +194,19 @@ def plot_timeline(data, out, title):
     if not s.get("cycle"):
         raise PlotError("the run has no samples")
     fig, ax = plt.subplots(figsize=(8, 4))
-    ax.plot(s["cycle"], s["torus_utilisation"], label="torus links, mean")
-    if "torus_busiest" in s:
-        ax.plot(s["cycle"], s["torus_busiest"], label="busiest torus link", alpha=0.7)
-    for name, start in (("warmup ends", data.get("warmup")),
-                        ("measurement ends", (data.get("warmup") or 0) + (data.get("cycles") or 0))):
+    # Each network that carried anything (a collective's tree, traffic's torus); the torus
+    # when neither did.
+    tree = any(s.get("tree_utilisation") or [])
+    torus = any(s.get("torus_utilisation") or []) or not tree
+    for net, show in (("tree", tree), ("torus", torus)):
+        if not show:
+            continue
+        ax.plot(s["cycle"], s[net + "_utilisation"], label=f"{net} links, mean")
+        if net + "_busiest" in s:
+            ax.plot(s["cycle"], s[net + "_busiest"], label=f"busiest {net} link", alpha=0.7)
+    marks = (("warmup ends", data.get("warmup")),
+             ("measurement ends", (data.get("warmup") or 0) + (data.get("cycles") or 0)))
+    for name, start in marks if "warmup" in data else ():
         if start:
             ax.axvline(start, color="grey", linestyle=":")
             ax.text(start, 1.05, name + " ", rotation=90, va="top", ha="right", fontsize="small", color="grey")
@@ -207,8 +215,8 @@ def plot_timeline(data, out, title):
     ax.set_ylim(0, 1.1)
     ax.grid(alpha=0.3)
     ax.legend(loc="center right")
-    ax.set_title(title or f"link utilisation every {s.get('every', '?')} cycles, "
-                 f"{data.get('pattern', '')} on {data.get('torus', '')}")
+    what = data.get("pattern") or data.get("collective", "")
+    ax.set_title(title or f"link utilisation every {s.get('every', '?')} cycles, {what} on {data.get('torus', '')}")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

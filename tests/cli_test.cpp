@@ -454,50 +454,6 @@ TEST(CliTraffic, TheJsonCarriesEachTorusLinksPerVcCounters) {
   }
 }
 
-// The routers' per-VC counters in --json: per torus link, the VCs' flits add up to the
-// link layer's; a VC is held at least a cycle per flit; the total is the rows' sum. Under
-// adaptive routing at saturation packets take the dynamic VCs and wait for credits; under
-// dimension order they take the escape VC only.
-TEST(CliTraffic, TheJsonCarriesEachTorusLinksPerVcCounters) {
-  for (const std::string routing : {"adaptive", "dor"}) {
-    const std::string json = kTmp + "/traffic_vcs_" + routing + ".json";
-    const auto r = collnet({"traffic", "--torus", "4x2x2", "--rate", "0.9", "--size", "4", "--cycles", "1500",
-                            "--warmup", "300", "--routing", routing, "--seed", "3", "--json", json});
-    ASSERT_EQ(r.status, 0) << r.out << r.err;
-    const nlohmann::json links = read_json(json).at("links");
-    std::map<std::string, std::array<uint64_t, 3>> sum;  // VC -> flits, busy, stall over the rows
-    unsigned rows = 0;
-    for (const auto& row : links.at("per_link")) {
-      if (row.at("network") != "torus") continue;
-      ++rows;
-      uint64_t flits = 0;
-      for (const auto& [vc, c] : row.at("vcs").items()) {
-        const uint64_t f = c.at("flits"), b = c.at("busy"), s = c.at("credit_stall");
-        EXPECT_GE(b, f) << routing << " node " << row.at("node") << " " << row.at("link") << " " << vc;
-        flits += f;
-        sum[vc][0] += f, sum[vc][1] += b, sum[vc][2] += s;
-      }
-      EXPECT_EQ(flits, row.at("tx_flits").get<uint64_t>()) << routing << " node " << row.at("node") << " "
-                                                           << row.at("link");
-    }
-    EXPECT_GT(rows, 0u);
-    for (const auto& [vc, c] : links.at("torus").at("vcs").items()) {
-      EXPECT_EQ(c.at("flits").get<uint64_t>(), sum[vc][0]) << routing << " " << vc;
-      EXPECT_EQ(c.at("busy").get<uint64_t>(), sum[vc][1]) << routing << " " << vc;
-      EXPECT_EQ(c.at("credit_stall").get<uint64_t>(), sum[vc][2]) << routing << " " << vc;
-    }
-    EXPECT_EQ(sum["priority"][0], 0u) << routing << ": traffic sends nothing at high priority";
-    if (routing == "dor") {
-      EXPECT_EQ(sum["dyn0"][0] + sum["dyn1"][0], 0u) << "dimension order uses the escape VC only";
-      EXPECT_GT(sum["escape"][0], 1000u);
-      EXPECT_GT(sum["escape"][2], 0u) << "at saturation packets wait for the escape VC's slots";
-    } else {
-      EXPECT_GT(sum["dyn0"][0] + sum["dyn1"][0], sum["escape"][0]) << "adaptive packets mostly take the dynamic VCs";
-      EXPECT_GT(sum["dyn0"][2] + sum["dyn1"][2], 0u) << "at saturation packets wait for the dynamic VCs' credits";
-    }
-  }
-}
-
 // `run --sample-every`: the samples cover the whole run (the last one ends at its last
 // cycle, a shorter period), and their tree flits are every flit the tree's wires carried;
 // a tree collective leaves the torus idle. A negative period is refused by name.
