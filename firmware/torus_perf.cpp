@@ -15,14 +15,27 @@ uint32_t torus_perf_address(unsigned link, unsigned vc, unsigned k) {
   return rm::reg_tr_perf(link) + rm::kTrPerfVcStride * vc + 8 * k;
 }
 
-TorusLinkPerf read_torus_perf(RegisterBus& bus, unsigned link) {
+std::array<uint32_t, kTorusPerfWords> torus_perf_addresses(unsigned link) {
+  std::array<uint32_t, kTorusPerfWords> a{};
+  for (unsigned v = 0; v < rm::kTrNumVcs; ++v)
+    for (unsigned k = 0; k < rm::kTrPerfCounters; ++k) a[v * rm::kTrPerfCounters + k] = torus_perf_address(link, v, k);
+  return a;
+}
+
+TorusLinkPerf decode_torus_perf(const TorusPerfWords& w) {
   TorusLinkPerf p;
   for (unsigned v = 0; v < rm::kTrNumVcs; ++v) {
-    p[v].flits = bus.read(torus_perf_address(link, v, rm::kTrPerfFlits));
-    p[v].busy = bus.read(torus_perf_address(link, v, rm::kTrPerfBusy));
-    p[v].stall = bus.read(torus_perf_address(link, v, rm::kTrPerfStall));
+    const uint64_t* c = &w[v * rm::kTrPerfCounters];
+    p[v] = {c[rm::kTrPerfFlits], c[rm::kTrPerfBusy], c[rm::kTrPerfStall]};
   }
   return p;
+}
+
+TorusLinkPerf read_torus_perf(RegisterBus& bus, unsigned link) {
+  const auto addresses = torus_perf_addresses(link);
+  TorusPerfWords w{};
+  for (unsigned i = 0; i < kTorusPerfWords; ++i) w[i] = bus.read(addresses[i]);
+  return decode_torus_perf(w);
 }
 
 const char* torus_vc_name(unsigned vc) {

@@ -24,9 +24,17 @@ struct TorusVcPerf {
 // VC v (regmap::kTrVcDyn0 .. kTrVcPrio) at [v].
 using TorusLinkPerf = std::array<TorusVcPerf, regmap::kTrNumVcs>;
 
-// The address of link `link`'s VC `vc`'s counter `k` (regmap::kTrPerfFlits ..
-// kTrPerfStall); throws std::invalid_argument naming what does not exist.
+// A link's counters as words: VC v's counter k (regmap::kTrPerfFlits .. kTrPerfStall) at
+// [v * regmap::kTrPerfCounters + k].
+inline constexpr unsigned kTorusPerfWords = regmap::kTrNumVcs * regmap::kTrPerfCounters;
+using TorusPerfWords = std::array<uint64_t, kTorusPerfWords>;
+
+// The address of link `link`'s VC `vc`'s counter `k`; throws std::invalid_argument naming
+// what does not exist.
 uint32_t torus_perf_address(unsigned link, unsigned vc, unsigned k);
+// The addresses of link `link`'s words, in TorusPerfWords order.
+std::array<uint32_t, kTorusPerfWords> torus_perf_addresses(unsigned link);
+TorusLinkPerf decode_torus_perf(const TorusPerfWords& w);
 // Reads one link's counters over the register bus (twelve reads).
 TorusLinkPerf read_torus_perf(RegisterBus& bus, unsigned link);
 // "dyn0", "dyn1", "escape", "priority".

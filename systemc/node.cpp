@@ -157,17 +157,29 @@ std::array<uint64_t, 4> Node::bus_rvector() const {
 bool Node::error_flag() const { return tree_->err_o || torus_->err_o; }
 
 namespace {
-template <class Model>
-fw::LinkCounters read_service_port(Model& m, unsigned link) {
-  std::array<uint64_t, 8> w{};
-  for (unsigned k = 0; k < 8; ++k) {
-    m.lk_svc_sel_i = static_cast<CData>(link * 8 + k);
-    m.eval();  // the clock does not move: only the port's combinational read settles
-    w[k] = m.lk_svc_word_o;
+// Reads the words at `sel` through a side's service port (`set` drives its select, `get`
+// reads its word): no clock edge, so only the port's combinational read settles, and
+// nothing in the run changes. The select is left at 0.
+template <class Model, size_t N, class Set, class Get>
+std::array<uint64_t, N> read_service_port(Model& m, const std::array<unsigned, N>& sel, Set set, Get get) {
+  std::array<uint64_t, N> w{};
+  for (size_t i = 0; i < N; ++i) {
+    set(m, sel[i]);
+    m.eval();
+    w[i] = get(m);
   }
-  m.lk_svc_sel_i = 0;
+  set(m, 0);
   m.eval();
-  return fw::LinkCounters::decode(w);
+  return w;
+}
+
+template <class Model>
+fw::LinkCounters read_link_port(Model& m, unsigned link) {
+  std::array<unsigned, 8> sel{};
+  for (unsigned k = 0; k < 8; ++k) sel[k] = link * 8 + k;
+  return fw::LinkCounters::decode(read_service_port(
+      m, sel, [](Model& x, unsigned s) { x.lk_svc_sel_i = static_cast<CData>(s); },
+      [](Model& x) { return static_cast<uint64_t>(x.lk_svc_word_o); }));
 }
 }  // namespace
 
@@ -175,24 +187,17 @@ fw::LinkCounters Node::link_counters(bool torus, unsigned link) {
   if (link >= (torus ? 6u : 3u))
     throw std::invalid_argument(std::string(torus ? "torus" : "tree") + " link " + std::to_string(link) +
                                 " does not exist");
-  return torus ? read_service_port(*torus_, link) : read_service_port(*tree_, link);
+  return torus ? read_link_port(*torus_, link) : read_link_port(*tree_, link);
 }
 
 fw::TorusLinkPerf Node::torus_perf(unsigned link) {
-  namespace rm = fw::regmap;
-  fw::TorusLinkPerf p;
-  for (unsigned v = 0; v < rm::kTrNumVcs; ++v) {
-    for (unsigned k = 0; k < rm::kTrPerfCounters; ++k) {
-      // The port's word address is the counter's offset in RegTrPerf / 8.
-      torus_->perf_svc_sel_i = static_cast<CData>((fw::torus_perf_address(link, v, k) - rm::kRegTrPerf) / 8);
-      torus_->eval();  // no clock edge: only the port's combinational read settles
-      const uint64_t w = torus_->perf_svc_word_o;
-      (k == rm::kTrPerfFlits ? p[v].flits : k == rm::kTrPerfBusy ? p[v].busy : p[v].stall) = w;
-    }
-  }
-  torus_->perf_svc_sel_i = 0;
-  torus_->eval();
-  return p;
+  // The port's word address is the counter's offset in RegTrPerf / 8.
+  const auto addresses = fw::torus_perf_addresses(link);
+  std::array<unsigned, fw::kTorusPerfWords> sel{};
+  for (unsigned i = 0; i < sel.size(); ++i) sel[i] = (addresses[i] - fw::regmap::kRegTrPerf) / 8;
+  return fw::decode_torus_perf(read_service_port(
+      *torus_, sel, [](Vtorus_net& x, unsigned s) { x.perf_svc_sel_i = static_cast<CData>(s); },
+      [](Vtorus_net& x) { return static_cast<uint64_t>(x.perf_svc_word_o); }));
 }
 
 void Node::on_posedge() {
