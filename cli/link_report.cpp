@@ -39,7 +39,8 @@ LinkReport LinkReport::of(sim::Machine& m) {
   r.ends = m.link_counters();
   for (const sim::Machine::LinkEnd& e : r.ends) {
     (e.torus ? r.torus : r.tree) += e.counters;
-    for (unsigned v = 0; v < e.perf.size(); ++v) r.torus_vcs[v] += e.perf[v];
+    if (e.torus)
+      for (unsigned v = 0; v < e.perf.size(); ++v) r.torus_vcs[v] += e.perf[v];
     if (e.counters.down)
       r.down.push_back("node " + std::to_string(e.rank) + " " + (e.torus ? "torus link " + link_name(e)
                                                                            : "tree link " + std::to_string(e.link)));
