@@ -64,8 +64,6 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
   // Every node that may send here, this one included (its tasks' messages to each other),
   // holds an equal share of the unexpected memory.
   credit_per_node_ = config_.unexpected_limit / nodes_;
-  credit_.assign(nodes_, credit_per_node_);
-  owed_.assign(nodes_, 0);
   routes_ = task.personality.torus_routes;
   attached_ = true;
 }
@@ -108,7 +106,7 @@ void P2pEngine::finish(RequestState& req) {
 
 void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
   if (src_node == node_) {
-    credit_[node_] += bytes;  // the node's own share: nothing to send
+    credit(node_) += bytes;  // the node's own share: nothing to send
     return;
   }
   owed_[src_node] += bytes;
@@ -164,13 +162,13 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
     ux.dst_task = dst_task;
     ux.bytes = bytes;
     ux.src_node = node_;
-    if (!synchronous && credit_[node_] >= bytes) {
+    if (!synchronous && credit(node_) >= bytes) {
       // Buffered: the send is done once its data is in the node's unexpected memory.
       ux.kind = Kind::Eager;
       ux.data.assign(static_cast<const uint8_t*>(buf), static_cast<const uint8_t*>(buf) + bytes);
       ux.filled = bytes;
       ux.charge = bytes;
-      credit_[node_] -= bytes;
+      credit(node_) -= bytes;
       stats_.unexpected_bytes += bytes;
       finish(*req);
     } else {
@@ -193,9 +191,9 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
   op->env.dst_task = dst_task;
   op->env.context = context;
   op->packets = p2p::packets_for(words_for(bytes));
-  if (!synchronous && bytes <= eager_limit.value_or(config_.eager_limit) && credit_[dst_node] >= bytes) {
+  if (!synchronous && bytes <= eager_limit.value_or(config_.eager_limit) && credit(dst_node) >= bytes) {
     op->eager = true;
-    credit_[dst_node] -= bytes;
+    credit(dst_node) -= bytes;
     ++stats_.eager;
   } else {
     op->id = next_id_++;
@@ -349,7 +347,7 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
       on_data(src_node, p2p::low32(w), p2p::high32(w), words, available);
       break;
     case p2p::kSwTagCredit:
-      credit_[src_node] += w;
+      credit(src_node) += w;
       break;
     case p2p::kSwTagDeposit: {
       const uint32_t id = p2p::low32(w), index = p2p::high32(w);
@@ -663,10 +661,12 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
 
   // Credit given back once it is worth a packet: a quarter of a node's share.
   const size_t batch = std::max<size_t>(1, credit_per_node_ / 4);
-  for (unsigned n = 0; n < nodes_; ++n) {
-    if (owed_[n] >= batch) {
-      control_.push_back(Control{n, p2p::kSwTagCredit, owed_[n]});
-      owed_[n] = 0;
+  for (auto it = owed_.begin(); it != owed_.end();) {
+    if (it->second >= batch) {
+      control_.push_back(Control{it->first, p2p::kSwTagCredit, it->second});
+      it = owed_.erase(it);
+    } else {
+      ++it;
     }
   }
 

@@ -260,8 +260,13 @@ class P2pEngine {
   std::map<uint32_t, Line> lines_;                   // line broadcasts at this node, by id
   std::map<unsigned, std::vector<uint64_t>> halves_;  // by origin node: a two-part packet's first part
   std::vector<unsigned> released_routes_;             // classes freed here by other nodes
-  std::vector<size_t> credit_;  // per destination node: eager bytes this node may still send there
-  std::vector<size_t> owed_;    // per source node: credit to give back
+  // Per destination node, the eager bytes this node may still send there (a node not in
+  // the map has its whole share, credit_per_node_), and per source node the credit to give
+  // back. Maps, not a vector per node: a node talks to few others, and a vector of every
+  // node on every node is nodes squared (64 GiB on 65,536 nodes).
+  std::map<unsigned, size_t> credit_;
+  std::map<unsigned, size_t> owed_;
+  size_t& credit(unsigned node) { return credit_.try_emplace(node, credit_per_node_).first->second; }
   size_t local_used_ = 0;       // unexpected eager data between tasks of this node
   uint32_t next_id_ = 1;
   Stats stats_;
