@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "command_line.hpp"
+#include "machine_file.hpp"
 #include "collectives.hpp"
 
 namespace {
@@ -33,6 +34,9 @@ int collnet_main(int argc, char** argv) {
       }
     case CommandLine::Command::Algorithms:
       collnet::cli::print_algorithms(std::cout);
+      return 0;
+    case CommandLine::Command::Machines:
+      collnet::cli::print_machines(std::cout, cl.machines_show);
       return 0;
     case CommandLine::Command::Compare:
       return collnet::cli::run_compare(cl.compare);

@@ -3,6 +3,8 @@
 // returns; fuzz/fuzz_command_line.cpp parses arbitrary words with it).
 #include "command_line.hpp"
 #include "fault_options.hpp"
+#include "machine_file.hpp"
+#include "machine_options.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -66,8 +68,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   long long count = static_cast<long long>(o.count);
   long long root = 0;
   long long tasks = 1;
-  long long latency = o.machine.link_latency;
-  long long access = o.machine.access_cycles;
+  collnet::cli::MachineOptions machine_options;
   long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
   collnet::cli::FaultOptions faults;
   const std::string collectives = collnet::cli::collective_names();
@@ -79,7 +80,8 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     types += std::string(types.empty() ? "" : " | ") + collnet::driver::to_string(t);
   run->add_option("collective", o.collective, collectives + " | pingpong (latency and bandwidth between --ranks A,B)")
       ->required();
-  run->add_option("--torus", torus, "machine shape XxYxZ")->capture_default_str();
+  CLI::Option* torus_option =
+      run->add_option("--torus", torus, "machine shape XxYxZ (default: --machine's, else 4x4x4)")->capture_default_str();
   run->add_option("--op", op_text, ops + " (reduce, allreduce, scan, exscan, reduce_scatter, reduce_scatter_block)")
       ->capture_default_str();
   run->add_option("--type", type_text, "element type: " + types)->capture_default_str();
@@ -94,8 +96,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   run->add_option("--root", root, "root rank (bcast, reduce, gather, gatherv, scatter, scatterv)")->capture_default_str();
   run->add_option("--tasks", tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
   run->add_option("--seed", o.seed, "seed of the input data")->capture_default_str();
-  run->add_option("--link-latency", latency, "cycles per tree link (>= 1)")->capture_default_str();
-  run->add_option("--access-cycles", access, "cycles per register or memory access (>= 1)")->capture_default_str();
+  collnet::cli::add_machine_options(run, machine_options);
   run->add_option("--watchdog", watchdog, "cycles before an unfinished run is reported")->capture_default_str();
   std::string ranks_text;
   run->add_option("--ranks", ranks_text,
@@ -145,6 +146,8 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   std::string tuning_path;
   run->add_option("--tuning", tuning_path, "a table of what auto picks, from 'collnet tune' (default: the shipped one)");
   CLI::App* algorithms = app.add_subcommand("algorithms", "list the collectives' algorithms");
+  CLI::App* machines = app.add_subcommand("machines", "list the machine presets --machine takes, or print one's file");
+  machines->add_option("--show", cl.machines_show, "print this preset's machine file (to copy and edit)");
 
   CLI::App* compare = app.add_subcommand("compare", "run every algorithm of a collective across message sizes");
   CompareOptions& cmp = cl.compare;
@@ -229,6 +232,17 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     cl.command = CommandLine::Command::Algorithms;
     return std::nullopt;
   }
+  if (machines->parsed()) {
+    if (!cl.machines_show.empty()) {
+      try {
+        collnet::cli::machine_preset_text(cl.machines_show);
+      } catch (const std::invalid_argument& e) {
+        return usage_error(std::string("--show: ") + e.what(), "machines");
+      }
+    }
+    cl.command = CommandLine::Command::Machines;
+    return std::nullopt;
+  }
   if (compare->parsed()) {
     const auto c = collnet::driver::collective_named(cmp.run.collective);
     if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists", "compare");
@@ -289,6 +303,13 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   const collnet::cli::Collective* spec = collnet::cli::find_collective(o.collective);
   if (spec == nullptr && !pingpong)
     return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + " | pingpong)");
+  try {
+    std::string file_shape;
+    collnet::cli::apply_machine_options(machine_options, o.machine, &file_shape);
+    if (!file_shape.empty() && torus_option->count() == 0) torus = file_shape;
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
+  }
   try {
     o.machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
@@ -406,14 +427,6 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     }
     o.count = o.input[0].size() / (pairs ? 2 : 1);
   }
-  if (latency < 1 || latency > collnet::sim::MachineConfig::kMaxLinkLatency)
-    return usage_error("--link-latency: must be 1.." + std::to_string(collnet::sim::MachineConfig::kMaxLinkLatency) +
-                       " cycles (the link layer's retransmission timeout covers that round trip), got " +
-                       std::to_string(latency));
-  o.machine.link_latency = static_cast<unsigned>(latency);
-  if (access < 1 || access > 1000)
-    return usage_error("--access-cycles: must be 1..1000 cycles, got " + std::to_string(access));
-  o.machine.access_cycles = static_cast<unsigned>(access);
   if (watchdog < 1) return usage_error("--watchdog: must be at least 1 cycle, got " + std::to_string(watchdog));
   try {
     collnet::cli::apply_fault_options(faults, o.machine.shape.nodes(), o.machine);

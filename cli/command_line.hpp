@@ -16,7 +16,7 @@
 namespace collnet::cli {
 
 struct CommandLine {
-  enum class Command { Run, Pingpong, Algorithms, Compare, Tune, Neighbourhoods, Traffic, Mpirun };
+  enum class Command { Run, Pingpong, Algorithms, Machines, Compare, Tune, Neighbourhoods, Traffic, Mpirun };
   Command command = Command::Run;
   RunOptions run;                         // run (a collective)
   PingpongOptions pingpong;               // run pingpong
@@ -25,6 +25,7 @@ struct CommandLine {
   NeighbourhoodsOptions neighbourhoods;   // neighbourhoods
   TrafficCommand traffic;                 // traffic (run_traffic_command checks these itself)
   MpirunCommand mpirun;                   // mpirun (checked here too, by check_mpirun_command)
+  std::string machines_show;              // machines --show: the preset to print (empty: list them)
 };
 
 // Builds the app, parses argv into `cl` and checks the options the way each command

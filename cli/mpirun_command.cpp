@@ -92,7 +92,7 @@ int run_mpirun_command(const MpirunCommand& c) {
     return usage(e.what());
   }
   mpi::Runtime::Options o;
-  o.clock_mhz = c.clock_mhz;
+  o.clock_mhz = config.clock_mhz;
   o.compute_scale = c.compute_scale;
   o.tag_output = c.tag_output;
   o.deadlock_cycles = static_cast<uint64_t>(c.deadlock_cycles);
@@ -119,12 +119,12 @@ int run_mpirun_command(const MpirunCommand& c) {
     ending = report.error;
     if (code == 0) code = 1;
   }
-  const double us = static_cast<double>(report.cycles) / c.clock_mhz;
+  const double us = static_cast<double>(report.cycles) / config.clock_mhz;
 
   // The report: on stderr, so that the program's own output stays as it wrote it.
   std::ostringstream s;
   s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks
-    << " per node), " << report.cycles << " cycles (" << us << " us at " << c.clock_mhz << " MHz), wall "
+    << " per node), " << report.cycles << " cycles (" << us << " us at " << config.clock_mhz << " MHz), wall "
     << report.wall_seconds << " s";
   if (c.compute_scale > 0) s << ", compute time scaled by " << c.compute_scale;
   else s << ", compute time not modelled (--compute-scale 0)";
@@ -160,7 +160,7 @@ int run_mpirun_command(const MpirunCommand& c) {
     j["tasks_per_node"] = c.tasks;
     j["cycles"] = report.cycles;
     j["microseconds"] = us;
-    j["clock_mhz"] = c.clock_mhz;
+    j["clock_mhz"] = config.clock_mhz;
     j["wall_seconds"] = report.wall_seconds;
     j["links"] = links->json();
     j["compute_scale"] = c.compute_scale;

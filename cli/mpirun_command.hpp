@@ -5,6 +5,8 @@
 // error), 1 for a deadlock or a run the watchdog ended, 2 bad usage.
 #pragma once
 
+#include "machine_options.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +39,7 @@ struct MpirunCommand {
   long long stack_kib = 1024;
   long long eager_limit = -1;       // -1: the driver's default
   long long unexpected_limit = -1;
-  double clock_mhz = 700.0;
+  MachineOptions machine;  // --machine and the timing options (the shape is -n's and --torus's)
   std::vector<std::string> command;  // the program and its arguments
 };
 

@@ -55,7 +55,7 @@ CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c) {
   m->add_option("--stack", c.stack_kib, "KiB of stack per rank")->capture_default_str();
   m->add_option("--eager-limit", c.eager_limit, "point-to-point: bytes up to which a message goes eagerly");
   m->add_option("--unexpected-limit", c.unexpected_limit, "point-to-point: bytes of unexpected eager data a node holds");
-  m->add_option("--clock-mhz", c.clock_mhz, "the clock MPI_Wtime and the report count in")->capture_default_str();
+  add_machine_options(m, c.machine);
   m->add_option("command", c.command, "the program and its arguments, after --")->required();
   return m;
 }
@@ -76,7 +76,6 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   if (c.compute_scale < 0) return mpirun_usage("--compute-scale must not be negative");
   if (c.deadlock_cycles < 2) return mpirun_usage("--deadlock-cycles must be at least 2");
   if (c.stack_kib < 64) return mpirun_usage("--stack must be at least 64 KiB");
-  if (c.clock_mhz <= 0) return mpirun_usage("--clock-mhz must be positive");
   const auto nodes = static_cast<unsigned>(c.ranks / c.tasks);
   try {
     config.shape = sim::Shape::parse(c.torus.empty() ? cubic_shape(nodes) : c.torus);
@@ -96,7 +95,11 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   }
   config.watchdog_cycles = static_cast<uint64_t>(c.watchdog);
   config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
-  config.clock_mhz = c.clock_mhz;
+  try {
+    apply_machine_options(c.machine, config);  // its shape, if it names one, is not mpirun's
+  } catch (const std::invalid_argument& e) {
+    return mpirun_usage(e.what());
+  }
   if (c.eager_limit >= 0) p2p.eager_limit = static_cast<size_t>(c.eager_limit);
   if (c.unexpected_limit >= 0) p2p.unexpected_limit = static_cast<size_t>(c.unexpected_limit);
   return std::nullopt;

@@ -76,7 +76,8 @@ int run_pingpong(const PingpongOptions& o) {
   const auto ca = layout.coord(na), cb = layout.coord(nb);
   const unsigned hops = layout.distance(ca, cb);
   const double mhz = o.machine.clock_mhz;
-  const double link_bytes_per_cycle = 8.0;  // a 64-bit flit per cycle
+  // A 64-bit flit per link every torus_cycles_per_flit cycles (one per cycle by default).
+  const double link_bytes_per_cycle = 8.0 / o.machine.torus_cycles_per_flit;
   std::printf("pingpong: rank %u (node %u at %u,%u,%u) and rank %u (node %u at %u,%u,%u), %u hops, %u round trips per size\n",
               o.a, na, ca[0], ca[1], ca[2], o.b, nb, cb[0], cb[1], cb[2], hops, o.iterations);
   std::printf("%10s %14s %10s %10s %10s\n", "bytes", "cycles/1-way", "us", "MB/s", "of link");

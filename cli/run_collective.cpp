@@ -9,6 +9,7 @@
 
 #include "json_file.hpp"
 #include "link_report.hpp"
+#include "machine_file.hpp"
 #include "link_samples.hpp"
 #include "collectives.hpp"
 #include "data_file.hpp"
@@ -126,9 +127,10 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   const uint64_t bytes_per_rank = spec->lengths ? sent_elements * driver::bytes(o.type) / n : count * driver::bytes(o.type);
   js["bytes"] = bytes_per_rank;
   js["tree_depth"] = machine_model.tree_depth();
-  js["link_latency"] = o.machine.link_latency;
+  js["link_latency"] = o.machine.tree_latency;  // the tree links'; "machine" has every wire's
   js["access_cycles"] = o.machine.access_cycles;
   js["clock_mhz"] = o.machine.clock_mhz;
+  js["machine"] = machine_json(o.machine);
 
   auto finish = [&](int status) {
     if (samples) {

@@ -15,6 +15,7 @@
 #include "firmware/torus_layout.hpp"
 #include "json_file.hpp"
 #include "link_report.hpp"
+#include "machine_file.hpp"
 #include "link_samples.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
@@ -36,9 +37,9 @@ int usage(const std::string& msg) {
 
 void print_run(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
                const std::optional<LinkReport>& links, const LinkSamples* samples) {
-  std::printf("traffic: %s torus (%u nodes), %s, %s routing, %u-chunk packets (%u flits), link latency %u, engine %s, seed %lld\n",
+  std::printf("traffic: %s torus (%u nodes), %s, %s routing, %u-chunk packets (%u flits), link latency %s, engine %s, seed %lld\n",
               o.machine.shape.str().c_str(), o.machine.shape.nodes(), c.pattern.c_str(), c.routing.c_str(), o.spec.chunks, 1 + 4 * o.spec.chunks,
-              o.machine.link_latency, c.engine.c_str(), c.seed);
+              torus_links_text(o.machine).c_str(), c.engine.c_str(), c.seed);
   std::printf("  offered    %.4f flits/node/cycle (%u of %u nodes send)\n", r.offered, r.senders, r.nodes);
   std::printf("  accepted   %.4f flits/node/cycle\n", r.accepted);
   std::printf("  latency    avg %.1f  p99 %.0f  max %.0f cycles, creation to last chunk read (%llu packets created in the window, %.2f hops on average)\n",
@@ -85,7 +86,8 @@ nlohmann::json run_json(const TrafficCommand& c, const sim::TrafficOptions& o, c
   js["engine"] = c.engine;
   js["size_chunks"] = o.spec.chunks;
   js["packet_flits"] = 1 + 4 * o.spec.chunks;
-  js["link_latency"] = o.machine.link_latency;
+  js["link_latency"] = o.machine.torus_latency[0];  // the x links'; "machine" has every wire's
+  js["machine"] = machine_json(o.machine);
   js["lockstep"] = c.lockstep;
   js["threads"] = r.threads;
   js["seed"] = c.seed;
@@ -239,7 +241,8 @@ int run_sweep(const TrafficCommand& c, const sim::TrafficOptions& base) {
 
 CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   CLI::App* t = app.add_subcommand("traffic", "run synthetic traffic on the torus and measure it");
-  t->add_option("--torus", c.torus, "machine shape XxYxZ (each 1..64)")->capture_default_str();
+  c.torus_option = t->add_option("--torus", c.torus, "machine shape XxYxZ, each 1..64 (default: --machine's, else 8x8x8)")
+                       ->capture_default_str();
   t->add_option("--pattern", c.pattern, "uniform | transpose | bitcomp | hotspot | neighbor")->capture_default_str();
   CLI::Option* rate = t->add_option("--rate", c.rate, "offered load, flits per node per cycle (0..1]")->capture_default_str();
   t->add_option("--sweep", c.sweep,
@@ -254,7 +257,7 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   t->add_option("--cycles", c.cycles, "measured cycles")->capture_default_str();
   t->add_option("--warmup", c.warmup, "cycles before the measurement")->capture_default_str();
   t->add_option("--engine", c.engine, "systemc (SystemC machine) | flat (one Verilated top)")->capture_default_str();
-  t->add_option("--link-latency", c.link_latency, "cycles per link (>= 1)")->capture_default_str();
+  add_machine_options(t, c.machine);
   t->add_flag("--lockstep", c.lockstep,
               "systemc engine: step every node one cycle at a time under the SystemC kernel instead of "
               "link-latency cycles at a time (same results, slower on big machines)");
@@ -283,8 +286,16 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
 
 int run_traffic_command(const TrafficCommand& c) {
   sim::TrafficOptions o;
+  std::string torus = c.torus;
   try {
-    o.machine.shape = sim::Shape::parse(c.torus);
+    std::string file_shape;
+    apply_machine_options(c.machine, o.machine, &file_shape);
+    if (!file_shape.empty() && c.torus_option->count() == 0) torus = file_shape;
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  }
+  try {
+    o.machine.shape = sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--torus: ") + e.what());
   }
@@ -312,11 +323,6 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.cycles < 1 || c.cycles > (1LL << 40)) return usage("--cycles: must be at least 1, got " + std::to_string(c.cycles));
   if (c.warmup < 0 || c.warmup > (1LL << 40)) return usage("--warmup: must be 0 or more, got " + std::to_string(c.warmup));
   o.window = {static_cast<uint64_t>(c.warmup), static_cast<uint64_t>(c.cycles)};
-  if (c.link_latency < 1 || c.link_latency > sim::MachineConfig::kMaxLinkLatency)
-    return usage("--link-latency: must be 1.." + std::to_string(sim::MachineConfig::kMaxLinkLatency) +
-                 " cycles (the link layer's retransmission timeout covers that round trip), got " +
-                 std::to_string(c.link_latency));
-  o.machine.link_latency = static_cast<unsigned>(c.link_latency);
   // Which of lockstep, threads, trace and engine go together is TrafficOptions::validate's
   // to say, below.
   o.machine.lockstep = c.lockstep;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fault_options.hpp"
+#include "machine_options.hpp"
 
 #include <string>
 
@@ -16,6 +17,7 @@ namespace collnet::cli {
 
 struct TrafficCommand {
   std::string torus = "8x8x8";
+  CLI::Option* torus_option = nullptr;  // given: it wins over --machine's shape
   std::string pattern = "uniform";
   std::string routing = "adaptive";
   std::string engine = "systemc";
@@ -23,7 +25,7 @@ struct TrafficCommand {
   long long size = 1;
   long long cycles = 10000;
   long long warmup = 1000;
-  long long link_latency = 4;
+  MachineOptions machine;  // --machine and the timing options
   bool lockstep = false;
   long long threads = 1;
   std::string idle_skip = "on";

@@ -165,7 +165,7 @@ void machines(Bytes& in) {
   collnet::sim::MachineConfig m;
   m.shape = {1 + in.below(64), 1 + in.below(64), 1 + in.below(64)};
   if (in.flag()) m.shape.x = in.u32();  // what a caller that skipped Shape::parse could pass
-  m.link_latency = in.u16();
+  m.set_link_latency(in.u16());
   m.access_cycles = in.u16();
   m.tasks_per_node = in.u8();
   m.watchdog_cycles = in.u8();

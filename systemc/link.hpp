@@ -1,7 +1,8 @@
 // One direction of a link between two nodes: what the sender registered at a clock edge
-// arrives at the receiver `latency` cycles later. A tree link carries the tree flit, the
-// credits for the opposite direction and the barrier-network bits that share its wires; a
-// torus link carries the torus flit and the credits for the opposite direction. The ring
+// arrives at the receiver `latency` cycles later. A tree link carries the tree flit and the
+// credits for the opposite direction; a torus link carries the torus flit and the credits
+// for the opposite direction; beside each tree link runs a barrier wire, the global
+// interrupt network's, with the barrier bits and a latency of its own. The ring
 // has latency + quantum slots: when nodes are stepped up to `quantum` (<= latency) cycles
 // each before the next node runs (Machine::advance), a sender may be that far ahead of its
 // receiver, and nothing the receiver has still to read is overwritten. With quantum 1 the
@@ -29,20 +30,18 @@ constexpr uint64_t kLinkCtlMask = (uint64_t{1} << kLinkCtlBits) - 1;
 
 struct LinkFlit {
   bool operator==(const LinkFlit& o) const {
-    return valid == o.valid && vc == o.vc && hdr == o.hdr && data == o.data && credit == o.credit && gi == o.gi &&
-           ctl == o.ctl;
+    return valid == o.valid && vc == o.vc && hdr == o.hdr && data == o.data && credit == o.credit && ctl == o.ctl;
   }
   bool operator!=(const LinkFlit& o) const { return !(*this == o); }
 
   // Flips bit b (0..kBits-1) of the word on the wire.
-  static constexpr unsigned kBits = 1 + 1 + 1 + 64 + 8 + 8 + kLinkCtlBits;
+  static constexpr unsigned kBits = 1 + 1 + 1 + 64 + 8 + kLinkCtlBits;
   void flip(unsigned b) {
     if (b < 64) data ^= uint64_t{1} << b;
     else if (b < 105) ctl ^= uint64_t{1} << (b - 64);
     else if (b < 113) credit ^= uint8_t(1u << (b - 105));
-    else if (b < 121) gi ^= uint8_t(1u << (b - 113));
-    else if (b == 121) valid = !valid;
-    else if (b == 122) vc = !vc;
+    else if (b == 113) valid = !valid;
+    else if (b == 114) vc = !vc;
     else hdr = !hdr;
   }
 
@@ -51,8 +50,20 @@ struct LinkFlit {
   bool hdr = false;
   uint64_t data = 0;
   uint8_t credit = 0;  // running credit counts for the link's other direction, VC v at bits [4v+3:4v]
-  uint8_t gi = 0;       // barrier network: {OR, AND} of each of the 4 channels
   uint64_t ctl = 0;     // link control word
+};
+
+// What a barrier wire carries: the global interrupt network's levels, {OR, AND} of each of
+// the 4 channels. These wires take no bit errors (set_faults is not called on them): the
+// barrier bits have no link layer to recover from one.
+struct BarrierBits {
+  bool operator==(const BarrierBits& o) const { return gi == o.gi; }
+  bool operator!=(const BarrierBits& o) const { return !(*this == o); }
+  static constexpr bool valid = false;  // a level, not a flit: the wire counts no flits
+  static constexpr unsigned kBits = 8;
+  void flip(unsigned b) { gi ^= uint8_t(1u << b); }
+
+  uint8_t gi = 0;
 };
 
 struct TorusFlit {
@@ -192,5 +203,6 @@ class WireSender {
 
 using LinkWire = DelayWire<LinkFlit>;
 using TorusWire = DelayWire<TorusFlit>;
+using BarrierWire = DelayWire<BarrierBits>;
 
 }  // namespace collnet::sim

@@ -43,16 +43,26 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
 
   out_wires_.assign(n, {nullptr, nullptr, nullptr});
+  out_barrier_wires_.assign(n, {nullptr, nullptr, nullptr});
   for (const TreeEdge& e : wiring_.edges()) {
-    auto down = std::make_unique<LinkWire>(config_.link_latency, quantum());  // parent -> child
-    auto up = std::make_unique<LinkWire>(config_.link_latency, quantum());    // child -> parent
-    nodes_[e.parent]->connect(e.parent_link, *down, *up);
-    nodes_[e.child]->connect(e.child_link, *up, *down);
+    auto down = std::make_unique<LinkWire>(config_.tree_latency, quantum());  // parent -> child
+    auto up = std::make_unique<LinkWire>(config_.tree_latency, quantum());    // child -> parent
+    auto gi_down = std::make_unique<BarrierWire>(config_.barrier_latency, quantum());
+    auto gi_up = std::make_unique<BarrierWire>(config_.barrier_latency, quantum());
+    nodes_[e.parent]->connect(e.parent_link, *down, *up, *gi_down, *gi_up);
+    nodes_[e.child]->connect(e.child_link, *up, *down, *gi_up, *gi_down);
     out_wires_[e.parent][e.parent_link] = down.get();
     out_wires_[e.child][e.child_link] = up.get();
+    out_barrier_wires_[e.parent][e.parent_link] = gi_down.get();
+    out_barrier_wires_[e.child][e.child_link] = gi_up.get();
     wires_.push_back(std::move(down));
     wires_.push_back(std::move(up));
+    barrier_wires_.push_back(std::move(gi_down));
+    barrier_wires_.push_back(std::move(gi_up));
   }
+  const uint16_t tree_rate = MachineConfig::rate_word(config_.tree_cycles_per_flit);
+  const uint16_t torus_rate = MachineConfig::rate_word(config_.torus_cycles_per_flit);
+  for (auto& node : nodes_) node->set_link_rates(tree_rate, torus_rate);
 
   // The torus: node r's link d sends to its neighbour that way, which receives it on the
   // opposite link; dimensions of size 1 have no links.
@@ -60,7 +70,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   torus_out_.resize(n);
   for (unsigned r = 0; r < n; ++r)
     for (unsigned d = 0; d < 6; ++d)
-      if (torus.has_link(d)) torus_out_[r][d] = std::make_unique<TorusWire>(config_.link_latency, quantum());
+      if (torus.has_link(d))
+        torus_out_[r][d] = std::make_unique<TorusWire>(config_.torus_latency[d / 2], quantum());
   for (unsigned r = 0; r < n; ++r) {
     for (unsigned d = 0; d < 6; ++d)
       if (torus.has_link(d))
@@ -340,6 +351,9 @@ void Machine::apply_link_faults(const fw::TorusLayout& torus) {
     const uint64_t at = std::min(cut_at(false, e.parent, e.parent_link), cut_at(false, e.child, e.child_link));
     for (LinkWire* w : {out_wires_[e.parent][e.parent_link], out_wires_[e.child][e.child_link]})
       w->set_faults(config_.link_ber, wire_seed(config_.fault_seed, index++), at);
+    // The barrier wires beside it take no bit errors, but a cut link's go quiet too.
+    for (BarrierWire* w : {out_barrier_wires_[e.parent][e.parent_link], out_barrier_wires_[e.child][e.child_link]})
+      w->set_faults(0, 1, at);
   }
   for (unsigned r = 0; r < torus_out_.size(); ++r)
     for (unsigned d = 0; d < 6; ++d)

@@ -55,7 +55,7 @@ class Machine : public fw::MachineModel {
 
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
   // nodes do the work. May be called again to go on; not together with run(). Steps each
-  // node link_latency cycles at a time, on MachineConfig::threads host threads, unless
+  // node MachineConfig::shortest_latency() cycles at a time, on MachineConfig::threads host threads, unless
   // MachineConfig::lockstep (the results are the same cycle for cycle). With more than one
   // thread, agents of different nodes run concurrently: what they share must be
   // thread-safe (workload::TrafficLedger is).
@@ -113,9 +113,9 @@ class Machine : public fw::MachineModel {
   void unwind(const std::vector<unsigned>& unfinished);
   WaveView wave_view(WaveView v) const;  // `v` with the networks the run used, if it names none
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
-  // by the per-cycle trace) or else `link_latency` cycles per node at a time.
+  // by the per-cycle trace) or else the shortest wire's latency in cycles per node at a time.
   bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }
-  unsigned quantum() const { return lockstep() ? 1 : config_.link_latency; }
+  unsigned quantum() const { return lockstep() ? 1 : config_.shortest_latency(); }
 
   MachineConfig config_;
   TreeWiring wiring_;
@@ -127,6 +127,9 @@ class Machine : public fw::MachineModel {
   void apply_link_faults(const fw::TorusLayout& torus);
   std::vector<std::unique_ptr<LinkWire>> wires_;
   std::vector<std::array<LinkWire*, 3>> out_wires_;
+  // The barrier wires beside each tree link, by sending node and link.
+  std::vector<std::unique_ptr<BarrierWire>> barrier_wires_;
+  std::vector<std::array<BarrierWire*, 3>> out_barrier_wires_;
   std::vector<std::array<std::unique_ptr<TorusWire>, 6>> torus_out_;
   std::vector<fw::Personality> personalities_;
   std::vector<std::unique_ptr<fw::TreeFirmware>> firmware_;

@@ -1,23 +1,61 @@
 #include "machine_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "firmware/torus_layout.hpp"
 
 namespace collnet::sim {
 
+void MachineConfig::set_link_latency(unsigned cycles) {
+  tree_latency = barrier_latency = cycles;
+  torus_latency = {cycles, cycles, cycles};
+}
+
+unsigned MachineConfig::shortest_latency() const {
+  return std::min({tree_latency, barrier_latency, torus_latency[0], torus_latency[1], torus_latency[2]});
+}
+
+bool MachineConfig::uniform_links() const {
+  const unsigned l = tree_latency;
+  return barrier_latency == l && torus_latency[0] == l && torus_latency[1] == l && torus_latency[2] == l &&
+         tree_cycles_per_flit == 1 && torus_cycles_per_flit == 1;
+}
+
+uint16_t MachineConfig::rate_word(double cycles_per_flit) {
+  return static_cast<uint16_t>(std::lround(cycles_per_flit * 256));
+}
+
 void MachineConfig::validate() const {
   if (shape.nodes() < 1) throw std::invalid_argument("machine shape " + shape.str() + " has no nodes");
   if (shape.nodes() > kMaxNodes)
     throw std::invalid_argument("machine shape " + shape.str() + " has " + std::to_string(shape.nodes()) +
                                 " nodes; at most " + std::to_string(kMaxNodes) + " are supported");
-  if (link_latency < 1 || link_latency > kMaxLinkLatency)
-    throw std::invalid_argument("link latency " + std::to_string(link_latency) + " must be 1.." +
-                                std::to_string(kMaxLinkLatency) +
-                                " cycles (the link layer's retransmission timeout covers round trips up to that)");
-  if (access_cycles < 1 || access_cycles > 1000)
-    throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1..1000 cycles");
+  const auto check_latency = [](const std::string& what, unsigned cycles) {
+    if (cycles < 1 || cycles > kMaxLinkLatency)
+      throw std::invalid_argument(what + " latency " + std::to_string(cycles) + " must be 1.." +
+                                  std::to_string(kMaxLinkLatency) +
+                                  " cycles (the link layer's retransmission timeout covers round trips up to that)");
+  };
+  check_latency("tree link", tree_latency);
+  for (unsigned k = 0; k < 3; ++k) check_latency(std::string("torus ") + "xyz"[k] + " link", torus_latency[k]);
+  if (barrier_latency < 1 || barrier_latency > kMaxBarrierLatency)
+    throw std::invalid_argument("barrier wire latency " + std::to_string(barrier_latency) + " must be 1.." +
+                                std::to_string(kMaxBarrierLatency) + " cycles");
+  const auto check_rate = [](const std::string& what, double cpf) {
+    if (!(cpf >= 1 && cpf <= kMaxCyclesPerFlit))
+      throw std::invalid_argument(what + " rate " + std::to_string(cpf) + " must be 1.." +
+                                  std::to_string(static_cast<int>(kMaxCyclesPerFlit)) + " cycles per flit");
+    if (std::fabs(cpf * 256 - std::round(cpf * 256)) > 1e-9)
+      throw std::invalid_argument(what + " rate " + std::to_string(cpf) +
+                                  " cycles per flit is not a multiple of 1/256 (the link's rate accumulator's step)");
+  };
+  check_rate("tree link", tree_cycles_per_flit);
+  check_rate("torus link", torus_cycles_per_flit);
+  if (access_cycles < 1 || access_cycles > kMaxAccessCycles)
+    throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1.." +
+                                std::to_string(kMaxAccessCycles) + " cycles");
   if (tasks_per_node < 1 || tasks_per_node > kMaxTasksPerNode)
     throw std::invalid_argument("tasks per node " + std::to_string(tasks_per_node) + " must be 1.." +
                                 std::to_string(kMaxTasksPerNode));

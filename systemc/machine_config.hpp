@@ -1,6 +1,7 @@
 // Everything that defines a simulated machine, passed down as a value.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,16 +18,39 @@ struct MachineConfig {
   static constexpr unsigned kMaxTasksPerNode = 64;
   static constexpr unsigned kMaxThreads = 256;
   static constexpr unsigned kMaxLinkLatency = 60;  // lk_pkg::LkMaxLatency
+  static constexpr unsigned kMaxBarrierLatency = 1000;
+  static constexpr double kMaxCyclesPerFlit = 64;  // a flit's gap stays well inside lk_pkg::LkTimeout
+  static constexpr unsigned kMaxAccessCycles = 1000;
 
   Shape shape;
-  unsigned link_latency = 4;              // cycles from a sender's register to the receiver's, >= 1
+  // Link timing. A latency is the cycles from a sender's register to the receiver's: the
+  // tree links', the torus links' per dimension (x, y, z: cables between boards are longer
+  // than those on one), and the barrier wires' (the global interrupt network, beside the
+  // tree links). A link layer covers round trips up to kMaxLinkLatency; barrier wires have
+  // none. A rate is a link's serialisation, in cycles per 64-bit flit: 1 is a flit every
+  // cycle, 16 is half a byte per cycle; fractions in steps of 1/256 (lk_port's cpf_i).
+  unsigned tree_latency = 4;
+  std::array<unsigned, 3> torus_latency{4, 4, 4};
+  unsigned barrier_latency = 4;
+  double tree_cycles_per_flit = 1;
+  double torus_cycles_per_flit = 1;
+  // Every link latency and the barrier wires' (what --link-latency sets).
+  void set_link_latency(unsigned cycles);
+  // The shortest latency of any wire: how far one node may run ahead of another.
+  unsigned shortest_latency() const;
+  // Every wire has the same latency and every link a flit per cycle (the flat engine's
+  // machine: nd_machine has one LinkLatency and full-rate links).
+  bool uniform_links() const;
+  // A rate as lk_port's cpf_i (8.8 fixed point).
+  static uint16_t rate_word(double cycles_per_flit);
+
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more
   std::string trace_path;                 // FST file to write (empty: no trace)
   std::vector<unsigned> trace_nodes;      // the nodes the trace holds, in order (empty: every node)
-  // Machine::advance() steps each node link_latency cycles at a time (exact, and faster
+  // Machine::advance() steps each node shortest_latency() cycles at a time (exact, and faster
   // on big machines: a node's state stays in cache); lockstep steps every node one cycle
   // at a time under the SystemC kernel, as run() does. A trace forces lockstep.
   bool lockstep = false;

@@ -18,6 +18,7 @@ namespace collnet::sim {
 
 namespace {
 const LinkFlit kIdle{};
+const BarrierBits kBarrierIdle{};
 const TorusFlit kTorusIdle{};
 
 // Drives an input port, saying whether its value changed.
@@ -142,10 +143,19 @@ void Node::set_torus_links_down(unsigned links_down) {
 
 uint64_t Node::torus_status() const { return torus_->tor_status_o; }
 
-void Node::connect(unsigned link, LinkWire& out, LinkWire& in) {
+void Node::connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_out, BarrierWire& gi_in) {
   out_.at(link).bind(&out);
   in_.at(link) = &in;
   in.notify(&tree_read_until_[link]);
+  gi_wire_out_.at(link).bind(&gi_out);
+  gi_wire_in_.at(link) = &gi_in;
+  gi_in.notify(&gi_read_until_[link]);
+}
+
+void Node::set_link_rates(uint16_t tree_cpf, uint16_t torus_cpf) {
+  tree_->tree_cpf_i = tree_cpf;
+  torus_->torus_cpf_i = torus_cpf;
+  tree_config_changed_ = torus_config_changed_ = true;
 }
 
 uint64_t Node::bus_rdata() const { return bus_rvector()[0]; }
@@ -218,20 +228,31 @@ bool Node::drive_tree() {
     switch (l) {
       case 0:
         m.tree0_in_valid_i = f.valid, m.tree0_in_vc_i = f.vc, m.tree0_in_hdr_i = f.hdr, m.tree0_in_data_i = f.data;
-        m.tree0_out_credit_i = f.credit, m.gi0_in_i = f.gi, m.tree0_in_ctl_i = f.ctl;
+        m.tree0_out_credit_i = f.credit, m.tree0_in_ctl_i = f.ctl;
         break;
       case 1:
         m.tree1_in_valid_i = f.valid, m.tree1_in_vc_i = f.vc, m.tree1_in_hdr_i = f.hdr, m.tree1_in_data_i = f.data;
-        m.tree1_out_credit_i = f.credit, m.gi1_in_i = f.gi, m.tree1_in_ctl_i = f.ctl;
+        m.tree1_out_credit_i = f.credit, m.tree1_in_ctl_i = f.ctl;
         break;
       default:
         m.tree2_in_valid_i = f.valid, m.tree2_in_vc_i = f.vc, m.tree2_in_hdr_i = f.hdr, m.tree2_in_data_i = f.data;
-        m.tree2_out_credit_i = f.credit, m.gi2_in_i = f.gi, m.tree2_in_ctl_i = f.ctl;
+        m.tree2_out_credit_i = f.credit, m.tree2_in_ctl_i = f.ctl;
         break;
     }
   }
+  for (unsigned l = 0; l < 3; ++l) {
+    if (primed_ && cycle_ > gi_read_until_[l].load(std::memory_order_relaxed)) continue;
+    const BarrierBits& b = gi_wire_in_[l] ? gi_wire_in_[l]->get(cycle_) : kBarrierIdle;
+    if (primed_ && b == gi_in_[l]) continue;
+    gi_in_[l] = b;
+    changed = true;
+    (l == 0 ? m.gi0_in_i : l == 1 ? m.gi1_in_i : m.gi2_in_i) = b.gi;
+  }
   const bool req = request_.active && !to_torus(request_.addr);
   changed |= drive_request(m, req, tree_req_, request_);
+  // The rate pins (set_link_rates) are static; an edge after a change evaluates them.
+  changed |= tree_config_changed_;
+  tree_config_changed_ = false;
   if (req) changed |= drive(m.bus_priv_i, request_.privileged);  // the torus side has no privilege input
   return changed;
 }
@@ -263,11 +284,14 @@ bool Node::drive_torus() {
 void Node::read_tree_outputs() {
   const Vtree_net& m = *tree_;
   tree_out_[0] = {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
-                  m.tree0_in_credit_o, m.gi0_out_o, m.tree0_out_ctl_o};
+                  m.tree0_in_credit_o, m.tree0_out_ctl_o};
   tree_out_[1] = {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
-                  m.tree1_in_credit_o, m.gi1_out_o, m.tree1_out_ctl_o};
+                  m.tree1_in_credit_o, m.tree1_out_ctl_o};
   tree_out_[2] = {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
-                  m.tree2_in_credit_o, m.gi2_out_o, m.tree2_out_ctl_o};
+                  m.tree2_in_credit_o, m.tree2_out_ctl_o};
+  gi_out_[0].gi = m.gi0_out_o;
+  gi_out_[1].gi = m.gi1_out_o;
+  gi_out_[2].gi = m.gi2_out_o;
 }
 
 void Node::read_torus_outputs() {
@@ -285,7 +309,10 @@ void Node::step() {
   primed_ = true;
   if (request_.active) sel_torus_ = to_torus(request_.addr);
 
-  for (unsigned l = 0; l < 3; ++l) out_[l].put(cycle_, tree_out_[l]);
+  for (unsigned l = 0; l < 3; ++l) {
+    out_[l].put(cycle_, tree_out_[l]);
+    gi_wire_out_[l].put(cycle_, gi_out_[l]);
+  }
   for (unsigned d = 0; d < 6; ++d) tor_out_[d].put(cycle_, torus_out_[d]);
 
   request_.active = false;

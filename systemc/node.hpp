@@ -38,8 +38,12 @@ class Node : public sc_core::sc_module, public fw::BusPort {
 
   sc_core::sc_in<bool> clk;
 
-  // Tree link l of this node sends on `out` and receives on `in`.
-  void connect(unsigned link, LinkWire& out, LinkWire& in);
+  // Tree link l of this node sends on `out` and receives on `in`; the barrier bits of that
+  // link go on `gi_out` and come from `gi_in`.
+  void connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_out, BarrierWire& gi_in);
+  // The links' serialisation rates, cycles per flit in 8.8 fixed point (lk_port's cpf_i;
+  // MachineConfig::rate_word). Static: set before the first edge.
+  void set_link_rates(uint16_t tree_cpf, uint16_t torus_cpf);
   // Torus link d (direction 2*dim + minus) sends on `out` and receives on `in`.
   void connect_torus(unsigned dir, TorusWire& out, TorusWire& in);
   // The node's torus coordinates, the torus size and links marked down (static).
@@ -126,16 +130,21 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // each side's registered link outputs as of its last evaluation: a side that is skipped
   // is not touched at all, which keeps its memory out of the cache.
   std::array<LinkFlit, 3> tree_in_{}, tree_out_{};
+  std::array<BarrierBits, 3> gi_in_{}, gi_out_{};
   std::array<TorusFlit, 6> torus_in_{}, torus_out_{};
   bool tree_req_ = false, torus_req_ = false;  // the bus request last driven into each side
   // Per incoming wire, the last cycle this node must read it at (DelayWire::notify).
   std::array<std::atomic<uint64_t>, 3> tree_read_until_{};
+  std::array<std::atomic<uint64_t>, 3> gi_read_until_{};
   std::array<std::atomic<uint64_t>, 6> torus_read_until_{};
   bool primed_ = false;  // the first cycle drives every input
   bool torus_config_changed_ = true;
+  bool tree_config_changed_ = true;
   bool sel_torus_ = false;  // nd_node's registered read select: the last access went to the torus
   std::array<WireSender<LinkFlit>, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
+  std::array<WireSender<BarrierBits>, 3> gi_wire_out_{};
+  std::array<const BarrierWire*, 3> gi_wire_in_{};
   std::array<WireSender<TorusFlit>, 6> tor_out_{};
   std::array<const TorusWire*, 6> tor_in_{};
   fw::EdgeAgent* agent_ = nullptr;

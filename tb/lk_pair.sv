@@ -31,6 +31,7 @@ module lk_pair #(
   input  wire logic [Vcs*CntW-1:0] a_w_cnt_i, b_w_cnt_i,
   input  wire logic [LevelW-1:0]  a_w_level_i, b_w_level_i,
   input  wire logic [CtlW-1:0]    a_w_ctl_i, b_w_ctl_i,
+  input  wire logic [15:0]        a_cpf_i, b_cpf_i,  // each end's rate, cycles per flit (8.8)
   output logic                    a_down_o, b_down_o,
   input  wire logic [2:0]         a_sel_i, b_sel_i,
   output logic      [63:0]        a_word_o, b_word_o
@@ -46,7 +47,7 @@ module lk_pair #(
     .hold_o(a_hold_o), .n_valid_o(a_n_valid_o), .n_data_o(a_n_data_o), .n_credit_o(a_n_credit_o),
     .n_level_o(a_n_level_o), .w_valid_o(a_w_valid_o), .w_data_o(a_w_data_o), .w_cnt_o(a_w_cnt_o),
     .w_level_o(a_w_level_o), .w_ctl_o(a_w_ctl_o), .w_valid_i(a_w_valid_i), .w_data_i(a_w_data_i),
-    .w_cnt_i(a_w_cnt_i), .w_level_i(a_w_level_i), .w_ctl_i(a_w_ctl_i), .down_o(a_down_o),
+    .w_cnt_i(a_w_cnt_i), .w_level_i(a_w_level_i), .w_ctl_i(a_w_ctl_i), .cpf_i(a_cpf_i), .down_o(a_down_o),
     .counters_o(a_counters)
   );
 
@@ -56,7 +57,7 @@ module lk_pair #(
     .hold_o(b_hold_o), .n_valid_o(b_n_valid_o), .n_data_o(b_n_data_o), .n_credit_o(b_n_credit_o),
     .n_level_o(b_n_level_o), .w_valid_o(b_w_valid_o), .w_data_o(b_w_data_o), .w_cnt_o(b_w_cnt_o),
     .w_level_o(b_w_level_o), .w_ctl_o(b_w_ctl_o), .w_valid_i(b_w_valid_i), .w_data_i(b_w_data_i),
-    .w_cnt_i(b_w_cnt_i), .w_level_i(b_w_level_i), .w_ctl_i(b_w_ctl_i), .down_o(b_down_o),
+    .w_cnt_i(b_w_cnt_i), .w_level_i(b_w_level_i), .w_ctl_i(b_w_ctl_i), .cpf_i(b_cpf_i), .down_o(b_down_o),
     .counters_o(b_counters)
   );
 

@@ -10,6 +10,9 @@
 //    counters add up (first sends = deliveries, errors and resends seen). Go-back-N pays
 //    for an error with a round trip of resent flits: at 1e-3 a third of the flits get through.
 //  - A link cut mid-stream is declared down within LkRetryLimit timeouts and holds its node.
+//  - A slow link (cpf_i: 1.5 to 64 cycles per flit, latencies up to 60) puts flits on its
+//    wire no faster than its rate and at it while busy, delivers every flit, and never
+//    times out.
 //  - A node that ignores hold_o overruns the buffer and the assertion says so.
 #include <array>
 #include <cstdint>
@@ -91,13 +94,14 @@ struct Ports {
   VlWide<3>*n_data_i, *n_data_o, *w_data_o, *w_data_i;
   CData *w_valid_o, *w_cnt_o, *w_level_o, *w_valid_i, *w_cnt_i, *w_level_i, *down_o, *sel_i;
   QData *w_ctl_o, *w_ctl_i, *word_o;
+  SData* cpf_i;
 };
 #define LK_PORTS(m, e)                                                                                        \
   Ports {                                                                                                    \
     &m.e##_n_valid_i, &m.e##_n_credit_i, &m.e##_n_level_i, &m.e##_hold_o, &m.e##_n_valid_o, &m.e##_n_credit_o, \
         &m.e##_n_level_o, &m.e##_n_data_i, &m.e##_n_data_o, &m.e##_w_data_o, &m.e##_w_data_i, &m.e##_w_valid_o, \
         &m.e##_w_cnt_o, &m.e##_w_level_o, &m.e##_w_valid_i, &m.e##_w_cnt_i, &m.e##_w_level_i, &m.e##_down_o,    \
-        &m.e##_sel_i, &m.e##_w_ctl_o, &m.e##_w_ctl_i, &m.e##_word_o                                           \
+        &m.e##_sel_i, &m.e##_w_ctl_o, &m.e##_w_ctl_i, &m.e##_word_o, &m.e##_cpf_i                            \
   }
 
 // The node behind one link end: what it sends, returns and receives.
@@ -146,6 +150,7 @@ struct Options {
   uint64_t cycles = 20000;
   uint64_t stop_sending_at = ~uint64_t{0};  // no packet starts from here on
   double start_rate = 0.5;                    // chance a packet starts when allowed
+  uint16_t cpf = 0x100;                       // both ends' rate, cycles per flit (8.8)
 };
 
 class Pair {
@@ -161,6 +166,8 @@ class Pair {
   Wire& ab() { return ab_; }
   Wire& ba() { return ba_; }
   uint64_t cycle() const { return cycle_; }
+  // The cycles each end put a flit on its wire (first sends and resends).
+  std::vector<uint64_t> a_wire_flits, b_wire_flits;
 
   void run(uint64_t cycles) {
     for (uint64_t i = 0; i < cycles; ++i) step();
@@ -182,6 +189,7 @@ class Pair {
     for (unsigned v = 0; v < kVcs; ++v) c |= uint8_t(n.credit_out[v] << v);
     *m.n_credit_i = c;
     *m.n_level_i = n.level;
+    *m.cpf_i = o_.cpf;
   }
 
   void observe(NodeSide& n) {
@@ -237,6 +245,8 @@ class Pair {
     h.tick();
     ab_.put(out_a, cycle_);
     ba_.put(out_b, cycle_);
+    if (out_a.valid) a_wire_flits.push_back(cycle_);
+    if (out_b.valid) b_wire_flits.push_back(cycle_);
     advance_node(a, b, hold_a);
     advance_node(b, a, hold_b);
     ++cycle_;
@@ -300,6 +310,55 @@ TEST_P(LkPortClean, AddsNoCycleToFlitsCreditsOrLevels) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Latencies, LkPortClean, ::testing::Values(1u, 4u, 30u));
+
+// Serialisation (cpf_i): a link end puts a flit on the wire no more often than its rate
+// allows, fractional rates average out to the rate, the node's flits queue in the
+// retransmission buffer meanwhile (hold_o bounds them), and nothing times out, however
+// slow the link, up to the longest latency.
+struct RateCase {
+  uint16_t cpf;
+  unsigned latency;
+};
+class LkPortRate : public ::testing::TestWithParam<RateCase> {};
+
+TEST_P(LkPortRate, SendsAtTheRateAndDeliversEverything) {
+  Options o;
+  o.cpf = GetParam().cpf;
+  o.latency = GetParam().latency;
+  o.start_rate = 1.0;  // the node offers more than the link carries
+  o.cycles = 30000;
+  o.stop_sending_at = 20000;
+  Pair p(o, test_seed());
+  p.run(o.cycles);
+  const double cycles_per_flit = o.cpf / 256.0;
+  for (auto [from, to, wire, dir] : {std::tuple{&p.a, &p.b, &p.a_wire_flits, "a to b"},
+                                     std::tuple{&p.b, &p.a, &p.b_wire_flits, "b to a"}}) {
+    ASSERT_GT(from->sent.size(), 100u) << dir;
+    expect_delivered_in_order(*from, *to, dir);
+    // No two flits closer than the rate allows, and over any window no more than it allows.
+    const uint64_t min_gap = o.cpf / 256;
+    for (size_t i = 1; i < wire->size(); ++i) ASSERT_GE((*wire)[i] - (*wire)[i - 1], min_gap) << dir << ": flit " << i;
+    const size_t window = 1000;
+    for (size_t i = 0; i + window < wire->size(); i += 97)
+      ASSERT_GE(double((*wire)[i + window] - (*wire)[i]) + 1, window * cycles_per_flit - 1) << dir << ": flits " << i;
+    // While the node keeps the link busy, the link runs at its rate.
+    const uint64_t busy_until = 15000;
+    size_t busy = 0;
+    for (uint64_t c : *wire) busy += c < busy_until;
+    EXPECT_NEAR(double(busy), busy_until / cycles_per_flit, busy_until / cycles_per_flit * 0.02 + 2) << dir;
+    EXPECT_EQ(p.word(*from, 5), 0u) << dir << ": LkResent";
+    EXPECT_EQ(p.word(*from, 6), 0u) << dir << ": LkTimeouts";
+  }
+  EXPECT_FALSE(p.h.assertion_failed());
+}
+
+INSTANTIATE_TEST_SUITE_P(Rates, LkPortRate,
+                         ::testing::Values(RateCase{0x180, 4}, RateCase{0x1000, 4}, RateCase{0x2000, 60},
+                                           RateCase{0x4000, 60}, RateCase{0x0a55, 30}),
+                         [](const ::testing::TestParamInfo<RateCase>& info) {
+                           return "cpf" + std::to_string(info.param.cpf) + "_latency" +
+                                  std::to_string(info.param.latency);
+                         });
 
 struct ErrorCase {
   unsigned latency;

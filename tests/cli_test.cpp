@@ -546,6 +546,126 @@ TEST(CliProgress, APipeOrCiGetsNothing) {
   EXPECT_EQ(off.err, "");
 }
 
+// ------------------------------------------------------------------ machine files
+// Every key but what measures the host (wall time, speed).
+nlohmann::json without_host(nlohmann::json j) {
+  for (const char* key : {"wall_seconds", "node_cycles_per_second", "sim_cycles_per_second", "cycles_per_second"})
+    j.erase(key);
+  return j;
+}
+
+// A machine file and the command-line options that say the same give the same run, cycle
+// for cycle and field for field, for a collective on the tree, a barrier and torus traffic;
+// and the timing is really applied (the run differs from the default machine's).
+TEST(CliMachine, AFileAndTheEquivalentOptionsRunTheSameCycleForCycle) {
+  const std::string file = kTmp + "/machine_test.json";
+  {
+    std::ofstream f(file);
+    f << R"({"name": "test", "description": "every timing parameter away from its default",
+             "clock_mhz": 500,
+             "tree": {"latency": 9, "cycles_per_flit": 2.5},
+             "torus": {"latency": {"x": 5, "y": 7, "z": 11}, "cycles_per_flit": 3},
+             "barrier": {"latency": 13},
+             "processor": {"access_cycles": 2},
+             "sources": {"tree.latency": "made up for the test"}})";
+  }
+  const std::vector<std::string> options = {"--clock-mhz", "500", "--tree-latency", "9", "--tree-cycles-per-flit", "2.5",
+                                            "--torus-latency", "5,7,11", "--torus-cycles-per-flit", "3",
+                                            "--barrier-latency", "13", "--access-cycles", "2"};
+  const std::string json = kTmp + "/machine_run.json";
+  const std::vector<std::vector<std::string>> runs = {
+      {"run", "allreduce", "--torus", "3x2x2", "--count", "200"},
+      {"run", "barrier", "--torus", "3x2x2"},
+      {"run", "alltoall", "--torus", "2x2x2", "--count", "16"},
+      {"traffic", "--torus", "3x3x2", "--cycles", "2000", "--warmup", "200", "--rate", "0.05"}};
+  for (const auto& base : runs) {
+    std::vector<nlohmann::json> got;
+    for (int way = 0; way < 3; ++way) {
+      auto args = base;
+      if (way == 0) args.insert(args.end(), {"--machine", file});
+      if (way == 1) args.insert(args.end(), options.begin(), options.end());
+      args.insert(args.end(), {"--json", json});
+      const auto r = collnet(args);
+      ASSERT_EQ(r.status, 0) << base[1] << ": " << r.out << r.err;
+      got.push_back(without_host(read_json(json)));
+    }
+    EXPECT_EQ(got[0], got[1]) << base[1] << ": the file and the options differ";
+    EXPECT_EQ(got[0].at("machine").at("torus").at("latency").at("z"), 11) << base[1];
+    EXPECT_EQ(got[0].at("machine").at("tree").at("cycles_per_flit"), 2.5) << base[1];
+    EXPECT_NE(got[0], got[2]) << base[1] << ": the machine file changed nothing";
+    const char* key = base[0] == "traffic" ? "avg_latency" : "cycles";
+    EXPECT_GT(got[0].at(key).get<double>(), got[2].at(key).get<double>()) << base[1] << ": slower links, more cycles";
+  }
+}
+
+// `--machine default` is the machine with no options, and a preset's values are applied
+// (bgl: the tree's serialisation bounds a long allreduce, a barrier takes the barrier
+// wires' latency), with its shape unless --torus says otherwise.
+TEST(CliMachine, PresetsApplyAndTheDefaultIsTheMachineWithoutOptions) {
+  const std::string json = kTmp + "/machine_preset.json";
+  std::vector<nlohmann::json> got;
+  for (bool preset : {false, true}) {
+    std::vector<std::string> args = {"run", "allreduce", "--torus", "2x2x2", "--count", "100", "--json", json};
+    if (preset) args.insert(args.end(), {"--machine", "default"});
+    const auto r = collnet(args);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    got.push_back(without_host(read_json(json)));
+  }
+  EXPECT_EQ(got[0], got[1]);
+
+  const auto list = collnet({"machines"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("bgl"), std::string::npos) << list.out;
+  const auto show = collnet({"machines", "--show", "bgl"});
+  ASSERT_EQ(show.status, 0) << show.err;
+  const auto bgl = nlohmann::json::parse(show.out);
+  EXPECT_EQ(bgl.at("shape"), "64x32x32");
+  EXPECT_EQ(bgl.at("tree").at("cycles_per_flit"), 16);
+
+  // 4096 u64 on 2x2x1 is 128 packets of 33 flits through the root's links: at 16 cycles a
+  // flit, at least 128 * 33 * 16 cycles.
+  const auto r = collnet({"run", "allreduce", "--machine", "bgl", "--torus", "2x2x1", "--count", "4096", "--json", json,
+                          "--idle-skip", "check"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto j = read_json(json);
+  EXPECT_EQ(j.at("torus"), "2x2x1") << "--torus wins over the preset's shape";
+  EXPECT_GE(j.at("cycles").get<uint64_t>(), 128u * 33 * 16);
+  EXPECT_LE(j.at("cycles").get<uint64_t>(), 128u * 33 * 16 * 11 / 10);
+  const auto b = collnet({"run", "barrier", "--machine", "bgl", "--torus", "2x2x1", "--json", json});
+  ASSERT_EQ(b.status, 0) << b.out << b.err;
+  j = read_json(json);
+  EXPECT_GE(j.at("cycles").get<uint64_t>(), 2u * bgl.at("barrier").at("latency").get<uint64_t>())
+      << "a barrier's bits cross at least one barrier wire each way";
+}
+
+// A machine file with something wrong is refused before anything runs, naming the file
+// and the key.
+TEST(CliMachine, ABadMachineFileIsRefusedNamingTheKey) {
+  const std::string file = kTmp + "/machine_bad.json";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"tree": {"latency": 4, "bandwidth": 3}})", "'tree.bandwidth' is not a key of the format"},
+      {R"({"torus": {"latency": {"x": 4, "w": 4}}})", "'torus.latency.w' is not a key"},
+      {R"({"tree": {"latency": "fast"}})", "'tree.latency' must be a whole number"},
+      {R"({"tree": {"latency": 2.5}})", "'tree.latency' must be a whole number"},
+      {R"({"torus": {"latency": 61}})", "'torus.latency' must be 1..60"},
+      {R"({"barrier": {"latency": 0}})", "'barrier.latency' must be 1..1000"},
+      {R"({"tree": {"cycles_per_flit": 0.5}})", "tree link rate"},
+      {R"({"shape": "4x4"})", "'shape'"},
+      {R"({"clock_mhz": -1})", "'clock_mhz' must be positive"},
+      {R"({"tree": 4)", "is not valid JSON"},
+      {R"([1, 2])", "must be an object"}};
+  for (const auto& [text, names] : cases) {
+    {
+      std::ofstream f(file);
+      f << text;
+    }
+    const auto r = collnet({"run", "allreduce", "--torus", "2x1x1", "--machine", file});
+    EXPECT_EQ(r.status, 2) << text << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(names), std::string::npos) << text << ": " << r.err;
+    EXPECT_NE(r.err.find(file), std::string::npos) << text << ": " << r.err;
+  }
+}
+
 // ------------------------------------------------------------------ bad usage
 struct UsageCase {
   std::vector<std::string> args;
@@ -634,6 +754,16 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"compare", "alltoallv"}, "'alltoallv' is not a collective"},
                       UsageCase{{"compare", "allreduce", "--algorithms", "tree,torus-bruck"}, "'torus-bruck'"},
                       UsageCase{{"compare", "allreduce", "--sizes", "8,lots"}, "lots"},
+                      UsageCase{{"run", "allreduce", "--machine", "nosuch"}, "neither a preset (bgl, default)"},
+                      UsageCase{{"run", "allreduce", "--tree-latency", "61"}, "--tree-latency: must be 1..60"},
+                      UsageCase{{"run", "allreduce", "--torus-latency", "4,5"}, "--torus-latency: give one latency or three"},
+                      UsageCase{{"run", "allreduce", "--torus-latency", "4,x,4"}, "--torus-latency"},
+                      UsageCase{{"run", "allreduce", "--barrier-latency", "0"}, "--barrier-latency"},
+                      UsageCase{{"run", "allreduce", "--tree-cycles-per-flit", "0.5"}, "--tree-cycles-per-flit: must be 1..64"},
+                      UsageCase{{"run", "allreduce", "--torus-cycles-per-flit", "1.3"}, "not a multiple of 1/256"},
+                      UsageCase{{"traffic", "--torus-latency", "99"}, "--torus-latency"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--engine", "flat", "--tree-latency", "5"},
+                                "the flat engine models one latency for every link"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

@@ -301,7 +301,7 @@ TEST(TorusTraffic, FlatAndSystemcEnginesAgreeCycleForCycle) {
 TEST(TorusTraffic, SteppingInQuantaAgreesWithLockstepCycleForCycle) {
   for (const unsigned latency : {1u, 3u, 4u}) {
     sim::TrafficOptions o = traffic("3x2x4", 0.8, workload::Routing::Adaptive, 5);
-    o.machine.link_latency = latency;
+    o.machine.set_link_latency(latency);
     const std::string quanta = exact_run(o);
     o.machine.lockstep = true;
     EXPECT_EQ(quanta, exact_run(o)) << "link latency " << latency;
@@ -346,7 +346,7 @@ TEST(TorusTraffic, SkippingIdleNodeSidesAgreesWithEvaluatingEverythingCycleForCy
 TEST(TorusTraffic, SteppingOnSeveralThreadsAgreesWithOneCycleForCycle) {
   for (const unsigned latency : {1u, 4u}) {
     sim::TrafficOptions o = traffic("3x2x4", 0.8, workload::Routing::Adaptive, 9);
-    o.machine.link_latency = latency;
+    o.machine.set_link_latency(latency);
     const std::string one = exact_run(o);
     EXPECT_NE(one.find("lost 0 duplicated 0 corrupted 0"), std::string::npos) << one;
     for (const unsigned threads : {2u, 5u}) {

@@ -24,6 +24,13 @@
 // the next intact count carries every credit returned meanwhile (passed on to the node one
 // per lane and cycle), and the levels keep their last intact value.
 //
+// Serialisation: cpf_i is the link's rate, in cycles per flit (8.8 fixed point; 1.0 or
+// less is a flit every cycle, as the link runs by default). A slower link sends a flit
+// only when a rate accumulator has earned one (fractional rates average out exactly);
+// meanwhile the node's flits queue in the retransmission buffer, whose hold_o bounds
+// them, and the side band still goes every cycle. The accumulator saturates while the
+// link has nothing to send, so an idle link end stays quiescent.
+//
 // Counters (lk_pkg::LkTxFlits ... LkState) are on counters_o, for the register block
 // (lk_regs) and the machine's service port.
 `default_nettype none
@@ -65,6 +72,8 @@ module lk_port #(
   input  wire logic [Vcs*CntW-1:0]    w_cnt_i,
   input  wire logic [LevelW-1:0]      w_level_i,
   input  wire logic [CtlW-1:0]        w_ctl_i,
+  // the link's rate: cycles per flit, 8.8 fixed point (static)
+  input  wire logic [15:0]            cpf_i,
   // status
   output logic                        down_o,
   output logic      [8*64-1:0]        counters_o  // counter word k (lk_pkg::LkTxFlits ... LkState) in [k*64 +: 64]
@@ -83,14 +92,16 @@ module lk_port #(
   logic [FailW-1:0]  fails_q;
   logic              down_q, nak_seen_q;
 
-  logic              backlog, tx_valid, write, first;
+  logic              backlog, tx_valid, write, first, slot;
+  logic [15:0]       acc_q;  // the rate accumulator, 8.8 cycles (serialisation)
   logic [DataW-1:0]  tx_data;
   logic [SeqW-1:0]   tx_seq, held;
 
   assign held     = wr_q - ack_q;
   assign backlog  = (send_q != wr_q);
   assign write    = n_valid_i && !down_q;
-  assign tx_valid = !down_q && (backlog || n_valid_i);
+  assign slot     = (cpf_i <= 16'h0100) || (acc_q >= cpf_i);
+  assign tx_valid = !down_q && slot && (backlog || n_valid_i);
   assign tx_data  = backlog ? mem_q[send_q[IdxW-1:0]] : n_data_i;
   assign tx_seq   = backlog ? send_q : wr_q;
   assign first    = tx_valid && (tx_seq == hi_q);
@@ -191,6 +202,16 @@ module lk_port #(
 
   always_ff @(posedge clk_i) begin
     if (write) mem_q[wr_q[IdxW-1:0]] <= n_data_i;
+  end
+
+  // Serialisation: a cycle earns 1.0, a flit sent spends cpf_i, and the savings stop at
+  // cpf_i + 255/256 (a whole flit plus the fraction carried between flits).
+  logic [16:0] acc_earned, acc_cap;
+  assign acc_earned = {1'b0, acc_q} - (tx_valid ? {1'b0, cpf_i} : 17'd0) + 17'h00100;
+  assign acc_cap    = {1'b0, cpf_i} + 17'h000ff;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                     acc_q <= '1;
+    else if (cpf_i > 16'h0100)       acc_q <= 16'((acc_earned > acc_cap) ? acc_cap : acc_earned);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -233,7 +233,7 @@ module nd_machine #(
       // torus configuration
       .tor_coord_i({8'(PosZ), 8'(PosY), 8'(PosX)}), .tor_dims_i({8'(Z), 8'(Y), 8'(X)}),
       .tor_link_down_i(node_link_down[r]),
-      .tor_status_o(tor_status_o[r]), .err_o(err_o[r])
+      .tor_status_o(tor_status_o[r]), .tree_cpf_i(16'h0100), .torus_cpf_i(16'h0100), .err_o(err_o[r])
     );
   end
 

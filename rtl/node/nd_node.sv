@@ -155,6 +155,10 @@ module nd_node (
   input  wire logic [tr_pkg::NumDirs-1:0]                tor_link_down_i,  // torus links not to use
   // RegTrStatus as wires (FIFO levels), for an on-chip agent that streams packets
   output logic      [63:0]                               tor_status_o,
+  // the links' rates, cycles per flit in 8.8 fixed point (static; lk_port): 16'h0100 is a
+  // flit every cycle
+  input  wire logic [15:0]                               tree_cpf_i,
+  input  wire logic [15:0]                               torus_cpf_i,
   // any sticky error in the node
   output logic                                           err_o
 );
@@ -202,7 +206,7 @@ module nd_node (
     .tree1_in_valid_i, .tree1_in_vc_i, .tree1_in_hdr_i, .tree1_in_data_i, .tree1_in_credit_o, .tree1_out_valid_o, .tree1_out_vc_o, .tree1_out_hdr_o, .tree1_out_data_o, .tree1_out_credit_i, .tree1_in_ctl_i, .tree1_out_ctl_o,
     .tree2_in_valid_i, .tree2_in_vc_i, .tree2_in_hdr_i, .tree2_in_data_i, .tree2_in_credit_o, .tree2_out_valid_o, .tree2_out_vc_o, .tree2_out_hdr_o, .tree2_out_data_o, .tree2_out_credit_i, .tree2_in_ctl_i, .tree2_out_ctl_o,
     .gi0_in_i, .gi0_out_o, .gi1_in_i, .gi1_out_o, .gi2_in_i, .gi2_out_o,
-    .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_tree_svc),
+    .tree_cpf_i, .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_tree_svc),
     .err_o(tree_err)
   );
 
@@ -222,7 +226,7 @@ module nd_node (
     .tor4_out_valid_o, .tor4_out_hdr_o, .tor4_out_vc_o, .tor4_out_data_o, .tor4_out_credit_i, .tor4_in_ctl_i, .tor4_out_ctl_o,
     .tor5_in_valid_i, .tor5_in_hdr_i, .tor5_in_vc_i, .tor5_in_data_i, .tor5_in_credit_o,
     .tor5_out_valid_o, .tor5_out_hdr_o, .tor5_out_vc_o, .tor5_out_data_o, .tor5_out_credit_i, .tor5_in_ctl_i, .tor5_out_ctl_o,
-    .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o,
+    .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o, .torus_cpf_i,
     .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_torus_svc),
     .perf_svc_sel_i(7'd0), .perf_svc_word_o(unused_perf_svc),
     .err_o(tr_err)

@@ -103,6 +103,8 @@ module nd_torus_net (
   input  wire logic [tr_pkg::NumDirs-1:0]                tor_link_down_i,  // torus links not to use
   // RegTrStatus as wires (FIFO levels), for an on-chip agent that streams packets
   output logic      [63:0]                               tor_status_o,
+  // the torus links' rate: cycles per flit, 8.8 fixed point (static; lk_port)
+  input  wire logic [15:0]                               torus_cpf_i,
   // any sticky error bit of the router or its registers
   // service port: link counter word sel[2:0] of torus link sel[5:3], combinational
   input  wire logic [5:0]                                lk_svc_sel_i,
@@ -175,7 +177,7 @@ module nd_torus_net (
       .w_cnt_o(w_out_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_o(unused_w_level),
       .w_ctl_o(w_out_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
       .w_valid_i(w_in_valid[d]), .w_data_i({w_in_hdr[d], w_in_vc[d*2 +: 2], w_in_data[d*64 +: 64]}),
-      .w_cnt_i(w_in_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0),
+      .w_cnt_i(w_in_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(torus_cpf_i),
       .w_ctl_i(w_in_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
       .down_o(lk_down[d]), .counters_o(lk_counters[d*8*64 +: 8*64])
     );

@@ -72,6 +72,8 @@ module nd_tree_net #(
   input  wire logic [7:0]                     gi2_in_i,
   output logic      [7:0]                     gi2_out_o,
   // service port: link counter word sel[2:0] of tree link sel[5:3], combinational
+  // the tree links' rate: cycles per flit, 8.8 fixed point (static; lk_port)
+  input  wire logic [15:0]                    tree_cpf_i,
   input  wire logic [5:0]                     lk_svc_sel_i,
   output logic      [63:0]                    lk_svc_word_o,
   // any sticky error of the adapter or the barrier unit
@@ -103,8 +105,10 @@ module nd_tree_net #(
 
   // ------------------------------------------------------------ links
   // The adapter's and the barrier unit's link ports meet the wires through a link end each
-  // (lk_port): a flit is {vc, hdr, data}, credits travel as running counts, and the
-  // barrier bits are the link's level bits.
+  // (lk_port): a flit is {vc, hdr, data} and credits travel as running counts. The
+  // barrier bits have wires of their own (gi*_in_i/gi*_out_o), as the global interrupt
+  // network had on the real machine, so that their latency can differ from the tree's;
+  // they do not pass through the link layer.
   localparam int Links = cn_pkg::NumLinks;
   localparam int Vcs   = cn_pkg::NumVcs;
   localparam int CntW  = lk_pkg::LkTreeCntW;
@@ -117,7 +121,7 @@ module nd_tree_net #(
   logic [Links-1:0]          w_in_valid, w_in_vc, w_in_hdr, w_out_valid, w_out_vc, w_out_hdr;
   logic [Links*64-1:0]       w_in_data, w_out_data;
   logic [Links*Vcs*CntW-1:0] w_in_cnt, w_out_cnt;
-  logic [Links*8-1:0]        w_in_gi, w_out_gi;
+  logic [Links*8-1:0]        w_in_gi;
   logic [Links*CtlW-1:0]     w_in_ctl, w_out_ctl;
   logic [Links*8*64-1:0]     lk_counters;
 
@@ -133,23 +137,25 @@ module nd_tree_net #(
   assign {tree2_out_hdr_o, tree1_out_hdr_o, tree0_out_hdr_o}       = w_out_hdr;
   assign {tree2_out_data_o, tree1_out_data_o, tree0_out_data_o}    = w_out_data;
   assign {tree2_in_credit_o, tree1_in_credit_o, tree0_in_credit_o} = w_out_cnt;
-  assign {gi2_out_o, gi1_out_o, gi0_out_o}                         = w_out_gi;
+  assign {gi2_out_o, gi1_out_o, gi0_out_o}                         = gi_out;
+  assign gi_in                                                     = w_in_gi;
   assign {tree2_out_ctl_o, tree1_out_ctl_o, tree0_out_ctl_o}       = w_out_ctl;
 
   for (genvar l = 0; l < Links; l++) begin : g_link
+    logic unused_level, unused_w_level;
     lk_port #(
-      .DataW(1 + 1 + 64), .HdrBit(64), .Vcs(Vcs), .CntW(CntW), .LevelW(8), .PacketFlits(1 + cn_pkg::PayloadFlits)
+      .DataW(1 + 1 + 64), .HdrBit(64), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(1 + cn_pkg::PayloadFlits)
     ) u_link (
       .clk_i, .rst_ni,
       .n_valid_i(cn_out_valid[l]), .n_data_i({cn_out_vc[l], cn_out_hdr[l], cn_out_data[l*64 +: 64]}),
-      .n_credit_i(cn_in_credit[l*Vcs +: Vcs]), .n_level_i(gi_out[l*8 +: 8]), .hold_o(lk_hold[l]),
+      .n_credit_i(cn_in_credit[l*Vcs +: Vcs]), .n_level_i(1'b0), .hold_o(lk_hold[l]),
       .n_valid_o(cn_in_valid[l]), .n_data_o({cn_in_vc[l], cn_in_hdr[l], cn_in_data[l*64 +: 64]}),
-      .n_credit_o(cn_out_credit[l*Vcs +: Vcs]), .n_level_o(gi_in[l*8 +: 8]),
+      .n_credit_o(cn_out_credit[l*Vcs +: Vcs]), .n_level_o(unused_level),
       .w_valid_o(w_out_valid[l]), .w_data_o({w_out_vc[l], w_out_hdr[l], w_out_data[l*64 +: 64]}),
-      .w_cnt_o(w_out_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_o(w_out_gi[l*8 +: 8]),
+      .w_cnt_o(w_out_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_o(unused_w_level),
       .w_ctl_o(w_out_ctl[l*CtlW +: CtlW]),
       .w_valid_i(w_in_valid[l]), .w_data_i({w_in_vc[l], w_in_hdr[l], w_in_data[l*64 +: 64]}),
-      .w_cnt_i(w_in_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_i(w_in_gi[l*8 +: 8]),
+      .w_cnt_i(w_in_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(tree_cpf_i),
       .w_ctl_i(w_in_ctl[l*CtlW +: CtlW]),
       .down_o(lk_down[l]), .counters_o(lk_counters[l*8*64 +: 8*64])
     );
