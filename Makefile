@@ -126,8 +126,8 @@ FLAT_BUILD := $(BUILD)/flat-$(FLAT_BENCH)
 # measures the current binary alone.
 BENCH_BASELINE ?= 6585032
 
-# BENCH_SCALE= (empty) skips the whole-machine runs up to 64x32x32 (about a quarter of an
-# hour, up to 10 GB of memory).
+# BENCH_SCALE= (empty) skips the whole-machine runs up to 64x32x32 (about half an hour,
+# up to 11 GB of memory); the fidelity table then measures its whole machine on 8x8x8.
 BENCH_SCALE ?= 1
 
 bench: build
@@ -137,6 +137,7 @@ bench: build
 	@scripts/bench_algorithms.sh $(BUILD)
 	@scripts/bench_neighbourhoods.sh $(BUILD)
 	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
+	@$(if $(BENCH_SCALE),scripts/bench_fidelity.sh $(BUILD),FIDELITY_SHAPE=8x8x8 scripts/bench_fidelity.sh $(BUILD))
 ifneq ($(FLAT_BENCH),)
 	@test -f $(FLAT_BUILD)/CMakeCache.txt || cmake -S . -B $(FLAT_BUILD) $(CMAKE_FLAGS) \
 	  -DCOLLNET_FLAT_SHAPES=$(FLAT_BENCH) -DCOLLNET_FLAT_OPT_FAST=-O3 -DCOLLNET_TESTS=OFF > /dev/null

@@ -10,6 +10,7 @@
 
 #include "driver/job.hpp"
 #include "link_report.hpp"
+#include "machine_file.hpp"
 #include "firmware/torus_layout.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
@@ -88,6 +89,7 @@ int run_pingpong(const PingpongOptions& o) {
   js["clock_mhz"] = mhz;
   js["torus"] = o.machine.shape.str();
   js["eager_limit"] = o.p2p.eager_limit;
+  js["machine"] = machine_json(o.machine);
   bool all_ok = true;
   for (const Row& r : rows) {
     const double one_way = static_cast<double>(r.round_trip_cycles) / (2.0 * o.iterations);

@@ -4,11 +4,7 @@
 # host memory per node and the wall time.
 # Usage: scripts/bench_scale.sh BUILD_DIR
 # SCALE_SHAPES: the shapes (default "8x8x8 16x16x16 32x32x16 32x32x32 64x32x32").
-#
-# Every simulated processor is a SystemC thread with a guarded stack: two memory mappings
-# each, and Linux allows a process 65,530 by default (vm.max_map_count), which is less
-# than 32x32x32 needs. collnet refuses such a machine before building it, naming the
-# setting. Run as root, this script raises the setting for the run (and says so).
+# Run as root, it raises vm.max_map_count for the big machines (raise_map_count).
 set -euo pipefail
 source "$(dirname "$0")/bench_lib.sh"
 build=${1:-build}
@@ -17,15 +13,9 @@ out="$build/bench/scale"
 mkdir -p "$out"
 shapes=${SCALE_SHAPES:-"8x8x8 16x16x16 32x32x16 32x32x32 64x32x32"}
 
-need=262144
-limit=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
 echo "## Whole machines up to 64x32x32: barrier and one-packet allreduce"
 echo
-if [ "$limit" -lt "$need" ] && [ "$(id -u)" = 0 ] && sysctl -qw vm.max_map_count=$need 2>/dev/null; then
-  echo "vm.max_map_count raised from $limit to $need for these runs (two mappings per simulated processor)."
-else
-  echo "vm.max_map_count is $(cat /proc/sys/vm/max_map_count 2>/dev/null || echo unknown): shapes that need more are refused before they start (see below)."
-fi
+raise_map_count
 echo
 echo "| torus | nodes | collective | cycles | verified | wall seconds | peak memory (MB) | memory per node (KB) |"
 echo "|---|---|---|---|---|---|---|---|"
