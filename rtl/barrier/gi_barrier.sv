@@ -9,7 +9,7 @@
 // Link l, each direction: LinkBits (8) bits = {OR, AND} per channel, [2c +: 2] for channel c. On the
 // channel's up link a node sends its subtree's reduction and receives the channel's
 // result; on a down link it sends the result and receives the child's subtree reduction.
-// Every output is registered: one hop costs the link latency plus one cycle.
+// Every output is registered: one hop costs the barrier wire's latency plus one cycle.
 `default_nettype none
 
 module gi_barrier #(

@@ -1,5 +1,5 @@
 // nd_tree_net: the node's tree side: the combining-network adapter, the barrier unit
-// that shares the tree links' wires, and a link end (lk_port: CRC, sequence numbers,
+// with its barrier wires beside the tree links (gi*_in_i/gi*_out_o), and a link end (lk_port: CRC, sequence numbers,
 // retransmission) on each tree link, behind the part of the node's register bus that is
 // theirs (0x400-0x5ff to the barrier unit, 0x600-0x7ff to the link counters, the rest to
 // the adapter; nd_node sends the torus window elsewhere). The link ports are the wires:
@@ -64,7 +64,8 @@ module nd_tree_net #(
   input  wire logic [cn_pkg::NumVcs*lk_pkg::LkTreeCntW-1:0] tree2_out_credit_i,
   input  wire logic [lk_pkg::LkCtlBits-1:0]   tree2_in_ctl_i,
   output logic      [lk_pkg::LkCtlBits-1:0]   tree2_out_ctl_o,
-  // barrier network, per tree link: {OR, AND} of each of the 4 channels
+  // barrier network, per tree link: {OR, AND} of each of the 4 channels, on wires of their
+  // own (not through the link ends)
   input  wire logic [7:0]                     gi0_in_i,
   output logic      [7:0]                     gi0_out_o,
   input  wire logic [7:0]                     gi1_in_i,
