@@ -638,6 +638,22 @@ TEST(CliMachine, PresetsApplyAndTheDefaultIsTheMachineWithoutOptions) {
       << "a barrier's bits cross at least one barrier wire each way";
 }
 
+// Each torus dimension has its own latency: a message to the x neighbour and one to the z
+// neighbour differ by exactly the difference of their links' latencies, each way.
+TEST(CliMachine, EachTorusDimensionTakesItsOwnLatency) {
+  const std::string json = kTmp + "/machine_dims.json";
+  std::vector<double> one_way;
+  for (const char* peer : {"0,1", "0,16"}) {  // node 1 is x+ of node 0 on 4x4x4, node 16 is z+
+    const auto r = collnet({"run", "pingpong", "--torus", "4x4x4", "--ranks", peer, "--sizes", "0,256",
+                            "--torus-latency", "5,9,20", "--json", json});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const auto j = read_json(json);
+    ASSERT_EQ(j.at("hops"), 1);
+    one_way.push_back(j.at("sizes").at(0).at("cycles_one_way").get<double>());
+  }
+  EXPECT_EQ(one_way[1] - one_way[0], 20 - 5);
+}
+
 // A machine file with something wrong is refused before anything runs, naming the file
 // and the key.
 TEST(CliMachine, ABadMachineFileIsRefusedNamingTheKey) {
