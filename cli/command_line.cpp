@@ -31,10 +31,19 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
-// The shape and tasks per node of a command that runs many machines (compare, tune):
-// empty, or what is wrong, named after the command.
-std::string set_machine(const std::string& command, const std::string& torus, long long tasks,
+// The machine (--machine and the timing options), shape and tasks per node of a command
+// that runs many machines (compare, tune): empty, or what is wrong, named after the
+// command. The machine file's shape is taken unless --torus was given.
+std::string set_machine(const std::string& command, const collnet::cli::MachineOptions& options,
+                        const CLI::Option* torus_option, std::string torus, long long tasks,
                         collnet::sim::MachineConfig& machine) {
+  try {
+    std::string file_shape;
+    collnet::cli::apply_machine_options(options, machine, &file_shape);
+    if (!file_shape.empty() && torus_option->count() == 0) torus = file_shape;
+  } catch (const std::invalid_argument& e) {
+    return command + ": " + e.what();
+  }
   try {
     machine.shape = collnet::sim::Shape::parse(torus);
   } catch (const std::invalid_argument& e) {
@@ -155,7 +164,10 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
               cmp_order = "random";
   long long cmp_tasks = 1, cmp_root = 0, cmp_piece = static_cast<long long>(cmp.run.segment.piece_bytes);
   compare->add_option("collective", cmp.run.collective, "a collective 'collnet algorithms' lists")->required();
-  compare->add_option("--torus", cmp_torus, "machine shape XxYxZ")->capture_default_str();
+  CLI::Option* cmp_torus_option =
+      compare->add_option("--torus", cmp_torus, "machine shape XxYxZ (default: --machine's, else 4x4x4)")->capture_default_str();
+  collnet::cli::MachineOptions cmp_machine;
+  collnet::cli::add_machine_options(compare, cmp_machine);
   compare->add_option("--sizes", cmp_sizes, "bytes per rank, e.g. 8,64,4k,1M (k and M binary)")->capture_default_str();
   compare->add_option("--type", cmp_type, "element type")->capture_default_str();
   compare->add_option("--op", cmp_op, "the reductions' op")->capture_default_str();
@@ -173,7 +185,10 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   TuneOptions& tn = cl.tune;
   std::string tn_torus = "4x4x4", tn_sizes = "8,512,4k,32k";
   long long tn_tasks = 1;
-  tune->add_option("--torus", tn_torus, "machine shape XxYxZ")->capture_default_str();
+  CLI::Option* tn_torus_option =
+      tune->add_option("--torus", tn_torus, "machine shape XxYxZ (default: --machine's, else 4x4x4)")->capture_default_str();
+  collnet::cli::MachineOptions tn_machine;
+  collnet::cli::add_machine_options(tune, tn_machine);
   tune->add_option("--tasks", tn_tasks, "tasks (ranks) per node")->capture_default_str();
   tune->add_option("--sizes", tn_sizes, "bytes per rank, e.g. 8,512,4k,32k")->capture_default_str();
   tune->add_option("--output", tn.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
@@ -246,7 +261,8 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   if (compare->parsed()) {
     const auto c = collnet::driver::collective_named(cmp.run.collective);
     if (!c) return usage_error("compare: '" + cmp.run.collective + "' is not a collective 'collnet algorithms' lists", "compare");
-    if (const std::string bad = set_machine("compare", cmp_torus, cmp_tasks, cmp.run.machine); !bad.empty())
+    if (const std::string bad = set_machine("compare", cmp_machine, cmp_torus_option, cmp_torus, cmp_tasks,
+                                            cmp.run.machine); !bad.empty())
       return usage_error(bad, "compare");
     const char* option = "--type";
     try {
@@ -288,7 +304,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     return std::nullopt;
   }
   if (tune->parsed()) {
-    if (const std::string bad = set_machine("tune", tn_torus, tn_tasks, tn.run.machine); !bad.empty())
+    if (const std::string bad = set_machine("tune", tn_machine, tn_torus_option, tn_torus, tn_tasks, tn.run.machine); !bad.empty())
       return usage_error(bad, "tune");
     try {
       tn.sizes = collnet::cli::parse_sizes(tn_sizes);

@@ -1,5 +1,6 @@
 #include "json_file.hpp"
 #include "compare.hpp"
+#include "machine_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +109,7 @@ int run_compare(const CompareOptions& o) {
     nlohmann::json js;
     js["collective"] = o.run.collective;
     js["torus"] = o.run.machine.shape.str();
+    js["machine"] = machine_json(o.run.machine);
     js["tasks_per_node"] = o.run.machine.tasks_per_node;
     js["ranks"] = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
     js["type"] = driver::to_string(o.run.type);

@@ -631,6 +631,11 @@ TEST(CliMachine, PresetsApplyAndTheDefaultIsTheMachineWithoutOptions) {
   EXPECT_EQ(j.at("torus"), "2x2x1") << "--torus wins over the preset's shape";
   EXPECT_GE(j.at("cycles").get<uint64_t>(), 128u * 33 * 16);
   EXPECT_LE(j.at("cycles").get<uint64_t>(), 128u * 33 * 16 * 11 / 10);
+  // compare runs every algorithm on the preset's timing too.
+  const auto c = collnet({"compare", "allreduce", "--machine", "bgl", "--torus", "2x1x1", "--sizes", "8",
+                          "--algorithms", "tree", "--json", json});
+  ASSERT_EQ(c.status, 0) << c.out << c.err;
+  EXPECT_EQ(read_json(json).at("machine").at("torus").at("cycles_per_flit"), 32);
   const auto b = collnet({"run", "barrier", "--machine", "bgl", "--torus", "2x2x1", "--json", json});
   ASSERT_EQ(b.status, 0) << b.out << b.err;
   j = read_json(json);
