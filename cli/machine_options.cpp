@@ -9,26 +9,30 @@
 
 namespace collnet::cli {
 
+namespace {
+// An option that stores its value in `field` when given.
+template <class T>
+void add(CLI::App* app, const std::string& name, std::optional<T>& field, const std::string& help) {
+  app->add_option_function<T>(name, [&field](const T& v) { field = v; }, help);
+}
+}  // namespace
+
 void add_machine_options(CLI::App* app, MachineOptions& o) {
   std::string presets;
   for (const std::string& p : machine_presets()) presets += (presets.empty() ? "" : ", ") + p;
   app->add_option("--machine", o.machine,
                   "the machine's timing and shape: a preset (" + presets +
                       ") or a JSON machine file (docs/machines.md); the options below override it");
-  o.link_latency = app->add_option("--link-latency", o.link_latency_value,
-                                   "cycles per link, every tree and torus link and barrier wire (1..60)");
-  o.tree_latency = app->add_option("--tree-latency", o.tree_latency_value, "cycles per tree link (1..60)");
-  o.torus_latency = app->add_option("--torus-latency", o.torus_latency_text,
-                                    "cycles per torus link: one for all, or X,Y,Z per dimension (1..60 each)");
-  o.barrier_latency = app->add_option("--barrier-latency", o.barrier_latency_value,
-                                      "cycles per barrier wire (the global interrupt network, 1..1000)");
-  o.tree_rate = app->add_option("--tree-cycles-per-flit", o.tree_rate_value,
-                                "tree link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256)");
-  o.torus_rate = app->add_option("--torus-cycles-per-flit", o.torus_rate_value,
-                                 "torus link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256)");
-  o.access_cycles = app->add_option("--access-cycles", o.access_value,
-                                    "cycles a processor's register or memory access costs (1..1000)");
-  o.clock_mhz = app->add_option("--clock-mhz", o.clock_value, "the clock reports convert cycles to time at (MHz)");
+  add(app, "--link-latency", o.link_latency, "cycles per link, every tree and torus link and barrier wire (1..60; default 4)");
+  add(app, "--tree-latency", o.tree_latency, "cycles per tree link (1..60)");
+  add(app, "--torus-latency", o.torus_latency, "cycles per torus link: one for all, or X,Y,Z per dimension (1..60 each)");
+  add(app, "--barrier-latency", o.barrier_latency, "cycles per barrier wire (the global interrupt network, 1..1000)");
+  add(app, "--tree-cycles-per-flit", o.tree_rate,
+      "tree link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256; default 1)");
+  add(app, "--torus-cycles-per-flit", o.torus_rate,
+      "torus link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256; default 1)");
+  add(app, "--access-cycles", o.access_cycles, "cycles a processor's register or memory access costs (1..1000; default 1)");
+  add(app, "--clock-mhz", o.clock_mhz, "the clock reports convert cycles to time at, MHz (default 700)");
 }
 
 namespace {
@@ -53,21 +57,21 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   constexpr long long kMaxLink = sim::MachineConfig::kMaxLinkLatency;
   const std::string why = " (the link layer's retransmission timeout covers that round trip)";
   try {
-    if (o.link_latency->count()) m.set_link_latency(checked(o.link_latency_value, 1, kMaxLink, "--link-latency"));
-    if (o.tree_latency->count()) m.tree_latency = checked(o.tree_latency_value, 1, kMaxLink, "--tree-latency");
+    if (o.link_latency) m.set_link_latency(checked(*o.link_latency, 1, kMaxLink, "--link-latency"));
+    if (o.tree_latency) m.tree_latency = checked(*o.tree_latency, 1, kMaxLink, "--tree-latency");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(e.what() + why);
   }
-  if (o.torus_latency->count()) {
-    const std::vector<std::string> items = split_list(o.torus_latency_text);
+  if (o.torus_latency) {
+    const std::string& text = *o.torus_latency;
+    const std::vector<std::string> items = split_list(text);
     if (items.size() != 1 && items.size() != 3)
-      throw std::invalid_argument("--torus-latency: give one latency or three (X,Y,Z), got '" + o.torus_latency_text +
-                                  "'");
+      throw std::invalid_argument("--torus-latency: give one latency or three (X,Y,Z), got '" + text + "'");
     std::array<unsigned, 3> l{};
     for (unsigned k = 0; k < 3; ++k) {
       const std::string& item = items[items.size() == 1 ? 0 : k];
       try {
-        l[k] = parse_list_number(item, o.torus_latency_text, kMaxLink + 1, "latency");
+        l[k] = parse_list_number(item, text, kMaxLink + 1, "latency");
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(std::string("--torus-latency: ") + e.what() + " (1.." + std::to_string(kMaxLink) +
                                     " cycles" + why + ")");
@@ -76,12 +80,12 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
     }
     m.torus_latency = l;
   }
-  if (o.barrier_latency->count())
-    m.barrier_latency = checked(o.barrier_latency_value, 1, sim::MachineConfig::kMaxBarrierLatency, "--barrier-latency");
-  for (const auto& [opt, name, value, field] :
-       {std::tuple{o.tree_rate, "--tree-cycles-per-flit", o.tree_rate_value, &m.tree_cycles_per_flit},
-        std::tuple{o.torus_rate, "--torus-cycles-per-flit", o.torus_rate_value, &m.torus_cycles_per_flit}}) {
-    if (!opt->count()) continue;
+  if (o.barrier_latency)
+    m.barrier_latency = checked(*o.barrier_latency, 1, sim::MachineConfig::kMaxBarrierLatency, "--barrier-latency");
+  for (const auto& [given, name, field] : {std::tuple{o.tree_rate, "--tree-cycles-per-flit", &m.tree_cycles_per_flit},
+                                           std::tuple{o.torus_rate, "--torus-cycles-per-flit", &m.torus_cycles_per_flit}}) {
+    if (!given) continue;
+    const double value = *given;
     if (!(value >= 1 && value <= sim::MachineConfig::kMaxCyclesPerFlit))
       throw std::invalid_argument(std::string(name) + ": must be 1.." +
                                   std::to_string(static_cast<int>(sim::MachineConfig::kMaxCyclesPerFlit)) +
@@ -91,11 +95,11 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
                                   " is not a multiple of 1/256 cycle (the link's rate accumulator's step)");
     *field = value;
   }
-  if (o.access_cycles->count())
-    m.access_cycles = checked(o.access_value, 1, sim::MachineConfig::kMaxAccessCycles, "--access-cycles");
-  if (o.clock_mhz->count()) {
-    if (!(o.clock_value > 0)) throw std::invalid_argument("--clock-mhz: must be positive");
-    m.clock_mhz = o.clock_value;
+  if (o.access_cycles)
+    m.access_cycles = checked(*o.access_cycles, 1, sim::MachineConfig::kMaxAccessCycles, "--access-cycles");
+  if (o.clock_mhz) {
+    if (!(*o.clock_mhz > 0)) throw std::invalid_argument("--clock-mhz: must be positive");
+    m.clock_mhz = *o.clock_mhz;
   }
 }
 

@@ -4,6 +4,7 @@
 // options for one network.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -12,19 +13,13 @@
 
 namespace collnet::cli {
 
+// What was given on the command line (the values, not CLI11's options: a command may
+// apply them after the parser is gone, as traffic and mpirun do).
 struct MachineOptions {
   std::string machine;  // a preset's name or a machine file (empty: the default machine)
-  CLI::Option* link_latency = nullptr;
-  CLI::Option* tree_latency = nullptr;
-  CLI::Option* torus_latency = nullptr;
-  CLI::Option* barrier_latency = nullptr;
-  CLI::Option* tree_rate = nullptr;
-  CLI::Option* torus_rate = nullptr;
-  CLI::Option* access_cycles = nullptr;
-  CLI::Option* clock_mhz = nullptr;
-  long long link_latency_value = 4, tree_latency_value = 4, barrier_latency_value = 4, access_value = 1;
-  std::string torus_latency_text = "4";
-  double tree_rate_value = 1, torus_rate_value = 1, clock_value = 700;
+  std::optional<long long> link_latency, tree_latency, barrier_latency, access_cycles;
+  std::optional<std::string> torus_latency;  // "L" or "X,Y,Z"
+  std::optional<double> tree_rate, torus_rate, clock_mhz;
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);

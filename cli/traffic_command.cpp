@@ -241,8 +241,9 @@ int run_sweep(const TrafficCommand& c, const sim::TrafficOptions& base) {
 
 CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   CLI::App* t = app.add_subcommand("traffic", "run synthetic traffic on the torus and measure it");
-  c.torus_option = t->add_option("--torus", c.torus, "machine shape XxYxZ, each 1..64 (default: --machine's, else 8x8x8)")
-                       ->capture_default_str();
+  t->add_option_function<std::string>(
+      "--torus", [&c](const std::string& v) { c.torus = v, c.torus_given = true; },
+      "machine shape XxYxZ, each 1..64 (default: --machine's, else 8x8x8)");
   t->add_option("--pattern", c.pattern, "uniform | transpose | bitcomp | hotspot | neighbor")->capture_default_str();
   CLI::Option* rate = t->add_option("--rate", c.rate, "offered load, flits per node per cycle (0..1]")->capture_default_str();
   t->add_option("--sweep", c.sweep,
@@ -290,7 +291,7 @@ int run_traffic_command(const TrafficCommand& c) {
   try {
     std::string file_shape;
     apply_machine_options(c.machine, o.machine, &file_shape);
-    if (!file_shape.empty() && c.torus_option->count() == 0) torus = file_shape;
+    if (!file_shape.empty() && !c.torus_given) torus = file_shape;
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }

@@ -17,7 +17,7 @@ namespace collnet::cli {
 
 struct TrafficCommand {
   std::string torus = "8x8x8";
-  CLI::Option* torus_option = nullptr;  // given: it wins over --machine's shape
+  bool torus_given = false;  // --torus was given: it wins over --machine's shape
   std::string pattern = "uniform";
   std::string routing = "adaptive";
   std::string engine = "systemc";
