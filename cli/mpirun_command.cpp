@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "link_report.hpp"
+#include "machine_file.hpp"
 #include "driver/job.hpp"
 #include "json_file.hpp"
 #include "mpi/program.hpp"
@@ -161,6 +162,7 @@ int run_mpirun_command(const MpirunCommand& c) {
     j["cycles"] = report.cycles;
     j["microseconds"] = us;
     j["clock_mhz"] = config.clock_mhz;
+    j["machine"] = machine_json(config);
     j["wall_seconds"] = report.wall_seconds;
     j["links"] = links->json();
     j["compute_scale"] = c.compute_scale;

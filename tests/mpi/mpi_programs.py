@@ -182,6 +182,13 @@ def behaviour(a, work):
     expect(cycles[0][0] == 0 and cycles[1][0] == 0 and cycles[0][2] == 0 and cycles[1][2] > 100000 and
            cycles[1][1] > cycles[0][1] + 100000,
            "--compute-scale 1 turns the host time between calls into simulated cycles (%s)" % (cycles,))
+    # --machine: the program runs on the preset's timing, and the report says which.
+    js = os.path.join(work, "machine.json")
+    rc, out, err = run(mpirun + ["-n", "2", "--machine", "bgl", "--json", js, "--", exe])
+    rep = json.load(open(js)) if rc == 0 else {}
+    expect(rc == 0 and rep["machine"]["torus"]["cycles_per_flit"] == 32 and rep["torus"] == "2x1x1" and
+           rep["cycles"] > cycles[0][1],
+           "--machine bgl: its timing (slower barrier), the shape from -n (%s %s)" % (rc, err))
     # Bad usage.
     rc, out, err = run(mpirun + ["-n", "3", "--tasks", "2", "--", exe])
     expect(rc == 2 and "not a multiple of --tasks" in err, "-n not a multiple of --tasks is refused")
