@@ -38,9 +38,7 @@ std::string set_machine(const std::string& command, const collnet::cli::MachineO
                         const CLI::Option* torus_option, std::string torus, long long tasks,
                         collnet::sim::MachineConfig& machine) {
   try {
-    std::string file_shape;
-    collnet::cli::apply_machine_options(options, machine, &file_shape);
-    if (!file_shape.empty() && torus_option->count() == 0) torus = file_shape;
+    collnet::cli::apply_machine_options(options, machine, &torus, torus_option->count() > 0);
   } catch (const std::invalid_argument& e) {
     return command + ": " + e.what();
   }
@@ -320,9 +318,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   if (spec == nullptr && !pingpong)
     return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + " | pingpong)");
   try {
-    std::string file_shape;
-    collnet::cli::apply_machine_options(machine_options, o.machine, &file_shape);
-    if (!file_shape.empty() && torus_option->count() == 0) torus = file_shape;
+    collnet::cli::apply_machine_options(machine_options, o.machine, &torus, torus_option->count() > 0);
   } catch (const std::invalid_argument& e) {
     return usage_error(e.what());
   }

@@ -17,12 +17,24 @@ std::vector<std::string> machine_presets() {
   return names;
 }
 
-const std::string& machine_preset_text(const std::string& name) {
+std::string machine_preset_list() {
+  std::string list;
+  for (const auto& p : detail::builtin_machines()) list += (list.empty() ? "" : ", ") + p.first;
+  return list;
+}
+
+namespace {
+// The preset's file text, or null if there is none of that name.
+const std::string* find_preset(const std::string& name) {
   for (const auto& p : detail::builtin_machines())
-    if (p.first == name) return p.second;
-  std::string known;
-  for (const auto& p : detail::builtin_machines()) known += (known.empty() ? "" : ", ") + p.first;
-  throw std::invalid_argument("no machine preset '" + name + "' (presets: " + known + ")");
+    if (p.first == name) return &p.second;
+  return nullptr;
+}
+}  // namespace
+
+const std::string& machine_preset_text(const std::string& name) {
+  if (const std::string* text = find_preset(name)) return *text;
+  throw std::invalid_argument("no machine preset '" + name + "' (presets: " + machine_preset_list() + ")");
 }
 
 namespace {
@@ -130,19 +142,14 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
 
 void apply_machine(const std::string& name_or_path, sim::MachineConfig& m, bool* has_shape) {
   std::string text, where;
-  bool preset = false;
-  for (const std::string& p : machine_presets()) preset |= p == name_or_path;
-  if (preset) {
-    text = machine_preset_text(name_or_path);
+  if (const std::string* preset = find_preset(name_or_path)) {
+    text = *preset;
     where = "'" + name_or_path + "' (built in)";
   } else {
     std::ifstream f(name_or_path);
-    if (!f) {
-      std::string known;
-      for (const std::string& p : machine_presets()) known += (known.empty() ? "" : ", ") + p;
-      throw std::invalid_argument("--machine: '" + name_or_path + "' is neither a preset (" + known +
+    if (!f)
+      throw std::invalid_argument("--machine: '" + name_or_path + "' is neither a preset (" + machine_preset_list() +
                                   ") nor a file that can be read");
-    }
     std::stringstream ss;
     ss << f.rdbuf();
     text = ss.str();

@@ -26,6 +26,7 @@ namespace collnet::cli {
 
 // The built-in presets' names, and a preset's file text (std::invalid_argument if unknown).
 std::vector<std::string> machine_presets();
+std::string machine_preset_list();  // "bgl, default": the names for a message
 const std::string& machine_preset_text(const std::string& name);
 
 // Applies the machine `name_or_path` names (a preset, or else a JSON file) to `m`, and

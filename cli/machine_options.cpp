@@ -2,7 +2,6 @@
 
 #include <array>
 #include <stdexcept>
-#include <tuple>
 
 #include "machine_file.hpp"
 #include "number_list.hpp"
@@ -18,10 +17,8 @@ void add(CLI::App* app, const std::string& name, std::optional<T>& field, const 
 }  // namespace
 
 void add_machine_options(CLI::App* app, MachineOptions& o) {
-  std::string presets;
-  for (const std::string& p : machine_presets()) presets += (presets.empty() ? "" : ", ") + p;
   app->add_option("--machine", o.machine,
-                  "the machine's timing and shape: a preset (" + presets +
+                  "the machine's timing and shape: a preset (" + machine_preset_list() +
                       ") or a JSON machine file (docs/machines.md); the options below override it");
   add(app, "--link-latency", o.link_latency, "cycles per link, every tree and torus link and barrier wire (1..60; default 4)");
   add(app, "--tree-latency", o.tree_latency, "cycles per tree link (1..60)");
@@ -44,14 +41,13 @@ unsigned checked(long long v, long long lo, long long hi, const std::string& opt
 }
 }  // namespace
 
-void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* file_shape) {
-  if (file_shape) file_shape->clear();
+void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* torus, bool torus_given) {
   if (!o.machine.empty()) {
     sim::MachineConfig from_file = m;
     bool has_shape = false;
     apply_machine(o.machine, from_file, &has_shape);
-    if (has_shape && file_shape) *file_shape = from_file.shape.str();
-    from_file.shape = m.shape;  // the caller's to choose (--torus wins)
+    if (has_shape && torus && !torus_given) *torus = from_file.shape.str();
+    from_file.shape = m.shape;  // the caller parses its shape from *torus
     m = from_file;
   }
   constexpr long long kMaxLink = sim::MachineConfig::kMaxLinkLatency;
@@ -82,18 +78,13 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   }
   if (o.barrier_latency)
     m.barrier_latency = checked(*o.barrier_latency, 1, sim::MachineConfig::kMaxBarrierLatency, "--barrier-latency");
-  for (const auto& [given, name, field] : {std::tuple{o.tree_rate, "--tree-cycles-per-flit", &m.tree_cycles_per_flit},
-                                           std::tuple{o.torus_rate, "--torus-cycles-per-flit", &m.torus_cycles_per_flit}}) {
-    if (!given) continue;
-    const double value = *given;
-    if (!(value >= 1 && value <= sim::MachineConfig::kMaxCyclesPerFlit))
-      throw std::invalid_argument(std::string(name) + ": must be 1.." +
-                                  std::to_string(static_cast<int>(sim::MachineConfig::kMaxCyclesPerFlit)) +
-                                  " cycles per flit, got " + std::to_string(value));
-    if (sim::MachineConfig::rate_word(value) != value * 256)
-      throw std::invalid_argument(std::string(name) + ": " + std::to_string(value) +
-                                  " is not a multiple of 1/256 cycle (the link's rate accumulator's step)");
-    *field = value;
+  if (o.tree_rate) {
+    sim::MachineConfig::check_rate("--tree-cycles-per-flit", *o.tree_rate);
+    m.tree_cycles_per_flit = *o.tree_rate;
+  }
+  if (o.torus_rate) {
+    sim::MachineConfig::check_rate("--torus-cycles-per-flit", *o.torus_rate);
+    m.torus_cycles_per_flit = *o.torus_rate;
   }
   if (o.access_cycles)
     m.access_cycles = checked(*o.access_cycles, 1, sim::MachineConfig::kMaxAccessCycles, "--access-cycles");

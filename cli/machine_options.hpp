@@ -23,9 +23,11 @@ struct MachineOptions {
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);
-// Applies the machine file (if any) and then every timing option given to `m`. Whether
-// the file's shape is used is the caller's: it reports it in `file_shape` (empty if the
-// file names none). Throws std::invalid_argument naming the option and what is wrong.
-void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* file_shape = nullptr);
+// Applies the machine file (if any) and then every timing option given to `m`. A command
+// that has --torus passes its text as `torus`: the file's shape replaces it unless
+// --torus was given (`torus_given`); the command parses the shape from it. Throws
+// std::invalid_argument naming the option and what is wrong.
+void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* torus = nullptr,
+                           bool torus_given = false);
 
 }  // namespace collnet::cli

@@ -289,9 +289,7 @@ int run_traffic_command(const TrafficCommand& c) {
   sim::TrafficOptions o;
   std::string torus = c.torus;
   try {
-    std::string file_shape;
-    apply_machine_options(c.machine, o.machine, &file_shape);
-    if (!file_shape.empty() && !c.torus_given) torus = file_shape;
+    apply_machine_options(c.machine, o.machine, &torus, c.torus_given);
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }

@@ -27,6 +27,15 @@ uint16_t MachineConfig::rate_word(double cycles_per_flit) {
   return static_cast<uint16_t>(std::lround(cycles_per_flit * 256));
 }
 
+void MachineConfig::check_rate(const std::string& what, double cpf) {
+  if (!(cpf >= 1 && cpf <= kMaxCyclesPerFlit))
+    throw std::invalid_argument(what + ": must be 1.." + std::to_string(static_cast<int>(kMaxCyclesPerFlit)) +
+                                " cycles per flit, got " + std::to_string(cpf));
+  if (std::fabs(cpf * 256 - std::round(cpf * 256)) > 1e-9)
+    throw std::invalid_argument(what + ": " + std::to_string(cpf) +
+                                " cycles per flit is not a multiple of 1/256 cycle (the link's rate accumulator's step)");
+}
+
 void MachineConfig::validate() const {
   if (shape.nodes() < 1) throw std::invalid_argument("machine shape " + shape.str() + " has no nodes");
   if (shape.nodes() > kMaxNodes)
@@ -43,16 +52,8 @@ void MachineConfig::validate() const {
   if (barrier_latency < 1 || barrier_latency > kMaxBarrierLatency)
     throw std::invalid_argument("barrier wire latency " + std::to_string(barrier_latency) + " must be 1.." +
                                 std::to_string(kMaxBarrierLatency) + " cycles");
-  const auto check_rate = [](const std::string& what, double cpf) {
-    if (!(cpf >= 1 && cpf <= kMaxCyclesPerFlit))
-      throw std::invalid_argument(what + " rate " + std::to_string(cpf) + " must be 1.." +
-                                  std::to_string(static_cast<int>(kMaxCyclesPerFlit)) + " cycles per flit");
-    if (std::fabs(cpf * 256 - std::round(cpf * 256)) > 1e-9)
-      throw std::invalid_argument(what + " rate " + std::to_string(cpf) +
-                                  " cycles per flit is not a multiple of 1/256 (the link's rate accumulator's step)");
-  };
-  check_rate("tree link", tree_cycles_per_flit);
-  check_rate("torus link", torus_cycles_per_flit);
+  check_rate("tree link rate", tree_cycles_per_flit);
+  check_rate("torus link rate", torus_cycles_per_flit);
   if (access_cycles < 1 || access_cycles > kMaxAccessCycles)
     throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1.." +
                                 std::to_string(kMaxAccessCycles) + " cycles");

@@ -43,6 +43,9 @@ struct MachineConfig {
   bool uniform_links() const;
   // A rate as lk_port's cpf_i (8.8 fixed point).
   static uint16_t rate_word(double cycles_per_flit);
+  // Throws std::invalid_argument, "`what`: ...", unless `cycles_per_flit` is a rate a link
+  // can have: 1..kMaxCyclesPerFlit, a multiple of 1/256.
+  static void check_rate(const std::string& what, double cycles_per_flit);
 
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
