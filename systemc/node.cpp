@@ -94,6 +94,7 @@ Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& contex
       torus_idle_(torus_->rootp, sizeof(*torus_->rootp), std::string(this->name()) + " torus side", idle_skip) {
   reset_model(*tree_);
   reset_model(*torus_);
+  torus_status_ = torus_->tor_status_o;
   SC_METHOD(on_posedge);
   sensitive << clk.pos();
   dont_initialize();
@@ -141,7 +142,9 @@ void Node::set_torus_links_down(unsigned links_down) {
   torus_config_changed_ = true;
 }
 
-uint64_t Node::torus_status() const { return torus_->tor_status_o; }
+// From the copy taken when the side was last evaluated: the processors poll it while the
+// torus side sleeps, and reading the model would pull its memory into the cache.
+uint64_t Node::torus_status() const { return torus_status_; }
 
 void Node::connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_out, BarrierWire& gi_in) {
   out_.at(link).bind(&out);
@@ -299,6 +302,7 @@ void Node::read_torus_outputs() {
   for (unsigned d = 0; d < 6; ++d)
     torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
                      *tp[d].out_ctl};
+  torus_status_ = torus_->tor_status_o;
 }
 
 void Node::step() {

@@ -132,6 +132,7 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   std::array<LinkFlit, 3> tree_in_{}, tree_out_{};
   std::array<BarrierBits, 3> gi_in_{}, gi_out_{};
   std::array<TorusFlit, 6> torus_in_{}, torus_out_{};
+  uint64_t torus_status_ = 0;  // tor_status_o as of the torus side's last evaluation (polled often)
   bool tree_req_ = false, torus_req_ = false;  // the bus request last driven into each side
   // Per incoming wire, the last cycle this node must read it at (DelayWire::notify).
   std::array<std::atomic<uint64_t>, 3> tree_read_until_{};
