@@ -69,6 +69,18 @@ sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nod
   return c;
 }
 
+std::string describe_cuts(const sim::MachineConfig& m) {
+  std::string s;
+  const auto item = [&s](const std::string& text) { s += (s.empty() ? "" : ", ") + text; };
+  for (const sim::MachineConfig::LinkCut& c : m.link_cuts)
+    item("link " + std::to_string(c.rank) + ":" +
+         (c.torus ? std::string(fw::TorusLayout::dir_name(c.link)) : "tree" + std::to_string(c.link)) +
+         " cut at cycle " + std::to_string(c.cycle));
+  for (const sim::MachineConfig::NodeCut& c : m.node_cuts)
+    item("node " + std::to_string(c.rank) + " down at cycle " + std::to_string(c.cycle));
+  return s;
+}
+
 void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m) {
   if (!(f.link_ber >= 0 && f.link_ber < 1))
     throw std::invalid_argument("--link-ber: " + std::to_string(f.link_ber) + " is not a rate in [0, 1)");

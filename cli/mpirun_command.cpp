@@ -147,6 +147,9 @@ int run_mpirun_command(const MpirunCommand& c) {
   std::optional<LinkReport> links;
   if (LinkReport::wanted(config, !c.json_path.empty())) links = LinkReport::of(*machine);
   if (links && (links->bits_flipped || !links->down.empty())) s << "  " << links->text() << "\n";
+  // MPI has no fault tolerance: a rank cut off from the others waits until the deadlock
+  // report, which should say what cut it.
+  if (config.any_cut()) s << "  faults: " << describe_cuts(config) << "\n";
   if (!ending.empty()) s << "collnet mpirun: " << ending << "\n";
   if (code != 0) s << "collnet mpirun: exit status " << code << "\n";
   std::cerr << s.str();

@@ -40,13 +40,14 @@ struct MpirunCommand {
   long long eager_limit = -1;       // -1: the driver's default
   long long unexpected_limit = -1;
   MachineOptions machine;  // --machine and the timing options (the shape is -n's and --torus's)
+  FaultOptions faults;     // --link-ber, --link-down, --node-down, --fault-seed
   std::vector<std::string> command;  // the program and its arguments
 };
 
 // Adds the subcommand and its options to `app` (cli/mpirun_options.cpp).
 CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c);
-// Checks the options and fills in the machine's shape, tasks, trace, watchdog, stack and
-// clock and the point-to-point limits; loads nothing. Bad usage: prints the error and
+// Checks the options and fills in the machine's shape, tasks, trace, watchdog, stack,
+// timing and faults and the point-to-point limits; loads nothing. Bad usage: prints the error and
 // returns the exit status (2).
 std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConfig& config, driver::P2pConfig& p2p);
 // "collnet: error: mpirun: MSG" and where the usage is; returns 2.

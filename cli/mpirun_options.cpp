@@ -56,6 +56,7 @@ CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c) {
   m->add_option("--eager-limit", c.eager_limit, "point-to-point: bytes up to which a message goes eagerly");
   m->add_option("--unexpected-limit", c.unexpected_limit, "point-to-point: bytes of unexpected eager data a node holds");
   add_machine_options(m, c.machine);
+  add_fault_options(m, c.faults);
   m->add_option("command", c.command, "the program and its arguments, after --")->required();
   return m;
 }
@@ -97,6 +98,7 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
   try {
     apply_machine_options(c.machine, config);  // its shape, if it names one, is not mpirun's
+    apply_fault_options(c.faults, nodes, config);
   } catch (const std::invalid_argument& e) {
     return mpirun_usage(e.what());
   }

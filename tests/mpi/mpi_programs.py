@@ -189,6 +189,20 @@ def behaviour(a, work):
     expect(rc == 0 and rep["machine"]["torus"]["cycles_per_flit"] == 32 and rep["torus"] == "2x1x1" and
            rep["cycles"] > cycles[0][1],
            "--machine bgl: its timing (slower barrier), the shape from -n (%s %s)" % (rc, err))
+    # Faults: with bits flipping on every link the link layer resends, and the program's
+    # results are exact; a cut that names no link is refused before anything runs.
+    hello = os.path.join(work, "hello")
+    js = os.path.join(work, "ber.json")
+    rc, out, err = run(mpirun + ["-n", "4", "--link-ber", "1e-3", "--fault-seed", "7", "--json", js, "--", hello])
+    rep = json.load(open(js)) if rc == 0 else {}
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6" % r for r in range(4)] and
+           rep["links"]["bits_flipped"] > 0 and rep["links"]["tree"]["resent"] > 0 and "bits flipped" in err,
+           "--link-ber: bits flip, the link layer resends, the results are exact (%s %s)" % (rc, err))
+    rc, out, err = run(mpirun + ["-n", "8", "--node-down", "3@200", "--deadlock-cycles", "5000", "--", hello])
+    expect(rc == 1 and "deadlock" in err and "faults: node 3 down at cycle 200" in err,
+           "a node going down mid-run ends the job with the deadlock report, which names the cut (%s %s)" % (rc, err))
+    rc, out, err = run(mpirun + ["-n", "4", "--link-down", "1:tree5@100", "--", hello])
+    expect(rc == 2 and "--link-down" in err and "tree5" in err, "a --link-down item naming no link is refused (%s)" % err)
     # Bad usage.
     rc, out, err = run(mpirun + ["-n", "3", "--tasks", "2", "--", exe])
     expect(rc == 2 and "not a multiple of --tasks" in err, "-n not a multiple of --tasks is refused")
