@@ -2,7 +2,9 @@
 // crc(d) = crc(0) ^ XOR of crc(e_i) ^ crc(0) over the bits i set in d. So output bit k is
 // the parity of d under a constant mask, computed at elaboration from lk_pkg::lk_crc (the
 // bit-serial definition), plus bit k of crc(0): one XOR tree per output bit, no loop in
-// hardware or in simulation.
+// hardware or in simulation. The trees work only while en_i is set (crc_o is 0 otherwise):
+// a link end needs a flit's CRC only in a cycle that carries one, and a simulator then
+// skips the trees of the cycles that carry nothing.
 `default_nettype none
 
 module lk_crc #(
@@ -10,6 +12,7 @@ module lk_crc #(
   parameter int          CrcW   = 8,   // 1..16
   parameter logic [15:0] Poly   = 16'h07
 ) (
+  input  wire logic              en_i,
   input  wire logic [InBits-1:0] d_i,
   output logic      [CrcW-1:0]   crc_o
 );
@@ -32,7 +35,18 @@ module lk_crc #(
 
   for (genvar k = 0; k < CrcW; k++) begin : g_bit
     localparam logic [InBits-1:0] M = mask(k);
-    assign crc_o[k] = (^(d_i & M)) ^ Zero[k];
+`ifdef VERILATOR
+    // A multiplexer becomes logic that works out both of its inputs in the Verilated model,
+    // an if in a process stays an if: the simulator skips the tree while en_i is low.
+    logic b;
+    always_comb begin
+      b = 1'b0;
+      if (en_i) b = (^(d_i & M)) ^ Zero[k];
+    end
+    assign crc_o[k] = b;
+`else
+    assign crc_o[k] = en_i ? ((^(d_i & M)) ^ Zero[k]) : 1'b0;
+`endif
   end
 
 `ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks

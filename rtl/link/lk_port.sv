@@ -4,8 +4,9 @@
 // registered it, and a received flit reaches the node in the cycle it arrives.
 //
 // Sending (go-back-N): every flit the node sends gets the next sequence number and a CRC
-// (lk_pkg::LkCtlCrc over valid, the flit and its number) and is kept in a retransmission
-// buffer of lk_pkg::LkRetryFlits flits until the far end acknowledges it. The far end's
+// (lk_pkg::LkCtlCrc over valid, the flit and its number; 0 in a word without a flit) and
+// is kept in a retransmission buffer of lk_pkg::LkRetryFlits flits until the far end
+// acknowledges it. The far end's
 // acknowledgement is the next number it expects; a NAK (a toggle, so that a repeated word
 // is not a second request) sends this end back to that number, and so does a timeout:
 // lk_pkg::LkTimeout cycles with flits outstanding and no new acknowledgement. While it
@@ -109,7 +110,7 @@ module lk_port #(
 
   logic [lk_pkg::LkCrcW-1:0] tx_crc;
   lk_crc #(.InBits(FlitIn), .CrcW(lk_pkg::LkCrcW), .Poly(16'h1021)) u_tx_crc (
-    .d_i({tx_valid, tx_data, tx_seq}), .crc_o(tx_crc)
+    .en_i(tx_valid), .d_i({tx_valid, tx_data, tx_seq}), .crc_o(tx_crc)
   );
 
   // ------------------------------------------------------------ receiving
@@ -125,10 +126,10 @@ module lk_port #(
   assign in_sbcrc = lk_pkg::lk_ctl_sb_crc(w_ctl_i);
 
   lk_crc #(.InBits(FlitIn), .CrcW(lk_pkg::LkCrcW), .Poly(16'h1021)) u_rx_crc (
-    .d_i({w_valid_i, w_data_i, in_seq}), .crc_o(rx_crc)
+    .en_i(w_valid_i), .d_i({w_valid_i, w_data_i, in_seq}), .crc_o(rx_crc)
   );
   lk_crc #(.InBits(SbIn), .CrcW(lk_pkg::LkSbCrcW), .Poly(16'h07)) u_rx_sbcrc (
-    .d_i({w_cnt_i, w_level_i, in_ack, in_nak}), .crc_o(rx_sbcrc)
+    .en_i(1'b1), .d_i({w_cnt_i, w_level_i, in_ack, in_nak}), .crc_o(rx_sbcrc)
   );
 
   logic [SeqW-1:0] expect_q;
@@ -165,7 +166,7 @@ module lk_port #(
   // ------------------------------------------------------------ the wire out
   logic [lk_pkg::LkSbCrcW-1:0] tx_sbcrc;
   lk_crc #(.InBits(SbIn), .CrcW(lk_pkg::LkSbCrcW), .Poly(16'h07)) u_tx_sbcrc (
-    .d_i({cnt_out, n_level_i, expect_q, nak_q}), .crc_o(tx_sbcrc)
+    .en_i(1'b1), .d_i({cnt_out, n_level_i, expect_q, nak_q}), .crc_o(tx_sbcrc)
   );
 
   assign w_valid_o = tx_valid;

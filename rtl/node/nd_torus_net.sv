@@ -120,15 +120,18 @@ module nd_torus_net (
   // logic then depends on state only, never directly on pins.
   logic [23:0] tor_coord_q, tor_dims_q;
   logic [5:0]  tor_link_down_q;
+  logic [15:0] cpf_q;  // the links' rate (1.0 out of reset)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       tor_coord_q     <= '0;
       tor_dims_q      <= {8'd1, 8'd1, 8'd1};
       tor_link_down_q <= '0;
+      cpf_q           <= 16'h0100;
     end else begin
       tor_coord_q     <= tor_coord_i;
       tor_dims_q      <= tor_dims_i;
       tor_link_down_q <= tor_link_down_i;
+      cpf_q           <= torus_cpf_i;
     end
   end
 
@@ -177,7 +180,7 @@ module nd_torus_net (
       .w_cnt_o(w_out_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_o(unused_w_level),
       .w_ctl_o(w_out_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
       .w_valid_i(w_in_valid[d]), .w_data_i({w_in_hdr[d], w_in_vc[d*2 +: 2], w_in_data[d*64 +: 64]}),
-      .w_cnt_i(w_in_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(torus_cpf_i),
+      .w_cnt_i(w_in_cnt[d*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(cpf_q),
       .w_ctl_i(w_in_ctl[d*lk_pkg::LkCtlBits +: lk_pkg::LkCtlBits]),
       .down_o(lk_down[d]), .counters_o(lk_counters[d*8*64 +: 8*64])
     );

@@ -105,6 +105,14 @@ module nd_tree_net #(
   assign err_o        = cn_err || gi_err;
 
   // ------------------------------------------------------------ links
+  // The links' rate is static configuration, registered at the edge like the torus side's
+  // (1.0 out of reset; the machine sets it before the first flit can move).
+  logic [15:0] cpf_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cpf_q <= 16'h0100;
+    else         cpf_q <= tree_cpf_i;
+  end
+
   // The adapter's and the barrier unit's link ports meet the wires through a link end each
   // (lk_port): a flit is {vc, hdr, data} and credits travel as running counts. The
   // barrier bits have wires of their own (gi*_in_i/gi*_out_o), as the global interrupt
@@ -156,7 +164,7 @@ module nd_tree_net #(
       .w_cnt_o(w_out_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_o(unused_w_level),
       .w_ctl_o(w_out_ctl[l*CtlW +: CtlW]),
       .w_valid_i(w_in_valid[l]), .w_data_i({w_in_vc[l], w_in_hdr[l], w_in_data[l*64 +: 64]}),
-      .w_cnt_i(w_in_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(tree_cpf_i),
+      .w_cnt_i(w_in_cnt[l*Vcs*CntW +: Vcs*CntW]), .w_level_i(1'b0), .cpf_i(cpf_q),
       .w_ctl_i(w_in_ctl[l*CtlW +: CtlW]),
       .down_o(lk_down[l]), .counters_o(lk_counters[l*8*64 +: 8*64])
     );

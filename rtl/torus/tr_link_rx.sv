@@ -44,15 +44,24 @@ module tr_link_rx #(
   logic [Vcs-1:0]  full, empty, push, pop, frame_err, space_err, last, fill;
   logic [tr_pkg::TrFlitBits-1:0] in_data;
 
+  // The checks look only at the VC a flit arrives on: a cycle that brings nothing costs
+  // the simulator next to nothing.
+  logic ferr, serr;  // the arriving flit breaks framing, or finds its buffer full
   always_comb begin
-    for (int v = 0; v < Vcs; v++) begin
-      logic mine;
-      mine         = !flush_i && valid_i && (vc_i == 2'(v));
-      frame_err[v] = mine && (hdr_i ? (in_left_q[v] != '0) : (in_left_q[v] == '0));
-      space_err[v] = mine && !frame_err[v] && full[v];
-      fill[v]      = flush_i && in_left_q[v] != '0;
-      push[v]      = fill[v] || (mine && !frame_err[v] && !space_err[v]);
+    ferr = 1'b0;
+    serr = 1'b0;
+    if (valid_i && !flush_i) begin
+      ferr = hdr_i ? (in_left_q[vc_i] != '0) : (in_left_q[vc_i] == '0);
+      serr = !ferr && full[vc_i];
     end
+  end
+  for (genvar v = 0; v < Vcs; v++) begin : g_in
+    logic mine;
+    assign mine         = valid_i && !flush_i && (vc_i == 2'(v));
+    assign frame_err[v] = mine && ferr;
+    assign space_err[v] = mine && serr;
+    assign fill[v]      = flush_i && (in_left_q[v] != '0);
+    assign push[v]      = fill[v] || (mine && !ferr && !serr);
   end
   assign in_data = flush_i ? '0 : data_i;
   assign pop = pop_i & ~empty;
