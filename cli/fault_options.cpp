@@ -52,7 +52,7 @@ sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nod
   bool found = false;
   if (const unsigned d = fw::TorusLayout::dir_named(link); d < 6) c.torus = true, c.link = d, found = true;
   for (unsigned l = 0; l < 3; ++l)
-    if (link == "tree" + std::to_string(l)) c.torus = false, c.link = l, found = true;
+    if (link == link_option_name(false, l)) c.torus = false, c.link = l, found = true;
   if (!found)
     throw std::invalid_argument("'" + link + "' in '" + item +
                                 "' is not a link (x+ x- y+ y- z+ z- on the torus, tree0 tree1 tree2 on the tree)");
@@ -69,13 +69,16 @@ sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nod
   return c;
 }
 
+std::string link_option_name(bool torus, unsigned link) {
+  return torus ? std::string(fw::TorusLayout::dir_name(link)) : "tree" + std::to_string(link);
+}
+
 std::string describe_cuts(const sim::MachineConfig& m) {
   std::string s;
   const auto item = [&s](const std::string& text) { s += (s.empty() ? "" : ", ") + text; };
   for (const sim::MachineConfig::LinkCut& c : m.link_cuts)
-    item("link " + std::to_string(c.rank) + ":" +
-         (c.torus ? std::string(fw::TorusLayout::dir_name(c.link)) : "tree" + std::to_string(c.link)) +
-         " cut at cycle " + std::to_string(c.cycle));
+    item("link " + std::to_string(c.rank) + ":" + link_option_name(c.torus, c.link) + " cut at cycle " +
+         std::to_string(c.cycle));
   for (const sim::MachineConfig::NodeCut& c : m.node_cuts)
     item("node " + std::to_string(c.rank) + " down at cycle " + std::to_string(c.cycle));
   return s;

@@ -23,6 +23,9 @@ void add_fault_options(CLI::App* app, FaultOptions& f);
 // Checks the options against a machine of `nodes` nodes and sets them in `m`. Throws
 // std::invalid_argument naming the option and the item that is wrong.
 void apply_fault_options(const FaultOptions& f, unsigned nodes, sim::MachineConfig& m);
+// A link as --link-down names it: x+ x- y+ y- z+ z- on the torus (direction 0..5), tree0
+// tree1 tree2 on the tree (link 0..2); the link reports name links so too.
+std::string link_option_name(bool torus, unsigned link);
 // The cuts of `m` as the options name them, for a report: "link 5:x+ cut at cycle 20000,
 // node 3 down at cycle 200" (empty without cuts).
 std::string describe_cuts(const sim::MachineConfig& m);

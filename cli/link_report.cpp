@@ -2,15 +2,13 @@
 
 #include <sstream>
 
-#include "firmware/torus_layout.hpp"
+#include "fault_options.hpp"
 #include "firmware/tree_layout.hpp"
 
 namespace collnet::cli {
 
 namespace {
-std::string link_name(const sim::Machine::LinkEnd& e) {
-  return e.torus ? std::string(fw::TorusLayout::dir_name(e.link)) : "tree" + std::to_string(e.link);
-}
+std::string link_name(const sim::Machine::LinkEnd& e) { return link_option_name(e.torus, e.link); }
 
 nlohmann::json counters_json(const fw::LinkCounters& c) {
   return {{"tx_flits", c.tx_flits},   {"tx_packets", c.tx_packets}, {"rx_flits", c.rx_flits},

@@ -1,12 +1,12 @@
 // nd_torus_net: the node's torus side: the six-link router, a link end (lk_port: CRC,
 // sequence numbers, retransmission) on each of its links, and their register blocks (the
 // register bus's window 0x800-0xfff: the router's, the link counters at 0xa00 and the
-// router's performance counters (tr_perf) at 0xc00), with
-// the node's torus configuration registered at its edge. The link ports are the wires:
-// credits are running counts and each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate it apart from the tree
-// side: the SystemC machine Verilates it as one model per node and skips it on cycles
-// where it is quiescent (systemc/node.cpp). Port names are nd_node's, so waveforms read
-// the same.
+// router's performance counters (tr_perf) at 0xc00), with the node's torus configuration
+// registered at its edge. The link ports are the wires: credits are running counts and
+// each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator
+// can evaluate it apart from the tree side: the SystemC machine Verilates it as one model
+// per node and skips it on cycles where it is quiescent (systemc/node.cpp). Port names
+// are nd_node's, so waveforms read the same.
 `default_nettype none
 
 module nd_torus_net (

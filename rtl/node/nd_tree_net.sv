@@ -1,12 +1,13 @@
 // nd_tree_net: the node's tree side: the combining-network adapter, the barrier unit
-// with its barrier wires beside the tree links (gi*_in_i/gi*_out_o), and a link end (lk_port: CRC, sequence numbers,
-// retransmission) on each tree link, behind the part of the node's register bus that is
-// theirs (0x400-0x5ff to the barrier unit, 0x600-0x7ff to the link counters, the rest to
-// the adapter; nd_node sends the torus window elsewhere). The link ports are the wires:
-// credits are running counts and each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate
-// it apart from the torus side: the SystemC machine Verilates it as one model per node
-// and skips it on cycles where it is quiescent (systemc/node.cpp). Port names are
-// nd_node's, so waveforms read the same.
+// with its barrier wires beside the tree links (gi*_in_i/gi*_out_o), and a link end
+// (lk_port: CRC, sequence numbers, retransmission) on each tree link, behind the part of
+// the node's register bus that is theirs (0x400-0x5ff to the barrier unit, 0x600-0x7ff to
+// the link counters, the rest to the adapter; nd_node sends the torus window elsewhere).
+// The link ports are the wires: credits are running counts and each link has a control
+// word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate it apart from
+// the torus side: the SystemC machine Verilates it as one model per node and skips it on
+// cycles where it is quiescent (systemc/node.cpp). Port names are nd_node's, so waveforms
+// read the same.
 `default_nettype none
 
 module nd_tree_net #(
