@@ -64,6 +64,9 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
   // Every node that may send here, this one included (its tasks' messages to each other),
   // holds an equal share of the unexpected memory.
   credit_per_node_ = config_.unexpected_limit / nodes_;
+  owed_ready_.clear();
+  for (const auto& [src, bytes] : owed_)
+    if (bytes >= credit_batch()) owed_ready_.insert(src);
   routes_ = task.personality.torus_routes;
   attached_ = true;
 }
@@ -109,7 +112,7 @@ void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
     credit(node_) += bytes;  // the node's own share: nothing to send
     return;
   }
-  owed_[src_node] += bytes;
+  if ((owed_[src_node] += bytes) >= credit_batch()) owed_ready_.insert(src_node);
 }
 
 bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world, unsigned tag, unsigned dst_task) const {
@@ -659,16 +662,14 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     did = true;
   }
 
-  // Credit given back once it is worth a packet: a quarter of a node's share.
-  const size_t batch = std::max<size_t>(1, credit_per_node_ / 4);
-  for (auto it = owed_.begin(); it != owed_.end();) {
-    if (it->second >= batch) {
-      control_.push_back(Control{it->first, p2p::kSwTagCredit, it->second});
-      it = owed_.erase(it);
-    } else {
-      ++it;
-    }
+  // Credit given back once it is worth a packet (credit_batch), in node order. Only the
+  // nodes owed that much are looked at: a node may owe small amounts to hundreds.
+  for (const unsigned src : owed_ready_) {
+    const auto it = owed_.find(src);
+    control_.push_back(Control{src, p2p::kSwTagCredit, it->second});
+    owed_.erase(it);
   }
+  owed_ready_.clear();
 
   // Control: one chunk each, on the high-priority VC.
   while (!control_.empty()) {

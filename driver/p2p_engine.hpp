@@ -27,6 +27,7 @@
 // receive comes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -34,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -266,6 +268,9 @@ class P2pEngine {
   // node on every node is nodes squared (64 GiB on 65,536 nodes).
   std::map<unsigned, size_t> credit_;
   std::map<unsigned, size_t> owed_;
+  std::set<unsigned> owed_ready_;  // the nodes of owed_ owed at least credit_batch()
+  // Credit goes back once it is worth a packet: a quarter of a node's share.
+  size_t credit_batch() const { return std::max<size_t>(1, credit_per_node_ / 4); }
   size_t& credit(unsigned node) { return credit_.try_emplace(node, credit_per_node_).first->second; }
   size_t local_used_ = 0;       // unexpected eager data between tasks of this node
   uint32_t next_id_ = 1;
