@@ -535,6 +535,13 @@ void P2pEngine::line_done(uint32_t id, unsigned tasks) {
 
 int P2pEngine::via_to(unsigned dst_node) const { return routes_ ? (*routes_)[node_][dst_node].via : -1; }
 
+bool P2pEngine::several_paths(unsigned dst_node) const {
+  const fw::Coord a = layout_.coord(node_), b = layout_.coord(dst_node);
+  unsigned apart = 0;
+  for (size_t d = 0; d < a.size(); ++d) apart += a[d] != b[d];
+  return apart >= 2;
+}
+
 bool P2pEngine::emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h,
                      const std::vector<uint64_t>& payload, unsigned fifo,
                      std::array<unsigned, fw::regmap::kTrInjFifos>& room) {
@@ -726,16 +733,21 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     }
   }
 
-  // Rendezvous data, placed by its index at the receiver: through whichever FIFO has more
-  // room of injection FIFO 1 (adaptive, into the receiver's normal reception FIFO) and
-  // FIFO 2 (the high-priority VC, into its priority reception FIFO). Each FIFO and each
-  // router output moves a flit per cycle: two of each can move two.
+  // Rendezvous data, placed by its index at the receiver. To a node that differs from this
+  // one in two or more coordinates, through whichever has more room of injection FIFO 1
+  // (adaptive, into the receiver's normal reception FIFO) and FIFO 2 (the high-priority VC
+  // in dimension order, into its priority reception FIFO): each FIFO and each router output
+  // moves a flit per cycle, so two of each can move two. To a node along one dimension the
+  // priority VC's path is the adaptive packets' only path, and the priority VC goes first
+  // on a link: it would add nothing there but hold back other messages' packets, so all
+  // of it goes adaptive (docs/point-to-point.md).
   while (!streaming_.empty()) {
     SendOp& op = *streaming_.front();
     fw::TorusHeader h = header_to(op.dst_node, true);
     h.sw_tag = p2p::kSwTagData;
     data_packet(op, h, p2p::pack32(op.recv_id, op.next));
-    const unsigned fifo = room[kControlFifo] > room[kDataFifo] ? kControlFifo : kDataFifo;
+    const unsigned fifo =
+        several_paths(op.dst_node) && room[kControlFifo] > room[kDataFifo] ? kControlFifo : kDataFifo;
     if (fifo == kControlFifo) {
       fw::TorusHeader prio = header_to(op.dst_node, false);
       prio.priority = true;

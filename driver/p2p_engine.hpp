@@ -199,6 +199,9 @@ class P2pEngine {
   fw::TorusHeader header_to(unsigned dst_node, bool adaptive) const;
   // The node a packet to `dst_node` must be forwarded through, or -1 (direct).
   int via_to(unsigned dst_node) const;
+  // Whether `dst_node` differs from this node in two or more coordinates, so that several
+  // minimal paths lead there (rendezvous data then takes the priority VC's path too).
+  bool several_paths(unsigned dst_node) const;
   // Injects packet `h` (software tag and chunks set) with `payload` for `dst_node` through
   // `fifo` if `room` holds it, and takes its flits from `room`; returns false, injecting
   // nothing, if it does not fit. For a pair that needs an intermediate node the packet goes

@@ -168,16 +168,26 @@ module tr_router #(
 
   // ------------------------------------------------------------ allocation
   // Each output grants one of the ready sources that ask for it; a deposit packet needs
-  // the grant of its link and of its reception FIFO in the same cycle.
+  // the grant of its link and of its reception FIFO in the same cycle. The high-priority
+  // VC goes first: a link that a priority packet asks for grants only priority packets
+  // (round robin among them), and a source held back so asks for nothing that cycle.
   logic [NumOut*S-1:0]    oreq, ogrant;
-  logic [S-1:0]           go;
+  logic [S-1:0]           go, asking, sprio;
+  logic [NumOut-1:0]      lprio;  // a priority packet asks for this link (never set for reception)
   logic [NumOut-1:0]      otake;
   logic [NumOut*SrcW-1:0] ogrant_idx;
 
   always_comb begin
+    lprio = '0;
+    for (int s = 0; s < S; s++) begin
+      asking[s] = ready[s] && rt_req[s] && !rt_discard[s];
+      sprio[s]  = rt_vc[s*VcW +: VcW] == VcW'(tr_pkg::TrVcPrio);
+      for (int d = 0; d < Dirs; d++)
+        if (asking[s] && sprio[s] && rt_out[s*OutW +: OutW] == OutW'(d)) lprio[d] = 1'b1;
+    end
     oreq = '0;
     for (int s = 0; s < S; s++) begin
-      if (ready[s] && rt_req[s] && !rt_discard[s]) begin
+      if (asking[s] && (sprio[s] || !lprio[rt_out[s*OutW +: OutW]])) begin
         for (int o = 0; o < NumOut; o++) begin
           oreq[o*S + s] = (rt_out[s*OutW +: OutW] == OutW'(o)) || (rt_copy[s] && rt_rcv[s*OutW +: OutW] == OutW'(o));
         end
