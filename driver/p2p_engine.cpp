@@ -740,7 +740,10 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   // moves a flit per cycle, so two of each can move two. To a node along one dimension the
   // priority VC's path is the adaptive packets' only path, and the priority VC goes first
   // on a link: it would add nothing there but hold back other messages' packets, so all
-  // of it goes adaptive (docs/point-to-point.md).
+  // of it goes adaptive (docs/point-to-point.md). Several messages stream packet by packet
+  // in turn, so that every receiver gets its share from the start: one message after
+  // another, the senders of an alltoall crowd a few receivers at a time while the others
+  // wait (4 KiB per pair on 4x4x4: 28 505 cycles in turn, 45 584 one after another).
   while (!streaming_.empty()) {
     SendOp& op = *streaming_.front();
     fw::TorusHeader h = header_to(op.dst_node, true);
@@ -757,7 +760,11 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     }
     if (!emit(task, op.dst_node, h, payload, fifo, room)) break;
     did = true;
-    if (++op.next < op.packets) continue;
+    if (++op.next < op.packets) {
+      streaming_.push_back(std::move(streaming_.front()));  // the next message's turn
+      streaming_.pop_front();
+      continue;
+    }
     finish(*op.req);
     streaming_.pop_front();
   }
