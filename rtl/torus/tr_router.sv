@@ -173,7 +173,8 @@ module tr_router #(
   // (round robin among them), and a source held back so asks for nothing that cycle.
   logic [NumOut*S-1:0]    oreq, ogrant;
   logic [S-1:0]           go, asking, sprio;
-  logic [NumOut-1:0]      lprio;  // a priority packet asks for this link (never set for reception)
+  logic [NumOut-1:0]      lprio;  // a priority packet asks for this output (of the reception
+                                  // outputs only the priority FIFO's, which no other packet asks for)
   logic [NumOut-1:0]      otake;
   logic [NumOut*SrcW-1:0] ogrant_idx;
 
@@ -182,8 +183,7 @@ module tr_router #(
     for (int s = 0; s < S; s++) begin
       asking[s] = ready[s] && rt_req[s] && !rt_discard[s];
       sprio[s]  = rt_vc[s*VcW +: VcW] == VcW'(tr_pkg::TrVcPrio);
-      for (int d = 0; d < Dirs; d++)
-        if (asking[s] && sprio[s] && rt_out[s*OutW +: OutW] == OutW'(d)) lprio[d] = 1'b1;
+      if (asking[s] && sprio[s]) lprio[rt_out[s*OutW +: OutW]] = 1'b1;
     end
     oreq = '0;
     for (int s = 0; s < S; s++) begin
@@ -209,7 +209,7 @@ module tr_router #(
     o     = '0;
     r     = '0;
     for (int s = 0; s < S; s++) begin
-      if (ready[s] && rt_req[s] && !rt_discard[s]) begin
+      if (asking[s]) begin
         o     = rt_out[s*OutW +: OutW];
         r     = rt_rcv[s*OutW +: OutW];
         go[s] = ogrant[32'(o)*S + s] && (!rt_copy[s] || ogrant[32'(r)*S + s]);
