@@ -95,6 +95,10 @@ Expected scattered_reduction(const ReferenceInputs& in, const std::vector<size_t
 
 }  // namespace
 
+Counts seeded_counts_for(const Collective& c, uint64_t seed, size_t members, size_t count) {
+  return c.takes_counts ? seeded_counts(seed, members, count) : Counts{};
+}
+
 Counts seeded_counts(uint64_t seed, size_t members, size_t count) {
   auto mix = [](uint64_t x) {  // splitmix64
     x += 0x9e3779b97f4a7c15ull;

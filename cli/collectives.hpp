@@ -92,6 +92,10 @@ struct Collective {
 const std::vector<Collective>& collectives();
 // The collective called `name`, or nullptr.
 const Collective* find_collective(const std::string& name);
+// The counts a call of `c` reads, drawn from the seed (seeded_counts): the vector forms'
+// only; the others get none (a table of every pair of ranks is n^2 words, 32 GiB on
+// 65,536 ranks).
+Counts seeded_counts_for(const Collective& c, uint64_t seed, size_t members, size_t count);
 // "barrier | bcast | ...": the names, for the help and for errors.
 std::string collective_names();
 // `collnet algorithms`: every collective with the algorithms that apply to it.

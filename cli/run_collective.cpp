@@ -42,9 +42,8 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
 
   std::vector<std::vector<uint64_t>> in(n);
   const uint64_t count = barrier ? 0 : o.count;  // with --input, the files' length
-  // The vector forms' counts: the --counts file's, or drawn from the seed. Only they have
-  // any: a table of every pair of ranks is n^2 words (32 GiB on 65,536 ranks).
-  const Counts counts = o.counts ? *o.counts : spec->takes_counts ? seeded_counts(o.seed, n, count) : Counts{};
+  // The vector forms' counts: the --counts file's, or drawn from the seed.
+  const Counts counts = o.counts ? *o.counts : seeded_counts_for(*spec, o.seed, n, count);
   std::vector<Lengths> len(n);
   for (unsigned k = 0; k < n; ++k)
     len[k] = spec->lengths ? spec->lengths(count, counts, o.root, n, k)

@@ -64,9 +64,6 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
   // Every node that may send here, this one included (its tasks' messages to each other),
   // holds an equal share of the unexpected memory.
   credit_per_node_ = config_.unexpected_limit / nodes_;
-  owed_ready_.clear();
-  for (const auto& [src, bytes] : owed_)
-    if (bytes >= credit_batch()) owed_ready_.insert(src);
   routes_ = task.personality.torus_routes;
   attached_ = true;
 }

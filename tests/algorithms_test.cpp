@@ -353,8 +353,7 @@ TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
       for (size_t i = 0; i < s.calls.size(); ++i) {
         const Call& c = s.calls[i];
         const cli::Collective* spec = cli::find_collective(c.coll);
-        // Only the vector forms read counts (n x n of them), as on the command line.
-        s.counts.push_back(spec->takes_counts ? cli::seeded_counts(seed + i, n, c.count) : cli::Counts{});
+        s.counts.push_back(cli::seeded_counts_for(*spec, seed + i, n, c.count));
         s.in.emplace_back();
         s.out.emplace_back();
         for (unsigned k = 0; k < n; ++k) {
