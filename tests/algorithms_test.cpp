@@ -304,16 +304,17 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
 }
 
 // Seed 002 on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
-// member sets (cli/member_sets.hpp), against the reference, on every member. Every member
-// is the root in turn on the l-shape, the plane with holes and the two boxes; on the
-// checkerboard and random 50% (256 and 270 members) 12 seeded roots, or every root with
-// COLLNET_ALL_ROOTS set. All five sets are communicators of one machine.
-TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
-  const uint64_t seed = 20261123;
-  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
-  // COLLNET_ALL_ROOTS=1: every root on the two large sets too (about 1,000 calls each).
-  const bool all_roots = std::getenv("COLLNET_ALL_ROOTS") != nullptr;
-  const auto r = test::run_isolated([seed, all_roots]() -> std::string {
+// member sets (cli/member_sets.hpp), against the reference, on every member, rooted at each
+// of a set's `roots` (ranks of its communicator; none: every member) in turn. All the sets
+// of a plan are communicators of one machine. Returns "ok ..." with a summary, or what
+// went wrong.
+struct Seed002Set {
+  std::string name;
+  std::vector<unsigned> roots;
+};
+
+std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
+  const auto r = test::run_isolated([&plan, seed]() -> std::string {
     sim::Machine model(test::machine_config("8x8x8", 1, 50'000'000));
     driver::Job job(model);
     const fw::Coord dims{8, 8, 8};
@@ -332,19 +333,16 @@ TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
       std::vector<std::vector<std::vector<uint64_t>>> in, out;
     };
     std::vector<Set> sets;
-    std::mt19937_64 pick(seed);
-    for (const char* name : {"l-shape", "plane-holes", "two-boxes", "checkerboard", "random:50"}) {
+    for (const Seed002Set& want : plan) {
       Set s;
-      s.name = name;
-      s.members = cli::member_nodes(name, dims, seed);
+      s.name = want.name;
+      s.members = cli::member_nodes(want.name, dims, seed);
       const unsigned n = static_cast<unsigned>(s.members.size());
-      std::vector<unsigned> roots;
-      if (n <= 64 || all_roots) {
+      std::vector<unsigned> roots = want.roots;
+      if (roots.empty())
         for (unsigned k = 0; k < n; ++k) roots.push_back(k);
-      } else {
-        for (unsigned i = 0; i < 12; ++i) roots.push_back(static_cast<unsigned>(pick() % n));
-      }
       for (unsigned root : roots) {
+        if (root >= n) return s.name + " has " + std::to_string(n) + " members, no rank " + std::to_string(root);
         s.calls.push_back({"bcast", Datatype::U64, Op::Bor, 3, root});
         s.calls.push_back({"reduce", Datatype::F64, Op::Sum, 3, root});
         s.calls.push_back({"gather", Datatype::U32, Op::Bor, 2, root});
@@ -400,10 +398,46 @@ TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
     }
     return "ok " + summary.str() + std::to_string(rep.cycles) + " cycles";
   });
-  ASSERT_TRUE(r.exited) << r.report;
-  EXPECT_EQ(r.report.substr(0, 3), "ok ") << r.report;
-  std::printf("[ sets     ] %s\n", r.report.c_str());
+  return r.exited ? r.report : "the run did not exit: " + r.report;
 }
+
+constexpr uint64_t kSeed002Seed = 20261123;
+
+// Every member is the root in turn on the l-shape, the plane with holes and the two boxes.
+TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(kSeed002Seed));
+  const std::string r = run_seed002({{"l-shape", {}}, {"plane-holes", {}}, {"two-boxes", {}}}, kSeed002Seed);
+  EXPECT_EQ(r.substr(0, 3), "ok ") << r;
+  std::printf("[ sets     ] %s\n", r.c_str());
+}
+
+// On the checkerboard and random 50% (256 and 270 members) every member is the root in
+// turn too, the roots split into shards (rank k in shard k mod kSeed002Shards) that the
+// suite runs side by side.
+constexpr unsigned kSeed002Shards = 6;
+
+class Seed002LargeSet : public testing::TestWithParam<std::tuple<const char*, unsigned>> {};
+
+TEST_P(Seed002LargeSet, EveryRootOfAShard) {
+  const auto [set, shard] = GetParam();
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(kSeed002Seed));
+  const unsigned n = static_cast<unsigned>(cli::member_nodes(set, fw::Coord{8, 8, 8}, kSeed002Seed).size());
+  ASSERT_GT(n, 64u) << set << " is not one of the large sets";
+  Seed002Set plan{set, {}};
+  for (unsigned k = shard; k < n; k += kSeed002Shards) plan.roots.push_back(k);
+  const std::string r = run_seed002({plan}, kSeed002Seed);
+  EXPECT_EQ(r.substr(0, 3), "ok ") << r;
+  std::printf("[ sets     ] roots %u, %u, ... of %u: %s\n", shard, shard + kSeed002Shards, n, r.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, Seed002LargeSet,
+                         testing::Combine(testing::Values("checkerboard", "random:50"),
+                                          testing::Range(0u, kSeed002Shards)),
+                         [](const testing::TestParamInfo<Seed002LargeSet::ParamType>& info) {
+                           std::string name = std::get<0>(info.param);
+                           name.erase(std::remove(name.begin(), name.end(), ':'), name.end());
+                           return name + "_shard" + std::to_string(std::get<1>(info.param));
+                         });
 
 }  // namespace
 }  // namespace collnet
