@@ -6,7 +6,7 @@
 # 512 = 4 KiB; SEED_PIECES, default 256 1024 4096 bytes), printed as
 # Markdown tables. The personalised collectives' grids stop at small sizes on 8x8x8: every
 # rank handles a message from each of 511 others, and a 512-node torus run simulates at
-# about 1.5*10^5 node-cycles per second (an allgather of 1 KiB per rank takes over an hour
+# about 1.5*10^5 node-cycles per second (an allgather of 1 KiB per rank takes 39 minutes
 # across its algorithms).
 # ALG_PARTS="compare" or "seed" runs one half only.
 # Usage: scripts/bench_algorithms.sh [BUILD_DIR]
