@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # collnet front door. CMake is the build; these are the short commands.
 #   make run    build if needed and run the demo (allreduce on a 4x4x4 machine, with waves)
 #   make test   build and run every test (block testbenches, suites, command line)

@@ -1,4 +1,5 @@
-#include "collectives.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/collectives.hpp"
 
 #include <algorithm>
 #include <cstring>

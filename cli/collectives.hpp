@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The collectives `collnet run` knows, as one table that the command line (names, help,
 // option checks), the run (how to call one) and the verifier (what every rank must hold)
 // share: adding a collective is adding one entry to collectives().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // collnet: the command line. `collnet run <collective> ...` runs one collective on a
 // simulated machine and checks it; `collnet traffic ...` runs synthetic torus traffic
 // (cli/traffic_command.hpp). Exit status: 0 verified, 1 wrong result or hardware error,
@@ -11,9 +12,9 @@
 
 #include <systemc>
 
-#include "command_line.hpp"
-#include "machine_file.hpp"
-#include "collectives.hpp"
+#include "cli/command_line.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/collectives.hpp"
 
 namespace {
 

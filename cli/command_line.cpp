@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line of `collnet`: the CLI11 app with every subcommand, and the checks of
 // what it was given, apart from running anything (cli/collnet_main.cpp runs what this
 // returns; fuzz/fuzz_command_line.cpp parses arbitrary words with it).
-#include "command_line.hpp"
-#include "fault_options.hpp"
-#include "machine_file.hpp"
-#include "machine_options.hpp"
+#include "cli/command_line.hpp"
+#include "cli/fault_options.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/machine_options.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -18,10 +19,10 @@
 #include "driver/error.hpp"
 #include "driver/datatype.hpp"
 #include "driver/op.hpp"
-#include "collectives.hpp"
-#include "data_file.hpp"
-#include "member_sets.hpp"
-#include "number_list.hpp"
+#include "cli/collectives.hpp"
+#include "cli/data_file.hpp"
+#include "cli/member_sets.hpp"
+#include "cli/number_list.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 

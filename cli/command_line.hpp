@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line of `collnet`, parsed and checked without running anything: which
 // subcommand, and its options as the commands take them. cli/collnet_main.cpp runs the
 // result; the fuzz harness fuzz/fuzz_command_line.cpp feeds it arbitrary words.
@@ -6,12 +7,12 @@
 #include <optional>
 #include <string>
 
-#include "compare.hpp"
-#include "mpirun_command.hpp"
-#include "neighbourhoods_command.hpp"
-#include "pingpong.hpp"
-#include "run_options.hpp"
-#include "traffic_command.hpp"
+#include "cli/compare.hpp"
+#include "cli/mpirun_command.hpp"
+#include "cli/neighbourhoods_command.hpp"
+#include "cli/pingpong.hpp"
+#include "cli/run_options.hpp"
+#include "cli/traffic_command.hpp"
 
 namespace collnet::cli {
 

@@ -1,6 +1,7 @@
-#include "json_file.hpp"
-#include "compare.hpp"
-#include "machine_file.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/json_file.hpp"
+#include "cli/compare.hpp"
+#include "cli/machine_file.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet compare COLLECTIVE --torus XxYxZ --sizes 8,64,...,1M`: every algorithm that
 // applies to the collective (driver/algorithm.hpp), and auto, at every message size, each
 // on a fresh machine and verified, as a table of cycles with the fastest of each size
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "driver/tuning.hpp"
-#include "run_options.hpp"
+#include "cli/run_options.hpp"
 
 namespace collnet::cli {
 

@@ -1,4 +1,5 @@
-#include "data_file.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/data_file.hpp"
 
 #include <cmath>
 #include <cstdio>

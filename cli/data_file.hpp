@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --input / --output data files: a JSON array with one array of numbers per rank (in
 // communicator rank order). Integers are JSON integers; floating-point values are JSON
 // numbers printed with the shortest text that reads back to the same bits, except the

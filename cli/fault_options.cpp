@@ -1,9 +1,10 @@
-#include "fault_options.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/fault_options.hpp"
 
 #include <stdexcept>
 
 #include "firmware/torus_layout.hpp"
-#include "number_list.hpp"
+#include "cli/number_list.hpp"
 
 namespace collnet::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fault-injection options every command that runs a machine takes (run, traffic,
 // mpirun): --link-ber, --link-down, --node-down and --fault-seed, turned into
 // MachineConfig's wire faults (sim::MachineConfig::link_ber, link_cuts, node_cuts, fault_seed).

@@ -1,4 +1,5 @@
-#include "inputs.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/inputs.hpp"
 
 #include <cmath>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded input data for `collnet run`: each rank's data depends only on the seed, the
 // rank and the element index (never on the machine's shape), and is shaped per type and
 // operation so that results are not trivially all-zero or all-one on large machines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The --json file every command writes: the JSON, indented, or an error on stderr naming
 // the file. Returns false when it cannot be written.
 #pragma once

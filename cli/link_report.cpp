@@ -1,8 +1,9 @@
-#include "link_report.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/link_report.hpp"
 
 #include <sstream>
 
-#include "fault_options.hpp"
+#include "cli/fault_options.hpp"
 #include "firmware/tree_layout.hpp"
 
 namespace collnet::cli {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link layer's counters of a run (sim::Machine::link_counters), for every command's
 // --json and text report: totals per network, and a row per link end that carried or
 // dropped anything; torus rows and the torus total add the routers' per-VC counters

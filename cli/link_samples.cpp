@@ -1,4 +1,5 @@
-#include "link_samples.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/link_samples.hpp"
 
 #include <algorithm>
 

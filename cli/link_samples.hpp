@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Utilisation over time (`--sample-every N` on `collnet traffic` and `collnet run`): at each
 // sample, the flits every torus and tree link sent since the sample before (the wires' own
 // counts: sim::Machine::torus_link_flits, link_flits), as the mean over each network's links

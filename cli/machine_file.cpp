@@ -1,4 +1,5 @@
-#include "machine_file.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/machine_file.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Machine files: a machine's timing and shape as JSON that users can copy and edit, and
 // the presets that ship with collnet (machines/*.json, built in: `--machine bgl`). The
 // format (docs/machines.md):

@@ -1,10 +1,11 @@
-#include "machine_options.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/machine_options.hpp"
 
 #include <array>
 #include <stdexcept>
 
-#include "machine_file.hpp"
-#include "number_list.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/number_list.hpp"
 
 namespace collnet::cli {
 

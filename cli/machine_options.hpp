@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine options every command that runs a machine takes (run, traffic, mpirun):
 // --machine (a preset or a machine file, cli/machine_file.hpp) and the timing options
 // that override it, in this order: the file, then --link-latency (every wire), then the

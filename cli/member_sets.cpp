@@ -1,4 +1,5 @@
-#include "member_sets.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/member_sets.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -6,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "number_list.hpp"
+#include "cli/number_list.hpp"
 
 namespace collnet::cli {
 

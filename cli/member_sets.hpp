@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Member sets of nodes on the command line (`collnet run --ranks`, `collnet neighbourhoods
 // --ranks`) and in the tests: a list, a file, random, or one of the irregular shapes
 // seed 002 is measured on (docs/neighbourhoods.md).

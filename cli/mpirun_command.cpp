@@ -1,4 +1,5 @@
-#include "mpirun_command.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/mpirun_command.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -12,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "link_report.hpp"
-#include "machine_file.hpp"
+#include "cli/link_report.hpp"
+#include "cli/machine_file.hpp"
 #include "driver/job.hpp"
-#include "json_file.hpp"
+#include "cli/json_file.hpp"
 #include "mpi/program.hpp"
 #include "mpi/runtime.hpp"
 #include "systemc/machine.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet mpirun`: runs an MPI program (built with collnet-mpicc) on the simulated
 // machine, one rank per task, and reports per rank the cycles spent in MPI, the calls by
 // kind and the bytes moved (docs/mpi.md). Exit status: the program's (the first nonzero
@@ -5,13 +6,13 @@
 // error), 1 for a deadlock or a run the watchdog ended, 2 bad usage.
 #pragma once
 
-#include "machine_options.hpp"
+#include "cli/machine_options.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "fault_options.hpp"
+#include "cli/fault_options.hpp"
 
 namespace CLI {
 class App;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet mpirun`'s options (cli/mpirun_command.hpp) and their checks, apart from the
 // run: the command line checks them before anything runs (cli/command_line.cpp).
 #include <iostream>
@@ -6,8 +7,8 @@
 #include <CLI/CLI.hpp>
 
 #include "driver/p2p_engine.hpp"
-#include "mpirun_command.hpp"
-#include "number_list.hpp"
+#include "cli/mpirun_command.hpp"
+#include "cli/number_list.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 

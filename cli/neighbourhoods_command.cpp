@@ -1,4 +1,5 @@
-#include "neighbourhoods_command.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/neighbourhoods_command.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -6,8 +7,8 @@
 #include <sstream>
 
 #include "driver/neighbourhoods.hpp"
-#include "json_file.hpp"
-#include "member_sets.hpp"
+#include "cli/json_file.hpp"
+#include "cli/member_sets.hpp"
 
 namespace collnet::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet neighbourhoods`: seed 002's regular neighbourhoods of a member set
 // (driver/neighbourhoods.hpp, docs/neighbourhoods.md): the planes, their local roots and
 // trees, the local roots' tree, a text picture per plane, and --json.

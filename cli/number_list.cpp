@@ -1,4 +1,5 @@
-#include "number_list.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/number_list.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Comma-separated number lists on the command line ("0,5,6,11,20"): --ranks of `collnet
 // run`, --down-nodes and --down-links of `collnet traffic`, and the --sizes lists. One
 // parser, so every list refuses the same things with the same words.

@@ -1,4 +1,5 @@
-#include "pingpong.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/pingpong.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -9,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/job.hpp"
-#include "link_report.hpp"
-#include "machine_file.hpp"
+#include "cli/link_report.hpp"
+#include "cli/machine_file.hpp"
 #include "firmware/torus_layout.hpp"
-#include "number_list.hpp"
-#include "progress.hpp"
+#include "cli/number_list.hpp"
+#include "cli/progress.hpp"
 #include "systemc/machine.hpp"
 
 namespace collnet::cli {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet run pingpong`: latency and bandwidth between two ranks across message sizes,
 // the way the OSU micro-benchmarks measure them (osu_latency): rank A sends a message
 // and rank B sends it back, `iterations` times per size; the one-way time is half the
@@ -9,7 +10,7 @@
 #include <vector>
 
 #include "driver/p2p_engine.hpp"
-#include "number_list.hpp"  // parse_sizes
+#include "cli/number_list.hpp"  // parse_sizes
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {

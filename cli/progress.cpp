@@ -1,4 +1,5 @@
-#include "progress.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/progress.hpp"
 
 #include <unistd.h>
 

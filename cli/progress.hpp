@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A progress line on a terminal for runs that take a while: the cycles simulated, the
 // rate and, when the run knows its length, a bar and an estimate of the time left. It
 // appears only once a run has taken `delay` seconds (2 by default), is redrawn at most ten

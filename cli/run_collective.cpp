@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -7,18 +8,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_file.hpp"
-#include "link_report.hpp"
-#include "machine_file.hpp"
-#include "link_samples.hpp"
-#include "collectives.hpp"
-#include "data_file.hpp"
+#include "cli/json_file.hpp"
+#include "cli/link_report.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/link_samples.hpp"
+#include "cli/collectives.hpp"
+#include "cli/data_file.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "inputs.hpp"
-#include "progress.hpp"
-#include "run_options.hpp"
-#include "verify.hpp"
+#include "cli/inputs.hpp"
+#include "cli/progress.hpp"
+#include "cli/run_options.hpp"
+#include "cli/verify.hpp"
 
 namespace collnet::cli {
 

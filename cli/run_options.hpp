@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `collnet run` was asked to do.
 #pragma once
 
@@ -11,7 +12,7 @@
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "driver/tuning.hpp"
-#include "collectives.hpp"
+#include "cli/collectives.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_engine.hpp"
 #include "systemc/machine_config.hpp"

@@ -1,4 +1,5 @@
-#include "traffic_command.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/traffic_command.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,12 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/torus_layout.hpp"
-#include "json_file.hpp"
-#include "link_report.hpp"
-#include "machine_file.hpp"
-#include "link_samples.hpp"
-#include "number_list.hpp"
-#include "progress.hpp"
+#include "cli/json_file.hpp"
+#include "cli/link_report.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/link_samples.hpp"
+#include "cli/number_list.hpp"
+#include "cli/progress.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/isolated.hpp"
 #include "systemc/traffic_run.hpp"

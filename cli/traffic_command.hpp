@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // `collnet traffic`: synthetic traffic on the torus (workload/, run on an engine by
 // systemc/traffic_run.hpp), its options, its report and its JSON. Exit status: 0 every
 // packet delivered once and intact, 1 loss, duplication, corruption or deadlock, 2 bad
 // usage.
 #pragma once
 
-#include "fault_options.hpp"
-#include "machine_options.hpp"
+#include "cli/fault_options.hpp"
+#include "cli/machine_options.hpp"
 
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A tuning table file (compare.hpp): read apart from compare.cpp, which runs machines,
 // so that the command line's checks (cli/command_line.cpp) need nothing of a run.
 #include <cstdint>
@@ -6,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare.hpp"
+#include "cli/compare.hpp"
 #include "driver/error.hpp"
 
 namespace collnet::cli {

@@ -1,4 +1,5 @@
-#include "verify.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/verify.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "collectives.hpp"
+#include "cli/collectives.hpp"
 #include "driver/float_sum.hpp"
 
 namespace collnet::cli {

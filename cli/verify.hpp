@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference model `collnet run` and the tests check results against: plain C++ on the
 // element types (not on the network's encodings), and the comparison.
 #pragma once

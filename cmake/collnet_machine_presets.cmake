@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The machine presets (machines/*.json), built into collnet (cli/machine_file.hpp): each
 # file's text as a raw string, so that `--machine bgl` needs no file beside the binary.
 # Writes `out` (a C++ source) from cli/machine_presets.cpp.in; the main build and the fuzz

@@ -1,4 +1,5 @@
-#include "algorithm.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/algorithm.hpp"
 
 #include <algorithm>
 #include <array>

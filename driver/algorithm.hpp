@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which algorithm a collective runs: on the combining network ("tree", the barrier
 // network for a world barrier) or on the torus, by one of the algorithms MPI libraries use
 // there. Each collective has a set of algorithms that apply to it; Auto picks one.

@@ -1,9 +1,10 @@
-#include "class_routes.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/class_routes.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 #include "firmware/tree_layout.hpp"
 
 namespace collnet::driver {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Class routes as resources. The combining network has fw::regmap::kFirstPrivClass - 1
 // user class routes (classes 1..11; class 0 is the world's, 12..15 the system's), and each
 // node holds one entry per class: a class can serve two communicators at once only if

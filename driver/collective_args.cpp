@@ -1,4 +1,5 @@
-#include "collective_args.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/collective_args.hpp"
 
 #include <algorithm>
 #include <cstdint>

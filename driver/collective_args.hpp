@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Argument checks the vector and personalised collectives share: each names the call and
 // the argument, as every collnet::Error does.
 #pragma once
@@ -6,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,10 +1,11 @@
-#include "communicator.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/communicator.hpp"
 
 #include <algorithm>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 #include "firmware/alu_model.hpp"
-#include "float_sum.hpp"
+#include "driver/float_sum.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A group of ranks that run collectives together: the world communicator (every task of
 // every node, class route 0, context id 0) or any communicator split, duplicated or
 // created from another. A rank is a task: with T tasks per node, node n runs ranks
@@ -24,17 +25,17 @@
 #include <utility>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "class_routes.hpp"
-#include "neighbourhoods.hpp"
-#include "datatype.hpp"
-#include "error.hpp"
-#include "encoding.hpp"
-#include "node_tasks.hpp"
-#include "op.hpp"
-#include "p2p_envelope.hpp"
+#include "driver/algorithm.hpp"
+#include "driver/class_routes.hpp"
+#include "driver/neighbourhoods.hpp"
+#include "driver/datatype.hpp"
+#include "driver/error.hpp"
+#include "driver/encoding.hpp"
+#include "driver/node_tasks.hpp"
+#include "driver/op.hpp"
+#include "driver/p2p_envelope.hpp"
 #include "firmware/task_context.hpp"
-#include "tree_stream.hpp"
+#include "driver/tree_stream.hpp"
 
 namespace collnet::driver {
 

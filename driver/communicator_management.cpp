@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // split, create, dup and free (communicator.hpp; docs/communicators.md).
 #include <algorithm>
 #include <map>
 #include <string>
 
-#include "communicator.hpp"
-#include "error.hpp"
-#include "node_tasks.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
+#include "driver/node_tasks.hpp"
 
 namespace collnet::driver {
 

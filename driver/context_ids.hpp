@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Context ids: what tells one communicator's messages from another's (the envelope's
 // context field, p2p_envelope.hpp) and keys the node's slot for a communicator's
 // collectives. Each rank keeps which ids it uses; a new communicator takes the lowest id
@@ -10,7 +11,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "p2p_envelope.hpp"
+#include "driver/p2p_envelope.hpp"
 
 namespace collnet::driver {
 

@@ -1,9 +1,10 @@
-#include "datatype.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/datatype.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element types of the collectives library. A program's buffers hold elements in their
 // native layout, as in C or MPI: packed at their natural width (a u8 array is one byte per
 // element), and the (value, index) pairs of maxloc/minloc as ValueIndex<T>. Inside, the

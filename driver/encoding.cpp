@@ -1,6 +1,7 @@
-#include "encoding.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/encoding.hpp"
 
-#include "error.hpp"
+#include "driver/error.hpp"
 #include "firmware/alu_model.hpp"
 
 namespace collnet::driver {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How elements travel through the combining network's ALU. The ALU knows unsigned
 // integers only: 16- or 32-bit lanes inside a 64-bit flit, or operands of 1, 2 or 4
 // words (ADD least significant word first, MAX/MIN most significant word first). Every
@@ -21,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "datatype.hpp"
+#include "driver/datatype.hpp"
 #include "firmware/packet.hpp"
-#include "op.hpp"
+#include "driver/op.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The error every misuse of the collectives library raises: the message names the call
 // and the argument that was wrong.
 #pragma once

@@ -1,4 +1,5 @@
-#include "float_sum.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/float_sum.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact, reproducible floating-point sums on an integer ALU, in two passes over the tree:
 //  1. MAX of each element's exponent field (16-bit lanes): E, the largest exponent;
 //  2. ADD of each element as a 256-bit two's complement fixed-point integer whose scale
@@ -16,8 +17,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "datatype.hpp"
-#include "encoding.hpp"
+#include "driver/datatype.hpp"
+#include "driver/encoding.hpp"
 
 namespace collnet::driver::float_sum {
 

@@ -1,4 +1,5 @@
-#include "job.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/job.hpp"
 
 #include <sstream>
 

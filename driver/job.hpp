@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The collectives library's entry point: a job, one task per rank, runs a function on every
 // task of a machine model (the simulated machine, sim::Machine, or any other
 // fw::MachineModel). Each task boots its
@@ -17,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "communicator.hpp"
+#include "driver/communicator.hpp"
 #include "firmware/machine_model.hpp"
 #include "firmware/task_context.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seed 002's rooted collectives on an irregular communicator (docs/neighbourhoods.md):
 // bcast, reduce, gather and scatter in two phases, within every regular neighbourhood (a
 // gap-free plane of the members' nodes, driver/neighbourhoods.hpp) and among the
@@ -5,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "communicator.hpp"
+#include "driver/communicator.hpp"
 
 namespace collnet::driver {
 

@@ -1,4 +1,5 @@
-#include "neighbourhoods.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/neighbourhoods.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seed 002's regular neighbourhoods of an irregular set of nodes (docs/neighbourhoods.md).
 //
 // A member set with topological gaps is cut into logical planes without gaps: rectangles

@@ -1,4 +1,5 @@
-#include "node_tasks.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/node_tasks.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the tasks of one node share: the node's memory. With several tasks per node every
 // collective first meets on the node (a local barrier on an atomic counter padded to a power of two),
 // the node's leader combines the tasks' contributions and drives the adapter, and the
@@ -18,11 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "class_routes.hpp"
-#include "context_ids.hpp"
+#include "driver/class_routes.hpp"
+#include "driver/context_ids.hpp"
 #include "firmware/task_context.hpp"
-#include "p2p_engine.hpp"
-#include "tuning.hpp"
+#include "driver/p2p_engine.hpp"
+#include "driver/tuning.hpp"
 
 namespace collnet::driver {
 

@@ -1,8 +1,9 @@
-#include "op.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/op.hpp"
 
 #include <cstring>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

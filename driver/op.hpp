@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reduction operations of the collectives library and which element types each takes.
 // How an (op, type) pair is carried by the network's ALU is driver/encoding.hpp.
 #pragma once
@@ -5,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "datatype.hpp"
+#include "driver/datatype.hpp"
 
 namespace collnet::driver {
 

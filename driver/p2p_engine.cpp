@@ -1,4 +1,5 @@
-#include "p2p_engine.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/p2p_engine.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The point-to-point engine of one node: MPI's message matching and its eager and
 // rendezvous protocols over the node's torus FIFOs (p2p_envelope.hpp). It lives in the
 // node's memory (NodeTasks) and serves all the node's tasks: whichever task calls
@@ -41,8 +42,8 @@
 
 #include "firmware/task_context.hpp"
 #include "firmware/torus_layout.hpp"
-#include "p2p_envelope.hpp"
-#include "p2p_request.hpp"
+#include "driver/p2p_envelope.hpp"
+#include "driver/p2p_request.hpp"
 
 namespace collnet::driver {
 

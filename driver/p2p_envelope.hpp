@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How point-to-point messages travel on the torus (p2p_engine.hpp): packets whose
 // header's software tag says what they are, and whose first payload word describes them.
 //

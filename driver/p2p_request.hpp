@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A point-to-point request (MPI_Request) and what a completed receive reports
 // (MPI_Status). A request is a handle: copies refer to the same operation, and the node's
 // point-to-point engine (p2p_engine.hpp) completes it as its packets move. A
@@ -9,7 +10,7 @@
 #include <exception>
 #include <memory>
 
-#include "datatype.hpp"
+#include "driver/datatype.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The personalised collectives, in which every rank sends each other rank data of its own:
 // alltoall, alltoallv, scatter and scatterv, over the torus. Also the one place where the
 // collectives use point-to-point messages (coll_send, coll_recv, coll_sendrecv).
@@ -12,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "collective_args.hpp"
-#include "communicator.hpp"
-#include "error.hpp"
+#include "driver/collective_args.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // Communicator's point-to-point calls: argument checks, rank translation and waiting, on
 // the node's engine (p2p_engine.hpp), which does the matching and the protocols.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "communicator.hpp"
-#include "error.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

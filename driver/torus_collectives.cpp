@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The collectives' torus algorithms: what MPI libraries run on a torus without a combining
 // network, built on point-to-point messages (coll_send, coll_recv, coll_sendrecv on the
 // collectives' own tag). docs/torus-algorithms.md describes each with its cost.
@@ -19,9 +20,9 @@
 #include <random>
 #include <vector>
 
-#include "collective_args.hpp"
-#include "communicator.hpp"
-#include "error.hpp"
+#include "driver/collective_args.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
 #include "firmware/alu_model.hpp"
 #include "firmware/torus_layout.hpp"
 

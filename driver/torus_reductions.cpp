@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Op::Prod: the combining network's ALU adds, compares and does bitwise logic but cannot
 // multiply, so the reductions with prod run over the torus, each rank multiplying what it
 // receives into what it holds (four elements per processor cycle, as combining is).
@@ -19,8 +20,8 @@
 //    allreduce broadcasts it from the last rank over the tree.
 #include <vector>
 
-#include "communicator.hpp"
-#include "error.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

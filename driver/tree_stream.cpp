@@ -1,9 +1,10 @@
-#include "tree_stream.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/tree_stream.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One streamed pass over the combining network: the local contribution, cut into
 // 256-byte packets, is injected while the combined result is received, so injection and
 // reception overlap and the FIFOs never need to hold a whole message. The last packet is

@@ -1,10 +1,11 @@
-#include "tuning.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "driver/tuning.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "error.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `auto` runs: for each collective, the algorithm measured fastest at a communicator
 // size and up to a message size. `collnet tune --torus XxYxZ` measures a table on a machine
 // (every algorithm at every size of a grid, `collnet compare`); the table shipped in the
@@ -9,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "algorithm.hpp"
+#include "driver/algorithm.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vector collectives on the tree: gatherv and allgatherv (the tree's gather with
 // ranges of different lengths), reduce_scatter and reduce_scatter_block (a reduction of
 // the whole vector of which each rank keeps its part).
@@ -12,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "collective_args.hpp"
-#include "communicator.hpp"
-#include "error.hpp"
+#include "driver/collective_args.hpp"
+#include "driver/communicator.hpp"
+#include "driver/error.hpp"
 
 namespace collnet::driver {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An allreduce over every rank of a simulated machine: each rank contributes its rank
 // number in every element, and every rank receives the sum. Prints the cycles it took.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Point-to-point over the torus: every rank sends a message to the next rank of a ring
 // and receives one from the previous, MPI standard mode (matched on source and tag).
 //

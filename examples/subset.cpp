@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A communicator of some of the ranks: every rank calls create() with the same list, the
 // members get a communicator (a class route of the combining network spanning them), the
 // others get nothing. The members take the maximum of their contributions (an allreduce) and meet in a barrier.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A C++ model of the combining network's ALU and identity unit: 64-bit words, 16- and
 // 32-bit lanes, and multi-word operands (ADD least significant word first with carry,
 // MAX/MIN compared most significant word first). Block testbenches check the RTL against

@@ -1,9 +1,10 @@
-#include "barrier_firmware.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/barrier_firmware.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "tree_firmware.hpp"
+#include "firmware/tree_firmware.hpp"
 
 namespace collnet::fw {
 

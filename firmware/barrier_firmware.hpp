@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register-level firmware for one node's barrier (global interrupt) unit: channel routes,
 // the node's input bit per channel, and the channel results.
 #pragma once
 
 #include <cstdint>
 
-#include "packet.hpp"
-#include "personality.hpp"
-#include "register_bus.hpp"
+#include "firmware/packet.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/register_bus.hpp"
 
 namespace collnet::fw {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One access on a node's register bus, and what can make one: a processor, or an on-chip
 // agent that streams packets (workload/traffic_agent.hpp). The machine implements the
 // port (sim::Node, and each node of the flat model) and runs the agents attached to it;

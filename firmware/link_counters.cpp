@@ -1,4 +1,5 @@
-#include "link_counters.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/link_counters.hpp"
 
 #include <stdexcept>
 

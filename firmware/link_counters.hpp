@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link layer's counters of one link end (lk_port; lk_pkg's counter block: LkTxFlits ..
 // LkState), decoded and summed. Read through the register bus by the firmware
 // (read_link_counters), or by the machine's service port without disturbing the run
@@ -8,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "register_bus.hpp"
-#include "regmap.hpp"
+#include "firmware/register_bus.hpp"
+#include "firmware/regmap.hpp"
 
 namespace collnet::fw {
 

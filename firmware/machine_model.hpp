@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A machine that runs software: one task per processor, each given its TaskContext. The
 // simulated machine (sim::Machine) implements it; the driver (driver::Job) runs on it
 // and needs nothing else of the model, so it could run on another model, or on a test's
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "task_context.hpp"
+#include "firmware/task_context.hpp"
 
 namespace collnet::fw {
 

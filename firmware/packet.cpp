@@ -1,4 +1,5 @@
-#include "packet.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/packet.hpp"
 
 #include <sstream>
 #include <stdexcept>

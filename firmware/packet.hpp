@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A combining-network packet header and class route as values, with their bit encodings
 // (layouts in regmap.hpp / cn_pkg.sv).
 #pragma once
@@ -5,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "regmap.hpp"
+#include "firmware/regmap.hpp"
 
 namespace collnet::fw {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a node's firmware is told about itself at boot: its rank, the machine's size and
 // how its tree links are wired, where it sits on the torus. The machine fills it in; firmware never guesses wiring.
 #pragma once
@@ -7,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "torus_routes.hpp"
+#include "firmware/torus_routes.hpp"
 
 namespace collnet::fw {
 

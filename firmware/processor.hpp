@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // What code running on a node sees of its processor: the node's register bus, and time.
 // Firmware and the driver charge simulated time through it (a memory access, a stretch of
-// computation) and read the cycle count; the simulated machine's processor (sim::Processor)
+// computation) and read the cycle count; the simulated machine's processor (sim::Cpu)
 // implements it, and so can any other machine model, or a test's fake.
 #pragma once
 
 #include <cstdint>
 
-#include "register_bus.hpp"
+#include "firmware/register_bus.hpp"
 
 namespace collnet::fw {
 

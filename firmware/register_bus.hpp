@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node register bus as firmware sees it: one 64-bit read or write per call, or one
 // vector access that moves four 64-bit words (32 bytes, like a 256-bit SIMD load or store)
 // to or from a vector register. In the machine each call is one real bus cycle on the

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 // What one task (a processor's program) on a node has to work with: which node and task it
 // is, its processor, its node's firmware objects and the node's personality (its place in
 // the machine). The machine model builds one per task and hands it to the task's code;
 // the driver builds everything on it and needs nothing else of the machine.
 #pragma once
 
-#include "barrier_firmware.hpp"
-#include "personality.hpp"
-#include "processor.hpp"
-#include "torus_firmware.hpp"
-#include "tree_firmware.hpp"
+#include "firmware/barrier_firmware.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/processor.hpp"
+#include "firmware/torus_firmware.hpp"
+#include "firmware/tree_firmware.hpp"
 
 namespace collnet::fw {
 

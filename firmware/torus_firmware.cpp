@@ -1,11 +1,12 @@
-#include "torus_firmware.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/torus_firmware.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "link_counters.hpp"
-#include "torus_layout.hpp"
-#include "tree_firmware.hpp"
+#include "firmware/link_counters.hpp"
+#include "firmware/torus_layout.hpp"
+#include "firmware/tree_firmware.hpp"
 
 namespace collnet::fw {
 

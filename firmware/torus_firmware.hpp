@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register-level firmware for one node's torus router: packet send and receive through
 // the injection and reception FIFOs (tr_pkg's register window), status and errors. Every
 // call is a sequence of register accesses on the node's bus.
@@ -7,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "personality.hpp"
-#include "register_bus.hpp"
-#include "torus_packet.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/register_bus.hpp"
+#include "firmware/torus_packet.hpp"
 
 namespace collnet::fw {
 

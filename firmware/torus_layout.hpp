@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where ranks sit on the torus: rank r of an X x Y x Z machine is at x = r % X,
 // y = (r / X) % Y, z = r / (X * Y), and link d (direction 2 * dimension + 1 if minus) of a
 // node leads to the neighbour one step that way, wrapping around. A dimension of size 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The torus packet header (rtl/torus/tr_pkg.sv): one 64-bit flit in front of 1..8 chunks
 // of 32 bytes. Encoding and decoding in one place, with the field positions from regmap.hpp.
 #pragma once
@@ -7,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "regmap.hpp"
-#include "torus_layout.hpp"
+#include "firmware/regmap.hpp"
+#include "firmware/torus_layout.hpp"
 
 namespace collnet::fw {
 

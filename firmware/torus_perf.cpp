@@ -1,4 +1,5 @@
-#include "torus_perf.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/torus_perf.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The torus router's performance counters of one link (tr_perf; tr_pkg's RegTrPerf block):
 // per VC, the flits the router sent on the link, the cycles a packet on the VC held the
 // link's output, and the cycles a packet waited for the VC, the link free, for want of
@@ -8,8 +9,8 @@
 #include <array>
 #include <cstdint>
 
-#include "register_bus.hpp"
-#include "regmap.hpp"
+#include "firmware/register_bus.hpp"
+#include "firmware/regmap.hpp"
 
 namespace collnet::fw {
 

@@ -1,9 +1,10 @@
-#include "torus_routes.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/torus_routes.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "torus_packet.hpp"
+#include "firmware/torus_packet.hpp"
 
 namespace collnet::fw {
 

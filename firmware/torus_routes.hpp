@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Software route choice around what is down on the torus. The routers route in dimension
 // order on the escape VC and drop a packet whose dimension-order route needs a link marked
 // down; software avoids that by choosing, for each pair of live nodes, the hint bits of a
@@ -8,7 +9,7 @@
 
 #include <vector>
 
-#include "torus_layout.hpp"
+#include "firmware/torus_layout.hpp"
 
 namespace collnet::fw {
 

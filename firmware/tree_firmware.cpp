@@ -1,10 +1,11 @@
-#include "tree_firmware.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "firmware/tree_firmware.hpp"
 
 #include <algorithm>
 #include <sstream>
 
-#include "link_counters.hpp"
-#include "tree_layout.hpp"
+#include "firmware/link_counters.hpp"
+#include "firmware/tree_layout.hpp"
 
 namespace collnet::fw {
 

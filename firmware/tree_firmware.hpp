@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register-level firmware for one node's combining-network adapter: class-route
 // configuration, packet injection and reception, status and error reporting. Every call
 // is a sequence of register accesses on the node's bus; nothing here knows about ranks
@@ -10,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "packet.hpp"
-#include "personality.hpp"
-#include "register_bus.hpp"
+#include "firmware/packet.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/register_bus.hpp"
 
 namespace collnet::fw {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layout of the machine's tree, as the personality tells firmware: heap order over the
 // node count. Rank 0 is the root; rank i reaches its parent (i-1)/2 on link 0 and its
 // children 2i+1 and 2i+2 on links 1 and 2. The machine wires its links from this, and

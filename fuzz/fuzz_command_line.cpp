@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the command line of `collnet` (cli/command_line.hpp). The input is split
 // into words (one per line; fuzz_util.hpp), which go to parse_command_line as argv after
 // "collnet": CLI11's parse of every subcommand and the option checks each command makes
@@ -15,7 +16,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 #include "systemc/machine_config.hpp"
 
 using collnet::cli::CommandLine;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the data files a run reads (cli/data_file.hpp: --input; also --counts,
 // cli/collectives.hpp, and --tuning, cli/compare.hpp). The first byte picks the reader and
 // the element type, the second whether elements are (value, index) pairs and how many
@@ -19,7 +20,7 @@
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "driver/error.hpp"
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 
 namespace cli = collnet::cli;
 namespace driver = collnet::driver;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: how elements travel through the combining network's ALU
 // (driver/encoding.hpp, driver/float_sum.hpp), checked against the reference model
 // (cli/verify.hpp), which computes on the element types directly.
@@ -18,7 +19,7 @@
 #include "driver/float_sum.hpp"
 #include "driver/op.hpp"
 #include "firmware/alu_model.hpp"
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 
 namespace driver = collnet::driver;
 namespace cli = collnet::cli;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the MPI layer's datatypes (mpi/datatypes.hpp): derived types built from
 // the fuzzer's bytes (contiguous, vector, indexed, struct, resized, nested up to 4 deep,
 // with the arguments MPI_Type_* would pass: strides and displacements in the old type's
@@ -14,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 #include "mpi/datatypes.hpp"
 
 using collnet::fuzz::Bytes;

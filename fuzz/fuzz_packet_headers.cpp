@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: every decoder of a packet header or status word from raw words, and its
 // encoder where there is one (layouts: regmap/collnet.json, generated into
 // firmware/regmap.hpp):
@@ -18,7 +19,7 @@
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 
 namespace fw = collnet::fw;
 namespace rm = collnet::fw::regmap;

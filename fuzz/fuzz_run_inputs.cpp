@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the checks of a run's inputs, below the command line. The first byte picks
 // a parser, the rest is its text (and a few bytes of parameters):
 //   0 number lists (cli/number_list.hpp: --ranks, --down-nodes; split_list)
@@ -31,7 +32,7 @@
 #include "driver/error.hpp"
 #include "driver/neighbourhoods.hpp"
 #include "driver/op.hpp"
-#include "fuzz_util.hpp"
+#include "fuzz/fuzz_util.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 #include "workload/traffic_pattern.hpp"

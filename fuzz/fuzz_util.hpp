@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the fuzz harnesses share: a reader over the fuzzer's bytes, the split of an input
 // into command-line words, a scratch working directory, quiet standard streams and a
 // check that aborts (which libFuzzer reports as a crash, with the input kept).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clang fuzz build compiles the command line's sources (cli/command_line.cpp and
 // cli/traffic_command.cpp) but not the simulated machine (Verilated models, SystemC
 // modules). cli/traffic_command.cpp's run_traffic_command refers to the functions below,

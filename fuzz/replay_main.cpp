@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A main() for a fuzz harness without libFuzzer: runs every file named on the command line
 // (directories: every file in them, in name order) through LLVMFuzzerTestOneInput once.
 // The `fuzz` tests (tests/CMakeLists.txt) build each harness with it, with the project's

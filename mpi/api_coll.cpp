@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpi.h: collectives. Each maps onto the driver's collective of the same name
 // (driver/communicator.hpp), which rides the combining network where the communicator
 // has a class route and the operation maps onto it, and runs a torus algorithm
@@ -10,7 +11,7 @@
 #include <numeric>
 #include <string>
 
-#include "api_support.hpp"
+#include "mpi/api_support.hpp"
 #include "cli/verify.hpp"
 
 using namespace collnet::mpi;

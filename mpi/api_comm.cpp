@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpi.h: communicators and groups. A communicator is the driver's (driver/communicator.hpp,
 // docs/communicators.md); a group is a list of world ranks kept by the rank that made it.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 
-#include "api_support.hpp"
+#include "mpi/api_support.hpp"
 
 using namespace collnet::mpi;
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpi.h: the environment (init, finalize, abort, time, version) and error handling.
 #include <cstdio>
 #include <string>
 
-#include "api_support.hpp"
+#include "mpi/api_support.hpp"
 
 using namespace collnet::mpi;
 

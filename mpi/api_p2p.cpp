@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpi.h: point-to-point. Messages go through the driver's engine (driver/p2p_engine.hpp:
 // eager and rendezvous protocols over the torus, node memory between tasks of a node) as
 // the packed bytes of their elements; a derived type is packed before a send and
@@ -5,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "api_support.hpp"
+#include "mpi/api_support.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the mpi.h functions share: the frame every call runs in (api), argument checks
 // that raise the MPI error class, and the views that let a buffer of any datatype travel
 // as packed bytes (the driver moves native elements; a derived type is packed first and
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "driver/error.hpp"
-#include "runtime.hpp"
+#include "mpi/runtime.hpp"
 
 namespace collnet::mpi {
 

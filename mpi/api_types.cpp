@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpi.h: derived datatypes (datatypes.hpp) and user-defined ops.
 #include <string>
 
-#include "api_support.hpp"
+#include "mpi/api_support.hpp"
 
 using namespace collnet::mpi;
 

@@ -1,4 +1,5 @@
-#include "datatypes.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "mpi/datatypes.hpp"
 
 #include <algorithm>
 #include <cstring>

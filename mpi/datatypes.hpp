@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MPI datatypes of collnet's MPI interface: the predefined ones, which map onto the
 // driver's element types, and the derived ones (contiguous, vector, indexed, struct,
 // resized), described by where their bytes lie. A message or collective contribution

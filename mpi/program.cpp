@@ -1,4 +1,5 @@
-#include "program.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "mpi/program.hpp"
 
 #include <dlfcn.h>
 #include <sys/mman.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An MPI program as collnet mpirun runs it: a shared object (what collnet-mpicc links)
 // loaded once per rank, so that every rank has its own copy of the program's globals and
 // static variables, as the processes of a real MPI job do. Each copy is loaded from an

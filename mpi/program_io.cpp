@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a program's calls to exit() and to the C library's output functions become under
 // collnet mpirun. collnet-mpicc links programs with --wrap for these names, so that
 // exit() ends the rank (not the simulator) and, with --tag-output, every line a rank
@@ -6,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "runtime.hpp"
+#include "mpi/runtime.hpp"
 
 using collnet::mpi::Rank;
 using collnet::mpi::Runtime;

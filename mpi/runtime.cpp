@@ -1,4 +1,5 @@
-#include "runtime.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "mpi/runtime.hpp"
 
 #include <cstdio>
 #include <cstring>

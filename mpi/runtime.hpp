@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MPI job collnet mpirun runs: one Rank (an MPI process) per task of a driver::Job,
 // each with its own handles, calls, statistics and exit code, and the Runtime that holds
 // them all. The C functions of mpi.h find their rank through Runtime::current(): tasks
@@ -18,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "datatypes.hpp"
+#include "mpi/datatypes.hpp"
 #include "driver/communicator.hpp"
 #include "driver/job.hpp"
-#include "include/mpi.h"
+#include "mpi/include/mpi.h"
 
 namespace collnet::mpi {
 

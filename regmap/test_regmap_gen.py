@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the register-map generator (ctest: Regmap.Generator).
 
 Each test copies the description, the generator's inputs and every generated file into a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The area of a synthesized design, block by block, from a Yosys log (docs/synthesis.md).
 
 Reads the log of a hierarchical Yosys run (scripts/rtl_portability.sh --area) that ends in

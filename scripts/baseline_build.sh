@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the collnet binary of an earlier commit once, for make bench to run beside the
 # current one, and prints its path. The sources go to a git worktree and the build to a
 # directory of its own, both kept (under BUILD_DIR/baseline-COMMIT) so that later bench

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench: measured collective cycles on the combining network and simulator speed,
 # printed as Markdown tables (scripts/bench_algorithms.sh has the torus algorithms).
 # Usage: scripts/bench.sh [BUILD_DIR]

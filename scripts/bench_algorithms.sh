@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, collective algorithms: every algorithm of bcast, allreduce, allgather and
 # alltoall across message sizes (collnet compare) on ALG_TORUS (default 8x8x8, 512 nodes),
 # and seed 001's allgather against ring, Bruck and the tree with random, rank and shifted

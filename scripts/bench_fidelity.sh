@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, fidelity part: collnet with --machine bgl beside Blue Gene/L's published
 # figures (docs/fidelity.md): tree bandwidth per link, tree latency across the whole
 # machine, the full-system barrier, torus latency per hop, torus bandwidth between

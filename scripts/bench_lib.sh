@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers the bench scripts share (sourced, not run).
 
 field() {  # field FILE KEY -> value of a top-level JSON number, bool or string (unquoted)

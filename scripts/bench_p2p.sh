@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, point-to-point: ping-pong latency and bandwidth (collnet run pingpong) and an
 # alltoall against the bound the torus allows, printed as Markdown tables.
 # Usage: scripts/bench_p2p.sh [BUILD_DIR]

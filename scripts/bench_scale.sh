@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, scale part: a barrier and a one-packet allreduce (32 u64 per rank) on machines
 # from 8x8x8 up to Blue Gene/L's full 64x32x32 (65,536 nodes), each verified, with the
 # host memory per node and the wall time.

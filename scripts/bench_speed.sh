@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, speed part: the simulator's speed now against a baseline commit's binary, run
 # side by side in the same bench run (this machine's speed varies by a third from run to
 # run, so numbers from different runs do not compare). Each figure is the median of three

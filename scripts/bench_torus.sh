@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make bench, torus part: zero-load latency, latency versus offered load for both routings,
 # simulator speed of both engines, and the loss soak, printed as Markdown tables.
 # Usage: scripts/bench_torus.sh [BUILD_DIR [FLAT_BUILD_DIR]]

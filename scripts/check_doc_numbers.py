@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the numbers the documentation quotes against fresh runs of build/collnet.
 
 Two kinds of quotes are checked, in README.md and docs/*.md:

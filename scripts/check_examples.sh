@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and runs examples/ the way a user would: installs the build into a temporary
 # prefix (cmake --install), configures examples/ against it with find_package(collnet),
 # builds every example and runs each, which must print "verified" and exit 0.

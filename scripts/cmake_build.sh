@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds a CMake build directory, surviving RTL changes. Verilator's CMake support lists a
 # model's generated files when CMake configures; an RTL change re-Verilates into new file
 # names, so a build that fails after one is configured again (all models re-Verilated

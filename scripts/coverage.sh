@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make coverage: every model Verilated with coverage points (COLLNET_COVERAGE) in a build
 # directory of its own, the whole suite run there (testbenches, machine suites, the
 # command line) with every Verilator context writing what it counted, the databases

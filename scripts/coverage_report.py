@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Summarizes a merged Verilator coverage database (make coverage, docs/coverage.md).
 
 Reads MERGED.dat (verilator_coverage --write), keeps the points in the RTL (files under

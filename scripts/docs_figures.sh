@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make docs-figures: the pictures of docs/plots.md, each drawn by scripts/plot.py from a
 # fresh run of collnet. The runs' JSON stays in BUILD_DIR/figures for a look at the
 # numbers behind a picture. About five minutes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs each libFuzzer harness of fuzz/ for RUNS inputs (make fuzz; fuzz/README.md) and
 # prints the runs and time of each. Seeds: fuzz/corpus/<harness> and every input that
 # once crashed, fuzz/regressions/<harness> (both only read); what the fuzzer finds goes to

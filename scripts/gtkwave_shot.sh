@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Opens a GTKWave view on a virtual display (xvfb-run, 1600x1000) and saves a screenshot
 # of it: for the waveform tests (tests/waves_test.py) and the docs' pictures
 # (scripts/docs_figures.sh). With a Tcl file, GTKWave runs it once the view is loaded

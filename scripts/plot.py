@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Pictures of collnet's JSON (docs/plots.md): PNG or SVG, chosen by the output's suffix.
 
   plot.py links    RUN.json    -o F   torus link heat map, one panel per z-plane, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # rtl_portability.sh: checks that the RTL builds outside Verilator too. Elaborates the
 # design with Icarus Verilog (iverilog -g2012, then loads it with vvp) and synthesizes it
 # with Yosys (read_verilog -sv -DSYNTHESIS, then a generic gate-level synthesis that keeps

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make soak: torus traffic at saturation with bit errors on every link, every packet
 # checked at its destination (lost, duplicated, corrupted), across shapes and both
 # routings, SOAK_PACKETS packets in all (10^8 by default: about two hours on two cores).

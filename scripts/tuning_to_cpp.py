@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes driver/tuning_shipped.cpp, the table auto picks from, from tuning tables that
 `collnet tune` measured (JSON; the shipped ones are kept in driver/tuning/).
 Usage: scripts/tuning_to_cpp.py driver/tuning/*.json > driver/tuning_shipped.cpp"""

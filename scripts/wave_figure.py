@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A view zoomed on one packet, for the docs' picture of decoded headers (make docs-figures).
 
 Reads a view collnet wrote (VIEW.gtkw) and its FST, finds the first cycle at which

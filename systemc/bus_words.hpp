@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 256-bit bus data ports of a Verilated model (nd_tree_net, nd_torus_net, or one node
 // of nd_machine) are eight 32-bit words, least significant first; the bus (fw::BusRequest,
 // fw::BusPort) moves them as four 64-bit words.

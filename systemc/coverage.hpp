@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a coverage build's models counted (make coverage, docs/coverage.md): the code that
 // owns a Verilator context (the machine, a testbench's harness) writes the context's
 // coverage database when it ends, as a file of its own in $COLLNET_COVERAGE_DIR (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program built on the collnet library has an ordinary main(): sim::Machine starts
 // SystemC's kernel itself (sc_start), so nobody has to write SystemC's sc_main. SystemC's
 // library still names sc_main as the entry point of the programs it starts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flat engine: the whole machine as one Verilated top (rtl/node/nd_machine.sv, every
 // node and link in RTL, no SystemC), driven by the same traffic agents as the SystemC
 // machine. A model is built per shape at configure time (COLLNET_FLAT_SHAPES) with the
@@ -7,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "traffic_run.hpp"
+#include "systemc/traffic_run.hpp"
 
 namespace collnet::sim {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the flat engine drives one Verilated nd_machine model: each cycle it applies every
 // node's bus access, evaluates the falling and the rising clock edge of the whole machine
 // once, and lets every node's agent act on what the edge produced. Included only by the
@@ -10,11 +11,11 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
-#include "bus_words.hpp"
+#include "systemc/bus_words.hpp"
 #include "firmware/bus_port.hpp"
-#include "coverage.hpp"
-#include "model_clock.hpp"
-#include "traffic_run.hpp"
+#include "systemc/coverage.hpp"
+#include "systemc/model_clock.hpp"
+#include "systemc/traffic_run.hpp"
 
 namespace collnet::sim {
 

@@ -1,4 +1,5 @@
-#include "host_limits.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/host_limits.hpp"
 
 #include <fstream>
 #include <stdexcept>

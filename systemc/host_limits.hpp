@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the host must allow for a machine of a given size, checked before the machine is
 // built so that a run that cannot fit stops with a message instead of a crash halfway.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a function in a forked child process and returns what it reported. SystemC cannot
 // build a second simulation in one process, so whatever runs several machines (the tests,
 // `collnet compare`) runs each one here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One direction of a link between two nodes: what the sender registered at a clock edge
 // arrives at the receiver `latency` cycles later. A tree link carries the tree flit and the
 // credits for the opposite direction; a torus link carries the torus flit and the credits

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 #define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn, for watch()
 // Verilated headers first (see node.cpp).
 #include "verilated.h"
 // clang-format off
-#include "machine.hpp"
-#include "host_limits.hpp"
-#include "coverage.hpp"
-#include "trace_writer.hpp"
+#include "systemc/machine.hpp"
+#include "systemc/host_limits.hpp"
+#include "systemc/coverage.hpp"
+#include "systemc/trace_writer.hpp"
 // clang-format on
 
 #include <algorithm>
@@ -110,7 +111,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     for (unsigned t = 0; t < tasks; ++t) {
       const unsigned id = r * tasks + t;
       const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
-      processors_.push_back(std::make_unique<Processor>(
+      processors_.push_back(std::make_unique<Cpu>(
           name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
           [this, id] { task_finished(id); }, config_.stack_bytes));
       firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated machine: one Verilated node per rank, wired into the tree with links of
 // the configured latency, one processor per node running a task function, optional FST
 // tracing of every node. SystemC cannot restart a simulation, so a process builds and
@@ -21,13 +22,13 @@
 #include "firmware/machine_model.hpp"
 #include "firmware/task_context.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "link.hpp"
-#include "machine_config.hpp"
-#include "node.hpp"
-#include "processor.hpp"
-#include "shard_pool.hpp"
-#include "tree_wiring.hpp"
-#include "wave_view.hpp"
+#include "systemc/link.hpp"
+#include "systemc/machine_config.hpp"
+#include "systemc/node.hpp"
+#include "systemc/cpu.hpp"
+#include "systemc/shard_pool.hpp"
+#include "systemc/tree_wiring.hpp"
+#include "systemc/wave_view.hpp"
 
 class VerilatedContext;
 
@@ -136,7 +137,7 @@ class Machine : public fw::MachineModel {
   std::vector<std::unique_ptr<fw::TreeFirmware>> system_firmware_;
   std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
   std::vector<std::unique_ptr<fw::TorusFirmware>> torus_firmware_;
-  std::vector<std::unique_ptr<Processor>> processors_;
+  std::vector<std::unique_ptr<Cpu>> processors_;
   // What each task's code gets: its node and task number, its processor (each task has
   // its own; a node's processors share its bus), its node's firmware and personality.
   std::vector<fw::TaskContext> tasks_;

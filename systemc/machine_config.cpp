@@ -1,4 +1,5 @@
-#include "machine_config.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/machine_config.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything that defines a simulated machine, passed down as a value.
 #pragma once
 
@@ -8,8 +9,8 @@
 #include <vector>
 
 #include "firmware/torus_routes.hpp"
-#include "quiescence.hpp"
-#include "shape.hpp"
+#include "systemc/quiescence.hpp"
+#include "systemc/shape.hpp"
 
 namespace collnet::sim {
 

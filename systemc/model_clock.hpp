@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the project's Verilated tops (a node's two sides, the flat machine) are reset and
 // clocked.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated (plain C++) model headers come before any SystemC header: with SystemC
 // seen first, verilated.h would take the model for a SystemC one.
 #include "Vtorus_net.h"
@@ -7,9 +8,9 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 // clang-format off
-#include "node.hpp"
-#include "bus_words.hpp"
-#include "model_clock.hpp"
+#include "systemc/node.hpp"
+#include "systemc/bus_words.hpp"
+#include "systemc/model_clock.hpp"
 
 #include <stdexcept>
 // clang-format on

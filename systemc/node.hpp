@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One node of the machine: the node RTL inside a SystemC module that is sensitive to the
 // clock only. The node is two Verilated models, its tree side (nd_tree_net) and its torus
 // side (nd_torus_net); this class does what nd_node does around them (the register bus
@@ -20,8 +21,8 @@
 #include "firmware/bus_port.hpp"
 #include "firmware/link_counters.hpp"
 #include "firmware/torus_perf.hpp"
-#include "link.hpp"
-#include "quiescence.hpp"
+#include "systemc/link.hpp"
+#include "systemc/quiescence.hpp"
 
 class Vtree_net;
 class Vtorus_net;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Skipping a Verilated model's clock edge when it would change nothing. A model whose
 // evaluation left its whole state exactly as it found it (every register, every FIFO
 // memory, every combinational net, its inputs) is at a fixed point: evaluated again with

@@ -1,4 +1,5 @@
-#include "shape.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/shape.hpp"
 
 #include <stdexcept>
 

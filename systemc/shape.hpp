@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine's shape: X x Y x Z nodes, ranks numbered x-fastest.
 #pragma once
 

@@ -1,4 +1,5 @@
-#include "shard_pool.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/shard_pool.hpp"
 
 #include <chrono>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fixed team of host threads that runs one job over `shards` shards at a time: run(job)
 // calls job(s) for every shard s in parallel, the calling thread taking shard 0, and
 // returns when all are done (a fork-join; everything a shard wrote is visible to the

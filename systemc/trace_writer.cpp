@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilated headers first (see node.cpp).
 #include "verilated_fst_c.h"
 // clang-format off
-#include "trace_writer.hpp"
-#include "node.hpp"
+#include "systemc/trace_writer.hpp"
+#include "systemc/node.hpp"
 // clang-format on
 
 #include <filesystem>

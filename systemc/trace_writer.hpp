@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FST tracing of the machine: every traced node's RTL goes into one FST file (one scope per
 // node, named after the node), dumped once per cycle after the rising edge, so the
 // waveform's time axis counts cycles (1 ns = 1 cycle). Beside it, a GTKWave view
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "wave_view.hpp"
+#include "systemc/wave_view.hpp"
 
 class VerilatedFstC;
 

@@ -1,12 +1,13 @@
-#include "traffic_run.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/traffic_run.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
-#include "flat_engine.hpp"
-#include "machine.hpp"
+#include "systemc/flat_engine.hpp"
+#include "systemc/machine.hpp"
 
 namespace collnet::sim {
 

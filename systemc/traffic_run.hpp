@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A synthetic-traffic run (workload/traffic_setup.hpp) on one of the two engines: the
 // SystemC machine (one Verilated node per SystemC module, links as delays) or the flat
 // model (one Verilated top holding every node and link). The same agents drive either.
@@ -8,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "machine_config.hpp"
+#include "systemc/machine_config.hpp"
 #include "workload/traffic_setup.hpp"
 
 namespace collnet::sim {

@@ -1,4 +1,5 @@
-#include "tree_wiring.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/tree_wiring.hpp"
 
 #include "firmware/tree_layout.hpp"
 

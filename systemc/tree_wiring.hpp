@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the machine wires its tree: by fw::TreeLayout (heap order: rank 0 at the root, the
 // children of rank i are 2i+1 on i's link 1 and 2i+2 on link 2, the parent on link 0).
 #pragma once

@@ -1,4 +1,5 @@
-#include "wave_filter.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/wave_filter.hpp"
 
 #include <cstdint>
 #include <cstdio>

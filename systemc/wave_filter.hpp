@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What GTKWave shows for collnet's link and ALU traces (the .gtkw views that TraceWriter
 // writes run `collnet-wave-filter` as a translate filter process on them). GTKWave sends
 // a trace's value as a line of binary digits; the number of digits says what it is:

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // collnet-wave-filter: GTKWave's translate filter process for collnet's views
 // (systemc/wave_filter.hpp): a line in, a line out, flushed, until GTKWave closes it.
 #include <iostream>
 #include <string>
 
-#include "wave_filter.hpp"
+#include "systemc/wave_filter.hpp"
 
 int main() {
   std::string line;

@@ -1,4 +1,5 @@
-#include "wave_view.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/wave_view.hpp"
 
 #include <algorithm>
 #include <cmath>

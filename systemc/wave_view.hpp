@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GTKWave view (.gtkw) written beside a machine's FST: it opens on a window of the run
 // (the whole run, or a collective's cycles) with markers, shows per traced node the
 // network(s) the run used, the most useful signals first (each link's flits decoded by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DCMD=<program> -DARGS=<list> -DEXPECT=<regex> -P expect_failure.cmake
 # Passes when CMD fails (a non-zero exit) and its output matches EXPECT: a refusal that
 # says why, not a crash or a refusal for some other reason.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lk_pair: the two ends of one link as one testbench top (tb_lk_port.cpp), so that one
 // Verilated model holds both; the wires between them stay in C++, which delays them and
 // flips their bits. End a's ports are lk_port's with the prefix a_, end b's with b_.

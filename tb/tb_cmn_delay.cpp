@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_delay on its own, built once per latency (tb/CMakeLists.txt: TB_STAGES and TB_WIDTH
 // give the bench the -GStages and -GWidth the model was Verilated with): a value on d_i in
 // cycle n is on q_o in cycle n + Stages (what the register behind it samples Stages edges
@@ -13,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "Vcmn_delay.h"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 #ifndef TB_STAGES
 #define TB_STAGES 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_fifo (Width 64, Depth 8): order, full/empty, simultaneous push and pop, back-pressure,
 // and the overflow assertion.
 #include <deque>
@@ -7,7 +8,7 @@
 #include "Vcmn_fifo.h"
 #include "Vcmn_fifo___024root.h"
 #include "systemc/model_clock.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

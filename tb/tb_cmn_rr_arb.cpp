@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_rr_arb (N = 5, not a power of two): the grant is one-hot and names a requester; it
 // goes to the first requester after the one served last, wrapping around; a grant not
 // taken leaves the order unchanged; every steady requester is served within N grants.
@@ -8,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "Vcmn_rr_arb.h"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_wfifo (Width 64, Lanes 4, Depth 20 = 5 rows of 4): multi-word pushes and pops in
 // order, the head's four lanes, full and empty, push and pop in the same cycle (also into
 // the words the pop frees), 200,000 cycles of random word counts with random
@@ -10,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "Vcmn_wfifo.h"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_adapter as a leaf, an inner node and a root of a class: the blocks together, each of
 // which has its own testbench (tb_cn_combine, tb_cn_bcast, tb_cn_regs, ...). Combining up
 // through the ALU, identity injection, turnaround and broadcast, credit flow control under
@@ -15,7 +16,7 @@
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 using namespace collnet::fw;  // the ALU model (firmware/alu_model.hpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_alu against the C++ reference: every opcode on random and corner-case operands, as
 // 64-bit words, as 16- and 32-bit lanes, and as multi-word operands streamed through the
 // ALU's carry and tie state the way the combine engine streams them.
@@ -5,7 +6,7 @@
 
 #include "Vcn_alu.h"
 #include "firmware/alu_model.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 using namespace collnet::fw;  // the ALU model (firmware/alu_model.hpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_bcast on its own: the downward half of the adapter. A packet travelling down its
 // class (from the turnaround path, source 0, or from the link that is its class's up link)
 // is copied flit by flit to every down link of the class and to reception if the node
@@ -16,7 +17,7 @@
 #include "Vcn_bcast.h"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

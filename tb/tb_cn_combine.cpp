@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_combine on its own: the upward half of the adapter. A packet starts only when every
 // source its class route names (the local injection if the node contributes, each down
 // link) offers the same header and its destination (the class's up link, or the root's
@@ -21,7 +22,7 @@
 #include "firmware/alu_model.hpp"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

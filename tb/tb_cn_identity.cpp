@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_identity: the identity element of every opcode.
 #include <gtest/gtest.h>
 
 #include "Vcn_identity.h"
 #include "firmware/alu_model.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 using namespace collnet::fw;  // the ALU model (firmware/alu_model.hpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_inj_source on its own: the local injection side of the combine engine. A written
 // packet's header comes with the processor's payload words; an identity request offers its
 // K packets with the identity of their opcode as payload, popping the request only with
@@ -12,7 +13,7 @@
 #include "Vcn_inj_source.h"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

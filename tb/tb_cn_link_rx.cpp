@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_link_rx (Packets 4) on its own: a packet's header and payload come out of their own
 // FIFOs in order; the next header waits until the packet before it is drained; the credit
 // goes back as the last payload word leaves; framing errors (payload outside a packet, a
@@ -11,7 +12,7 @@
 
 #include "Vcn_link_rx.h"
 #include "firmware/regmap.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

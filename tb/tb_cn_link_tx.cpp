@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_link_tx (Credits 4 per VC) on its own: the flit leaves registered, a header of VC v
 // takes one of v's credits, a credit back returns one, the VCs' credits are independent,
 // a credit never taken is flagged (and not counted), a header without a credit trips the
@@ -8,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "Vcn_link_tx.h"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_regs on its own: the adapter's register block. The bench is a fw::RegisterBus on the
 // block's bus ports, so the real firmware (fw::TreeFirmware) and the generated register map
 // (firmware/regmap.hpp) drive it, and plays the FIFOs behind it (cn_vc's in the adapter) as
@@ -21,7 +22,7 @@
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gi_barrier: a single unit's registers, and seven units wired as a binary tree (children
 // of i are 2i+1 on link 1 and 2i+2 on link 2, parent on link 0) computing AND and OR per
 // channel, barriers with sense reversal, non-participants, and privileged channels.
@@ -8,7 +9,7 @@
 
 #include "Vgi_barrier.h"
 #include "firmware/regmap.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared harness of the block testbenches: owns a Verilated model and its context, steps
 // the clock, and writes an FST of the run when the environment variable
 // COLLNET_TB_FST_DIR names a directory (the file is <dir>/<test name>.fst).

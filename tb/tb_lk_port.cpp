@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lk_port on its own, built with the tree link's parameters (66-bit flits, two credit lanes
 // of 4-bit counts, eight level bits): two link ends (tb/lk_pair.sv, one model) joined by two C++ wires of a chosen
 // latency that flip bits at a chosen rate. Each end has a node that sends packets of 1..33
@@ -23,7 +24,7 @@
 #include <gtest/gtest.h>
 
 #include "Vlk_pair.h"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the torus testbenches share: a packet as the testbench sees it and its maker.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_link_rx on its own (DynFlits 40, EscSlots 2: buffers of 40 flits, not a power of two
 // and more than one packet but less than two, and of 2 slots of 33 flits): each VC's flits
 // land in that VC's buffer and come out at its head in order; a credit per flit that
@@ -19,7 +20,7 @@
 #include "Vtr_link_rx.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

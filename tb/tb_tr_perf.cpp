@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_perf: each of the 72 counters (6 links x 4 VCs x flits, busy, stall) counts its own
 // event bit and nothing else, reads the same over the register port (a cycle later, at the
 // address firmware::torus_perf_address gives) and through the service port, and starts at
@@ -12,7 +13,7 @@
 #include "Vtr_perf.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_perf.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_regs on its own: the torus router's register block. The bench is a fw::RegisterBus on
 // the block's bus ports, so the real firmware (fw::TorusFirmware) and the generated
 // register map (firmware/regmap.hpp) drive it, and plays the router's FIFOs behind it as
@@ -24,7 +25,7 @@
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

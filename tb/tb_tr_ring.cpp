@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Routers wired as a ring (tb/tr_ring.sv, a torus of n x 1 x 1; one model, the ring's size
 // and the bubble rule set at its inputs): random traffic between all nodes delivered
 // exactly once and intact, and the bubble case, on rings of 4 and 5. In the bubble case
@@ -17,8 +18,8 @@
 #include "Vtr_ring.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
-#include "tb_harness.hpp"
-#include "tb_torus.hpp"
+#include "tb/tb_harness.hpp"
+#include "tb/tb_torus.hpp"
 
 namespace collnet::tb {
 namespace {

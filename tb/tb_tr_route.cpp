@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_route, the routing decision of one router input, on its own (it is combinational):
 // directed cases for each rule of docs/torus.md (minimal hints and ties at injection,
 // dimension order on the escape VC, the bubble rule, adaptive choice by credits, deposit
@@ -13,7 +14,7 @@
 #include "Vtr_route.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
-#include "tb_harness.hpp"
+#include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_router alone, at (1, 2, 3) of a 4x4x4 torus: random packets enter on all six links
 // (all four VCs, with credit flow control, random gaps) and from the three injection FIFOs,
 // while the neighbours return credits late and software pops reception at random. A
@@ -17,8 +18,8 @@
 #include "Vtr_router.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
-#include "tb_harness.hpp"
-#include "tb_torus.hpp"
+#include "tb/tb_harness.hpp"
+#include "tb/tb_torus.hpp"
 
 namespace collnet::tb {
 namespace {

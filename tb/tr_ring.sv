@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_ring: up to N torus routers wired as one ring along x (a torus of n x 1 x 1), links of
 // one cycle, for the ring and bubble testbenches. The ring's size n (2..N) and whether the
 // routers keep the bubble rule are inputs, static while packets move, so one model serves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every algorithm of every collective (driver/algorithm.hpp) x type (x op), on whole
 // simulated machines of 1 to 64 nodes, with 1 and 4 tasks per node and on irregular
 // subsets, checked against the plain C++ reference (cli/verify.hpp); the dissemination
@@ -17,9 +18,9 @@
 #include "driver/error.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_case.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/machine_case.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

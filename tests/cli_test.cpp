@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line as a user drives it: verified runs on many shapes, counts and ops,
 // JSON output, exit statuses, usage errors that name the argument, and traces that
 // GTKWave's tools can read.
@@ -11,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/collnet_cli.hpp"
+#include "tests/support/collnet_cli.hpp"
 
 namespace collnet {
 namespace {

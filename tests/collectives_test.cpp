@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every collective x type x op that makes sense, on the combining network, on whole
 // simulated machines of 1 to 64 nodes, on the world and on irregular subsets, with 1 and 4
 // tasks per node, checked against the plain C++ reference (cli/verify.hpp). One machine per test runs the whole
@@ -15,9 +16,9 @@
 #include "driver/error.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_case.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/machine_case.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Communicator management (driver/communicator.hpp, communicator_management.cpp): split,
 // create, dup and free; rank translation; class routes as resources that come back when
 // freed (a thousand create/free cycles leave none taken); more communicators alive at once
@@ -17,8 +18,8 @@
 #include "driver/error.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """scripts/coverage_report.py on a small database written here: points of two instances of
 one module count once (covered if either instance reached them), and so do points of two
 parameter sets of it (Verilator's MODULE__SUFFIX), branch points count as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The driver on a machine model that is not the simulator: one node with one task whose
 // processor is a fake (a register file that answers the boot's reads, and a cycle counter
 // that the driver's charges advance). Whatever the driver does here it does through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The collectives library on whole simulated machines (each test runs its machine in a
 // child process: SystemC builds one simulation per process).
 #include <algorithm>
@@ -12,8 +13,8 @@
 #include "driver/error.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How elements ride the integer ALU (driver/encoding.hpp, driver/float_sum.hpp), checked in
 // software against the plain C++ reference (cli/verify.hpp): every rank's contribution is
 // encoded, the messages are combined by the ALU model the block testbenches hold the RTL

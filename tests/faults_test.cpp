@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Faults on demand, as a user drives them: bit errors on every link (--link-ber) leave every
 // collective and all torus traffic verified and show up as CRC errors and resends in the
 // JSON; a tree link cut under an allreduce (--link-down) fails it within a bounded number
@@ -12,7 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/collnet_cli.hpp"
+#include "tests/support/collnet_cli.hpp"
 
 namespace collnet {
 namespace {

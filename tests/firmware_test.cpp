@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Encodings the firmware owns (header, class route), the machine shape parser and the
 // tree wiring the machine and firmware agree on.
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory-mapping budget that decides, before a machine is built, whether the host can
 // hold all of its processors' SystemC threads.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Point-to-point with MPI's semantics on whole simulated machines (each in a child
 // process): requests and their wait/test families, wildcards and statuses, probe, the
 // rendezvous protocol under adaptive routing, the bound on unexpected memory, and progress
@@ -12,8 +13,8 @@
 
 #include "driver/error.hpp"
 #include "driver/job.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/test_machine.hpp"
 #include "systemc/machine.hpp"
 
 namespace collnet {

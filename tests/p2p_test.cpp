@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Point-to-point send and recv on whole simulated machines (each in a child process), on
 // 2x2x2 and 3x1x2 tori with one and two tasks per node.
 #include <algorithm>
@@ -14,8 +15,8 @@
 #include "systemc/machine.hpp"
 #include "driver/p2p_envelope.hpp"
 #include "firmware/torus_layout.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """scripts/plot.py on fresh runs of collnet (docs/plots.md).
 
   kinds    every plot kind drawn from the JSON collnet writes: a PNG of the expected

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The progress line (cli/progress.hpp) with a clock the test turns: when it appears, how
 // often it is redrawn, what it says, and that it leaves nothing behind.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Quiescence, the idle-edge skipping of a node side, on a stand-in model: a few bytes of
 // state and an evaluation that changes them, or not, as the test says.
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """scripts/rtl_portability.sh and scripts/area_report.py (docs/synthesis.md).
 
   elaborate   the node reads and elaborates in Icarus Verilog and in Yosys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host-thread pool behind Machine::advance's threads: how it splits the ranks, that
 // every shard runs exactly once per job with its writes visible afterwards, and that a
 // failing shard's exception reaches the caller without breaking the pool.

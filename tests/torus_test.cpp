@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The torus on whole simulated machines (each test runs its machine in a child process):
 // firmware packet send and receive, the deposit bit's line broadcast, and synthetic traffic
 // on odd shapes, at saturation, around a down node and on both engines.
@@ -9,8 +10,8 @@
 #include "firmware/link_counters.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_perf.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/test_machine.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/machine.hpp"
 #include "systemc/traffic_run.hpp"

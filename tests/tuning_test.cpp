@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The table auto picks from (driver/tuning.hpp): the nearest measured communicator size,
 // the first rule whose size holds the message, and rules that cannot run refused by name.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The personalised and vector collectives (alltoall, alltoallv, scatter, scatterv, gatherv,
 // allgatherv, reduce_scatter, reduce_scatter_block) for every type, reduce_scatter for
 // every op, and prod for reduce, allreduce, scan and exscan, on whole simulated machines of
@@ -22,9 +23,9 @@
 #include "driver/error.hpp"
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
-#include "support/isolated.hpp"
-#include "support/machine_case.hpp"
-#include "support/machine_config.hpp"
+#include "tests/support/test_machine.hpp"
+#include "tests/support/machine_case.hpp"
+#include "tests/support/test_machine.hpp"
 
 namespace collnet {
 namespace {

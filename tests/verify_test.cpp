@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checker behind `collnet run`'s "verified": it must catch a single wrong element, and
 // its reference must hold for each collective's definition.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GTKWave views of a trace (systemc/wave_view.hpp) and the filter that decodes their
 // flits (systemc/wave_filter.hpp), without GTKWave: tests/waves_test.py opens them in it.
 #include <gtest/gtest.h>

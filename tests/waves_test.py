@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """The .gtkw views collnet writes, opened in GTKWave on a virtual display (docs/waveforms.md).
 
   tree    a traced allreduce: the pair (FST and view) is moved to another directory and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The synthetic-traffic workload on its own, with no machine: its patterns, its books, and
 // its agents on an ideal torus in C++ (a packet written into an injection FIFO is in its
 // destination's reception FIFO at the next edge). This binary links collnet_workload and

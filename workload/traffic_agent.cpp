@@ -1,4 +1,5 @@
-#include "traffic_agent.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "workload/traffic_agent.hpp"
 
 #include <algorithm>
 #include <stdexcept>

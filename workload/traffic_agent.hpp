@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A node's synthetic-traffic agent: an on-chip packet engine on the node's register bus,
 // one access per cycle, that creates packets by a Bernoulli process at the offered rate,
 // queues them at the source (an unbounded queue, so the offered load is what is created),
@@ -22,8 +23,8 @@
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/torus_routes.hpp"
-#include "traffic_ledger.hpp"
-#include "traffic_pattern.hpp"
+#include "workload/traffic_ledger.hpp"
+#include "workload/traffic_pattern.hpp"
 
 namespace collnet::workload {
 

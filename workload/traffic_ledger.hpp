@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The books of a synthetic-traffic run, shared by every node's agent: which packets were
 // created and delivered (to catch loss, duplicates and corruption), the packets still
 // outstanding (what a source sends again when a link goes down), the measurement window

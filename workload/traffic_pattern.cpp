@@ -1,4 +1,5 @@
-#include "traffic_pattern.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "workload/traffic_pattern.hpp"
 
 #include <algorithm>
 #include <stdexcept>

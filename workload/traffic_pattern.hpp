@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic traffic patterns on the torus: where a packet from a node goes.
 //   uniform    any other live node, equally likely
 //   transpose  (x, y, z) -> (y, x, z); needs X == Y; nodes with x == y send nothing

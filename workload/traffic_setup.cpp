@@ -1,4 +1,5 @@
-#include "traffic_setup.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "workload/traffic_setup.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A synthetic-traffic run, whatever machine it runs on: the pattern, the books, the routes
 // around what is down and one agent per node; then warm up, measure, stop creating packets
 // and drain until every packet is delivered. An engine attaches each node's agent to that
@@ -15,9 +16,9 @@
 #include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_routes.hpp"
-#include "traffic_agent.hpp"
-#include "traffic_ledger.hpp"
-#include "traffic_pattern.hpp"
+#include "workload/traffic_agent.hpp"
+#include "workload/traffic_ledger.hpp"
+#include "workload/traffic_pattern.hpp"
 
 namespace collnet::workload {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* One MPI_Allreduce on the simulated machine, timed in simulated cycles: the example of
  * docs/mpi.md. Build and run:
  *   build/collnet-mpicc -O2 -o allreduce examples/mpi/allreduce.c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* collnet's MPI interface: MPI-3.1's everyday subset, for C and C++, on the simulated
  * machine. A program written against this header is compiled with collnet-mpicc (or
  * collnet-mpicxx) and run with `collnet mpirun`; every rank is a task on a simulated

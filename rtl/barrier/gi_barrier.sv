@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gi_barrier: one node's unit of the global interrupt (barrier) network. Four channels;
 // each computes, over the nodes its channel route spans, both the AND and the OR of one
 // input bit per node, and returns both to every node of the channel. A barrier is an AND:

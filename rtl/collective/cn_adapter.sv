@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_adapter: one node's combining-network (tree) adapter. Three bidirectional links,
 // 16 class routes, the register block, and two virtual channels (cn_vc: user and system),
 // each with its own injection and reception FIFO stacks, combine engine (up the tree,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_alu: the combining network's dedicated ALU. Combines the three operands of one
 // flit (two children and the local contribution) in a single cycle.
 //

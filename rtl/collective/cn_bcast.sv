@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_bcast: the downward half of the combining-network adapter. Takes a packet that
 // travels down its class (from the class's up link, or from the root's turnaround
 // path) and copies it, one flit per cycle, to every down link of the class and to the

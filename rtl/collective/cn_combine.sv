@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_combine: the upward half of the combining-network adapter. Waits until every
 // source that the packet's class route names (the down links of the class and, if the
 // node contributes, local injection) offers the same header, then streams the payloads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_identity: the identity-injection unit's value generator. Gives the identity
 // element of an opcode, which the adapter feeds into every ALU input that has no
 // contributor (a child link outside the class route, or a node that does not

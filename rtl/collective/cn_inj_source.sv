@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_inj_source: the local injection side of the combine engine, and the processor-driven
 // half of the identity-injection unit. Each entry of the injection header FIFO is either
 // one packet whose payload the processor writes into the payload FIFO, or a request for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_link_rx: receive side of one combining-network link (also used for the root's
 // internal turnaround path). Splits the incoming flit stream into a header FIFO and a
 // payload FIFO and presents them as a packet source to the combine and broadcast

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_link_tx: send side of one combining-network link. Registers the flit it is given
 // (nothing leaves the node combinationally) and keeps the sender's packet credits, one
 // counter per virtual channel: a header of VC v may only be sent while a credit of v is

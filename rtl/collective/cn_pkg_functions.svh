@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
   // Hand-written logic of cn_pkg: regmap/regmap_gen.py pastes this file into the generated
   // package after the constants and field getters (it is not an `include file).
 

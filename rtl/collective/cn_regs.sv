@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_regs: the adapter's register block on the node's register bus. Holds the 16 class
 // routes and the sticky error state, and turns register accesses into pushes into the
 // injection FIFOs and pops from the reception FIFOs. Every access completes in the cycle

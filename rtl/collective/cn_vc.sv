@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cn_vc: one virtual channel of the combining-network adapter: its injection FIFO stack
 // (header entries + payload words, with the identity-injection unit in front of the
 // combine engine), its reception FIFO stack (the FIFO reception stack: headers and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_delay: a delay line of Stages registers (a shift register, reset to 0). What enters
 // on d_i at one clock edge leaves on q_o Stages edges later; Stages = 0 is a plain wire
 // (the clock and reset are then not used). The machine puts one on each direction of a

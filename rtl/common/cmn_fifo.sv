@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_fifo: synchronous first-in first-out buffer, the one FIFO cell every block reuses.
 // Push and pop may happen in the same cycle (also when full: the pop frees the slot).
 // The head is visible on data_o while !empty_o (first-word fall-through).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_rr_arb: round-robin arbiter. Grants one of the requesters, searching from the one
 // after the last requester whose grant was taken; take_i says the grant was used this
 // cycle (a grant may be offered and not taken, which leaves the order unchanged).

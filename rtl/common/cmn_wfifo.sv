@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cmn_wfifo: synchronous word FIFO whose ports move 1..Lanes words per cycle: a push of
 // push_n words (word 0 of data_i first) and a pop of pop_n words from the head. data_o
 // shows the first Lanes words at the head (lane 0 = the oldest); lanes at and beyond

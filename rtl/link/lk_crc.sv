@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lk_crc: a CRC as parity trees. A CRC is linear over GF(2) apart from its initial value:
 // crc(d) = crc(0) ^ XOR of crc(e_i) ^ crc(0) over the bits i set in d. So output bit k is
 // the parity of d under a constant mask, computed at elaboration from lk_pkg::lk_crc (the

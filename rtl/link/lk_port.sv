@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lk_port: one end of a link's link layer, between the node's network logic and the wires.
 // It makes a link that flips bits deliver every flit once, in order and intact, and it
 // costs no cycle when nothing goes wrong: a flit passes through in the cycle the node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lk_regs: the read-only counter blocks of a side's link ends on the node's register bus.
 // Link l's block is at Base + l * lk_pkg::RegLkTreeStride, its word k (lk_pkg::LkTxFlits ..
 // LkState) at + 8 * k, from that link end's counters (lk_port's counters_o). The side

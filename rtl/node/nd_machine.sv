@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nd_machine: the whole machine as one flat module, X*Y*Z copies of nd_node and every link
 // between them, so that one Verilated model (or one synthesis run) holds the machine.
 // Rank r sits at x = r % X, y = (r / X) % Y, z = r / (X*Y) (x fastest); every port array

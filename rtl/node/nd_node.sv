@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nd_node: the node top that the machine instantiates once per node: its tree side
 // (nd_tree_net: the combining-network adapter, the barrier unit and the tree links' link
 // ends) and its torus side (nd_torus_net: the router, its registers and the torus links'

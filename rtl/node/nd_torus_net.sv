@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nd_torus_net: the node's torus side: the six-link router, a link end (lk_port: CRC,
 // sequence numbers, retransmission) on each of its links, and their register blocks (the
 // register bus's window 0x800-0xfff: the router's, the link counters at 0xa00 and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nd_tree_net: the node's tree side: the combining-network adapter, the barrier unit
 // with its barrier wires beside the tree links (gi*_in_i/gi*_out_o), and a link end
 // (lk_port: CRC, sequence numbers, retransmission) on each tree link, behind the part of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_link_rx: the receive side of one torus link: one buffer per virtual channel (virtual
 // cut-through: the sender only starts a packet its buffer has room for), framing checks
 // per VC, and credits back to the sender. The dynamic VCs' buffers are counted in flits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_perf: the torus router's performance counters and their register block. For every
 // link d and VC v of the router's outputs it counts, from the router's per-cycle event bits
 // (tr_router perf_*_o, link d VC v at [d*Vcs + v]):

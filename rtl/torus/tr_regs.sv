@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_regs: the torus router's register block on the node's register bus (the window
 // 0x800-0xbff). It turns writes into pushes into the router's injection FIFOs (a header
 // is one word, a chunk is four: one vector write) and reads into pops from its reception

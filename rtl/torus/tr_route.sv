@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_route: the routing decision for the packet at the head of one router input (a link's
 // VC buffer or an injection FIFO). Purely combinational; the router instantiates one per
 // input. It picks the output (a link, or a reception FIFO when the packet has arrived)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tr_router: one node's torus router. Six bidirectional links (x+, x-, y+, y-, z+, z-),
 // each with four virtual channels (two dynamic, escape, high priority: see tr_pkg and
 // tr_route), three injection FIFOs (0 and 1 normal, 2 high priority) and two reception

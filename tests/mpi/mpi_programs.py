@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The MPI interface's tests: the C programs of tests/mpi/programs, built with
 collnet-mpicc and run with `collnet mpirun`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command-line tests' way to run the collnet binary (COLLNET_BINARY, set by CMake) and
 // read the JSON it writes.
 #pragma once
@@ -9,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "command.hpp"
+#include "tests/support/command.hpp"
 
 namespace collnet::test {
 

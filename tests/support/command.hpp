@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a program with arguments and captures its exit status, standard output and error.
 #pragma once
 

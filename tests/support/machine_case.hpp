@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A case of the parameterised machine suites: a shape such as "4x4x4", tasks per node, and
 // an optional subset of world ranks to run on; its members and its test name
 // ("4_4_4_tasks1", "3_3_3_tasks1_subset5").

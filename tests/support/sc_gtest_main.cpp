@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The entry point of test binaries that run SystemC machines: main() starts SystemC
 // (without its banner), which calls sc_main(), which runs the tests.
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * abort.c - rank size-1 calls MPI_Abort(MPI_COMM_WORLD, 42) after a barrier;
  * the other ranks wait in a second barrier that never completes.  The job

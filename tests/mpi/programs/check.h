@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * check.h - tiny helpers shared by the self-checking MPI conformance programs.
  *

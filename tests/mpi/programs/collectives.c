@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * collectives.c - Barrier, Bcast (every root), Reduce (every root,
  * SUM/MAX/MIN), Allreduce, Gather/Scatter (every root), Allgather, Alltoall,

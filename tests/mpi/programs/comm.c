@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * comm.c - communicators and groups: Comm_split (colours, reversed keys,
  * MPI_UNDEFINED), Comm_dup, Comm_compare, Comm_free, group constructors and

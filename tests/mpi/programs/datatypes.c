@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * datatypes.c - derived datatypes: contiguous, vector (a matrix column),
  * indexed, struct (a C struct with padding, offsetof), resized; Type_size

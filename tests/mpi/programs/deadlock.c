@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * deadlock.c - a deliberate deadlock, for the simulator's deadlock detector.
  * NOT run under Open MPI (it would hang there).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * env.c - MPI environment: Initialized/Finalized flags, version, processor
  * name, Wtime/Wtick, MPI_COMM_SELF and MPI_COMM_WORLD basics, MPI_TAG_UB.

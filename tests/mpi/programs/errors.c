@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * errors.c - error handlers and error classes: with MPI_ERRORS_RETURN on
  * MPI_COMM_WORLD (and MPI_COMM_SELF), provoke errors and check the class of

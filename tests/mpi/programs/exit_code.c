@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * exit_code.c - every rank calls MPI_Finalize; rank 0 then returns 3 from
  * main, the others 0.  The job's exit code must be 3.  NOT compared with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * globals.c - per-process global state: a global counter, a global array
  * and a global pointer that every rank fills with its own values and later

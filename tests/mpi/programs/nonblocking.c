@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * nonblocking.c - Isend/Irecv with Waitall, Waitany, Test, Testall, Testany,
  * MPI_Request_free on a send request, Issend, and MPI_REQUEST_NULL handling.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * osu.c - OSU-style micro benchmarks (output is timing, NOT compared with
  * Open MPI): ping-pong latency between ranks 0 and 1, windowed bandwidth

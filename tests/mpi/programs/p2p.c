@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * p2p.c - blocking point-to-point: typed send/recv of several sizes, ring,
  * ANY_SOURCE/ANY_TAG with status checks, non-overtaking order, MPI_PROC_NULL,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * probe.c - MPI_Probe then allocate and receive by MPI_Get_count, MPI_Iprobe
  * polling, ANY_SOURCE/ANY_TAG probes, probes of MPI_PROC_NULL.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * reductions.c - every predefined reduction op on every basic type it
  * applies to: SUM/PROD/MAX/MIN on integer and floating types, LAND/LOR/LXOR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * ring.c - a token passed K times around the ring (K = argv[1], default 3),
  * each rank adding its rank; rank 0 checks the total K * N * (N - 1) / 2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * scan.c - MPI_Scan and MPI_Exscan with SUM/MAX/PROD on int and double,
  * also with MPI_IN_PLACE.  The Exscan result on rank 0 is undefined and is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * userop.c - user-defined reduction operators (MPI_Op_create):
  * commutative ops on MPI_2INT pairs and on a contiguous type, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * vcollectives.c - Gatherv, Scatterv, Allgatherv, Alltoallv with
  * rank-dependent counts (including zeros) and displacements with gaps;

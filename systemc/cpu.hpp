@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A simulated processor (one task) on a node: an SC_THREAD that runs firmware and driver
 // code. Each register access is presented to the node's bus and takes effect at the next
 // clock edge; the processor then stalls for the configured access cost in cycles, so code
@@ -12,22 +13,22 @@
 #include <functional>
 
 #include "firmware/processor.hpp"
-#include "node.hpp"
+#include "systemc/node.hpp"
 
 namespace collnet::sim {
 
-// Thrown inside a task whose run has ended while it still waited (see Processor::cancel):
+// Thrown inside a task whose run has ended while it still waited (see Cpu::cancel):
 // its stack unwinds, so what it holds is released. Not a std::exception, so code that
 // handles errors by type passes it on.
 struct TaskCancelled {};
 
-class Processor : public sc_core::sc_module, public fw::Processor {
+class Cpu : public sc_core::sc_module, public fw::Processor {
  public:
-  SC_HAS_PROCESS(Processor);
+  SC_HAS_PROCESS(Cpu);
   // access_cycles >= 1: cycles one register access occupies the processor. `body` is the
   // task's code; `on_finish` runs after it returns or throws. `stack_bytes`: the task's
   // stack (0: SystemC's default).
-  Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
+  Cpu(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
             std::function<void()> on_finish, size_t stack_bytes = 0);
 
   uint64_t read(uint32_t addr, bool privileged = false) override;

@@ -1,10 +1,11 @@
-#include "processor.hpp"
+// SPDX-License-Identifier: Apache-2.0
+#include "systemc/cpu.hpp"
 
 #include "firmware/torus_firmware.hpp"
 
 namespace collnet::sim {
 
-Processor::Processor(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
+Cpu::Cpu(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
                      std::function<void()> on_finish, size_t stack_bytes)
     : sc_module(name),
       node_(node),
@@ -15,7 +16,7 @@ Processor::Processor(sc_core::sc_module_name name, Node& node, unsigned access_c
   if (stack_bytes > 0) set_stack_size(stack_bytes);
 }
 
-void Processor::run() {
+void Cpu::run() {
   try {
     body_();
   } catch (...) {
@@ -27,7 +28,7 @@ void Processor::run() {
   on_finish_();
 }
 
-void Processor::access(const fw::BusRequest& req) {
+void Cpu::access(const fw::BusRequest& req) {
   // Other tasks of the node are using or waiting for the bus: wait for our turn. The bus
   // is released right after the last cycle of an access, before any further edge, so the
   // caller still reads its own data.
@@ -40,36 +41,36 @@ void Processor::access(const fw::BusRequest& req) {
   node_.release_bus();
 }
 
-bool Processor::torus_pending() const {
+bool Cpu::torus_pending() const {
   const fw::TorusStatus st = fw::TorusStatus::decode(node_.torus_status());
   for (unsigned n : st.rcv)
     if (n > 0) return true;
   return false;
 }
 
-uint64_t Processor::read(uint32_t addr, bool privileged) {
+uint64_t Cpu::read(uint32_t addr, bool privileged) {
   access({true, false, privileged, addr, {}});
   return node_.bus_rdata();
 }
 
-void Processor::write(uint32_t addr, uint64_t data, bool privileged) {
+void Cpu::write(uint32_t addr, uint64_t data, bool privileged) {
   access({true, true, privileged, addr, {data, 0, 0, 0}});
 }
 
-void Processor::write_vector(uint32_t addr, const Vector& v, bool privileged) {
+void Cpu::write_vector(uint32_t addr, const Vector& v, bool privileged) {
   access({true, true, privileged, addr, v});
 }
 
-fw::RegisterBus::Vector Processor::read_vector(uint32_t addr, bool privileged) {
+fw::RegisterBus::Vector Cpu::read_vector(uint32_t addr, bool privileged) {
   access({true, false, privileged, addr, {}});
   return node_.bus_rvector();
 }
 
-void Processor::idle(uint64_t n) {
+void Cpu::idle(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) wait_edge();
 }
 
-void Processor::wait_edge() {
+void Cpu::wait_edge() {
   // Before the wait too: a handler that waits while the task unwinds must not suspend it.
   if (cancelled_) throw TaskCancelled{};
   wait(node_.edge_event());
