@@ -2,7 +2,7 @@
 # collnet front door. CMake is the build; these are the short commands.
 #   make run    build if needed and run the demo (allreduce on a 4x4x4 machine, with waves)
 #   make test   build and run every test (block testbenches, suites, command line)
-#   make lint   verilator --lint-only -Wall over the RTL
+#   make lint   verilator --lint-only -Wall over the RTL, and the house rules (scripts/check_house.py)
 #   make bench  measured performance numbers
 #   make waves  open the demo's waveform in GTKWave
 #   make deps   install missing Debian packages
@@ -112,6 +112,7 @@ regmap: deps
 
 lint: deps
 	@python3 regmap/regmap_gen.py --check
+	@python3 scripts/check_house.py
 	@set -e; for top in $(LINT_TOPS); do \
 	  verilator --lint-only -Wall --top-module $$top $(RTL_SRCS); \
 	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   gtkwave iverilog yosys
   time python3
+  universal-ctags  # scripts/check_house.py: the length of every function
   python3-matplotlib  # scripts/plot.py (make docs-figures, the plot tests)
   xvfb  # the waveform view tests open GTKWave on a virtual display
   openmpi-bin libopenmpi-dev
