@@ -97,24 +97,30 @@ void scatter_binomial(CollectiveContext& c) {
 
 namespace {
 
-// What an alltoall sends: the send buffer, or in place a copy of the receive buffer.
-const unsigned char* alltoall_out(CollectiveContext& c, std::vector<unsigned char>& copy) {
-  if (c.call.send != kInPlace) return static_cast<const unsigned char*>(c.call.send);
-  copy.resize(block_bytes(c) * c.size());
-  c.copy_local(copy.data(), c.call.recv, copy.size());
-  return copy.data();
+// An alltoall's start: what it sends (the send buffer, or in place a copy of the receive
+// buffer), and this rank's own block copied into place.
+const unsigned char* start_alltoall(CollectiveContext& c, std::vector<unsigned char>& copy) {
+  const size_t bytes = block_bytes(c);
+  const unsigned char* out = static_cast<const unsigned char*>(c.call.send);
+  if (c.call.send == kInPlace) {
+    copy.resize(bytes * c.size());
+    c.copy_local(copy.data(), c.call.recv, copy.size());
+    out = copy.data();
+  }
+  c.state.last = {};
+  c.copy_local(static_cast<unsigned char*>(c.call.recv) + size_t{c.rank()} * bytes, out + size_t{c.rank()} * bytes,
+               bytes);
+  return out;
 }
 
 }  // namespace
 
 void alltoall_pairwise(CollectiveContext& c) {
   std::vector<unsigned char> copy;
-  const unsigned char* out = alltoall_out(c, copy);
+  const unsigned char* out = start_alltoall(c, copy);
   unsigned char* in = static_cast<unsigned char*>(c.call.recv);
   const unsigned n = c.size(), r = c.rank();
   const size_t bytes = block_bytes(c);
-  c.state.last = {};
-  c.copy_local(in + size_t{r} * bytes, out + size_t{r} * bytes, bytes);
   for (unsigned s = 1; s < n; ++s) {
     const unsigned to = (r + s) % n, from = (r + n - s) % n;
     c.sendrecv(out + size_t{to} * bytes, bytes, to, in + size_t{from} * bytes, bytes, from);
@@ -123,12 +129,10 @@ void alltoall_pairwise(CollectiveContext& c) {
 
 void alltoall_bruck(CollectiveContext& c) {
   std::vector<unsigned char> copy;
-  const unsigned char* out = alltoall_out(c, copy);
+  const unsigned char* out = start_alltoall(c, copy);
   unsigned char* in = static_cast<unsigned char*>(c.call.recv);
   const unsigned n = c.size(), r = c.rank();
   const size_t bytes = block_bytes(c);
-  c.state.last = {};
-  c.copy_local(in + size_t{r} * bytes, out + size_t{r} * bytes, bytes);
   // Position i holds the block for rank r+i; in step k the blocks whose position has bit k
   // go to rank r+k (packed), and those from rank r-k take their places; at the end
   // position i holds rank r-i's block for this rank.
