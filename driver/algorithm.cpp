@@ -34,24 +34,6 @@ constexpr std::array<AlgorithmInfo, kNumAlgorithms> kAlgorithms = {{
      "(seed 002)"},
 }};
 
-using A = Algorithm;
-const std::array<std::vector<Algorithm>, kNumCollectives>& table() {
-  static const std::array<std::vector<Algorithm>, kNumCollectives> t = {{
-      /* barrier    */ {A::Auto, A::Tree, A::TorusDissemination},
-      /* bcast      */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusDeposit, A::TorusNeighbourhood},
-      /* reduce     */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusNeighbourhood},
-      /* allreduce  */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusRecursiveDoubling, A::TorusRing, A::TorusRabenseifner},
-      /* gather     */ {A::Auto, A::Tree, A::TorusBinomial, A::TorusNeighbourhood},
-      /* allgather  */ {A::Auto, A::Tree, A::TorusRing, A::TorusRecursiveDoubling, A::TorusBruck, A::AlltoallvSegment},
-      /* allgatherv */ {A::Auto, A::Tree, A::TorusRing, A::AlltoallvSegment},
-      /* scatter    */ {A::Auto, A::TorusLinear, A::TorusBinomial, A::TorusNeighbourhood},
-      /* alltoall   */ {A::Auto, A::TorusLinear, A::TorusPairwise, A::TorusBruck},
-      /* scan       */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},
-      /* exscan     */ {A::Auto, A::Tree, A::TorusRecursiveDoubling},
-  }};
-  return t;
-}
-
 }  // namespace
 
 const char* to_string(Collective c) { return kCollectiveNames[static_cast<unsigned>(c)]; }
@@ -85,8 +67,6 @@ std::optional<SegmentOrder> segment_order_named(const std::string& name) {
   return std::nullopt;
 }
 
-const std::vector<Algorithm>& algorithms_for(Collective c) { return table()[static_cast<unsigned>(c)]; }
-
 Algorithm torus_default(Collective c) {
   using A = Algorithm;
   switch (c) {
@@ -103,11 +83,6 @@ Algorithm torus_default(Collective c) {
     case Collective::Alltoall: return A::TorusPairwise;
   }
   return A::TorusBinomial;
-}
-
-bool applies(Collective c, Algorithm a) {
-  const std::vector<Algorithm>& v = algorithms_for(c);
-  return std::find(v.begin(), v.end(), a) != v.end();
 }
 
 }  // namespace collnet::driver

@@ -51,7 +51,8 @@ std::optional<Algorithm> algorithm_named(const std::string& name);
 // What an algorithm does, one line.
 const char* describe(Algorithm a);
 
-// The algorithms that apply to a collective, Auto first.
+// The algorithms that apply to a collective, Auto first: the algorithm table's entries
+// (collective_table.hpp, which defines these two).
 const std::vector<Algorithm>& algorithms_for(Collective c);
 bool applies(Collective c, Algorithm a);
 // What auto runs on a communicator without a class route when its table would pick the

@@ -18,10 +18,14 @@ inline void need_size(const char* call, const char* name, const std::vector<size
                 " entries; the communicator has " + std::to_string(size) + " ranks");
 }
 
-// A buffer of `count` elements is not null unless it holds none.
-inline void need_buffer(const char* call, const char* which, const void* p, size_t count) {
+// A buffer of `count` elements is not null unless it holds none: "<call>: <which> buffer is
+// null for <count> elements" (need_buffer: "the <which> buffer").
+inline void check_buffer(const char* call, const std::string& which, const void* p, size_t count) {
   if (p == nullptr && count > 0)
-    throw Error(std::string(call) + ": the " + which + " buffer is null for " + std::to_string(count) + " elements");
+    throw Error(std::string(call) + ": " + which + " buffer is null for " + std::to_string(count) + " elements");
+}
+inline void need_buffer(const char* call, const char* which, const void* p, size_t count) {
+  if (p == nullptr && count > 0) check_buffer(call, std::string("the ") + which, p, count);
 }
 
 // Blocks [displs[j], displs[j] + counts[j]) of a buffer, in elements: none overflows, and

@@ -14,6 +14,11 @@
 // root. Misuse raises collnet::Error naming the call and the argument.
 //
 // Point-to-point send and recv go over the torus instead (point_to_point.cpp).
+//
+// The Communicator is a façade: it checks a call's arguments, makes the ranks agree on
+// them, resolves the algorithm once (choose) and runs the one the table names
+// (collective_table.hpp) on a CollectiveContext; the algorithms live in tree_collectives,
+// torus_collectives, neighbourhood_collectives, personalised and vector_collectives.
 #pragma once
 
 #include <array>
@@ -27,41 +32,40 @@
 
 #include "driver/algorithm.hpp"
 #include "driver/class_routes.hpp"
-#include "driver/neighbourhoods.hpp"
+#include "driver/collective_call.hpp"
+#include "driver/collective_state.hpp"
 #include "driver/datatype.hpp"
 #include "driver/error.hpp"
-#include "driver/encoding.hpp"
+#include "driver/membership.hpp"
 #include "driver/node_tasks.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_envelope.hpp"
 #include "firmware/task_context.hpp"
-#include "driver/tree_stream.hpp"
 
 namespace collnet::driver {
 
+class CollectiveContext;
+
 class Communicator {
  public:
-  static constexpr unsigned kWorldClass = 0;
-  static constexpr unsigned kWorldChannel = 0;      // barrier-network channels kWorldChannel,
-  static constexpr unsigned kWorldChannels = 2;     // kWorldChannel + 1 (alternately)
+  static constexpr unsigned kWorldClass = driver::kWorldClass;
+  static constexpr unsigned kWorldChannel = driver::kWorldChannel;    // barrier-network channels kWorldChannel,
+  static constexpr unsigned kWorldChannels = driver::kWorldChannels;  // kWorldChannel + 1 (alternately)
   static constexpr int kUndefined = -1;  // split's colour for a rank that joins none (MPI_UNDEFINED)
 
   // The world communicator of `task`'s machine; its class route must already be programmed.
   Communicator(fw::TaskContext& task, NodeTasks& node);
 
-  unsigned rank() const { return rank_; }
-  unsigned size() const { return size_; }
+  unsigned rank() const { return group_.rank; }
+  unsigned size() const { return group_.size; }
   // The class route its tree collectives use, or kNoClass (its collectives run on the torus).
-  unsigned class_route() const { return cls_; }
-  bool has_class_route() const { return cls_ != kNoClass; }
-  unsigned context() const { return context_; }
+  unsigned class_route() const { return group_.cls; }
+  bool has_class_route() const { return group_.has_class_route(); }
+  unsigned context() const { return group_.context; }
   // The world rank of this communicator's rank `r` (std::out_of_range if there is none).
-  unsigned world_rank(unsigned r) const {
-    if (members_.empty() && r < size_) return r;  // the world: no table (see members_)
-    return members_.at(r);
-  }
+  unsigned world_rank(unsigned r) const { return group_.world_rank(r); }
   // The node a rank runs on.
-  unsigned node_of(unsigned r) const { return world_rank(r) / tasks_per_node_; }
+  unsigned node_of(unsigned r) const { return group_.node_of(r); }
   // Rank translation (MPI_Group_translate_ranks): the rank in `other` of this
   // communicator's rank `r`, or nothing when it is not a member there.
   std::optional<unsigned> rank_in(const Communicator& other, unsigned r) const;
@@ -94,12 +98,12 @@ class Communicator {
   // naming the ones that do otherwise). Every rank of the communicator must choose the
   // same. The vector and personalised collectives not in Collective keep theirs.
   void set_algorithm(Collective c, Algorithm a);
-  Algorithm algorithm(Collective c) const { return algorithms_[static_cast<unsigned>(c)]; }
+  Algorithm algorithm(Collective c) const { return state_.algorithms[static_cast<unsigned>(c)]; }
   // The algorithm a call of `c` moving `bytes` bytes per rank runs (Auto resolved).
   Algorithm choose(Collective c, size_t bytes) const;
   // How alltoallv-segment (seed 001) sends: piece size and destination order.
   void set_segment_options(const SegmentOptions& o);
-  const SegmentOptions& segment_options() const { return segment_; }
+  const SegmentOptions& segment_options() const { return state_.segment; }
 
   // Returns once every rank has called it. The tasks of a node meet on the node first;
   // the leader then joins the barrier network (world) or a one-word allreduce (a subset).
@@ -141,7 +145,7 @@ class Communicator {
   // gatherv, allgatherv and reduce_scatter(_block) are passes over the tree.
   // Op::Prod has no ALU: reduce, allreduce, scan, exscan and reduce_scatter with prod run
   // on the torus in a fixed order that depends only on size() (torus_reductions.cpp).
-  static inline void* const kInPlace = reinterpret_cast<void*>(uintptr_t{1});
+  static inline void* const kInPlace = driver::kInPlace;
   // recv[j*count ..] = rank j's send[rank()*count ..]. In place: the data comes from recv.
   void alltoall(const void* send, void* recv, size_t count, Datatype type);
   // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
@@ -169,50 +173,12 @@ class Communicator {
   void reduce_scatter(const void* send, void* recv, const std::vector<size_t>& recvcounts, Datatype type, Op op);
   void reduce_scatter_block(const void* send, void* recv, size_t recvcount, Datatype type, Op op);
 
- private:
-  // The messages of the collectives that go over the torus: `bytes` bytes to or from a
-  // rank of this communicator, on a tag of their own (kCollectiveTag); sendrecv sends to
-  // `dest` and receives from `source` and must not deadlock when every rank calls it at
-  // once. The only place the collectives touch point-to-point.
-  static constexpr unsigned kCollectiveTag = p2p::kMaxTag;
-  static constexpr size_t kCollectiveEagerBytes = 1024;  // alltoall(v): longer blocks go by rendezvous
-  void coll_send(const void* buf, size_t bytes, unsigned dest);
-  void coll_recv(void* buf, size_t bytes, unsigned source);
-  void coll_sendrecv(const void* send, size_t send_bytes, unsigned dest, void* recv, size_t recv_bytes,
-                     unsigned source);
-  // Op::Prod on raw elements, over the torus (torus_reductions.cpp): the product of ranks
-  // 0..size()-1 on `root` (every rank with everyone), or the prefixes.
-  void prod_reduce(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
-                   unsigned root, bool everyone);
-  void prod_prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
-                   bool inclusive);
-  // The reduction of raw elements of reduce_scatter (all ops; every rank gets all of it).
-  std::vector<uint64_t> reduce_all_words(const char* call, const uint64_t* send, size_t count, Datatype type, Op op);
-  // The bodies of the collectives whose plain forms are a case of the vector form, with
-  // the name errors give.
-  void alltoallv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
-                    const std::vector<size_t>& sdispls, void* recv, const std::vector<size_t>& recvcounts,
-                    const std::vector<size_t>& rdispls, Datatype type);
-  void scatterv_as(const char* call, const void* send, const std::vector<size_t>& sendcounts,
-                   const std::vector<size_t>& displs, void* recv, size_t recvcount, Datatype type, unsigned root);
-  void reduce_scatter_as(const char* call, const void* send, void* recv, const std::vector<size_t>& recvcounts,
-                         Datatype type, Op op);
-  // With argument checking on: every rank passed the same `name` vector.
-  void agree_counts(const char* call, const char* name, const std::vector<size_t>& v);
-  // One tree pass gathering rank j's counts[j] elements (this rank's from `src`) at offset
-  // counts[0] + ... + counts[j-1]; with `recv`, block j goes to recv at displs[j] (this
-  // rank's own skipped when in place). `call_id` and `root` go into the packets' tag.
-  void gather_ranges(const void* src, const std::vector<size_t>& counts, void* recv, const std::vector<size_t>& displs,
-                     Datatype type, bool in_place, uint64_t call_id, unsigned root);
-
- public:
-
   // Typed forms, the type taken from the element type (uint8_t .. double, ValueIndex<T>
   // for maxloc/minloc); the vector forms check the buffers' sizes.
   template <class T>
   void allreduce(const T* send, T* recv, size_t count, Op op) {
     check_elements<T>("allreduce", op);
-    allreduce(send, recv, count, ElementOf<T>::type, op);
+    allreduce(send, recv, count, ElementType<T>::type, op);
   }
   template <class T>
   void allreduce(const std::vector<T>& send, std::vector<T>& recv, Op op) {
@@ -222,16 +188,18 @@ class Communicator {
     allreduce(send.data(), recv.data(), send.size(), op);
   }
   template <class T>
-  void bcast(T* buf, size_t count, unsigned root) { bcast(buf, count, ElementOf<T>::type, root); }
+  void bcast(T* buf, size_t count, unsigned root) {
+    bcast(buf, count, ElementType<T>::type, root);
+  }
   template <class T>
   void bcast(std::vector<T>& buf, unsigned root) { bcast(buf.data(), buf.size(), root); }
   template <class T>
   void allgather(const std::vector<T>& send, std::vector<T>& recv) {
-    if (recv.size() < send.size() * size_)
+    if (recv.size() < send.size() * size())
       throw Error("allgather: receive buffer holds " + std::to_string(recv.size()) + " elements, needs " +
-                  std::to_string(send.size() * size_) + " (" + std::to_string(send.size()) + " from each of " +
-                  std::to_string(size_) + " ranks)");
-    allgather(send.data(), recv.data(), send.size(), ElementOf<T>::type);
+                  std::to_string(send.size() * size()) + " (" + std::to_string(send.size()) + " from each of " +
+                  std::to_string(size()) + " ranks)");
+    allgather(send.data(), recv.data(), send.size(), ElementType<T>::type);
   }
 
   // Point-to-point (point_to_point.cpp, p2p_engine.hpp), with MPI's semantics: a message
@@ -305,32 +273,44 @@ class Communicator {
   // pass): ranks passing different counts, types, ops or roots all raise collnet::Error.
   // Off by default: a mismatch then shows as the adapter's header-mismatch error, because
   // the arguments are folded into every packet's tag.
-  void set_argument_check(bool on) { check_arguments_ = on; }
+  void set_argument_check(bool on) { state_.check_arguments = on; }
 
   // Statistics of the last data collective on this rank, over all its passes (the
   // leader's, with several tasks; zero on the others).
-  const StreamStats& last() const { return last_; }
+  const StreamStats& last() const { return state_.last; }
 
  private:
-  // The Datatype of an element type, and whether it is a (value, index) pair.
-  template <class T>
-  struct ElementOf {
-    static constexpr Datatype type = datatype_of<T>();
-    static constexpr bool pairs = false;
-  };
-  template <class T>
-  struct ElementOf<ValueIndex<T>> {
-    static constexpr Datatype type = datatype_of<T>();
-    static constexpr bool pairs = true;
-  };
+  friend class CollectiveContext;  // the collectives' point-to-point messages
+
   template <class T>
   static void check_elements(const char* call, Op op) {
-    if (is_loc(op) != ElementOf<T>::pairs)
+    if (is_loc(op) != ElementType<T>::pairs)
       throw Error(std::string(call) + ": " + to_string(op) +
                   (is_loc(op) ? " reduces (value, index) pairs: pass ValueIndex<T> elements"
                               : " reduces plain elements, not (value, index) pairs"));
   }
 
+  Communicator(fw::TaskContext& task, NodeTasks& node, Membership group, std::shared_ptr<RouteLease> lease);
+  // The context a collective call runs in.
+  CollectiveContext context(const CollectiveCall& call);
+  // Runs collective `c`'s algorithm for `bytes` bytes per rank (Auto resolved here, once):
+  // the table's entry, or Op::Prod's torus algorithm for a reduction with prod.
+  void run(Collective c, CollectiveContext& ctx, size_t bytes);
+  // allreduce, reduce, scan and exscan after their op and root are checked: the buffers
+  // (recv where this rank `receives`), agreement, and the algorithm, or with prod `with_prod`.
+  void reduction(Collective c, const CollectiveCall& call, bool receives, void (*with_prod)(CollectiveContext&));
+
+  // Throws naming `call` when the communicator has been freed, or `root` is no rank.
+  void check_live(const char* call) const;
+  void check_root(const char* call, unsigned root) const;
+  // The lowest context id free on every rank (an AND over this communicator), not taken
+  // yet; throws naming `call` when there is none.
+  unsigned common_context(const char* call);
+
+  // Point-to-point arguments: the peer (`which`: "destination" or "source"), tag, `count`
+  // elements of `size` bytes, buffer. Returns the message's length in bytes.
+  size_t check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, size_t size,
+                   const void* buf) const;
   // send and recv of `count` elements of `size` bytes each.
   void send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag);
   Status recv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
@@ -341,11 +321,6 @@ class Communicator {
   Request irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag);
   // The engine, set up for this task (P2pEngine::attach) on first use.
   P2pEngine& engine();
-  // Inside a collective's waits: one step of the engine if it has work or the torus has
-  // brought packets (free to check otherwise: P2pEngine::wants_progress).
-  void serve_p2p() {
-    if (node_.p2p.wants_progress(task_)) engine().progress(task_);
-  }
   // A completed request's status, with the source as a rank of this communicator; throws
   // what failed it.
   Status finish(Request& r);
@@ -354,175 +329,12 @@ class Communicator {
   // Throws naming `call` when the request is another communicator's.
   void check_request(const char* call, const Request& r) const;
 
-  // The collectives on elements in raw form, one per uint64_t (pairs: value word, index
-  // word): what the native forms convert to and from.
-  void allreduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op);
-  void reduce_words(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op, unsigned root);
-  void bcast_words(uint64_t* buf, size_t count, Datatype type, unsigned root);
-
-  Communicator(fw::TaskContext& task, NodeTasks& node, unsigned context, unsigned cls, std::vector<unsigned> members,
-               std::shared_ptr<RouteLease> lease);
-  // The world itself (not a duplicate): the barrier network is its barrier.
-  bool is_world() const { return context_ == 0; }
-  // Every rank of the world, in world order (the world and its duplicates).
-  bool spans_world() const { return members_.empty(); }
-  // This communicator's slot in the node's memory.
-  uint64_t slot_key() const { return (uint64_t{context_} << 32) | world_rank(0); }
-  // Throws naming `call` when the communicator has been freed.
-  void check_live(const char* call) const;
-  // The lowest context id free on every rank (an AND over this communicator), not taken
-  // yet; throws naming `call` when there is none.
-  unsigned common_context(const char* call);
-  bool is_leader() const { return local_index_ == 0; }
-  fw::Header header(const Encoding& e, uint64_t descriptor);
-  // The arguments of a collective, folded into one word.
-  void agree(const char* call, size_t count, Datatype type, Op op, unsigned root);
-  // Streams one message over the class route from this task, no node-local combining.
-  std::vector<uint64_t> stream(const Encoding& e, const std::vector<uint64_t>& message,
-                               std::pair<size_t, size_t> owned, uint64_t descriptor);
-  // One pass over the tree: this rank's message (owning words [owned.first, owned.second),
-  // identity elsewhere) combined with every other rank's; returns the combined message.
-  std::vector<uint64_t> pass(const Encoding& e, std::vector<uint64_t> message, std::pair<size_t, size_t> owned,
-                             uint64_t descriptor);
-  // How a reduction combines encoded messages (owning a word range, identity elsewhere)
-  // across the ranks: the floating-point sum's exponents (which every rank must learn) and
-  // the values. Over the tree both are a pass; on the torus (torus_collectives.cpp) an
-  // algorithm of point-to-point messages.
-  using Combine =
-      std::function<std::vector<uint64_t>(const Encoding&, std::vector<uint64_t>, std::pair<size_t, size_t>)>;
-  struct Combiner {
-    Combine exponents, values;
-  };
-  Combiner over_tree(uint64_t descriptor);
-  // allreduce (no root) or reduce to `root`; prefixes for scan and exscan.
-  Combiner on_torus(Algorithm a, std::optional<unsigned> root);
-  Combiner prefix_on_torus(bool inclusive);
-  // How a reduction of encoded messages combines over this communicator when the caller
-  // does not choose: a pass over its class route, or recursive doubling on the torus
-  // (binomial to `root`).
-  Combiner reduction(uint64_t descriptor, std::optional<unsigned> root = std::nullopt);
-  // The reductions (allreduce, reduce, scan, exscan), laid out at position p*count:
-  // a reduction of `positions` x count elements in which this rank contributes
-  // send[i] at the positions in [from, positions).
-  std::vector<uint64_t> reduce_positions(const uint64_t* send, size_t count, Datatype type, Op op, size_t positions,
-                                         size_t from, const Combiner& combine);
-
-  // ---------------------------------------------- torus algorithms (torus_collectives.cpp)
-  // Encoded words between ranks, each message led by the call's arguments (call_args_),
-  // and combining them as the ALU does.
-  void send_words(const uint64_t* w, size_t n, unsigned dest);
-  void recv_words(uint64_t* w, size_t n, unsigned source);
-  void exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n, unsigned source);
-  void combine_words(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n);
-  // Checks a received message's lead word against this rank's arguments and copies its
-  // words to `w`.
-  void check_led(const std::vector<uint64_t>& m, uint64_t* w, unsigned source) const;
-  // An encoded message combined over all ranks by algorithm `a`: on every rank, or on
-  // `root` only (binomial; other ranks' result is undefined).
-  std::vector<uint64_t> torus_reduce_message(const Encoding& e, std::vector<uint64_t> msg, Algorithm a,
-                                             std::optional<unsigned> root);
-  // The prefix over ranks 0..rank (inclusive) or 0..rank-1 (identity on rank 0).
-  std::vector<uint64_t> torus_prefix_message(const Encoding& e, std::vector<uint64_t> msg, bool inclusive);
-  // Binomial trees over a group of ranks rooted at its first (torus-binomial's collectives
-  // run on rotated(root), seed 002's on its neighbourhoods): bcast, reduce of encoded words
-  // (the result at the first), gather and scatter of blocks of sizes[i] bytes for member i,
-  // concatenated in group order at the first (`out` and `in` are read there only; `mine`
-  // may be null in scatter: the block stays where it is).
-  void group_bcast(const std::vector<unsigned>& g, void* buf, size_t bytes);
-  void group_reduce(const std::vector<unsigned>& g, const Encoding& e, std::vector<uint64_t>& msg);
-  void group_gather(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const void* mine,
-                    unsigned char* out);
-  void group_scatter(const std::vector<unsigned>& g, const std::vector<size_t>& sizes, const unsigned char* in,
-                     void* mine);
-  // Every rank, starting at `root`: root, root+1, ..., root-1.
-  std::vector<unsigned> rotated(unsigned root) const;
-  void torus_dissemination_barrier();
-  // Native bytes, `bytes` per rank.
-  void torus_bcast(void* buf, size_t bytes, unsigned root);
-  // BG/L's torus broadcast: line broadcasts along x from the root, along y from its x line,
-  // along z from its xy plane, one packet-sized chunk at a time (the world only).
-  void torus_deposit_bcast(void* buf, size_t bytes, unsigned root);
-  // A line broadcast (the deposit bit) of `bytes` held by rank `source`, a packet-sized chunk
-  // at a time: every rank gets each chunk from its node's memory; the node's sending task
-  // (the source on its node, the leader elsewhere) sends each chunk along this node's
-  // `lines` once it has it.
-  struct Line {
-    unsigned dim;
-    int hops;  // > 0 the + way, < 0 the - way
-  };
-  void line_bcast(void* buf, size_t bytes, unsigned source, const std::vector<Line>& lines);
-
-  // ---------------------------------------------- seed 002 (neighbourhood_collectives.cpp)
-  // The regular neighbourhoods of this communicator's nodes (found once).
-  const Neighbourhoods& neighbourhoods();
-  // A rooted collective's two phases: this rank's neighbourhood's ranks (its local root's
-  // rank first), every local root's rank (the root first), and every neighbourhood's ranks
-  // in that order.
-  struct Phases {
-    std::vector<unsigned> local, roots;
-    std::vector<std::vector<unsigned>> groups;
-    const Neighbourhood* mine = nullptr;
-    unsigned local_root_node = 0;
-  };
-  Phases phases(unsigned root);
-  void neighbourhood_bcast(void* buf, size_t bytes, unsigned root);
-  std::vector<uint64_t> neighbourhood_reduce(const Encoding& e, std::vector<uint64_t> msg, unsigned root);
-  void neighbourhood_gather(const void* send, void* recv, size_t bytes, unsigned root);
-  void neighbourhood_scatter(const void* send, void* recv, size_t bytes, unsigned root);
-  void torus_gather(const void* send, void* recv, size_t bytes, unsigned root);
-  void torus_scatter(const void* send, void* recv, size_t bytes, unsigned root);
-  void torus_alltoall(const unsigned char* out, unsigned char* in, size_t bytes, Algorithm a);
-  // allgather(v): block j (len[j] bytes at at[j]) from rank j to every rank; this rank's
-  // is in place already. Recursive doubling and Bruck need equal blocks in rank order.
-  void torus_allgather_blocks(const std::vector<unsigned char*>& at, const std::vector<size_t>& len, Algorithm a);
-  // Seed 001's alltoallv: out[j] to rank j, a piece at a time (segment_); rank j's message
-  // into in_at[j], in_len[j] bytes.
-  void segment_alltoallv(const std::vector<std::pair<const unsigned char*, size_t>>& out,
-                         const std::vector<unsigned char*>& in_at, const std::vector<size_t>& in_len);
-  // A copy in the node's memory, four words per cycle as combining is.
-  void copy_local(void* to, const void* from, size_t bytes);
-  // gather (the root receives) and allgather (everyone does).
-  void gather_to(const uint64_t* send, uint64_t* recv, size_t count, Datatype type, unsigned root, bool everyone);
-  void prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type, Op op,
-              bool inclusive);
-  void check_root(const char* call, unsigned root) const;
-  // Point-to-point arguments: the peer (`which`: "destination" or "source"), tag, `count`
-  // elements of `size` bytes, buffer. Returns the message's length in bytes.
-  size_t check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count, size_t size,
-                   const void* buf) const;
-  // The local barrier of the node's tasks: returns on the leader once all arrived; the
-  // others wait for the leader's release.
-  void local_arrive(NodeTasks::Slot& s);
-  void local_release(NodeTasks::Slot& s);
-  void local_wait_release(NodeTasks::Slot& s, uint64_t generation);
-
   fw::TaskContext& task_;
   NodeTasks& node_;
-  unsigned rank_, size_, cls_;
-  unsigned context_ = 0;
-  unsigned tasks_per_node_;
-  // World ranks in rank order; members_[rank_] is this rank. Empty for the world and its
-  // duplicates, whose ranks are the world's: a table of every rank in every task would
-  // take ranks² memory, 17 GB on a 64x32x32 machine.
-  std::vector<unsigned> members_;
+  Membership group_;
   std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
-  std::shared_ptr<const Neighbourhoods> neighbourhoods_;  // found on first use
   bool freed_ = false;
-  unsigned local_index_ = 0;       // among this communicator's ranks on this node
-  unsigned local_count_ = 1;
-  unsigned seq_ = 0;
-  bool sense_[2] = {false, false};  // the value each world channel's bit holds after its last barrier
-  uint64_t barriers_ = 0;           // world barriers so far: they alternate channels
-  bool check_arguments_ = false;
-  StreamStats last_;
-  std::array<Algorithm, kNumCollectives> algorithms_{};  // Auto
-  SegmentOptions segment_;
-  uint32_t line_broadcasts_ = 0;  // torus-deposit bcasts so far: each one's id
-  // The current collective's name and arguments (agree sets them): the torus reductions
-  // send the arguments ahead of every message, so that ranks whose count, type, op or root
-  // differ get an error instead of a wrong result.
-  const char* call_ = "";
-  uint64_t call_args_ = 0;
+  CollectiveState state_;
 };
 
 }  // namespace collnet::driver

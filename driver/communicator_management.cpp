@@ -26,15 +26,16 @@ bool intersect(const std::vector<unsigned>& a, const std::vector<unsigned>& b) {
 }  // namespace
 
 void Communicator::check_live(const char* call) const {
-  if (freed_) throw Error(std::string(call) + ": the communicator has been freed");
+  if (state_.freed) throw Error(std::string(call) + ": the communicator has been freed");
 }
 
 std::optional<unsigned> Communicator::rank_in(const Communicator& other, unsigned r) const {
   const unsigned w = world_rank(r);
-  if (other.spans_world()) return w < other.size_ ? std::optional<unsigned>(w) : std::nullopt;
-  const auto it = std::find(other.members_.begin(), other.members_.end(), w);
-  if (it == other.members_.end()) return std::nullopt;
-  return static_cast<unsigned>(it - other.members_.begin());
+  const std::vector<unsigned>& m = other.group_.members;
+  if (other.group_.spans_world()) return w < other.size() ? std::optional<unsigned>(w) : std::nullopt;
+  const auto it = std::find(m.begin(), m.end(), w);
+  if (it == m.end()) return std::nullopt;
+  return static_cast<unsigned>(it - m.begin());
 }
 
 unsigned Communicator::common_context(const char* call) {
@@ -52,13 +53,13 @@ std::optional<Communicator> Communicator::create(std::vector<unsigned> ranks) {
   if (ranks.empty()) throw Error("create: the rank list is empty");
   std::sort(ranks.begin(), ranks.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i] >= size_)
+    if (ranks[i] >= size())
       throw Error("create: rank " + std::to_string(ranks[i]) + " is not in a communicator of size " +
-                  std::to_string(size_));
+                  std::to_string(size()));
     if (i > 0 && ranks[i] == ranks[i - 1]) throw Error("create: rank " + std::to_string(ranks[i]) + " is listed twice");
   }
-  const bool member = std::binary_search(ranks.begin(), ranks.end(), rank_);
-  return split(member ? 0 : kUndefined, static_cast<int>(rank_));
+  const bool member = std::binary_search(ranks.begin(), ranks.end(), rank());
+  return split(member ? 0 : kUndefined, static_cast<int>(rank()));
 }
 
 std::optional<Communicator> Communicator::split(int color, int key) {
@@ -70,7 +71,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   ClassRouteTable& table = node_.class_routes(task_);
   const uint64_t mine[3] = {color == kUndefined ? kNoColour : static_cast<uint64_t>(color),
                             static_cast<uint64_t>(static_cast<uint32_t>(key)), table.free_mask()};
-  std::vector<uint64_t> all(3 * size_t{size_});
+  std::vector<uint64_t> all(3 * size_t{size()});
   allgather(mine, all.data(), 3, Datatype::U64);
 
   // 2. A context id free on every rank; the new groups are disjoint and share it.
@@ -81,7 +82,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   std::map<uint64_t, std::vector<unsigned>> groups;
   std::map<unsigned, uint32_t> node_free;  // the nodes of this communicator: classes free there
   std::map<unsigned, unsigned> acting;     // node -> its lowest rank here, which programs it
-  for (unsigned p = 0; p < size_; ++p) {
+  for (unsigned p = 0; p < size(); ++p) {
     if (all[3 * p] != kNoColour) groups[all[3 * p]].push_back(p);
     const unsigned n = node_of(p);
     const auto f = node_free.find(n);
@@ -137,7 +138,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   // keeps packets of a class away from a node until its route is programmed.
   std::vector<uint64_t> ok((plans.size() + 63) / 64, ~uint64_t{0});
   std::vector<size_t> taken;  // groups whose class this rank took on its node
-  if (acting.at(task_.node) == rank_) {
+  if (acting.at(task_.node) == rank()) {
     for (size_t g = 0; g < plans.size(); ++g) {
       const RouteLease& l = plans[g].lease;
       if (l.cls == kNoClass || !std::binary_search(l.nodes.begin(), l.nodes.end(), task_.node)) continue;
@@ -167,7 +168,13 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   std::shared_ptr<RouteLease> lease;
   const unsigned cls = my.lease.cls;
   if (cls != kNoClass) lease = std::make_shared<RouteLease>(std::move(my.lease));
-  return Communicator(task_, node_, context, cls, std::move(my.members), std::move(lease));
+  Membership group;
+  group.size = static_cast<unsigned>(my.members.size());
+  group.cls = cls;
+  group.context = context;
+  group.tasks_per_node = task_.tasks;
+  group.members = std::move(my.members);
+  return Communicator(task_, node_, std::move(group), std::move(lease));
 }
 
 Communicator Communicator::dup() {
@@ -175,39 +182,36 @@ Communicator Communicator::dup() {
   const unsigned context = common_context("dup");
   node_.contexts(task_.task).take(context);
   Communicator c(*this);
-  c.context_ = context;
-  c.seq_ = 0;
-  c.barriers_ = 0;
-  c.line_broadcasts_ = 0;
-  c.last_ = {};
-  c.neighbourhoods_.reset();
+  c.group_.context = context;
+  c.state_ = state_.duplicate();
   if (c.lease_) ++c.lease_->holders;
   return c;
 }
 
 void Communicator::free() {
-  if (is_world()) throw Error("free: the world communicator cannot be freed");
+  if (group_.is_world()) throw Error("free: the world communicator cannot be freed");
   check_live("free");
   barrier();  // every rank is done with it
-  node_.contexts(task_.task).give(context_);
+  node_.contexts(task_.task).give(context());
   if (lease_ && --lease_->holders == 0) {
     // The class goes back on every node of the route: the members' nodes here, the
     // others (covered by the identity-injection unit, no member to call free there) by a
     // release packet, which they apply the next time they look for a free class.
-    if (is_leader()) {
-      node_.class_routes(task_).release(cls_);
-      task_.tree.configure_class_route(cls_, fw::TreeFirmware::empty_route());
+    if (group_.is_leader()) {
+      node_.class_routes(task_).release(class_route());
+      task_.tree.configure_class_route(class_route(), fw::TreeFirmware::empty_route());
     }
-    if (rank_ == 0) {
+    if (rank() == 0) {
       P2pEngine& e = engine();
       for (unsigned n : lease_->nodes)
-        if (!std::binary_search(lease_->member_nodes.begin(), lease_->member_nodes.end(), n)) e.release_route(n, cls_);
+        if (!std::binary_search(lease_->member_nodes.begin(), lease_->member_nodes.end(), n))
+          e.release_route(n, class_route());
       while (e.control_pending())
         if (!progress()) task_.cpu.memory_access();
     }
   }
   lease_.reset();
-  freed_ = true;
+  state_.freed = true;
 }
 
 }  // namespace collnet::driver

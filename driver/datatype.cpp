@@ -88,35 +88,46 @@ size_t native_bytes(Datatype t, bool pairs) {
   return pairs ? 2 * std::max<size_t>(b, 4) : b;
 }
 
+uint64_t load_raw(Datatype t, bool pairs, const void* native, size_t i, uint64_t* index) {
+  const size_t b = bytes(t);
+  const auto* p = static_cast<const unsigned char*>(native) + i * native_bytes(t, pairs);
+  uint64_t v = 0;
+  std::memcpy(&v, p, b);  // little-endian: the low bytes
+  if (pairs && index) {
+    int32_t x = 0;
+    std::memcpy(&x, p + std::max<size_t>(b, 4), sizeof x);
+    *index = static_cast<uint64_t>(static_cast<int64_t>(x));  // sign-extended
+  }
+  return v;
+}
+
+void store_raw(Datatype t, bool pairs, void* native, size_t i, uint64_t raw, uint64_t index) {
+  const size_t b = bytes(t);
+  auto* p = static_cast<unsigned char*>(native) + i * native_bytes(t, pairs);
+  std::memcpy(p, &raw, b);
+  if (pairs) {
+    const auto x = static_cast<int32_t>(static_cast<int64_t>(index));
+    std::memcpy(p + std::max<size_t>(b, 4), &x, sizeof x);
+  }
+}
+
 std::vector<uint64_t> native_to_raw(Datatype t, bool pairs, const void* native, size_t count) {
-  const size_t b = bytes(t), stride = native_bytes(t, pairs), index_at = std::max<size_t>(b, 4);
-  const auto* p = static_cast<const unsigned char*>(native);
   std::vector<uint64_t> raw(count * (pairs ? 2 : 1));
   for (size_t i = 0; i < count; ++i) {
-    uint64_t v = 0;
-    std::memcpy(&v, p + i * stride, b);  // little-endian: the low bytes
-    if (!pairs) {
-      raw[i] = v;
-      continue;
-    }
-    int32_t index = 0;
-    std::memcpy(&index, p + i * stride + index_at, sizeof index);
-    raw[2 * i] = v;
-    raw[2 * i + 1] = static_cast<uint64_t>(static_cast<int64_t>(index));  // sign-extended
+    if (pairs)
+      raw[2 * i] = load_raw(t, true, native, i, &raw[2 * i + 1]);
+    else
+      raw[i] = load_raw(t, false, native, i);
   }
   return raw;
 }
 
 void raw_to_native(Datatype t, bool pairs, const uint64_t* raw, size_t count, void* native) {
-  const size_t b = bytes(t), stride = native_bytes(t, pairs), index_at = std::max<size_t>(b, 4);
-  auto* p = static_cast<unsigned char*>(native);
   for (size_t i = 0; i < count; ++i) {
-    const uint64_t v = raw[pairs ? 2 * i : i];
-    std::memcpy(p + i * stride, &v, b);
-    if (pairs) {
-      const auto index = static_cast<int32_t>(static_cast<int64_t>(raw[2 * i + 1]));
-      std::memcpy(p + i * stride + index_at, &index, sizeof index);
-    }
+    if (pairs)
+      store_raw(t, true, native, i, raw[2 * i], raw[2 * i + 1]);
+    else
+      store_raw(t, false, native, i, raw[i]);
   }
 }
 

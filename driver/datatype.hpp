@@ -52,10 +52,27 @@ constexpr Datatype datatype_of() {
   else static_assert(sizeof(T) == 0, "not an element type of the collectives library");
 }
 
+// The Datatype of a buffer's element type (uint8_t .. double, or ValueIndex of one, the
+// elements of maxloc and minloc), and whether it is a (value, index) pair.
+template <class T>
+struct ElementType {
+  static constexpr Datatype type = datatype_of<T>();
+  static constexpr bool pairs = false;
+};
+template <class T>
+struct ElementType<ValueIndex<T>> {
+  static constexpr Datatype type = datatype_of<T>();
+  static constexpr bool pairs = true;
+};
+
 // Bytes one element takes in a program's buffer: the type's size, or for (value, index)
 // pairs the size of ValueIndex<T> (the index at offset max(size, 4), the whole padded to
 // twice that).
 size_t native_bytes(Datatype t, bool pairs);
+// Element i of a native buffer in raw form (pairs: the value, and the index sign-extended
+// into *index), and back (the element's bytes only, never padding).
+uint64_t load_raw(Datatype t, bool pairs, const void* native, size_t i, uint64_t* index = nullptr);
+void store_raw(Datatype t, bool pairs, void* native, size_t i, uint64_t raw, uint64_t index = 0);
 // `count` elements of a native buffer in raw form (pairs: the value, then the index
 // sign-extended, per element).
 std::vector<uint64_t> native_to_raw(Datatype t, bool pairs, const void* native, size_t count);

@@ -541,8 +541,7 @@ bool P2pEngine::several_paths(unsigned dst_node) const {
 }
 
 bool P2pEngine::emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h,
-                     const std::vector<uint64_t>& payload, unsigned fifo,
-                     std::array<unsigned, fw::regmap::kTrInjFifos>& room) {
+                     const std::vector<uint64_t>& payload, unsigned fifo, Room& room) {
   const int via = via_to(dst_node);
   if (via < 0) {
     if (room[fifo] < h.flits()) return false;
@@ -621,14 +620,22 @@ void P2pEngine::on_forward(fw::TaskContext& task, const fw::TorusPacket& p) {
 }
 
 bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
-  std::array<unsigned, fw::regmap::kTrInjFifos> room = st.inj_free;
-  bool did = false;
-  std::vector<uint64_t> payload;
+  Room room = st.inj_free;
+  // Every queue gets its turn, in this order, whatever the ones before it moved.
+  bool did = inject_deposits(task, room);
+  did |= inject_relays(task, room);
+  did |= inject_control(task, room);
+  did |= inject_ordered(task, room);
+  did |= inject_streaming(task, room);
+  return did;
+}
 
+bool P2pEngine::inject_deposits(fw::TaskContext& task, Room& room) {
   // Line broadcast chunks: deterministic along their dimension, `hops` nodes the + or the
   // - way, with the deposit bit; each dimension through an injection
   // FIFO of its own (x: 1, y: 0, z: 2), so a node that starts three lines moves three flits
   // a cycle. In order per FIFO.
+  bool did = false;
   std::array<bool, fw::regmap::kTrInjFifos> blocked{};
   for (auto it = deposit_out_.begin(); it != deposit_out_.end();) {
     static constexpr unsigned kLineFifo[3] = {kDataFifo, kOrderedFifo, kControlFifo};
@@ -653,8 +660,12 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     it = deposit_out_.erase(it);
     did = true;
   }
+  return did;
+}
 
+bool P2pEngine::inject_relays(fw::TaskContext& task, Room& room) {
   // Packets forwarded through this node, on to their destinations.
+  bool did = false;
   while (!relay_.empty()) {
     const Relay& r = relay_.front();
     fw::TorusHeader h = header_to(r.dst_node, false);
@@ -666,7 +677,10 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     relay_.pop_front();
     did = true;
   }
+  return did;
+}
 
+bool P2pEngine::inject_control(fw::TaskContext& task, Room& room) {
   // Credit given back once it is worth a packet (credit_batch), in node order. Only the
   // nodes owed that much are looked at: a node may owe small amounts to hundreds.
   for (const unsigned src : owed_ready_) {
@@ -677,6 +691,8 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   owed_ready_.clear();
 
   // Control: one chunk each, on the high-priority VC.
+  bool did = false;
+  std::vector<uint64_t> payload;
   while (!control_.empty()) {
     fw::TorusHeader h = header_to(control_.front().dst_node, false);
     h.priority = true;
@@ -688,21 +704,25 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
     control_.pop_front();
     did = true;
   }
+  return did;
+}
 
-  // A packet of `op`'s data: packet `op.next`, after `first_word`.
-  auto data_packet = [&](const SendOp& op, fw::TorusHeader& h, uint64_t first_word) {
-    const size_t count = words_for(op.req->bytes);
-    const size_t first = op.next * p2p::kDataWords;
-    const size_t n = std::min<size_t>(p2p::kDataWords, count - std::min(first, count));
-    h.chunks = p2p::chunks_for(n);
-    payload.assign(size_t{fw::regmap::kChunkFlits} * h.chunks, 0);
-    payload[0] = first_word;
-    const size_t from = first * 8;
-    const size_t bytes = std::min(n * 8, op.req->bytes - std::min(from, op.req->bytes));
-    if (bytes) std::memcpy(payload.data() + 1, op.req->send_buf + from, bytes);
-  };
+std::vector<uint64_t> P2pEngine::data_packet(const SendOp& op, fw::TorusHeader& h, uint64_t first_word) {
+  const size_t count = words_for(op.req->bytes);
+  const size_t first = op.next * p2p::kDataWords;
+  const size_t n = std::min<size_t>(p2p::kDataWords, count - std::min(first, count));
+  h.chunks = p2p::chunks_for(n);
+  std::vector<uint64_t> payload(size_t{fw::regmap::kChunkFlits} * h.chunks, 0);
+  payload[0] = first_word;
+  const size_t from = first * 8;
+  const size_t bytes = std::min(n * 8, op.req->bytes - std::min(from, op.req->bytes));
+  if (bytes) std::memcpy(payload.data() + 1, op.req->send_buf + from, bytes);
+  return payload;
+}
 
+bool P2pEngine::inject_ordered(fw::TaskContext& task, Room& room) {
   // Eager messages and requests to send, in order.
+  bool did = false;
   while (!ordered_.empty()) {
     SendOp& op = *ordered_.front();
     fw::TorusHeader h = header_to(op.dst_node, false);
@@ -710,7 +730,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
       p2p::Envelope env = op.env;
       env.value = op.next == 0 ? op.req->bytes : op.next;
       h.sw_tag = op.next == 0 ? p2p::kSwTagFirst : p2p::kSwTagNext;
-      data_packet(op, h, env.encode());
+      const std::vector<uint64_t> payload = data_packet(op, h, env.encode());
       if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
       did = true;
       if (++op.next < op.packets) continue;
@@ -721,7 +741,7 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
       h.chunks = 1;
       p2p::Envelope env = op.env;
       env.value = op.req->bytes;
-      payload.assign(fw::regmap::kChunkFlits, 0);
+      std::vector<uint64_t> payload(fw::regmap::kChunkFlits, 0);
       payload[0] = env.encode();
       payload[1] = op.id;
       if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
@@ -730,7 +750,10 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
       ordered_.pop_front();
     }
   }
+  return did;
+}
 
+bool P2pEngine::inject_streaming(fw::TaskContext& task, Room& room) {
   // Rendezvous data, placed by its index at the receiver. To a node that differs from this
   // one in two or more coordinates, through whichever has more room of injection FIFO 1
   // (adaptive, into the receiver's normal reception FIFO) and FIFO 2 (the high-priority VC
@@ -742,11 +765,12 @@ bool P2pEngine::inject(fw::TaskContext& task, const fw::TorusStatus& st) {
   // in turn, so that every receiver gets its share from the start: one message after
   // another, the senders of an alltoall crowd a few receivers at a time while the others
   // wait (4 KiB per pair on 4x4x4: 28 505 cycles in turn, 45 584 one after another).
+  bool did = false;
   while (!streaming_.empty()) {
     SendOp& op = *streaming_.front();
     fw::TorusHeader h = header_to(op.dst_node, true);
     h.sw_tag = p2p::kSwTagData;
-    data_packet(op, h, p2p::pack32(op.recv_id, op.next));
+    const std::vector<uint64_t> payload = data_packet(op, h, p2p::pack32(op.recv_id, op.next));
     const unsigned fifo =
         several_paths(op.dst_node) && room[kControlFifo] > room[kDataFifo] ? kControlFifo : kDataFifo;
     if (fifo == kControlFifo) {

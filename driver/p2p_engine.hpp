@@ -208,8 +208,9 @@ class P2pEngine {
   // nothing, if it does not fit. For a pair that needs an intermediate node the packet goes
   // there wrapped (kSwTagForward: deterministic, through the ordered FIFO, so the pair's
   // packets keep their order over both legs).
+  using Room = std::array<unsigned, fw::regmap::kTrInjFifos>;  // free flits per injection FIFO
   bool emit(fw::TaskContext& task, unsigned dst_node, const fw::TorusHeader& h, const std::vector<uint64_t>& payload,
-            unsigned fifo, std::array<unsigned, fw::regmap::kTrInjFifos>& room);
+            unsigned fifo, Room& room);
   // A kSwTagForward packet: sent on (relay_), or, here at its destination, unwrapped and filed.
   void on_forward(fw::TaskContext& task, const fw::TorusPacket& p);
   bool try_lock(fw::TaskContext& task);
@@ -217,7 +218,15 @@ class P2pEngine {
   // With the FIFOs held.
   void drain(fw::TaskContext& task, unsigned fifo);
   void file(fw::TaskContext& task, const fw::TorusPacket& p);
+  // Injects what fits of every queue: deposits, relays, control, ordered, streaming.
   bool inject(fw::TaskContext& task, const fw::TorusStatus& st);
+  bool inject_deposits(fw::TaskContext& task, Room& room);
+  bool inject_relays(fw::TaskContext& task, Room& room);
+  bool inject_control(fw::TaskContext& task, Room& room);
+  bool inject_ordered(fw::TaskContext& task, Room& room);
+  bool inject_streaming(fw::TaskContext& task, Room& room);
+  // The payload of `op`'s packet `op.next`, `first_word` ahead of its data; sets h.chunks.
+  std::vector<uint64_t> data_packet(const SendOp& op, fw::TorusHeader& h, uint64_t first_word);
 
   bool matches(const Posted& p, unsigned context, unsigned source_world, unsigned tag, unsigned dst_task) const;
   // The oldest posted receive a message fits, removed from the list; or nothing.

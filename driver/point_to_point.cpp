@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/collective_args.hpp"
 #include "driver/communicator.hpp"
 #include "driver/error.hpp"
 
@@ -16,11 +17,27 @@ P2pEngine& Communicator::engine() {
 }
 
 unsigned Communicator::rank_of_world(unsigned w) const {
-  if (members_.empty()) return w;
-  const auto it = std::find(members_.begin(), members_.end(), w);
-  if (it == members_.end())
+  const std::vector<unsigned>& m = group_.members;
+  if (m.empty()) return w;
+  const auto it = std::find(m.begin(), m.end(), w);
+  if (it == m.end())
     throw Error("point-to-point: world rank " + std::to_string(w) + " is not a member of the communicator");
-  return static_cast<unsigned>(it - members_.begin());
+  return static_cast<unsigned>(it - m.begin());
+}
+
+size_t Communicator::check_p2p(const char* call, const char* which, unsigned peer, unsigned tag, size_t count,
+                               size_t size, const void* buf) const {
+  check_live(call);
+  if (peer >= this->size())
+    throw Error(std::string(call) + ": " + which + " rank " + std::to_string(peer) +
+                " is not a rank of a communicator of size " + std::to_string(this->size()));
+  if (tag > kMaxTag)
+    throw Error(std::string(call) + ": tag " + std::to_string(tag) + " is outside 0.." + std::to_string(kMaxTag));
+  if (count > p2p::kMaxBytes / size)
+    throw Error(std::string(call) + ": " + std::to_string(count) + " elements of " + std::to_string(size) +
+                " bytes are more than a message holds (" + std::to_string(p2p::kMaxBytes) + " bytes)");
+  check_buffer(call, "the", buf, count);
+  return count * size;
 }
 
 Request Communicator::isend(const void* buf, size_t count, Datatype type, unsigned dest, unsigned tag) {
@@ -46,13 +63,13 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
 Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
                                   std::optional<size_t> eager_limit, bool synchronous) {
   const size_t length = check_p2p(synchronous ? "ssend" : "send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, context_, buf, length, world_rank(dest), tag, eager_limit, synchronous);
+  return engine().isend(task_, context(), buf, length, world_rank(dest), tag, eager_limit, synchronous);
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
   const size_t length = check_p2p("recv", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag,
                                   count, size, buf);
-  return engine().irecv(task_, context_, buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
+  return engine().irecv(task_, context(), buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
 }
 
 void Communicator::send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
@@ -102,9 +119,9 @@ Status Communicator::finish(Request& r) {
 }
 
 void Communicator::check_request(const char* call, const Request& r) const {
-  if (!r.null() && r.state()->context != context_)
+  if (!r.null() && r.state()->context != context())
     throw Error(std::string(call) + ": the request belongs to the communicator with context id " +
-                std::to_string(r.state()->context) + ", not this one (" + std::to_string(context_) + ")");
+                std::to_string(r.state()->context) + ", not this one (" + std::to_string(context()) + ")");
 }
 
 Status Communicator::wait(Request& r) {
@@ -186,7 +203,7 @@ std::optional<Status> Communicator::iprobe(unsigned source, unsigned tag) {
   check_p2p("probe", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag, 0, 1, nullptr);
   P2pEngine& e = engine();
   e.progress(task_);
-  const auto f = e.probe(task_, context_, source == kAnySource ? kAnySource : world_rank(source), tag);
+  const auto f = e.probe(task_, context(), source == kAnySource ? kAnySource : world_rank(source), tag);
   if (!f) return std::nullopt;
   Status st;
   st.source = rank_of_world(f->source_world);

@@ -18,100 +18,104 @@
 //    and stop; the others receive from r - m (if there is one) and multiply it in, on the
 //    left. Then reduce sends the product to the root (unless it is the last rank), and
 //    allreduce broadcasts it from the last rank over the tree.
+
+#include "driver/torus_reductions.hpp"
+
+#include <cstring>
 #include <vector>
 
-#include "driver/communicator.hpp"
-#include "driver/error.hpp"
+#include "driver/argument_agreement.hpp"
+#include "driver/tree_collectives.hpp"
 
-namespace collnet::driver {
+namespace collnet::driver::prod {
 
 namespace {
 
-// The torus carries elements in their native width, not one per 64-bit word.
-struct Wire {
+// Elements in the program's layout: the torus carries them as they are.
+struct Elements {
   Datatype type;
   size_t count;
   std::vector<unsigned char> bytes;
-  Wire(Datatype t, size_t n) : type(t), count(n), bytes(n * native_bytes(t, false)) {}
-  void pack(const std::vector<uint64_t>& raw) { raw_to_native(type, false, raw.data(), count, bytes.data()); }
-  std::vector<uint64_t> unpack() const { return native_to_raw(type, false, bytes.data(), count); }
+  Elements(Datatype t, size_t n) : type(t), count(n), bytes(n * native_bytes(t, false)) {}
+  Elements(Datatype t, size_t n, const void* from) : Elements(t, n) {
+    if (!bytes.empty()) std::memcpy(bytes.data(), from, bytes.size());
+  }
+  void copy_to(void* to) const {
+    if (!bytes.empty()) std::memcpy(to, bytes.data(), bytes.size());
+  }
 };
 
-// acc[i] = left[i] * acc[i]: the lower ranks' product on the left.
-void multiply_into(fw::Processor& cpu, Datatype t, const std::vector<uint64_t>& left, std::vector<uint64_t>& acc) {
-  for (size_t i = 0; i < acc.size(); ++i) acc[i] = multiply(t, left[i], acc[i]);
-  cpu.idle((acc.size() + 3) / 4);
+// acc[i] = left[i] * acc[i]: the lower ranks' product on the left, four elements per
+// processor cycle.
+void multiply_into(CollectiveContext& c, const Elements& left, Elements& acc) {
+  for (size_t i = 0; i < acc.count; ++i) {
+    const uint64_t l = load_raw(acc.type, false, left.bytes.data(), i),
+                   a = load_raw(acc.type, false, acc.bytes.data(), i);
+    store_raw(acc.type, false, acc.bytes.data(), i, multiply(acc.type, l, a));
+  }
+  c.task.cpu.idle((acc.count + 3) / 4);
+}
+
+// The binomial tree toward the last rank: its product ends there.
+Elements toward_last(CollectiveContext& c) {
+  const unsigned n = c.size(), r = c.rank(), last = n - 1, q = last - r;
+  Elements acc(c.call.type, c.call.count, c.call.send), in(c.call.type, c.call.count);
+  for (unsigned m = 1; m < n; m <<= 1) {
+    if (q & m) {
+      c.send(acc.bytes.data(), acc.bytes.size(), r + m);
+      break;
+    }
+    if (r >= m) {
+      c.recv(in.bytes.data(), in.bytes.size(), r - m);
+      multiply_into(c, in, acc);
+    }
+  }
+  return acc;
 }
 
 }  // namespace
 
-void Communicator::prod_reduce(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
-                               unsigned root, bool everyone) {
-  agree(call, count, type, Op::Prod, everyone ? 0 : root);
-  std::vector<uint64_t> acc(send, send + count);
-  Wire wire(type, count);
-  const unsigned last = size_ - 1, q = last - rank_;
-  for (unsigned m = 1; m < size_; m <<= 1) {
-    if (q & m) {
-      wire.pack(acc);
-      coll_send(wire.bytes.data(), wire.bytes.size(), rank_ + m);
-      break;
-    }
-    if (rank_ >= m) {
-      coll_recv(wire.bytes.data(), wire.bytes.size(), rank_ - m);
-      multiply_into(task_.cpu, type, wire.unpack(), acc);
-    }
-  }
-  if (everyone) {
-    // From the last rank to all over the tree (an OR with the others' zeros).
-    bcast_words(acc.data(), count, type, last);
-    std::copy(acc.begin(), acc.end(), recv);
-    return;
-  }
+void allreduce(CollectiveContext& c, void* out) {
+  Elements acc = toward_last(c);
+  // From the last rank to all over the tree, as a bcast call (an OR with the others' zeros).
+  CollectiveContext b = c;
+  b.call = CollectiveCall{"bcast", nullptr, acc.bytes.data(), c.call.count, c.call.type, Op::Bor, c.size() - 1};
+  agree(b, b.call.count, b.call.type, Op::Bor, b.call.root);
+  tree::bcast(b);
+  acc.copy_to(out);
+}
+
+void reduce(CollectiveContext& c) {
+  const Elements acc = toward_last(c);
+  const unsigned last = c.size() - 1, root = c.call.root, r = c.rank();
   if (root == last) {
-    if (rank_ == root) std::copy(acc.begin(), acc.end(), recv);
+    if (r == root) acc.copy_to(c.call.recv);
     return;
   }
-  if (rank_ == last) {
-    wire.pack(acc);
-    coll_send(wire.bytes.data(), wire.bytes.size(), root);
-  } else if (rank_ == root) {
-    coll_recv(wire.bytes.data(), wire.bytes.size(), last);
-    const std::vector<uint64_t> r = wire.unpack();
-    std::copy(r.begin(), r.end(), recv);
+  if (r == last) {
+    c.send(acc.bytes.data(), acc.bytes.size(), root);
+  } else if (r == root) {
+    c.recv(c.call.recv, acc.bytes.size(), last);
   }
 }
 
-void Communicator::prod_prefix(const char* call, const uint64_t* send, uint64_t* recv, size_t count, Datatype type,
-                               bool inclusive) {
-  agree(call, count, type, Op::Prod, 0);
-  std::vector<uint64_t> acc(send, send + count);
-  Wire out(type, count), in(type, count);
-  for (unsigned d = 1; d < size_; d <<= 1) {
-    const bool sends = rank_ + d < size_, receives = rank_ >= d;
-    if (sends) out.pack(acc);
+void scan(CollectiveContext& c, bool inclusive) {
+  const unsigned n = c.size(), r = c.rank();
+  Elements acc(c.call.type, c.call.count, c.call.send), in(c.call.type, c.call.count);
+  for (unsigned d = 1; d < n; d <<= 1) {
+    const bool sends = r + d < n, receives = r >= d;
     if (sends && receives)
-      coll_sendrecv(out.bytes.data(), out.bytes.size(), rank_ + d, in.bytes.data(), in.bytes.size(), rank_ - d);
+      c.sendrecv(acc.bytes.data(), acc.bytes.size(), r + d, in.bytes.data(), in.bytes.size(), r - d);
     else if (sends)
-      coll_send(out.bytes.data(), out.bytes.size(), rank_ + d);
+      c.send(acc.bytes.data(), acc.bytes.size(), r + d);
     else if (receives)
-      coll_recv(in.bytes.data(), in.bytes.size(), rank_ - d);
-    if (receives) multiply_into(task_.cpu, type, in.unpack(), acc);
+      c.recv(in.bytes.data(), in.bytes.size(), r - d);
+    if (receives) multiply_into(c, in, acc);
   }
-  if (inclusive) {
-    std::copy(acc.begin(), acc.end(), recv);
-    return;
-  }
+  if (inclusive) return acc.copy_to(c.call.recv);
   // Exclusive: rank r's result is rank r-1's prefix.
-  if (rank_ + 1 < size_) {
-    out.pack(acc);
-    coll_send(out.bytes.data(), out.bytes.size(), rank_ + 1);
-  }
-  if (rank_ > 0) {
-    coll_recv(in.bytes.data(), in.bytes.size(), rank_ - 1);
-    const std::vector<uint64_t> r = in.unpack();
-    std::copy(r.begin(), r.end(), recv);
-  }
+  if (r + 1 < n) c.send(acc.bytes.data(), acc.bytes.size(), r + 1);
+  if (r > 0) c.recv(c.call.recv, acc.bytes.size(), r - 1);
 }
 
-}  // namespace collnet::driver
+}  // namespace collnet::driver::prod

@@ -11,8 +11,8 @@
 #include <numeric>
 #include <string>
 
+#include "driver/local_combine.hpp"
 #include "mpi/api_support.hpp"
-#include "cli/verify.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -559,25 +559,12 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
       red.user->fn(const_cast<void*>(inbuf), inoutbuf, &len, &type);
       return;
     }
-    // inout = in op inout, element by element, as the reference model combines them.
+    // inout = in op inout, element by element, as the driver combines two ranks' data.
     const size_t n = as_size(count) * t.basics;
     Packed a(t, inbuf, as_size(count));
-    Packed b(t, inoutbuf, as_size(count), true);
-    const auto x = drv::native_to_raw(*t.elem, t.pairs, a.data, n);
-    const auto y = drv::native_to_raw(*t.elem, t.pairs, b.data, n);
-    std::vector<uint64_t> out(x.size());
-    for (size_t i = 0; i < n; ++i) {
-      if (t.pairs) {
-        const auto w = collnet::cli::reference_loc(*t.elem, red.op, {{x[2 * i], x[2 * i + 1]}, {y[2 * i], y[2 * i + 1]}});
-        out[2 * i] = w.first;
-        out[2 * i + 1] = w.second;
-      } else {
-        out[i] = collnet::cli::reference_op(*t.elem, red.op, {x[i], y[i]});
-      }
-    }
-    std::vector<uint8_t> packed(b.bytes);
-    drv::raw_to_native(*t.elem, t.pairs, out.data(), n, packed.data());
-    unpack(t, packed.data(), as_size(count), inoutbuf);
+    Packed b(t, inoutbuf, as_size(count), true);  // a copy, combined in place
+    drv::reduce_local("MPI_Reduce_local", a.data, b.copy.data(), n, *t.elem, red.op);
+    unpack(t, b.copy.data(), as_size(count), inoutbuf);
   });
 }
 

@@ -17,6 +17,7 @@
 #include "driver/encoding.hpp"
 #include "driver/error.hpp"
 #include "driver/float_sum.hpp"
+#include "driver/local_combine.hpp"
 #include "firmware/alu_model.hpp"
 
 namespace collnet {
@@ -176,6 +177,55 @@ TEST(FloatSum, TruncatesContributionsFarBelowTheLargest) {
             -std::ldexp(1.0, 60 - 234));
   EXPECT_EQ(cli::reference_op(Datatype::F64, Op::Sum, {big, raw(-std::ldexp(1.0, -240)), negative_big}),
             raw(-std::ldexp(1.0, 60 - 234)));
+}
+
+// MPI_Reduce_local's arithmetic: inout = in op inout, as a collective over two ranks (in
+// rank 0's) gives it, for every type and op, prod included, and the floats' edge values.
+TEST(ReduceLocal, EveryTypeAndOpMatchesTheReferenceOfTwoRanks) {
+  const uint64_t seed = 20261125;
+  std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
+  for (Datatype t : driver::all_datatypes()) {
+    for (Op op : driver::all_ops()) {
+      if (!driver::accepts(op, t)) continue;
+      const bool loc = driver::is_loc(op);
+      std::vector<uint64_t> a = cli::seeded_input(seed, 0, 67, t, op), b = cli::seeded_input(seed, 1, 67, t, op);
+      if (driver::is_float(t) && !loc) {
+        for (double v : {HUGE_VAL, -HUGE_VAL, double{NAN}, 0.0, -0.0, 1e-310, -1e-310, 1.0, -1.0}) {
+          for (double w : {HUGE_VAL, -HUGE_VAL, double{NAN}, -0.0, 1e-310, 3.0}) {
+            a.push_back(driver::double_to_raw(t, v));
+            b.push_back(driver::double_to_raw(t, w));
+          }
+        }
+      }
+      const size_t count = a.size() / (loc ? 2 : 1);
+      std::vector<unsigned char> in(count * driver::native_bytes(t, loc)), inout(in.size());
+      driver::raw_to_native(t, loc, a.data(), count, in.data());
+      driver::raw_to_native(t, loc, b.data(), count, inout.data());
+      driver::reduce_local("reduce_local", in.data(), inout.data(), count, t, op);
+      const std::vector<uint64_t> got = driver::native_to_raw(t, loc, inout.data(), count);
+      for (size_t i = 0; i < count; ++i) {
+        if (loc) {
+          const auto want = cli::reference_loc(t, op, {{a[2 * i], a[2 * i + 1]}, {b[2 * i], b[2 * i + 1]}});
+          EXPECT_EQ(got[2 * i], want.first) << to_string(t) << " " << to_string(op) << " element " << i;
+          EXPECT_EQ(got[2 * i + 1], want.second) << to_string(t) << " " << to_string(op) << " element " << i;
+        } else {
+          EXPECT_EQ(got[i], cli::reference_op(t, op, {a[i], b[i]}))
+              << to_string(t) << " " << to_string(op) << " element " << i << ": " << a[i] << " and " << b[i];
+        }
+      }
+    }
+  }
+}
+
+TEST(ReduceLocal, RefusesAnOpTheTypeDoesNotTake) {
+  double x = 1, y = 2;
+  try {
+    driver::reduce_local("MPI_Reduce_local", &x, &y, 1, Datatype::F64, Op::Band);
+    FAIL() << "band on f64 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "MPI_Reduce_local: op band cannot reduce f64 elements (bitwise and logical ops take integer types)");
+  }
 }
 
 TEST(DataFile, FloatsReadBackBitExactly) {
