@@ -12,9 +12,9 @@
 
 #include <systemc>
 
+#include "cli/algorithms_command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/machine_file.hpp"
-#include "cli/collectives.hpp"
 
 namespace {
 

@@ -16,13 +16,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "driver/error.hpp"
+#include "cli/trace_nodes.hpp"
 #include "driver/datatype.hpp"
+#include "driver/error.hpp"
 #include "driver/op.hpp"
-#include "cli/collectives.hpp"
-#include "cli/data_file.hpp"
-#include "cli/member_sets.hpp"
-#include "cli/number_list.hpp"
+#include "reference/collectives.hpp"
+#include "reference/data_file.hpp"
+#include "reference/member_sets.hpp"
+#include "reference/number_list.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 
@@ -79,7 +80,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   collnet::cli::MachineOptions machine_options;
   long long watchdog = static_cast<long long>(o.machine.watchdog_cycles);
   collnet::cli::FaultOptions faults;
-  const std::string collectives = collnet::cli::collective_names();
+  const std::string collectives = collnet::reference::collective_names();
   std::string ops;
   for (collnet::driver::Op op : collnet::driver::all_ops())
     ops += std::string(ops.empty() ? "" : " | ") + collnet::driver::to_string(op);
@@ -269,7 +270,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
       option = "--op";
       cmp.run.op = collnet::driver::parse_op(cmp_op);
       option = "--sizes";
-      cmp.sizes = collnet::cli::parse_sizes(cmp_sizes);
+      cmp.sizes = collnet::reference::parse_sizes(cmp_sizes);
     } catch (const std::exception& e) {
       return usage_error(std::string("compare: ") + option + ": " + e.what(), "compare");
     }
@@ -286,7 +287,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     if (!cmp_ord) return usage_error("compare: --order must be random, rank or shifted, got '" + cmp_order + "'", "compare");
     cmp.run.segment.order = *cmp_ord;
     if (!cmp_algs.empty())
-      for (const std::string& name : collnet::cli::split_list(cmp_algs)) {
+      for (const std::string& name : collnet::reference::split_list(cmp_algs)) {
         const auto a = collnet::driver::algorithm_named(name);
         if (!a || !collnet::driver::applies(*c, *a) || *a == collnet::driver::Algorithm::Auto)
           return usage_error("compare: --algorithms: '" + name + "' is not an algorithm of " + cmp.run.collective, "compare");
@@ -306,7 +307,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     if (const std::string bad = set_machine("tune", tn_machine, tn_torus_option, tn_torus, tn_tasks, tn.run.machine); !bad.empty())
       return usage_error(bad, "tune");
     try {
-      tn.sizes = collnet::cli::parse_sizes(tn_sizes);
+      tn.sizes = collnet::reference::parse_sizes(tn_sizes);
     } catch (const std::exception& e) {
       return usage_error(std::string("tune: --sizes: ") + e.what(), "tune");
     }
@@ -315,7 +316,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   }
 
   const bool pingpong = o.collective == "pingpong";
-  const collnet::cli::Collective* spec = collnet::cli::find_collective(o.collective);
+  const collnet::reference::Collective* spec = collnet::reference::find_collective(o.collective);
   if (spec == nullptr && !pingpong)
     return usage_error("unknown collective '" + o.collective + "' (known: " + collectives + " | pingpong)");
   try {
@@ -397,9 +398,9 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   if (!ranks_text.empty()) {
     try {
       if (ranks_text.find_first_not_of("0123456789,") == std::string::npos) {
-        o.ranks = collnet::cli::parse_number_list(ranks_text, world, "rank");
+        o.ranks = collnet::reference::parse_number_list(ranks_text, world, "rank");
       } else {  // a member set of nodes: every task of each
-        for (unsigned n : collnet::cli::member_nodes(ranks_text, o.machine.shape.dims(), o.seed))
+        for (unsigned n : collnet::reference::member_nodes(ranks_text, o.machine.shape.dims(), o.seed))
           for (unsigned t = 0; t < o.machine.tasks_per_node; ++t) o.ranks.push_back(n * o.machine.tasks_per_node + t);
       }
     } catch (const std::invalid_argument& e) {
@@ -424,7 +425,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     if (!spec || !spec->takes_counts)
       return usage_error("--counts: " + o.collective + " takes no counts (only the vector forms do)");
     try {
-      o.counts = collnet::cli::read_counts_file(counts_path, members);
+      o.counts = collnet::reference::read_counts_file(counts_path, members);
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--counts: ") + e.what());
     }
@@ -434,7 +435,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   if (!o.input_path.empty() && spec && spec->moves_data) {
     const bool pairs = spec->takes_op && collnet::driver::is_loc(o.op);
     try {
-      o.input = collnet::cli::read_data_file(o.input_path, o.type, pairs, members);
+      o.input = collnet::reference::read_data_file(o.input_path, o.type, pairs, members);
     } catch (const std::invalid_argument& e) {
       return usage_error(std::string("--input: ") + e.what());
     }
@@ -474,7 +475,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
     pp.b = o.ranks[1];
     if (!sizes_text.empty()) {
       try {
-        pp.sizes = collnet::cli::parse_sizes(sizes_text);
+        pp.sizes = collnet::reference::parse_sizes(sizes_text);
       } catch (const std::invalid_argument& e) {
         return usage_error(std::string("--sizes: ") + e.what());
       }

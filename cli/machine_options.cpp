@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "cli/machine_file.hpp"
-#include "cli/number_list.hpp"
+#include "reference/number_list.hpp"
 
 namespace collnet::cli {
 
@@ -61,14 +61,14 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   }
   if (o.torus_latency) {
     const std::string& text = *o.torus_latency;
-    const std::vector<std::string> items = split_list(text);
+    const std::vector<std::string> items = reference::split_list(text);
     if (items.size() != 1 && items.size() != 3)
       throw std::invalid_argument("--torus-latency: give one latency or three (X,Y,Z), got '" + text + "'");
     std::array<unsigned, 3> l{};
     for (unsigned k = 0; k < 3; ++k) {
       const std::string& item = items[items.size() == 1 ? 0 : k];
       try {
-        l[k] = parse_list_number(item, text, kMaxLink + 1, "latency");
+        l[k] = reference::parse_list_number(item, text, kMaxLink + 1, "latency");
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(std::string("--torus-latency: ") + e.what() + " (1.." + std::to_string(kMaxLink) +
                                     " cycles" + why + ")");

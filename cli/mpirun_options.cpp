@@ -6,9 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "driver/p2p_engine.hpp"
 #include "cli/mpirun_command.hpp"
-#include "cli/number_list.hpp"
+#include "cli/trace_nodes.hpp"
+#include "driver/p2p_engine.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "driver/neighbourhoods.hpp"
 #include "cli/json_file.hpp"
-#include "cli/member_sets.hpp"
+#include "driver/neighbourhoods.hpp"
+#include "reference/member_sets.hpp"
 
 namespace collnet::cli {
 
@@ -26,7 +26,7 @@ unsigned binomial_parent(unsigned i) { return i - (i & (~i + 1)); }
 int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out) {
   const fw::Coord dims = o.dims;
   const fw::TorusLayout t(dims);
-  const std::vector<unsigned> members = member_nodes(o.ranks, dims, o.seed);
+  const std::vector<unsigned> members = reference::member_nodes(o.ranks, dims, o.seed);
   const unsigned root = o.root.value_or(members.front());
   if (!std::binary_search(members.begin(), members.end(), root)) {
     std::cerr << "collnet neighbourhoods: --root " << root << " is not a member node\n";

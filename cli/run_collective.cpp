@@ -8,25 +8,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/collective_calls.hpp"
 #include "cli/json_file.hpp"
 #include "cli/link_report.hpp"
-#include "cli/machine_file.hpp"
 #include "cli/link_samples.hpp"
-#include "cli/collectives.hpp"
-#include "cli/data_file.hpp"
-#include "driver/job.hpp"
-#include "systemc/machine.hpp"
-#include "cli/inputs.hpp"
+#include "cli/machine_file.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_options.hpp"
-#include "cli/verify.hpp"
+#include "driver/job.hpp"
+#include "reference/collectives.hpp"
+#include "reference/data_file.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
+#include "systemc/machine.hpp"
 
 namespace collnet::cli {
 
 int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure) {
   const std::string& coll = o.collective;
-  const Collective* spec = find_collective(coll);
-  if (spec == nullptr) throw std::invalid_argument("unknown collective '" + coll + "' (known: " + collective_names() + ")");
+  const reference::Collective* spec = reference::find_collective(coll);
+  if (spec == nullptr)
+    throw std::invalid_argument("unknown collective '" + coll + "' (known: " + reference::collective_names() + ")");
   const bool barrier = !spec->moves_data;
   const driver::Op op = spec->takes_op ? o.op : driver::Op::Bor;
   const bool pairs = spec->takes_op && driver::is_loc(op);
@@ -44,15 +46,13 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   std::vector<std::vector<uint64_t>> in(n);
   const uint64_t count = barrier ? 0 : o.count;  // with --input, the files' length
   // The vector forms' counts: the --counts file's, or drawn from the seed.
-  const Counts counts = o.counts ? *o.counts : seeded_counts_for(*spec, o.seed, n, count);
-  std::vector<Lengths> len(n);
-  for (unsigned k = 0; k < n; ++k)
-    len[k] = spec->lengths ? spec->lengths(count, counts, o.root, n, k)
-                           : Lengths{count, spec->recv_per_member ? count * n : count};
+  const reference::Counts counts = o.counts ? *o.counts : reference::seeded_counts_for(*spec, o.seed, n, count);
+  std::vector<reference::Lengths> len(n);
+  for (unsigned k = 0; k < n; ++k) len[k] = reference::member_lengths(*spec, count, counts, o.root, n, k);
   if (!o.input.empty() && !barrier) {
     in = o.input;
   } else {
-    for (unsigned k = 0; k < n; ++k) in[k] = seeded_input(o.seed, members[k], len[k].send, o.type, op);
+    for (unsigned k = 0; k < n; ++k) in[k] = reference::seeded_input(o.seed, members[k], len[k].send, o.type, op);
   }
   std::vector<std::vector<uint64_t>> out(n);
   uint64_t sent_elements = 0;
@@ -65,13 +65,15 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   std::vector<uint64_t> arrival_delay(n, 0);
   if (barrier)
     for (unsigned k = 0; k < n; ++k)
-      arrival_delay[k] = seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
+      arrival_delay[k] =
+          reference::seeded_input(o.seed, members[k], 1, driver::Datatype::U64, driver::Op::Sum)[0] % 256;
 
   // The algorithm: --algorithm, or what auto picks (the collectives outside
   // driver::Collective have one).
   const std::optional<driver::Collective> driver_coll = driver::collective_named(coll);
   driver::Algorithm chosen = o.algorithm;
   unsigned class_route = driver::kNoClass;  // the communicator's (a subset may have none)
+  const CollectiveCall& call = collective_call(coll);
   sim::Machine machine_model(o.machine);
   driver::Job job(machine_model, o.p2p, o.tuning.get());
   Progress progress = Progress::on_stderr(coll);
@@ -93,7 +95,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     if (k == 0) class_route = comm->class_route();
     t.cpu().idle(arrival_delay[k]);
     start[k] = t.cycle();
-    spec->run(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), len[k].recv, &counts});
+    call(*comm, Call{o.type, op, o.root, count, in[k].data(), out[k].data(), len[k].recv, &counts});
     end[k] = t.cycle();
     packets[k] = comm->last().packets;
   });
@@ -224,20 +226,20 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
     return finish(1);
   }
 
-  Problem problem;
+  reference::Problem problem;
   problem.collective = coll;
   problem.type = o.type;
   problem.op = op;
   problem.root = o.root;
   problem.count = count;
   problem.counts = &counts;
-  const auto want = reference(problem, in);
-  const Mismatch bad = compare(out, want);
+  const auto want = reference::reference(problem, in);
+  const reference::Mismatch bad = reference::compare(out, want);
   if (!o.output_path.empty()) {
     std::vector<std::optional<std::vector<uint64_t>>> results(n);
     for (unsigned k = 0; k < n; ++k)
       if (want[k]) results[k] = out[k];
-    write_data_file(o.output_path, o.type, pairs, results);
+    reference::write_data_file(o.output_path, o.type, pairs, results);
   }
 
   const uint64_t cycles = last_out - *std::min_element(start.begin(), start.end());
@@ -267,7 +269,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunMeasure* measure)
   js["mismatches"] = bad.count;
   text << line.str() << ", WRONG\n";
   std::cerr << "collnet: " << bad.count << " wrong elements; first at rank " << bad.rank << " index " << bad.index
-            << ": expected " << hex64(bad.expected) << ", got " << hex64(bad.got) << "\n";
+            << ": expected " << reference::hex64(bad.expected) << ", got " << reference::hex64(bad.got) << "\n";
   return finish(1);
 }
 

@@ -11,16 +11,16 @@
 
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
-#include "driver/tuning.hpp"
-#include "cli/collectives.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_engine.hpp"
+#include "driver/tuning.hpp"
+#include "reference/counts.hpp"
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {
 
 struct RunOptions {
-  std::string collective = "allreduce";  // a name in collectives() (cli/collectives.hpp)
+  std::string collective = "allreduce";  // a name in reference::collectives() (reference/collectives.hpp)
   driver::Op op = driver::Op::Sum;
   driver::Datatype type = driver::Datatype::U64;
   uint64_t count = 64;  // elements per rank (set from the file with --input)
@@ -31,7 +31,7 @@ struct RunOptions {
   std::string input_path;   // per-rank input data (empty: seeded)
   std::vector<std::vector<uint64_t>> input;  // its contents, read while checking the options
   std::string output_path;  // per-rank results
-  std::optional<Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
+  std::optional<reference::Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
   driver::P2pConfig p2p;       // the point-to-point protocols' limits

@@ -13,13 +13,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "firmware/torus_layout.hpp"
 #include "cli/json_file.hpp"
 #include "cli/link_report.hpp"
-#include "cli/machine_file.hpp"
 #include "cli/link_samples.hpp"
-#include "cli/number_list.hpp"
+#include "cli/machine_file.hpp"
 #include "cli/progress.hpp"
+#include "cli/trace_nodes.hpp"
+#include "firmware/torus_layout.hpp"
+#include "reference/number_list.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/isolated.hpp"
 #include "systemc/traffic_run.hpp"
@@ -346,18 +347,17 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.idle_limit < 1) return usage("--idle-limit: must be at least 1 cycle");
   o.idle_limit = static_cast<uint64_t>(c.idle_limit);
   try {
-    if (!c.down_nodes.empty())
-      o.machine.down_nodes = parse_number_list(c.down_nodes, nodes, "node");
+    if (!c.down_nodes.empty()) o.machine.down_nodes = reference::parse_number_list(c.down_nodes, nodes, "node");
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--down-nodes: ") + e.what());
   }
   try {
     if (!c.down_links.empty())
-      for (const std::string& item : split_list(c.down_links)) {
+      for (const std::string& item : reference::split_list(c.down_links)) {
         const size_t colon = item.find(':');
         if (colon == std::string::npos)
           throw std::invalid_argument("'" + item + "' is not NODE:DIR (for example 5:x+)");
-        const unsigned r = parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
+        const unsigned r = reference::parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
         const std::string dir = item.substr(colon + 1);
         const unsigned d = fw::TorusLayout::dir_named(dir);
         if (d == 6) throw std::invalid_argument("'" + dir + "' in '" + item + "' is not a direction (x+ x- y+ y- z+ z-)");

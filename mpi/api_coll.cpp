@@ -12,7 +12,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
-#include "cli/verify.hpp"
+#include "reference/verify.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -568,11 +568,12 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
     std::vector<uint64_t> out(x.size());
     for (size_t i = 0; i < n; ++i) {
       if (t.pairs) {
-        const auto w = collnet::cli::reference_loc(*t.elem, red.op, {{x[2 * i], x[2 * i + 1]}, {y[2 * i], y[2 * i + 1]}});
+        const auto w =
+            collnet::reference::reference_loc(*t.elem, red.op, {{x[2 * i], x[2 * i + 1]}, {y[2 * i], y[2 * i + 1]}});
         out[2 * i] = w.first;
         out[2 * i + 1] = w.second;
       } else {
-        out[i] = collnet::cli::reference_op(*t.elem, red.op, {x[i], y[i]});
+        out[i] = collnet::reference::reference_op(*t.elem, red.op, {x[i], y[i]});
       }
     }
     std::vector<uint8_t> packed(b.bytes);
