@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/algorithms_command.hpp"
 
+#include <iostream>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
+#include "cli/command_line.hpp"
 #include "driver/algorithm.hpp"
 
 namespace collnet::cli {
 
-void print_algorithms(std::ostream& out) {
+Subcommand add_algorithms(CLI::App& app, CommandLine& cl) {
+  CLI::App* algorithms = app.add_subcommand("algorithms", "list the collectives' algorithms");
+  return {algorithms, [&cl]() -> std::optional<int> {
+            cl.command = CommandLine::Command::Algorithms;
+            return std::nullopt;
+          }};
+}
+
+int run_algorithms_command() {
   using namespace driver;
+  std::ostream& out = std::cout;
   out << "collective   algorithms (--algorithm; auto picks one per call)\n";
   for (unsigned i = 0; i < kNumCollectives; ++i) {
     const driver::Collective c = static_cast<driver::Collective>(i);
@@ -23,6 +36,7 @@ void print_algorithms(std::ostream& out) {
   }
   out << "\nThe other collectives (alltoallv, scatterv, gatherv, reduce_scatter, reduce_scatter_block) have one "
          "each.\n";
+  return 0;
 }
 
 }  // namespace collnet::cli

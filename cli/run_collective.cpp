@@ -14,7 +14,7 @@
 #include "cli/link_samples.hpp"
 #include "cli/machine_file.hpp"
 #include "cli/progress.hpp"
-#include "cli/run_options.hpp"
+#include "cli/run_collective.hpp"
 #include "driver/job.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,17 +39,5 @@ struct RunOptions {
   std::shared_ptr<const driver::Tuning> tuning;  // what auto picks from (null: the shipped table)
   uint64_t sample_every = 0;  // links' utilisation every this many cycles (0: none; --json's "samples")
 };
-
-// What one run measured, for the commands that run many (compare, tune).
-struct RunMeasure {
-  uint64_t cycles = 0;
-  uint64_t busiest_torus_link = 0;  // flits on the busiest torus link direction
-  std::string algorithm;            // the one that ran (what auto chose)
-};
-
-// Runs the collective, checks it against the reference, prints a report line to `out`
-// (errors to stderr) and fills `measure` if given.
-// Returns the process exit status: 0 verified, 1 wrong result or hardware error.
-int run_collective(const RunOptions& options, std::ostream& out = std::cout, RunMeasure* measure = nullptr);
 
 }  // namespace collnet::cli

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the data files a run reads (reference/data_file.hpp: --input; also --counts,
-// reference/counts.hpp, and --tuning, cli/compare.hpp). The first byte picks the reader and
+// reference/counts.hpp, and --tuning, cli/tuning_file.hpp). The first byte picks the reader and
 // the element type, the second whether elements are (value, index) pairs and how many
 // ranks the run has; the rest is the file.
 //
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/compare.hpp"
+#include "cli/tuning_file.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "driver/error.hpp"

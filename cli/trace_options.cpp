@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/trace_nodes.hpp"
+#include "cli/trace_options.hpp"
 
 #include <stdexcept>
 
 #include "reference/number_list.hpp"
 
 namespace collnet::cli {
+
+void check_trace_path(const std::string& path) {
+  if (path.size() < 5 || path.substr(path.size() - 4) != ".fst")
+    throw std::invalid_argument("--trace: '" + path + "' must name an .fst file");
+}
 
 std::vector<unsigned> parse_trace_nodes(const std::string& text, const std::string& trace_path, unsigned nodes) {
   if (text.empty()) return {};
