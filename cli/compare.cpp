@@ -16,23 +16,27 @@ namespace collnet::cli {
 
 namespace {
 
-// One verified run in a child process (SystemC cannot build a second machine in one).
-std::optional<RunMeasure> measure_one(const RunOptions& r, const std::string& what) {
+// One verified run in a child process (SystemC cannot build a second machine in one): of
+// its result, what the table shows (the cycles, the busiest torus link, what auto chose).
+std::optional<RunResult> measure_one(const RunOptions& r, const std::string& what) {
   const sim::Isolated child = sim::run_isolated([&r] {
     // The table shows how the grid goes; a run's own progress line would erase its row.
     setenv("COLLNET_PROGRESS", "0", 1);
     std::ostringstream quiet;
-    RunMeasure m;
-    if (run_collective(r, quiet, &m) != 0) return std::string("failed: ") + quiet.str();
-    return "ok " + std::to_string(m.cycles) + " " + std::to_string(m.busiest_torus_link) + " " + m.algorithm;
+    RunResult result;
+    if (run_collective(r, quiet, &result) != 0) return std::string("failed: ") + quiet.str();
+    return "ok " + std::to_string(result.cycles) + " " + std::to_string(result.torus_busiest_link_flits) + " " +
+           result.algorithm_name();
   });
   if (!child.exited || child.report.rfind("ok ", 0) != 0) {
     std::cerr << "collnet: " << what << ": " << child.report << "\n";
     return std::nullopt;
   }
-  RunMeasure m;
+  RunResult m;
+  std::string algorithm;
   std::istringstream in(child.report.substr(3));
-  in >> m.cycles >> m.busiest_torus_link >> m.algorithm;
+  in >> m.cycles >> m.torus_busiest_link_flits >> algorithm;
+  m.algorithm = driver::algorithm_named(algorithm);
   return m;
 }
 
@@ -68,16 +72,17 @@ CompareTable compare_algorithms(const CompareOptions& o) {
     std::cout << std::setw(10) << row.bytes << std::flush;
     for (driver::Algorithm a : t.algorithms) {
       r.algorithm = a;
-      const auto m = measure_one(r, o.run.collective + " " + to_string(a) + " at " + std::to_string(row.bytes) + " bytes");
+      const auto m =
+          measure_one(r, o.run.collective + " " + to_string(a) + " at " + std::to_string(row.bytes) + " bytes");
       row.cycles.push_back(m ? std::optional<uint64_t>(m->cycles) : std::nullopt);
-      row.busiest.push_back(m ? std::optional<uint64_t>(m->busiest_torus_link) : std::nullopt);
+      row.busiest.push_back(m ? std::optional<uint64_t>(m->torus_busiest_link_flits) : std::nullopt);
       if (!m) t.all_verified = false;
     }
     row.fastest = fastest_of(row.cycles);
     r.algorithm = driver::Algorithm::Auto;
     if (const auto m = measure_one(r, o.run.collective + " auto at " + std::to_string(row.bytes) + " bytes")) {
       row.auto_cycles = m->cycles;
-      row.auto_algorithm = m->algorithm;
+      row.auto_algorithm = m->algorithm_name();
     } else {
       t.all_verified = false;
     }
@@ -89,7 +94,8 @@ CompareTable compare_algorithms(const CompareOptions& o) {
         cell << "FAILED ";
       std::cout << std::setw(static_cast<int>(column(t.algorithms[i]))) << cell.str();
     }
-    std::cout << "   " << (row.auto_cycles ? std::to_string(*row.auto_cycles) + " (" + row.auto_algorithm + ")" : "FAILED")
+    std::cout << "   "
+              << (row.auto_cycles ? std::to_string(*row.auto_cycles) + " (" + row.auto_algorithm + ")" : "FAILED")
               << "\n"
               << std::flush;
     t.rows.push_back(std::move(row));

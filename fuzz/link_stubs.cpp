@@ -46,7 +46,7 @@ LinkSamples::LinkSamples(const fw::TorusLayout& layout, uint64_t) : layout_(layo
 void LinkSamples::take(sim::Machine&, uint64_t) { not_in_the_fuzz_build("cli::LinkSamples::take"); }
 double LinkSamples::peak() const { not_in_the_fuzz_build("cli::LinkSamples::peak"); }
 nlohmann::json LinkSamples::json() const { not_in_the_fuzz_build("cli::LinkSamples::json"); }
-int run_collective(const RunOptions&, std::ostream&, RunMeasure*) { not_in_the_fuzz_build("cli::run_collective"); }
+int run_collective(const RunOptions&, std::ostream&, RunResult*) { not_in_the_fuzz_build("cli::run_collective"); }
 int run_pingpong(const PingpongOptions&) { not_in_the_fuzz_build("cli::run_pingpong"); }
 CompareTable compare_algorithms(const CompareOptions&) { not_in_the_fuzz_build("cli::compare_algorithms"); }
 int run_mpi_program(const MpirunCommand&, const sim::MachineConfig&, const driver::P2pConfig&) {
