@@ -5,13 +5,7 @@
 
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
-
-struct CommandLine;
 
 // Adds `algorithms` to `app`.
 Subcommand add_algorithms(CLI::App& app, CommandLine& cl);

@@ -8,13 +8,7 @@
 #include "cli/compare.hpp"
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
-
-struct CommandLine;
 
 // Adds `compare` to `app`; its check fills cl.compare.
 Subcommand add_compare(CLI::App& app, CommandLine& cl);

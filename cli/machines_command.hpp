@@ -8,13 +8,7 @@
 
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
-
-struct CommandLine;
 
 // Adds `machines` to `app`; its check fills cl.machines_show.
 Subcommand add_machines(CLI::App& app, CommandLine& cl);

@@ -15,9 +15,6 @@
 #include "cli/machine_options.hpp"
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
 namespace collnet::sim {
 struct MachineConfig;
 }
@@ -45,8 +42,6 @@ struct MpirunCommand {
   FaultOptions faults;               // --link-ber, --link-down, --node-down, --fault-seed
   std::vector<std::string> command;  // the program and its arguments
 };
-
-struct CommandLine;
 
 // Adds `mpirun` and its options to `app`, filling cl.mpirun; its check is
 // check_mpirun_command's.

@@ -13,13 +13,7 @@
 #include "cli/subcommand.hpp"
 #include "firmware/torus_layout.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
-
-struct CommandLine;
 
 struct NeighbourhoodsOptions {
   fw::Coord dims{4, 4, 4};

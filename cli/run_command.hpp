@@ -6,13 +6,7 @@
 
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
-
-struct CommandLine;
 
 // Adds `run` to `app`; its check fills cl.run (and cl.pingpong for pingpong).
 Subcommand add_run(CLI::App& app, CommandLine& cl);

@@ -12,6 +12,8 @@ class App;
 
 namespace collnet::cli {
 
+struct CommandLine;  // cli/command_line.hpp: what every command's check fills
+
 struct Subcommand {
   CLI::App* app = nullptr;
   // Run after the parse when this subcommand was given: turns what was given into the

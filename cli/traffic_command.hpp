@@ -11,10 +11,6 @@
 
 #include <string>
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
 
 struct TrafficCommand {
@@ -44,8 +40,6 @@ struct TrafficCommand {
   std::string sweep;           // "0.1:1.0:0.1": a run per offered load
   long long sample_every = 0;  // cycles between utilisation samples (0: none)
 };
-
-struct CommandLine;
 
 // Adds `traffic` and its options to `app`, filling cl.traffic; its check only names the
 // command: the run checks the options (run_traffic_command).

@@ -12,10 +12,6 @@
 #include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace collnet::cli {
 
 struct TuneOptions {
@@ -24,8 +20,6 @@ struct TuneOptions {
   std::vector<std::string> from;  // compare tables to take the rules from instead of measuring
   std::string output;             // the table (JSON)
 };
-
-struct CommandLine;
 
 // Adds `tune` to `app`; its check fills cl.tune.
 Subcommand add_tune(CLI::App& app, CommandLine& cl);
