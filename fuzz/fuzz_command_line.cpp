@@ -94,6 +94,7 @@ void check_accepted(const CommandLine& cl) {
       for (unsigned d : cl.neighbourhoods.dims) FUZZ_CHECK(d >= 1 && d <= 64);
       break;
     case CommandLine::Command::Algorithms:
+    case CommandLine::Command::Machines:
     case CommandLine::Command::Traffic:
       break;
   }
