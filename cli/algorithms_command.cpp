@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet algorithms`: its registration and the list it prints.
 #include "cli/algorithms_command.hpp"
 
 #include <iostream>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The call of each collective on a communicator, on native copies of the raw buffers.
 #include "cli/collective_calls.hpp"
 
 #include <algorithm>

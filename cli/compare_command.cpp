@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet compare`: its options, their checks, and the grid's run and --json.
 #include "cli/compare_command.hpp"
 
 #include <memory>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// compare's table as --json writes it and tune --from reads it back.
 #include "cli/compare_table.hpp"
 
 #include <fstream>

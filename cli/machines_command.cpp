@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet machines`: its --show check, and the presets' list or one preset's file.
 #include "cli/machines_command.hpp"
 
 #include <iostream>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// An MPI program run on the simulated machine, one rank per task, and its report per rank.
 #include "cli/mpi_program_run.hpp"
 
 #include <unistd.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet mpirun`: its options, their checks (the shape from -n and --tasks) and its run.
 #include "cli/mpirun_command.hpp"
 
 #include <stdexcept>

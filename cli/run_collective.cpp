@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The stages of one run of a collective: prepare, run, verify, then report.
 #include "cli/run_collective.hpp"
 
 #include <algorithm>

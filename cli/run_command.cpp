@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet run`: its options, their checks in the order they are made, and its run.
 #include "cli/run_command.hpp"
 
 #include <iostream>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The text line, the errors and --json of one run of a collective, from its RunResult.
 #include "cli/run_report.hpp"
 
 #include <iomanip>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The checks of --trace and --trace-nodes.
 #include "cli/trace_options.hpp"
 
 #include <stdexcept>

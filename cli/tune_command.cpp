@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// `collnet tune`: its options, their checks, and the rules measured (or read) and written.
 #include "cli/tune_command.hpp"
 
 #include <algorithm>

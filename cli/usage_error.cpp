@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The usage error every command reports.
 #include "cli/usage_error.hpp"
 
 #include <iostream>

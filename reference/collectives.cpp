@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The reference model's table of collectives, each entry's fields set by name.
 #include "reference/collectives.hpp"
 
 namespace collnet::reference {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+// The vector forms' counts: drawn from a seed, read from a file, packed.
 #include "reference/counts.hpp"
 
 #include <fstream>
