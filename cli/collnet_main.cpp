@@ -2,63 +2,21 @@
 // collnet: the command line. `collnet run <collective> ...` runs one collective on a
 // simulated machine and checks it; `collnet traffic ...` runs synthetic torus traffic
 // (cli/traffic_command.hpp). Exit status: 0 verified, 1 wrong result or hardware error,
-// 2 bad usage. The options are parsed and checked by cli/command_line.cpp; this runs what
-// they ask for.
+// 2 bad usage. Each command's options, checks and run are in its own file
+// (cli/<command>_command.cpp); cli/command_line.cpp parses, checks and runs the one given.
 #include <cstdlib>
-#include <iostream>
 #include <optional>
-#include <stdexcept>
-#include <string>
 
 #include <systemc>
 
 #include "cli/command_line.hpp"
-#include "cli/machine_file.hpp"
-#include "cli/collectives.hpp"
 
 namespace {
 
 int collnet_main(int argc, char** argv) {
-  using collnet::cli::CommandLine;
-  CommandLine cl;
+  collnet::cli::CommandLine cl;
   if (const std::optional<int> status = collnet::cli::parse_command_line(argc, argv, cl)) return *status;
-  switch (cl.command) {
-    case CommandLine::Command::Traffic:
-      return collnet::cli::run_traffic_command(cl.traffic);
-    case CommandLine::Command::Mpirun:
-      return collnet::cli::run_mpirun_command(cl.mpirun);
-    case CommandLine::Command::Neighbourhoods:
-      try {
-        return collnet::cli::run_neighbourhoods(cl.neighbourhoods, std::cout);
-      } catch (const std::invalid_argument& e) {
-        return collnet::cli::usage_error(std::string("--ranks: ") + e.what(), "neighbourhoods");
-      }
-    case CommandLine::Command::Algorithms:
-      collnet::cli::print_algorithms(std::cout);
-      return 0;
-    case CommandLine::Command::Machines:
-      collnet::cli::print_machines(std::cout, cl.machines_show);
-      return 0;
-    case CommandLine::Command::Compare:
-      return collnet::cli::run_compare(cl.compare);
-    case CommandLine::Command::Tune:
-      return collnet::cli::run_tune(cl.tune);
-    case CommandLine::Command::Pingpong:
-      try {
-        return collnet::cli::run_pingpong(cl.pingpong);
-      } catch (const std::exception& e) {
-        std::cerr << "collnet: " << e.what() << "\n";
-        return 1;
-      }
-    case CommandLine::Command::Run:
-      break;
-  }
-  try {
-    return collnet::cli::run_collective(cl.run);
-  } catch (const std::exception& e) {
-    std::cerr << "collnet: " << e.what() << "\n";
-    return 1;
-  }
+  return collnet::cli::run_command_line(cl);
 }
 
 }  // namespace

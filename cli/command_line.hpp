@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The command line of `collnet`, parsed and checked without running anything: which
-// subcommand, and its options as the commands take them. cli/collnet_main.cpp runs the
-// result; the fuzz harness fuzz/fuzz_command_line.cpp feeds it arbitrary words.
+// subcommand, and its options as the commands take them. Each command registers its
+// options and checks in its own file (cli/<command>_command.hpp); cli/collnet_main.cpp
+// runs the result; the fuzz harness fuzz/fuzz_command_line.cpp feeds it arbitrary words.
 #pragma once
 
 #include <optional>
@@ -13,20 +14,21 @@
 #include "cli/pingpong.hpp"
 #include "cli/run_options.hpp"
 #include "cli/traffic_command.hpp"
+#include "cli/tune_command.hpp"
 
 namespace collnet::cli {
 
 struct CommandLine {
   enum class Command { Run, Pingpong, Algorithms, Machines, Compare, Tune, Neighbourhoods, Traffic, Mpirun };
   Command command = Command::Run;
-  RunOptions run;                         // run (a collective)
-  PingpongOptions pingpong;               // run pingpong
-  CompareOptions compare;                 // compare
-  TuneOptions tune;                       // tune
-  NeighbourhoodsOptions neighbourhoods;   // neighbourhoods
-  TrafficCommand traffic;                 // traffic (run_traffic_command checks these itself)
-  MpirunCommand mpirun;                   // mpirun (checked here too, by check_mpirun_command)
-  std::string machines_show;              // machines --show: the preset to print (empty: list them)
+  RunOptions run;                        // run (a collective)
+  PingpongOptions pingpong;              // run pingpong
+  CompareOptions compare;                // compare
+  TuneOptions tune;                      // tune
+  NeighbourhoodsOptions neighbourhoods;  // neighbourhoods
+  TrafficCommand traffic;                // traffic (run_traffic_command checks these itself)
+  MpirunCommand mpirun;                  // mpirun (checked here too, by check_mpirun_command)
+  std::string machines_show;             // machines --show: the preset to print (empty: list them)
 };
 
 // Builds the app, parses argv into `cl` and checks the options the way each command
@@ -36,7 +38,7 @@ struct CommandLine {
 // run; nothing when cl.command is to be run. Never runs a simulation or loads a program.
 std::optional<int> parse_command_line(int argc, const char* const* argv, CommandLine& cl);
 
-// Prints "collnet: error: MSG" and where to find `command`'s usage; returns 2.
-int usage_error(const std::string& msg, const std::string& command = "run");
+// Runs the command `cl` holds (after parse_command_line); returns the exit status.
+int run_command_line(const CommandLine& cl);
 
 }  // namespace collnet::cli

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "firmware/torus_layout.hpp"
-#include "cli/number_list.hpp"
+#include "reference/number_list.hpp"
 
 namespace collnet::cli {
 
@@ -33,7 +33,7 @@ uint64_t parse_cycle(const std::string& cycle, const std::string& item) {
 template <typename T, typename Parse>
 void parse_items(const char* option, const std::string& text, std::vector<T>& out, Parse parse) {
   if (text.empty()) return;
-  for (const std::string& item : split_list(text)) {
+  for (const std::string& item : reference::split_list(text)) {
     try {
       out.push_back(parse(item));
     } catch (const std::invalid_argument& e) {
@@ -48,7 +48,7 @@ sim::MachineConfig::LinkCut parse_link_cut(const std::string& item, unsigned nod
   if (colon == std::string::npos || at == std::string::npos || at < colon)
     throw std::invalid_argument("'" + item + "' is not NODE:LINK@CYCLE (for example 5:x+@20000 or 0:tree1@3000)");
   sim::MachineConfig::LinkCut c{};
-  c.rank = parse_list_number(item.substr(0, colon), item, nodes, "node");
+  c.rank = reference::parse_list_number(item.substr(0, colon), item, nodes, "node");
   const std::string link = item.substr(colon + 1, at - colon - 1);
   bool found = false;
   if (const unsigned d = fw::TorusLayout::dir_named(link); d < 6) c.torus = true, c.link = d, found = true;
@@ -65,7 +65,7 @@ sim::MachineConfig::NodeCut parse_node_cut(const std::string& item, unsigned nod
   const size_t at = item.find('@');
   if (at == std::string::npos) throw std::invalid_argument("'" + item + "' is not NODE@CYCLE (for example 5@20000)");
   sim::MachineConfig::NodeCut c{};
-  c.rank = parse_list_number(item.substr(0, at), item, nodes, "node");
+  c.rank = reference::parse_list_number(item.substr(0, at), item, nodes, "node");
   c.cycle = parse_cycle(item.substr(at + 1), item);
   return c;
 }

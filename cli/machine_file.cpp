@@ -177,18 +177,6 @@ json machine_json(const sim::MachineConfig& m) {
           {"processor", {{"access_cycles", m.access_cycles}}}};
 }
 
-void print_machines(std::ostream& out, const std::string& show) {
-  if (!show.empty()) {
-    out << machine_preset_text(show);
-    return;
-  }
-  for (const std::string& name : machine_presets()) {
-    const json j = json::parse(machine_preset_text(name));
-    out << name << "\n  " << j.value("description", std::string()) << "\n";
-  }
-  out << "Print one with 'collnet machines --show NAME', save it, edit it and pass the file to --machine.\n";
-}
-
 std::string torus_links_text(const sim::MachineConfig& m) {
   const auto& l = m.torus_latency;
   std::string text = l[0] == l[1] && l[1] == l[2]

@@ -15,7 +15,6 @@
 // names the file and the key.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,9 +38,6 @@ void apply_machine_json(const nlohmann::json& j, sim::MachineConfig& m, const st
 // The machine's shape, clock, link timing and access cost in the file format (what a
 // run's --json reports as "machine"; applying it gives the same machine back).
 nlohmann::json machine_json(const sim::MachineConfig& m);
-// `collnet machines`: each preset's name and description, or (show: a preset's name) that
-// preset's file text.
-void print_machines(std::ostream& out, const std::string& show);
 // The torus links' timing for a report line: "4", or "60,60,40 at 32 cycles per flit".
 std::string torus_links_text(const sim::MachineConfig& m);
 

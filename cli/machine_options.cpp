@@ -5,7 +5,8 @@
 #include <stdexcept>
 
 #include "cli/machine_file.hpp"
-#include "cli/number_list.hpp"
+#include "reference/number_list.hpp"
+#include "systemc/shape.hpp"
 
 namespace collnet::cli {
 
@@ -31,6 +32,11 @@ void add_machine_options(CLI::App* app, MachineOptions& o) {
       "torus link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256; default 1)");
   add(app, "--access-cycles", o.access_cycles, "cycles a processor's register or memory access costs (1..1000; default 1)");
   add(app, "--clock-mhz", o.clock_mhz, "the clock reports convert cycles to time at, MHz (default 700)");
+}
+
+void add_torus_option(CLI::App* app, TorusOption& torus) {
+  torus.option = app->add_option("--torus", torus.text, "machine shape XxYxZ (default: --machine's, else 4x4x4)")
+                     ->capture_default_str();
 }
 
 namespace {
@@ -61,14 +67,14 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   }
   if (o.torus_latency) {
     const std::string& text = *o.torus_latency;
-    const std::vector<std::string> items = split_list(text);
+    const std::vector<std::string> items = reference::split_list(text);
     if (items.size() != 1 && items.size() != 3)
       throw std::invalid_argument("--torus-latency: give one latency or three (X,Y,Z), got '" + text + "'");
     std::array<unsigned, 3> l{};
     for (unsigned k = 0; k < 3; ++k) {
       const std::string& item = items[items.size() == 1 ? 0 : k];
       try {
-        l[k] = parse_list_number(item, text, kMaxLink + 1, "latency");
+        l[k] = reference::parse_list_number(item, text, kMaxLink + 1, "latency");
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(std::string("--torus-latency: ") + e.what() + " (1.." + std::to_string(kMaxLink) +
                                     " cycles" + why + ")");
@@ -93,6 +99,29 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
     if (!(*o.clock_mhz > 0)) throw std::invalid_argument("--clock-mhz: must be positive");
     m.clock_mhz = *o.clock_mhz;
   }
+}
+
+std::string set_machine(const std::string& command, const MachineOptions& o, const TorusOption& torus, long long tasks,
+                        sim::MachineConfig& m) {
+  std::string shape = torus.text;
+  try {
+    apply_machine_options(o, m, &shape, torus.given());
+  } catch (const std::invalid_argument& e) {
+    return command + ": " + e.what();
+  }
+  try {
+    m.shape = sim::Shape::parse(shape);
+  } catch (const std::invalid_argument& e) {
+    return command + ": --torus: " + e.what();
+  }
+  if (m.shape.nodes() > sim::MachineConfig::kMaxNodes)
+    return command + ": --torus " + shape + " has more than " + std::to_string(sim::MachineConfig::kMaxNodes) +
+           " nodes";
+  if (tasks < 1 || tasks > sim::MachineConfig::kMaxTasksPerNode)
+    return command + ": --tasks must be 1.." + std::to_string(sim::MachineConfig::kMaxTasksPerNode) + ", got " +
+           std::to_string(tasks);
+  m.tasks_per_node = static_cast<unsigned>(tasks);
+  return "";
 }
 
 }  // namespace collnet::cli

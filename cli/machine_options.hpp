@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The machine options every command that runs a machine takes (run, traffic, mpirun):
-// --machine (a preset or a machine file, cli/machine_file.hpp) and the timing options
-// that override it, in this order: the file, then --link-latency (every wire), then the
-// options for one network.
+// The machine options every command that runs a machine takes (run, compare, tune, traffic,
+// mpirun): --machine (a preset or a machine file, cli/machine_file.hpp) and the timing
+// options that override it, in this order: the file, then --link-latency (every wire),
+// then the options for one network; and --torus as run, compare and tune take it.
 #pragma once
 
 #include <optional>
@@ -24,11 +24,24 @@ struct MachineOptions {
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);
+
+// --torus of the commands that run collectives (run, compare, tune): the machine's shape,
+// which wins over the machine file's when given.
+struct TorusOption {
+  std::string text = "4x4x4";
+  CLI::Option* option = nullptr;
+  bool given() const { return option != nullptr && option->count() > 0; }
+};
+void add_torus_option(CLI::App* app, TorusOption& torus);
 // Applies the machine file (if any) and then every timing option given to `m`. A command
 // that has --torus passes its text as `torus`: the file's shape replaces it unless
 // --torus was given (`torus_given`); the command parses the shape from it. Throws
 // std::invalid_argument naming the option and what is wrong.
 void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* torus = nullptr,
                            bool torus_given = false);
+// The machine of a command that runs many machines (compare, tune): the machine options,
+// the shape and `tasks` per node. Returns what is wrong, named after `command`, or nothing.
+std::string set_machine(const std::string& command, const MachineOptions& o, const TorusOption& torus, long long tasks,
+                        sim::MachineConfig& m);
 
 }  // namespace collnet::cli

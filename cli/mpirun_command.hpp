@@ -3,20 +3,18 @@
 // machine, one rank per task, and reports per rank the cycles spent in MPI, the calls by
 // kind and the bytes moved (docs/mpi.md). Exit status: the program's (the first nonzero
 // exit status of a rank, or MPI_Abort's error code, or the error class of a fatal MPI
-// error), 1 for a deadlock or a run the watchdog ended, 2 bad usage.
+// error), 1 for a deadlock or a run the watchdog ended, 2 bad usage. Its options, their
+// checks and its run (the program's run itself: cli/mpi_program_run.hpp).
 #pragma once
-
-#include "cli/machine_options.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/fault_options.hpp"
+#include "cli/machine_options.hpp"
+#include "cli/subcommand.hpp"
 
-namespace CLI {
-class App;
-}
 namespace collnet::sim {
 struct MachineConfig;
 }
@@ -27,8 +25,8 @@ struct P2pConfig;
 namespace collnet::cli {
 
 struct MpirunCommand {
-  long long ranks = 0;          // -n
-  std::string torus;            // default: the most cubic shape of ranks / tasks nodes
+  long long ranks = 0;  // -n
+  std::string torus;    // default: the most cubic shape of ranks / tasks nodes
   long long tasks = 1;
   std::string trace_path;
   std::string trace_nodes;  // "0,1,5": the nodes the trace keeps
@@ -38,15 +36,16 @@ struct MpirunCommand {
   long long watchdog = 2'000'000'000;
   long long deadlock_cycles = 100'000;
   long long stack_kib = 1024;
-  long long eager_limit = -1;       // -1: the driver's default
+  long long eager_limit = -1;  // -1: the driver's default
   long long unexpected_limit = -1;
-  MachineOptions machine;  // --machine and the timing options (the shape is -n's and --torus's)
-  FaultOptions faults;     // --link-ber, --link-down, --node-down, --fault-seed
+  MachineOptions machine;            // --machine and the timing options (the shape is -n's and --torus's)
+  FaultOptions faults;               // --link-ber, --link-down, --node-down, --fault-seed
   std::vector<std::string> command;  // the program and its arguments
 };
 
-// Adds the subcommand and its options to `app` (cli/mpirun_options.cpp).
-CLI::App* add_mpirun_command(CLI::App& app, MpirunCommand& c);
+// Adds `mpirun` and its options to `app`, filling cl.mpirun; its check is
+// check_mpirun_command's.
+Subcommand add_mpirun(CLI::App& app, CommandLine& cl);
 // Checks the options and fills in the machine's shape, tasks, trace, watchdog, stack,
 // timing and faults and the point-to-point limits; loads nothing. Bad usage: prints the error and
 // returns the exit status (2).

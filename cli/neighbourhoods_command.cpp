@@ -3,12 +3,19 @@
 
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 
-#include "driver/neighbourhoods.hpp"
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/command_line.hpp"
 #include "cli/json_file.hpp"
-#include "cli/member_sets.hpp"
+#include "cli/usage_error.hpp"
+#include "driver/neighbourhoods.hpp"
+#include "reference/member_sets.hpp"
+#include "systemc/shape.hpp"
 
 namespace collnet::cli {
 
@@ -21,12 +28,51 @@ std::string coord_text(const fw::Coord& c) {
 // Member i's parent in a binomial tree over a group rooted at member 0.
 unsigned binomial_parent(unsigned i) { return i - (i & (~i + 1)); }
 
+// What `neighbourhoods` was given, as given; the check turns it into NeighbourhoodsOptions.
+struct NeighbourhoodsArguments {
+  std::string torus = "4x4x4";
+  long long root = -1;
+};
+
 }  // namespace
+
+Subcommand add_neighbourhoods(CLI::App& app, CommandLine& cl) {
+  CLI::App* nbh = app.add_subcommand(
+      "neighbourhoods",
+      "seed 002: the regular neighbourhoods (gap-free planes) of a member set, their roots and trees");
+  auto given = std::make_shared<NeighbourhoodsArguments>();
+  NeighbourhoodsOptions& nb = cl.neighbourhoods;
+  nbh->add_option("--torus", given->torus, "machine shape XxYxZ")->capture_default_str();
+  nbh->add_option("--ranks", nb.ranks,
+                  "the member nodes: a list (0,5,6), a file, random:P, plane-holes, checkerboard, l-shape or two-boxes")
+      ->required();
+  nbh->add_option("--root", given->root, "the collective's root node (default: the lowest member)");
+  nbh->add_option("--seed", nb.seed, "seed of random:P")->capture_default_str();
+  nbh->add_option("--json", nb.json_path, "write the neighbourhoods, roots and trees as JSON");
+  return {nbh, [given, &cl]() -> std::optional<int> {
+            cl.command = CommandLine::Command::Neighbourhoods;
+            try {
+              cl.neighbourhoods.dims = sim::Shape::parse(given->torus).dims();
+            } catch (const std::invalid_argument& e) {
+              return usage_error(std::string("--torus: ") + e.what(), "neighbourhoods");
+            }
+            if (given->root >= 0) cl.neighbourhoods.root = static_cast<unsigned>(given->root);
+            return std::nullopt;
+          }};
+}
+
+int run_neighbourhoods_command(const NeighbourhoodsOptions& o) {
+  try {
+    return run_neighbourhoods(o, std::cout);
+  } catch (const std::invalid_argument& e) {
+    return usage_error(std::string("--ranks: ") + e.what(), "neighbourhoods");
+  }
+}
 
 int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out) {
   const fw::Coord dims = o.dims;
   const fw::TorusLayout t(dims);
-  const std::vector<unsigned> members = member_nodes(o.ranks, dims, o.seed);
+  const std::vector<unsigned> members = reference::member_nodes(o.ranks, dims, o.seed);
   const unsigned root = o.root.value_or(members.front());
   if (!std::binary_search(members.begin(), members.end(), root)) {
     std::cerr << "collnet neighbourhoods: --root " << root << " is not a member node\n";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `collnet neighbourhoods`: seed 002's regular neighbourhoods of a member set
 // (driver/neighbourhoods.hpp, docs/neighbourhoods.md): the planes, their local roots and
-// trees, the local roots' tree, a text picture per plane, and --json.
+// trees, the local roots' tree, a text picture per plane, and --json. Its options, their
+// checks and its run.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "cli/subcommand.hpp"
 #include "firmware/torus_layout.hpp"
 
 namespace collnet::cli {
@@ -21,8 +23,12 @@ struct NeighbourhoodsOptions {
   std::string json_path;
 };
 
+// Adds `neighbourhoods` to `app`; its check fills cl.neighbourhoods.
+Subcommand add_neighbourhoods(CLI::App& app, CommandLine& cl);
 // Prints to `out`; returns the exit status (2 for a root that is not a member).
 // Throws std::invalid_argument for a bad member set.
 int run_neighbourhoods(const NeighbourhoodsOptions& o, std::ostream& out);
+// The same on stdout, a bad member set reported as a usage error.
+int run_neighbourhoods_command(const NeighbourhoodsOptions& o);
 
 }  // namespace collnet::cli

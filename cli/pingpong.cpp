@@ -9,12 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/job.hpp"
 #include "cli/link_report.hpp"
 #include "cli/machine_file.hpp"
-#include "firmware/torus_layout.hpp"
-#include "cli/number_list.hpp"
 #include "cli/progress.hpp"
+#include "driver/job.hpp"
+#include "firmware/torus_layout.hpp"
 #include "systemc/machine.hpp"
 
 namespace collnet::cli {

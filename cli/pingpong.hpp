@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "driver/p2p_engine.hpp"
-#include "cli/number_list.hpp"  // parse_sizes
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {

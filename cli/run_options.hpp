@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,16 +10,16 @@
 
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
-#include "driver/tuning.hpp"
-#include "cli/collectives.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_engine.hpp"
+#include "driver/tuning.hpp"
+#include "reference/counts.hpp"
 #include "systemc/machine_config.hpp"
 
 namespace collnet::cli {
 
 struct RunOptions {
-  std::string collective = "allreduce";  // a name in collectives() (cli/collectives.hpp)
+  std::string collective = "allreduce";  // a name in reference::collectives() (reference/collectives.hpp)
   driver::Op op = driver::Op::Sum;
   driver::Datatype type = driver::Datatype::U64;
   uint64_t count = 64;  // elements per rank (set from the file with --input)
@@ -31,7 +30,7 @@ struct RunOptions {
   std::string input_path;   // per-rank input data (empty: seeded)
   std::vector<std::vector<uint64_t>> input;  // its contents, read while checking the options
   std::string output_path;  // per-rank results
-  std::optional<Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
+  std::optional<reference::Counts> counts;  // the vector forms' --counts file (none: drawn from the seed)
   bool check_arguments = false;
   sim::MachineConfig machine;  // machine.tasks_per_node: ranks per node
   driver::P2pConfig p2p;       // the point-to-point protocols' limits
@@ -40,17 +39,5 @@ struct RunOptions {
   std::shared_ptr<const driver::Tuning> tuning;  // what auto picks from (null: the shipped table)
   uint64_t sample_every = 0;  // links' utilisation every this many cycles (0: none; --json's "samples")
 };
-
-// What one run measured, for the commands that run many (compare, tune).
-struct RunMeasure {
-  uint64_t cycles = 0;
-  uint64_t busiest_torus_link = 0;  // flits on the busiest torus link direction
-  std::string algorithm;            // the one that ran (what auto chose)
-};
-
-// Runs the collective, checks it against the reference, prints a report line to `out`
-// (errors to stderr) and fills `measure` if given.
-// Returns the process exit status: 0 verified, 1 wrong result or hardware error.
-int run_collective(const RunOptions& options, std::ostream& out = std::cout, RunMeasure* measure = nullptr);
 
 }  // namespace collnet::cli

@@ -13,13 +13,16 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "firmware/torus_layout.hpp"
+#include "cli/command_line.hpp"
 #include "cli/json_file.hpp"
 #include "cli/link_report.hpp"
-#include "cli/machine_file.hpp"
 #include "cli/link_samples.hpp"
-#include "cli/number_list.hpp"
+#include "cli/machine_file.hpp"
 #include "cli/progress.hpp"
+#include "cli/trace_options.hpp"
+#include "cli/usage_error.hpp"
+#include "firmware/torus_layout.hpp"
+#include "reference/number_list.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/isolated.hpp"
 #include "systemc/traffic_run.hpp"
@@ -28,13 +31,9 @@ namespace collnet::cli {
 
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr int kMaxSweepPoints = 100;
 
-int usage(const std::string& msg) {
-  std::cerr << "collnet: error: " << msg << "\nRun 'collnet traffic --help' for usage.\n";
-  return kExitUsage;
-}
+int usage(const std::string& msg) { return usage_error(msg, "traffic"); }
 
 void print_run(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
                const std::optional<LinkReport>& links, const LinkSamples* samples) {
@@ -240,7 +239,8 @@ int run_sweep(const TrafficCommand& c, const sim::TrafficOptions& base) {
 
 }  // namespace
 
-CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
+Subcommand add_traffic(CLI::App& app, CommandLine& cl) {
+  TrafficCommand& c = cl.traffic;
   CLI::App* t = app.add_subcommand("traffic", "run synthetic traffic on the torus and measure it");
   t->add_option_function<std::string>(
       "--torus", [&c](const std::string& v) { c.torus = v, c.torus_given = true; },
@@ -283,7 +283,10 @@ CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c) {
   t->add_option("--json", c.json_path, "write the results as JSON");
   t->add_option("--trace", c.trace_path, "write an FST waveform of every node (and a .gtkw view beside it)");
   t->add_option("--trace-nodes", c.trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
-  return t;
+  return {t, [&cl]() -> std::optional<int> {  // run_traffic_command checks the options itself
+            cl.command = CommandLine::Command::Traffic;
+            return std::nullopt;
+          }};
 }
 
 int run_traffic_command(const TrafficCommand& c) {
@@ -346,18 +349,17 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.idle_limit < 1) return usage("--idle-limit: must be at least 1 cycle");
   o.idle_limit = static_cast<uint64_t>(c.idle_limit);
   try {
-    if (!c.down_nodes.empty())
-      o.machine.down_nodes = parse_number_list(c.down_nodes, nodes, "node");
+    if (!c.down_nodes.empty()) o.machine.down_nodes = reference::parse_number_list(c.down_nodes, nodes, "node");
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--down-nodes: ") + e.what());
   }
   try {
     if (!c.down_links.empty())
-      for (const std::string& item : split_list(c.down_links)) {
+      for (const std::string& item : reference::split_list(c.down_links)) {
         const size_t colon = item.find(':');
         if (colon == std::string::npos)
           throw std::invalid_argument("'" + item + "' is not NODE:DIR (for example 5:x+)");
-        const unsigned r = parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
+        const unsigned r = reference::parse_list_number(item.substr(0, colon), c.down_links, nodes, "node");
         const std::string dir = item.substr(colon + 1);
         const unsigned d = fw::TorusLayout::dir_named(dir);
         if (d == 6) throw std::invalid_argument("'" + dir + "' in '" + item + "' is not a direction (x+ x- y+ y- z+ z-)");
@@ -366,12 +368,11 @@ int run_traffic_command(const TrafficCommand& c) {
   } catch (const std::invalid_argument& e) {
     return usage(std::string("--down-links: ") + e.what());
   }
-  if (!c.trace_path.empty()) {
-    const std::string& t = c.trace_path;
-    if (t.size() < 5 || t.substr(t.size() - 4) != ".fst") return usage("--trace: '" + t + "' must name an .fst file");
-    o.machine.trace_path = t;
-  }
   try {
+    if (!c.trace_path.empty()) {
+      check_trace_path(c.trace_path);
+      o.machine.trace_path = c.trace_path;
+    }
     o.machine.trace_nodes = parse_trace_nodes(c.trace_nodes, o.machine.trace_path, nodes);
   } catch (const std::invalid_argument& e) {
     return usage(e.what());

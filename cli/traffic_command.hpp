@@ -7,12 +7,9 @@
 
 #include "cli/fault_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/subcommand.hpp"
 
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace collnet::cli {
 
@@ -44,8 +41,9 @@ struct TrafficCommand {
   long long sample_every = 0;  // cycles between utilisation samples (0: none)
 };
 
-// Adds the subcommand and its options to `app`.
-CLI::App* add_traffic_command(CLI::App& app, TrafficCommand& c);
+// Adds `traffic` and its options to `app`, filling cl.traffic; its check only names the
+// command: the run checks the options (run_traffic_command).
+Subcommand add_traffic(CLI::App& app, CommandLine& cl);
 // Checks the options, runs the traffic and reports it.
 int run_traffic_command(const TrafficCommand& c);
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// A tuning table file (compare.hpp): read apart from compare.cpp, which runs machines,
-// so that the command line's checks (cli/command_line.cpp) need nothing of a run.
+#include "cli/tuning_file.hpp"
+
 #include <cstdint>
 #include <fstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/compare.hpp"
 #include "driver/error.hpp"
 
 namespace collnet::cli {
@@ -48,6 +47,22 @@ driver::Tuning read_tuning(std::istream& f, const std::string& path) {
   } catch (const Error& e) {
     throw std::invalid_argument("'" + path + "': " + e.what());
   }
+}
+
+void write_tuning_file(const std::string& path, const std::vector<driver::TuningRule>& rules,
+                       const std::string& measured_on) {
+  nlohmann::json js;
+  js["measured_on"] = measured_on;
+  js["rules"] = nlohmann::json::array();
+  for (const driver::TuningRule& r : rules)
+    js["rules"].push_back(
+        {{"collective", to_string(r.collective)},
+         {"ranks", r.ranks},
+         {"up_to_bytes", r.up_to_bytes == SIZE_MAX ? nlohmann::json(nullptr) : nlohmann::json(r.up_to_bytes)},
+         {"algorithm", to_string(r.algorithm)}});
+  std::ofstream f(path);
+  if (!f) throw std::invalid_argument("cannot write '" + path + "'");
+  f << js.dump(2) << "\n";
 }
 
 }  // namespace collnet::cli

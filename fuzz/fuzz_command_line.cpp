@@ -17,6 +17,7 @@
 
 #include "cli/command_line.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "reference/collectives.hpp"
 #include "systemc/machine_config.hpp"
 
 using collnet::cli::CommandLine;
@@ -46,7 +47,7 @@ void check_accepted(const CommandLine& cl) {
       FUZZ_CHECK(std::adjacent_find(ranks.begin(), ranks.end()) == ranks.end());
       const size_t members = o.ranks.empty() ? world : o.ranks.size();
       FUZZ_CHECK(o.root < members);
-      FUZZ_CHECK(collnet::cli::find_collective(o.collective) != nullptr);
+      FUZZ_CHECK(collnet::reference::find_collective(o.collective) != nullptr);
       if (!o.input.empty()) {
         FUZZ_CHECK(o.input.size() == members);
         for (const auto& r : o.input) FUZZ_CHECK(r.size() == o.input[0].size() && !r.empty());
@@ -93,6 +94,7 @@ void check_accepted(const CommandLine& cl) {
       for (unsigned d : cl.neighbourhoods.dims) FUZZ_CHECK(d >= 1 && d <= 64);
       break;
     case CommandLine::Command::Algorithms:
+    case CommandLine::Command::Machines:
     case CommandLine::Command::Traffic:
       break;
   }

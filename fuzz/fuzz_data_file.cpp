@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fuzz harness: the data files a run reads (cli/data_file.hpp: --input; also --counts,
-// cli/collectives.hpp, and --tuning, cli/compare.hpp). The first byte picks the reader and
+// Fuzz harness: the data files a run reads (reference/data_file.hpp: --input; also --counts,
+// reference/counts.hpp, and --tuning, cli/tuning_file.hpp). The first byte picks the reader and
 // the element type, the second whether elements are (value, index) pairs and how many
 // ranks the run has; the rest is the file.
 //
@@ -14,15 +14,16 @@
 #include <string>
 #include <vector>
 
-#include "cli/collectives.hpp"
-#include "cli/compare.hpp"
-#include "cli/data_file.hpp"
+#include "cli/tuning_file.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "driver/error.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "reference/counts.hpp"
+#include "reference/data_file.hpp"
 
 namespace cli = collnet::cli;
+namespace reference = collnet::reference;
 namespace driver = collnet::driver;
 
 namespace {
@@ -36,7 +37,7 @@ void data(driver::Datatype t, bool pairs, size_t ranks, const std::string& text)
   std::istringstream in(text);
   std::vector<std::vector<uint64_t>> d;
   try {
-    d = cli::read_data(in, "fuzz.json", t, pairs, ranks);
+    d = reference::read_data(in, "fuzz.json", t, pairs, ranks);
   } catch (const std::invalid_argument&) {
     return;
   }
@@ -46,10 +47,10 @@ void data(driver::Datatype t, bool pairs, size_t ranks, const std::string& text)
     FUZZ_CHECK(r.size() == d[0].size() && !r.empty() && r.size() % step == 0);
     for (size_t i = 0; i < r.size(); i += step) {
       FUZZ_CHECK((r[i] & ~driver::raw_mask(t)) == 0);
-      const nlohmann::json j = cli::element_to_json(t, r[i]);
+      const nlohmann::json j = reference::element_to_json(t, r[i]);
       uint64_t back = 0;
       try {
-        back = cli::element_from_json(t, nlohmann::json::parse(j.dump()));
+        back = reference::element_from_json(t, nlohmann::json::parse(j.dump()));
       } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "element %s of %s does not read back: %s\n", j.dump().c_str(), driver::to_string(t), e.what());
         FUZZ_CHECK(!"an element that was read does not read back");
@@ -62,9 +63,9 @@ void data(driver::Datatype t, bool pairs, size_t ranks, const std::string& text)
 
 void counts(size_t members, const std::string& text) {
   std::istringstream in(text);
-  cli::Counts c;
+  reference::Counts c;
   try {
-    c = cli::read_counts(in, "fuzz.json", members);
+    c = reference::read_counts(in, "fuzz.json", members);
   } catch (const std::invalid_argument&) {
     return;
   }

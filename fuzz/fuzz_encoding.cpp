@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: how elements travel through the combining network's ALU
 // (driver/encoding.hpp, driver/float_sum.hpp), checked against the reference model
-// (cli/verify.hpp), which computes on the element types directly.
+// (reference/verify.hpp), which computes on the element types directly.
 //   - decode(encode(x)) == x for every type, op and raw value (maxloc/minloc: the index too);
 //   - put/get and put_raw/get_raw of messages give back what was put, and leave the rest;
 //   - order keys order like the values (and from_order_key inverts order_key);
@@ -13,16 +13,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "cli/verify.hpp"
 #include "driver/datatype.hpp"
 #include "driver/encoding.hpp"
 #include "driver/float_sum.hpp"
 #include "driver/op.hpp"
 #include "firmware/alu_model.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "reference/verify.hpp"
 
 namespace driver = collnet::driver;
-namespace cli = collnet::cli;
+namespace reference = collnet::reference;
 using driver::Datatype;
 using driver::Op;
 using collnet::fuzz::Bytes;
@@ -67,7 +67,7 @@ void round_trips(Bytes& in, Datatype t, Op op) {
   for (unsigned key_bits : {std::max(16u, driver::bits(t)), 64u}) {
     const uint64_t ka = driver::order_key(t, raw, key_bits), kb = driver::order_key(t, other, key_bits);
     FUZZ_CHECK(driver::from_order_key(t, ka, key_bits) == raw);
-    const uint64_t mx = cli::reference_op(t, Op::Max, {raw, other});
+    const uint64_t mx = reference::reference_op(t, Op::Max, {raw, other});
     if (ka != kb) FUZZ_CHECK(mx == (ka > kb ? raw : other));
   }
 }
@@ -151,12 +151,12 @@ void combine(Bytes& in, Datatype t, Op op) {
     if (driver::is_loc(op)) {
       std::vector<std::pair<uint64_t, uint64_t>> pairs;
       for (unsigned r = 0; r < ranks; ++r) pairs.push_back({v[r][i], idx[r][i]});
-      const auto want = cli::reference_loc(t, op, pairs);
+      const auto want = reference::reference_loc(t, op, pairs);
       FUZZ_CHECK(got[i] == want.first && got_index[i] == want.second);
     } else {
       std::vector<uint64_t> column;
       for (unsigned r = 0; r < ranks; ++r) column.push_back(v[r][i]);
-      const uint64_t want = cli::reference_op(t, op, column);
+      const uint64_t want = reference::reference_op(t, op, column);
       if (got[i] != want) {
         std::fprintf(stderr, "%s %s over %u ranks, element %zu: the ALU path gives 0x%llx, the reference 0x%llx\n",
                      driver::to_string(op), driver::to_string(t), ranks, i, static_cast<unsigned long long>(got[i]),

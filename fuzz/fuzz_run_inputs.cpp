@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz harness: the checks of a run's inputs, below the command line. The first byte picks
 // a parser, the rest is its text (and a few bytes of parameters):
-//   0 number lists (cli/number_list.hpp: --ranks, --down-nodes; split_list)
+//   0 number lists (reference/number_list.hpp: --ranks, --down-nodes; split_list)
 //   1 --sizes lists (parse_sizes: 8,64,1K,1M)
 //   2 shapes XxYxZ (sim::Shape::parse)
-//   3 member sets (cli/member_sets.hpp: a list, random:P, checkerboard, a file, ...)
+//   3 member sets (reference/member_sets.hpp: a list, random:P, checkerboard, a file, ...)
 //   4 names: ops, types, collectives, algorithms, orders, idle skipping, traffic patterns
 //   5 machine configurations (sim::MachineConfig::validate, then the torus faults)
-//   6 the reference model (cli/verify.hpp: reference_op, reference_loc, compare)
-//   7 seeded inputs (cli/inputs.hpp)
+//   6 the reference model (reference/verify.hpp: reference_op, reference_loc, compare)
+//   7 seeded inputs (reference/inputs.hpp)
 //   8 regular neighbourhoods of a member set (driver/neighbourhoods.hpp, and `collnet
 //     neighbourhoods` itself: cli/neighbourhoods_command.hpp, printing to a string)
 // What each accepts must be what it promises (in range, no duplicates, round trips); what
@@ -21,24 +21,25 @@
 #include <string>
 #include <vector>
 
-#include "cli/collectives.hpp"
-#include "cli/inputs.hpp"
-#include "cli/member_sets.hpp"
 #include "cli/neighbourhoods_command.hpp"
-#include "cli/number_list.hpp"
-#include "cli/verify.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/datatype.hpp"
 #include "driver/error.hpp"
 #include "driver/neighbourhoods.hpp"
 #include "driver/op.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "reference/collectives.hpp"
+#include "reference/inputs.hpp"
+#include "reference/member_sets.hpp"
+#include "reference/number_list.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 #include "workload/traffic_pattern.hpp"
 
 using collnet::fuzz::Bytes;
 namespace cli = collnet::cli;
+namespace reference = collnet::reference;
 namespace driver = collnet::driver;
 
 namespace {
@@ -58,13 +59,13 @@ unsigned __int128 decimal(const std::string& s) {
 void number_lists(Bytes& in) {
   const unsigned limit = in.u32() % 70000;
   const std::string text = in.rest();
-  const std::vector<std::string> items = cli::split_list(text);
+  const std::vector<std::string> items = reference::split_list(text);
   FUZZ_CHECK(items.size() == static_cast<size_t>(std::count(text.begin(), text.end(), ',')) + 1);
   std::string joined;
   for (size_t i = 0; i < items.size(); ++i) joined += (i ? "," : "") + items[i];
   FUZZ_CHECK(joined == text);
   try {
-    const std::vector<unsigned> list = cli::parse_number_list(text, limit, "rank");
+    const std::vector<unsigned> list = reference::parse_number_list(text, limit, "rank");
     FUZZ_CHECK(list.size() == items.size());
     std::set<unsigned> seen;
     for (size_t i = 0; i < list.size(); ++i) {
@@ -92,8 +93,8 @@ bool size_value(const std::string& item, unsigned __int128& v) {
 void sizes(Bytes& in) {
   const std::string text = in.rest();
   try {
-    const std::vector<size_t> sizes = cli::parse_sizes(text);
-    const std::vector<std::string> items = cli::split_list(text);
+    const std::vector<size_t> sizes = reference::parse_sizes(text);
+    const std::vector<std::string> items = reference::split_list(text);
     FUZZ_CHECK(sizes.size() == items.size());
     for (size_t i = 0; i < sizes.size(); ++i) {
       FUZZ_CHECK(sizes[i] <= (size_t{64} << 20));
@@ -123,7 +124,7 @@ void member_sets(Bytes& in) {
   const std::string spec = in.rest();
   if (spec.find('/') != std::string::npos) return;  // files: only the scratch directory's
   try {
-    const std::vector<unsigned> nodes = cli::member_nodes(spec, dims, seed);
+    const std::vector<unsigned> nodes = reference::member_nodes(spec, dims, seed);
     FUZZ_CHECK(!nodes.empty());
     FUZZ_CHECK(std::is_sorted(nodes.begin(), nodes.end()));
     FUZZ_CHECK(std::adjacent_find(nodes.begin(), nodes.end()) == nodes.end());
@@ -159,7 +160,7 @@ void names(Bytes& in) {
                                      [](collnet::sim::IdleSkip s) { return std::string(collnet::sim::to_string(s)); });
   round_trip<collnet::workload::Pattern>(text, collnet::workload::parse_pattern,
                                          [](collnet::workload::Pattern p) { return collnet::workload::to_string(p); });
-  if (const cli::Collective* c = cli::find_collective(text)) FUZZ_CHECK(text == c->name);
+  if (const reference::Collective* c = reference::find_collective(text)) FUZZ_CHECK(text == c->name);
 }
 
 void machines(Bytes& in) {
@@ -206,13 +207,13 @@ void reference_model(Bytes& in) {
   if (driver::is_loc(op)) {
     std::vector<std::pair<uint64_t, uint64_t>> pairs;
     for (unsigned i = 0; i < n; ++i) pairs.push_back({values[i], in.u32()});
-    const auto [v, index] = cli::reference_loc(t, op, pairs);
+    const auto [v, index] = reference::reference_loc(t, op, pairs);
     bool found = false;
     for (const auto& p : pairs) found = found || (p.first == v && p.second == index);
     FUZZ_CHECK(found);  // the winner is one of the pairs
     return;
   }
-  const uint64_t r = cli::reference_op(t, op, values);
+  const uint64_t r = reference::reference_op(t, op, values);
   FUZZ_CHECK((r & ~mask) == 0);
   if (!driver::is_float(t)) {
     uint64_t want = op == driver::Op::Band ? mask : op == driver::Op::Prod ? 1 : 0;
@@ -237,9 +238,9 @@ void reference_model(Bytes& in) {
   // compare(): a result against itself has no mismatch, against a changed one one.
   std::vector<std::vector<uint64_t>> results{values};
   std::vector<std::optional<std::vector<uint64_t>>> want{values};
-  FUZZ_CHECK(cli::compare(results, want).count == 0);
+  FUZZ_CHECK(reference::compare(results, want).count == 0);
   want[0]->back() ^= 1;
-  FUZZ_CHECK(cli::compare(results, want).count == 1);
+  FUZZ_CHECK(reference::compare(results, want).count == 1);
 }
 
 void seeded(Bytes& in) {
@@ -249,10 +250,10 @@ void seeded(Bytes& in) {
   const uint64_t seed = in.u64();
   const unsigned rank = in.u32();
   const uint64_t count = in.below(64);
-  const std::vector<uint64_t> v = cli::seeded_input(seed, rank, count, t, op);
+  const std::vector<uint64_t> v = reference::seeded_input(seed, rank, count, t, op);
   FUZZ_CHECK(v.size() == count * (driver::is_loc(op) ? 2 : 1));
   for (size_t i = 0; i < v.size(); i += driver::is_loc(op) ? 2 : 1) FUZZ_CHECK((v[i] & ~driver::raw_mask(t)) == 0);
-  FUZZ_CHECK(cli::seeded_input(seed, rank, count, t, op) == v);  // the seed alone decides
+  FUZZ_CHECK(reference::seeded_input(seed, rank, count, t, op) == v);  // the seed alone decides
 }
 
 void neighbourhoods(Bytes& in) {
@@ -265,7 +266,7 @@ void neighbourhoods(Bytes& in) {
       if (in.u8() & 1) members.push_back(n);
   } else {  // one of the named member sets
     const char* const specs[] = {"checkerboard", "plane-holes", "l-shape", "two-boxes", "random:30", "random:90"};
-    members = cli::member_nodes(specs[in.below(6)], dims, in.u8());
+    members = reference::member_nodes(specs[in.below(6)], dims, in.u8());
   }
   if (members.empty()) return;
   const driver::Neighbourhoods nb = driver::find_neighbourhoods(dims, members);

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// The clang fuzz build compiles the command line's sources (cli/command_line.cpp and
-// cli/traffic_command.cpp) but not the simulated machine (Verilated models, SystemC
-// modules). cli/traffic_command.cpp's run_traffic_command refers to the functions below,
-// of systemc/traffic_run.cpp and cli/link_report.cpp, which need the machine; the fuzz
-// harness never calls run_traffic_command (it parses the command line, it runs nothing),
-// so they are here only for the linker and abort if anything ever calls them. The same
-// file includes the machine's header and so SystemC's, whose version check links
-// libsystemc (fuzz/CMakeLists.txt), which asks for an sc_main: here too, never called.
-// The gcc build of the same harness (the `fuzz` tests) links the real ones.
+// The clang fuzz build compiles the command line's sources (cli/command_line.cpp and every
+// command's file, cli/<command>_command.cpp) but not the simulated machine (Verilated
+// models, SystemC modules). The commands' runs refer to the functions below, of
+// systemc/traffic_run.cpp, cli/link_report.cpp, cli/link_samples.cpp, cli/run_collective.cpp,
+// cli/pingpong.cpp, cli/compare.cpp and cli/mpi_program_run.cpp, which need the machine;
+// the fuzz harness never runs a command (it parses the command line, it runs nothing), so
+// they are here only for the linker and abort if anything ever calls them. The same files
+// include the machine's header and so SystemC's, whose version check links libsystemc
+// (fuzz/CMakeLists.txt), which asks for an sc_main: here too, never called. The gcc build
+// of the same harness (the `fuzz` tests) links the real ones.
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/compare.hpp"
 #include "cli/link_report.hpp"
 #include "cli/link_samples.hpp"
+#include "cli/mpi_program_run.hpp"
+#include "cli/pingpong.hpp"
+#include "cli/run_collective.hpp"
 #include "systemc/traffic_run.hpp"
 
 namespace {
@@ -41,6 +46,12 @@ LinkSamples::LinkSamples(const fw::TorusLayout& layout, uint64_t) : layout_(layo
 void LinkSamples::take(sim::Machine&, uint64_t) { not_in_the_fuzz_build("cli::LinkSamples::take"); }
 double LinkSamples::peak() const { not_in_the_fuzz_build("cli::LinkSamples::peak"); }
 nlohmann::json LinkSamples::json() const { not_in_the_fuzz_build("cli::LinkSamples::json"); }
+int run_collective(const RunOptions&, std::ostream&, RunResult*) { not_in_the_fuzz_build("cli::run_collective"); }
+int run_pingpong(const PingpongOptions&) { not_in_the_fuzz_build("cli::run_pingpong"); }
+CompareTable compare_algorithms(const CompareOptions&) { not_in_the_fuzz_build("cli::compare_algorithms"); }
+int run_mpi_program(const MpirunCommand&, const sim::MachineConfig&, const driver::P2pConfig&) {
+  not_in_the_fuzz_build("cli::run_mpi_program");
+}
 
 }  // namespace collnet::cli
 

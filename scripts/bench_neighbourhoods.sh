@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # make bench, seed 002: bcast and reduce of one packet (8 bytes) and of 64 KiB per rank on
-# irregular member sets of NB_TORUS (default 8x8x8; cli/member_sets.hpp), with seed 002's
+# irregular member sets of NB_TORUS (default 8x8x8; reference/member_sets.hpp), with seed 002's
 # two-phase algorithm (torus-neighbourhood), a flat binomial on the torus and the pruned
 # tree's class route, root rank 0; printed as a Markdown table, the fastest in bold.
 # NB_SETS picks the member sets (default all five).

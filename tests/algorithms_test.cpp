@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every algorithm of every collective (driver/algorithm.hpp) x type (x op), on whole
 // simulated machines of 1 to 64 nodes, with 1 and 4 tasks per node and on irregular
-// subsets, checked against the plain C++ reference (cli/verify.hpp); the dissemination
+// subsets, checked against the plain C++ reference (reference/verify.hpp); the dissemination
 // barrier checked to hold every rank until the last one arrives. One machine per test
 // runs the whole sweep, one collective after another, switching algorithms between calls.
 #include <algorithm>
@@ -10,15 +10,15 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/collectives.hpp"
-#include "cli/inputs.hpp"
-#include "cli/member_sets.hpp"
-#include "cli/verify.hpp"
+#include "cli/collective_calls.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/error.hpp"
 #include "driver/job.hpp"
+#include "reference/collectives.hpp"
+#include "reference/inputs.hpp"
+#include "reference/member_sets.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine.hpp"
-#include "tests/support/test_machine.hpp"
 #include "tests/support/machine_case.hpp"
 #include "tests/support/test_machine.hpp"
 
@@ -49,7 +49,7 @@ std::vector<Call> sweep(unsigned ranks, bool big, bool world) {
   for (unsigned ci = 0; ci < driver::kNumCollectives; ++ci) {
     const Collective c = static_cast<Collective>(ci);
     if (c == Collective::Barrier) continue;
-    const cli::Collective* spec = cli::find_collective(driver::to_string(c));
+    const reference::Collective* spec = reference::find_collective(driver::to_string(c));
     for (Algorithm a : driver::algorithms_for(c)) {
       if (a == Algorithm::Auto || (a == Algorithm::TorusDeposit && !world)) continue;
       unsigned ti = 0;
@@ -85,20 +85,18 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   const std::vector<unsigned> members = c.members(world);
   const unsigned n = static_cast<unsigned>(members.size());
   const std::vector<Call> calls = sweep(n, n > 20, c.subset.empty());
-  std::vector<const cli::Collective*> specs(calls.size());
-  std::vector<cli::Counts> counts(calls.size());
+  std::vector<const reference::Collective*> specs(calls.size());
+  std::vector<reference::Counts> counts(calls.size());
   std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
   std::vector<std::vector<size_t>> recv_len(calls.size());
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    specs[i] = cli::find_collective(driver::to_string(call.coll));
+    specs[i] = reference::find_collective(driver::to_string(call.coll));
     const bool pairs = specs[i]->takes_op && driver::is_loc(call.op);
-    counts[i] = cli::seeded_counts(seed + i, n, call.count);
+    counts[i] = reference::seeded_counts(seed + i, n, call.count);
     for (unsigned k = 0; k < n; ++k) {
-      const cli::Lengths len = specs[i]->lengths ? specs[i]->lengths(call.count, counts[i], call.root, n, k)
-                                                 : cli::Lengths{call.count, specs[i]->recv_per_member ? call.count * n
-                                                                                                  : call.count};
-      in[i].push_back(cli::seeded_input(seed + i, members[k], len.send, call.type, call.op));
+      const reference::Lengths len = reference::member_lengths(*specs[i], call.count, counts[i], call.root, n, k);
+      in[i].push_back(reference::seeded_input(seed + i, members[k], len.send, call.type, call.op));
       out[i].emplace_back(len.recv * (pairs ? 2 : 1), 0);
       recv_len[i].push_back(len.recv);
     }
@@ -123,8 +121,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
       const Call& call = calls[i];
       comm.set_algorithm(call.coll, call.alg);
       comm.set_segment_options(call.segment);
-      specs[i]->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
-                                    recv_len[i][k], &counts[i]});
+      cli::collective_call(specs[i]->name)(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(),
+                                                           out[i][k].data(), recv_len[i][k], &counts[i]});
     }
     comm.set_algorithm(Collective::Barrier, Algorithm::Auto);
     comm.barrier();
@@ -141,14 +139,14 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    cli::Problem p;
+    reference::Problem p;
     p.collective = driver::to_string(call.coll);
     p.type = call.type;
     p.op = call.op;
     p.root = call.root;
     p.count = call.count;
     p.counts = &counts[i];
-    const cli::Mismatch mm = cli::compare(out[i], cli::reference(p, in[i]));
+    const reference::Mismatch mm = reference::compare(out[i], reference::reference(p, in[i]));
     if (mm.count && wrong++ < 5)
       bad << p.collective << " " << to_string(call.alg) << " " << to_string(call.type) << " " << to_string(call.op)
           << " x" << call.count << " root " << call.root << ": rank " << mm.rank << " element " << mm.index
@@ -205,15 +203,15 @@ TEST(Algorithms, Seed001AroundADownNode) {
     const std::vector<Run> runs = {{"allgather", 100, {256, O::Random, 7}},
                                    {"allgather", 100, {512, O::Rank, 7}},
                                    {"allgatherv", 60, {256, O::Shifted, 8}}};
-    std::vector<cli::Counts> counts;
+    std::vector<reference::Counts> counts;
     std::vector<std::vector<std::vector<uint64_t>>> in(runs.size()), out(runs.size());
     for (size_t i = 0; i < runs.size(); ++i) {
-      counts.push_back(cli::seeded_counts(seed + i, n, runs[i].count));
-      const cli::Collective* spec = cli::find_collective(runs[i].coll);
+      counts.push_back(reference::seeded_counts(seed + i, n, runs[i].count));
+      const reference::Collective* spec = reference::find_collective(runs[i].coll);
       for (unsigned k = 0; k < n; ++k) {
-        const cli::Lengths len =
-            spec->lengths ? spec->lengths(runs[i].count, counts[i], 0, n, k) : cli::Lengths{runs[i].count, runs[i].count * n};
-        in[i].push_back(cli::seeded_input(seed + i, members[k], len.send, Datatype::U64, Op::Bor));
+        const reference::Lengths len = spec->lengths ? spec->lengths(runs[i].count, counts[i], 0, n, k)
+                                                     : reference::Lengths{runs[i].count, runs[i].count * n};
+        in[i].push_back(reference::seeded_input(seed + i, members[k], len.send, Datatype::U64, Op::Bor));
         out[i].emplace_back(len.recv, 0);
       }
     }
@@ -221,23 +219,22 @@ TEST(Algorithms, Seed001AroundADownNode) {
       std::optional<driver::Communicator> sub = t.world().create(members);
       if (!sub) return;
       for (size_t i = 0; i < runs.size(); ++i) {
-        const cli::Collective* spec = cli::find_collective(runs[i].coll);
         sub->set_algorithm(*driver::collective_named(runs[i].coll), Algorithm::AlltoallvSegment);
         sub->set_segment_options(runs[i].seg);
         const unsigned k = sub->rank();
-        spec->run(*sub, cli::Call{Datatype::U64, Op::Bor, 0, runs[i].count, in[i][k].data(), out[i][k].data(),
-                                  out[i][k].size(), &counts[i]});
+        cli::collective_call(runs[i].coll)(*sub, cli::Call{Datatype::U64, Op::Bor, 0, runs[i].count, in[i][k].data(),
+                                                           out[i][k].data(), out[i][k].size(), &counts[i]});
       }
     });
     if (!rep.ok) return rep.error;
     for (size_t i = 0; i < runs.size(); ++i) {
-      cli::Problem p;
+      reference::Problem p;
       p.collective = runs[i].coll;
       p.type = Datatype::U64;
       p.op = Op::Bor;
       p.count = runs[i].count;
       p.counts = &counts[i];
-      const cli::Mismatch mm = cli::compare(out[i], cli::reference(p, in[i]));
+      const reference::Mismatch mm = reference::compare(out[i], reference::reference(p, in[i]));
       if (mm.count) return std::string(runs[i].coll) + " run " + std::to_string(i) + ": rank " + std::to_string(mm.rank) +
                            " element " + std::to_string(mm.index) + " wrong";
     }
@@ -303,7 +300,7 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
 }
 
 // Seed 002 on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
-// member sets (cli/member_sets.hpp), against the reference, on every member, rooted in turn
+// member sets (reference/member_sets.hpp), against the reference, on every member, rooted in turn
 // at ranks first, first + step, ... of a set's communicator. All the sets of a plan are
 // communicators of one machine. Returns "ok ..." with a summary, or what went wrong.
 struct Seed002Set {
@@ -328,14 +325,14 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
       std::string name;
       std::vector<unsigned> members;
       std::vector<Call> calls;
-      std::vector<cli::Counts> counts;
+      std::vector<reference::Counts> counts;
       std::vector<std::vector<std::vector<uint64_t>>> in, out;
     };
     std::vector<Set> sets;
     for (const Seed002Set& want : plan) {
       Set s;
       s.name = want.name;
-      s.members = cli::member_nodes(want.name, dims, seed);
+      s.members = reference::member_nodes(want.name, dims, seed);
       const unsigned n = static_cast<unsigned>(s.members.size());
       for (unsigned root = want.first; root < n; root += want.step) {
         s.calls.push_back({"bcast", Datatype::U64, Op::Bor, 3, root});
@@ -345,14 +342,13 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
       }
       for (size_t i = 0; i < s.calls.size(); ++i) {
         const Call& c = s.calls[i];
-        const cli::Collective* spec = cli::find_collective(c.coll);
-        s.counts.push_back(cli::seeded_counts_for(*spec, seed + i, n, c.count));
+        const reference::Collective* spec = reference::find_collective(c.coll);
+        s.counts.push_back(reference::seeded_counts_for(*spec, seed + i, n, c.count));
         s.in.emplace_back();
         s.out.emplace_back();
         for (unsigned k = 0; k < n; ++k) {
-          const cli::Lengths len = spec->lengths ? spec->lengths(c.count, s.counts[i], c.root, n, k)
-                                                 : cli::Lengths{c.count, spec->recv_per_member ? c.count * n : c.count};
-          s.in[i].push_back(cli::seeded_input(seed + i, s.members[k], len.send, c.type, c.op));
+          const reference::Lengths len = reference::member_lengths(*spec, c.count, s.counts[i], c.root, n, k);
+          s.in[i].push_back(reference::seeded_input(seed + i, s.members[k], len.send, c.type, c.op));
           s.out[i].emplace_back(len.recv, 0);
         }
       }
@@ -366,8 +362,8 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
         for (size_t i = 0; i < s.calls.size(); ++i) {
           const Call& c = s.calls[i];
           sub->set_algorithm(*driver::collective_named(c.coll), Algorithm::TorusNeighbourhood);
-          cli::find_collective(c.coll)->run(*sub, cli::Call{c.type, c.op, c.root, c.count, s.in[i][k].data(),
-                                                            s.out[i][k].data(), s.out[i][k].size(), &s.counts[i]});
+          cli::collective_call(c.coll)(*sub, cli::Call{c.type, c.op, c.root, c.count, s.in[i][k].data(),
+                                                       s.out[i][k].data(), s.out[i][k].size(), &s.counts[i]});
         }
         sub->free();
       }
@@ -377,14 +373,14 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
     for (const Set& s : sets) {
       for (size_t i = 0; i < s.calls.size(); ++i) {
         const Call& c = s.calls[i];
-        cli::Problem p;
+        reference::Problem p;
         p.collective = c.coll;
         p.type = c.type;
         p.op = c.op;
         p.root = c.root;
         p.count = c.count;
         p.counts = &s.counts[i];
-        const cli::Mismatch mm = cli::compare(s.out[i], cli::reference(p, s.in[i]));
+        const reference::Mismatch mm = reference::compare(s.out[i], reference::reference(p, s.in[i]));
         if (mm.count)
           return s.name + ": " + c.coll + " rooted at rank " + std::to_string(c.root) + ": rank " +
                  std::to_string(mm.rank) + " element " + std::to_string(mm.index) + " wrong";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every collective x type x op that makes sense, on the combining network, on whole
 // simulated machines of 1 to 64 nodes, on the world and on irregular subsets, with 1 and 4
-// tasks per node, checked against the plain C++ reference (cli/verify.hpp). One machine per test runs the whole
+// tasks per node, checked against the plain C++ reference (reference/verify.hpp). One machine per test runs the whole
 // sweep, one collective after another.
 #include <algorithm>
 #include <cstdio>
@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/collectives.hpp"
-#include "cli/inputs.hpp"
-#include "cli/verify.hpp"
+#include "cli/collective_calls.hpp"
 #include "driver/error.hpp"
 #include "driver/job.hpp"
+#include "reference/collectives.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine.hpp"
-#include "tests/support/test_machine.hpp"
 #include "tests/support/machine_case.hpp"
 #include "tests/support/test_machine.hpp"
 
@@ -38,12 +38,12 @@ struct Call {
 std::vector<Call> sweep(unsigned ranks, size_t count) {
   std::vector<Call> calls;
   unsigned k = 0;
-  for (const cli::Collective& c : cli::collectives())
+  for (const reference::Collective& c : reference::collectives())
     if (c.moves_data && c.takes_op && !c.lengths)  // the vector forms: vector_collectives_test.cpp
       for (Datatype t : driver::all_datatypes())
         for (Op op : driver::all_ops())
           if (driver::accepts(op, t)) calls.push_back({c.name, t, op, count + (k++ % 3), k % ranks});
-  for (const cli::Collective& c : cli::collectives())
+  for (const reference::Collective& c : reference::collectives())
     if (c.moves_data && !c.takes_op && !c.lengths)
       for (Datatype t : driver::all_datatypes()) calls.push_back({c.name, t, Op::Bor, count + (k++ % 5), k % ranks});
   return calls;
@@ -60,15 +60,15 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   const std::vector<Call> calls = sweep(n, 2);
   // inputs[call][rank], outputs[call][rank]
   std::vector<std::vector<std::vector<uint64_t>>> in(calls.size()), out(calls.size());
-  std::vector<const cli::Collective*> specs(calls.size());
+  std::vector<const reference::Collective*> specs(calls.size());
   std::vector<size_t> recv_elems(calls.size());  // elements of each rank's receive buffer
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    specs[i] = cli::find_collective(call.collective);
+    specs[i] = reference::find_collective(call.collective);
     const bool pairs = driver::is_loc(call.op) && specs[i]->takes_op;
     recv_elems[i] = specs[i]->recv_per_member ? call.count * n : call.count;
     for (unsigned k = 0; k < n; ++k) {
-      in[i].push_back(cli::seeded_input(seed + i, members[k], call.count, call.type, call.op));
+      in[i].push_back(reference::seeded_input(seed + i, members[k], call.count, call.type, call.op));
       out[i].emplace_back(recv_elems[i] * (pairs ? 2 : 1), 0);
     }
   }
@@ -85,8 +85,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
     }
     for (size_t i = 0; i < calls.size(); ++i) {
       const Call& call = calls[i];
-      specs[i]->run(comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(),
-                                    recv_elems[i]});
+      cli::collective_call(specs[i]->name)(
+          comm, cli::Call{call.type, call.op, call.root, call.count, in[i][k].data(), out[i][k].data(), recv_elems[i]});
     }
     comm.barrier();
   });
@@ -95,8 +95,8 @@ std::string run_sweep(const Case& c, uint64_t seed) {
   unsigned wrong = 0;
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& call = calls[i];
-    const auto want = cli::reference({call.collective, call.type, call.op, call.root}, in[i]);
-    const cli::Mismatch mm = cli::compare(out[i], want);
+    const auto want = reference::reference({call.collective, call.type, call.op, call.root}, in[i]);
+    const reference::Mismatch mm = reference::compare(out[i], want);
     if (mm.count && wrong++ < 5)
       bad << call.collective << " " << to_string(call.type) << " " << to_string(call.op) << " x" << call.count
           << ": rank " << mm.rank << " element " << mm.index << " expected 0x" << std::hex << mm.expected << " got 0x"
@@ -232,15 +232,15 @@ TEST(FloatSumOnMachines, IsTheSameOnEveryShapeAndTaskCount) {
       driver::Job m(m_model);
       std::vector<std::vector<uint64_t>> out(8);
       const auto rep = m.run([&](driver::Task& t) {
-        const auto in = cli::seeded_input(seed, t.rank(), 100, Datatype::F64, Op::Sum);
+        const auto in = reference::seeded_input(seed, t.rank(), 100, Datatype::F64, Op::Sum);
         out[t.rank()].assign(100, 0);
         t.world().allreduce(in.data(), out[t.rank()].data(), 100, Datatype::F64, Op::Sum);
       });
       if (!rep.ok) return rep.error;
       std::vector<std::vector<uint64_t>> in;
-      for (unsigned k = 0; k < 8; ++k) in.push_back(cli::seeded_input(seed, k, 100, Datatype::F64, Op::Sum));
-      const auto want = cli::reference({"allreduce", Datatype::F64, Op::Sum, 0}, in);
-      if (cli::compare(out, want).count) return std::string("differs from the reference");
+      for (unsigned k = 0; k < 8; ++k) in.push_back(reference::seeded_input(seed, k, 100, Datatype::F64, Op::Sum));
+      const auto want = reference::reference({"allreduce", Datatype::F64, Op::Sum, 0}, in);
+      if (reference::compare(out, want).count) return std::string("differs from the reference");
       std::ostringstream s;
       for (uint64_t w : out[3]) s << std::hex << w << ",";
       return s.str();

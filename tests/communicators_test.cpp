@@ -12,13 +12,13 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/collectives.hpp"
-#include "cli/inputs.hpp"
-#include "cli/verify.hpp"
+#include "cli/collective_calls.hpp"
 #include "driver/error.hpp"
 #include "driver/job.hpp"
+#include "reference/collectives.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine.hpp"
-#include "tests/support/test_machine.hpp"
 #include "tests/support/test_machine.hpp"
 
 namespace collnet {
@@ -193,20 +193,19 @@ TEST(Communicators, EveryCollectiveRunsOnTheTorusWithoutAClassRoute) {
       // through node 1 and 0, which run no rank of the parent.
       const std::vector<unsigned> members = gaps ? std::vector<unsigned>{4, 6} : std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7};
       const unsigned n = static_cast<unsigned>(members.size());
-      std::vector<const cli::Collective*> specs;
-      for (const cli::Collective& c : cli::collectives())
+      std::vector<const reference::Collective*> specs;
+      for (const reference::Collective& c : reference::collectives())
         if (c.moves_data) specs.push_back(&c);
-      std::vector<cli::Counts> counts(specs.size());
+      std::vector<reference::Counts> counts(specs.size());
       std::vector<std::vector<std::vector<uint64_t>>> in(specs.size()), out(specs.size());
       std::vector<std::vector<size_t>> recv_len(specs.size());
       const size_t count = 3;
-      auto type_of = [](const cli::Collective& c) { return c.takes_op ? Datatype::F64 : Datatype::U32; };
+      auto type_of = [](const reference::Collective& c) { return c.takes_op ? Datatype::F64 : Datatype::U32; };
       for (size_t i = 0; i < specs.size(); ++i) {
-        counts[i] = cli::seeded_counts(seed + i, n, count);
+        counts[i] = reference::seeded_counts(seed + i, n, count);
         for (unsigned k = 0; k < n; ++k) {
-          const cli::Lengths len = specs[i]->lengths ? specs[i]->lengths(count, counts[i], 1, n, k)
-                                                     : cli::Lengths{count, specs[i]->recv_per_member ? count * n : count};
-          in[i].push_back(cli::seeded_input(seed + i, members[k], len.send, type_of(*specs[i]), Op::Sum));
+          const reference::Lengths len = reference::member_lengths(*specs[i], count, counts[i], 1, n, k);
+          in[i].push_back(reference::seeded_input(seed + i, members[k], len.send, type_of(*specs[i]), Op::Sum));
           out[i].emplace_back(len.recv, 0);
           recv_len[i].push_back(len.recv);
         }
@@ -231,22 +230,22 @@ TEST(Communicators, EveryCollectiveRunsOnTheTorusWithoutAClassRoute) {
         }
         const unsigned k = c->rank();
         for (size_t i = 0; i < specs.size(); ++i)
-          specs[i]->run(*c, cli::Call{type_of(*specs[i]), Op::Sum, 1, count, in[i][k].data(), out[i][k].data(),
-                                      recv_len[i][k], &counts[i]});
+          cli::collective_call(specs[i]->name)(*c, cli::Call{type_of(*specs[i]), Op::Sum, 1, count, in[i][k].data(),
+                                                             out[i][k].data(), recv_len[i][k], &counts[i]});
         c->barrier();
       });
       if (!rep.ok) return rep.error;
       if (!failure.empty()) return failure;
       std::ostringstream bad;
       for (size_t i = 0; i < specs.size(); ++i) {
-        cli::Problem p;
+        reference::Problem p;
         p.collective = specs[i]->name;
         p.type = type_of(*specs[i]);
         p.op = Op::Sum;
         p.root = 1;
         p.count = count;
         p.counts = &counts[i];
-        const cli::Mismatch mm = cli::compare(out[i], cli::reference(p, in[i]));
+        const reference::Mismatch mm = reference::compare(out[i], reference::reference(p, in[i]));
         if (mm.count)
           bad << p.collective << ": rank " << mm.rank << " element " << mm.index << " expected 0x" << std::hex
               << mm.expected << " got 0x" << mm.got << std::dec << "; ";

@@ -8,12 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/inputs.hpp"
-#include "cli/verify.hpp"
 #include "driver/error.hpp"
 #include "driver/job.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine.hpp"
-#include "tests/support/test_machine.hpp"
 #include "tests/support/test_machine.hpp"
 
 namespace collnet {
@@ -45,7 +44,7 @@ std::string check_allreduce(const std::string& shape, Op op, size_t count, uint6
   std::vector<uint64_t> ref = input(seed, 0, count);
   for (unsigned r = 1; r < n; ++r) {
     const auto in = input(seed, r, count);
-    for (size_t i = 0; i < count; ++i) ref[i] = cli::reference_op(driver::Datatype::U64, op, {ref[i], in[i]});
+    for (size_t i = 0; i < count; ++i) ref[i] = reference::reference_op(driver::Datatype::U64, op, {ref[i], in[i]});
   }
   for (unsigned r = 0; r < n; ++r)
     for (size_t i = 0; i < count; ++i)
@@ -196,7 +195,7 @@ std::string check_subset(const std::string& shape, const std::vector<unsigned>& 
   std::vector<uint64_t> ref = input(5, sorted[0], count);
   for (size_t k = 1; k < sorted.size(); ++k) {
     const auto in = input(5, sorted[k], count);
-    for (size_t i = 0; i < count; ++i) ref[i] = cli::reference_op(driver::Datatype::U64, op, {ref[i], in[i]});
+    for (size_t i = 0; i < count; ++i) ref[i] = reference::reference_op(driver::Datatype::U64, op, {ref[i], in[i]});
   }
   for (unsigned r = 0; r < m_model.nodes(); ++r) {
     const bool member = std::binary_search(sorted.begin(), sorted.end(), r);

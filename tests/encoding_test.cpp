@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // How elements ride the integer ALU (driver/encoding.hpp, driver/float_sum.hpp), checked in
-// software against the plain C++ reference (cli/verify.hpp): every rank's contribution is
+// software against the plain C++ reference (reference/verify.hpp): every rank's contribution is
 // encoded, the messages are combined by the ALU model the block testbenches hold the RTL
 // to, and the decoded result must equal the reference for every type and op.
 #include <algorithm>
@@ -11,14 +11,14 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/data_file.hpp"
-#include "cli/inputs.hpp"
-#include "cli/verify.hpp"
 #include "driver/encoding.hpp"
 #include "driver/error.hpp"
 #include "driver/float_sum.hpp"
 #include "driver/local_combine.hpp"
 #include "firmware/alu_model.hpp"
+#include "reference/data_file.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
 
 namespace collnet {
 namespace {
@@ -79,9 +79,9 @@ TEST(Encoding, EveryTypeAndOpMatchesTheReference) {
       if (!driver::accepts(op, t) || !driver::on_tree(op)) continue;  // prod: no ALU encoding
       for (unsigned ranks : {1u, 2u, 7u, 64u}) {
         std::vector<std::vector<uint64_t>> in;
-        for (unsigned r = 0; r < ranks; ++r) in.push_back(cli::seeded_input(seed, r, 67, t, op));
-        cli::Problem p{"allreduce", t, op, 0};
-        const auto want = cli::reference(p, in);
+        for (unsigned r = 0; r < ranks; ++r) in.push_back(reference::seeded_input(seed, r, 67, t, op));
+        reference::Problem p{"allreduce", t, op, 0};
+        const auto want = reference::reference(p, in);
         EXPECT_EQ(through_alu(t, op, in), *want[0]) << to_string(t) << " " << to_string(op) << " on " << ranks;
       }
     }
@@ -97,7 +97,7 @@ TEST(Encoding, OrderKeysOrderLikeTheValues) {
       const unsigned key_bits = driver::bits(t) <= 16 ? 16 : driver::bits(t);
       const uint64_t ka = driver::order_key(t, a, key_bits), kb = driver::order_key(t, b, key_bits);
       EXPECT_EQ(driver::from_order_key(t, ka, key_bits), a) << to_string(t);
-      const uint64_t max = cli::reference_op(t, Op::Max, {a, b});
+      const uint64_t max = reference::reference_op(t, Op::Max, {a, b});
       EXPECT_EQ(ka >= kb ? a : b, max) << to_string(t) << " " << a << " " << b;
     }
   }
@@ -129,7 +129,7 @@ TEST(FloatSum, IsExactWhereOrdinaryAdditionLosesEverything) {
   // 2^100 + 1 - 2^100 is 0 in double arithmetic, 1 exactly here.
   const std::vector<uint64_t> v = {raw(std::ldexp(1.0, 100)), raw(1.0), raw(-std::ldexp(1.0, 100))};
   EXPECT_EQ(f64(through_alu(Datatype::F64, Op::Sum, {{v[0]}, {v[1]}, {v[2]}})[0]), 1.0);
-  EXPECT_EQ(f64(cli::reference_op(Datatype::F64, Op::Sum, v)), 1.0);
+  EXPECT_EQ(f64(reference::reference_op(Datatype::F64, Op::Sum, v)), 1.0);
 }
 
 TEST(FloatSum, DoesNotDependOnTheOrderOfContributions) {
@@ -160,7 +160,8 @@ TEST(FloatSum, InfinitiesAndNaNs) {
   EXPECT_EQ(through_alu(Datatype::F64, Op::Sum, {{inf}, {one}})[0], inf);
   EXPECT_EQ(through_alu(Datatype::F64, Op::Sum, {{ninf}, {one}})[0], ninf);
   EXPECT_TRUE(std::isnan(f64(through_alu(Datatype::F64, Op::Sum, {{inf}, {ninf}})[0])));
-  EXPECT_EQ(cli::reference_op(Datatype::F64, Op::Sum, {inf, ninf}), through_alu(Datatype::F64, Op::Sum, {{inf}, {ninf}})[0]);
+  EXPECT_EQ(reference::reference_op(Datatype::F64, Op::Sum, {inf, ninf}),
+            through_alu(Datatype::F64, Op::Sum, {{inf}, {ninf}})[0]);
 }
 
 TEST(FloatSum, TruncatesContributionsFarBelowTheLargest) {
@@ -171,11 +172,11 @@ TEST(FloatSum, TruncatesContributionsFarBelowTheLargest) {
   const uint64_t negative_big = raw(-std::ldexp(1.0, 60));
   EXPECT_EQ(f64(through_alu(Datatype::F64, Op::Sum, {{big}, {kept}, {negative_big}})[0]), std::ldexp(1.0, -100));
   EXPECT_EQ(f64(through_alu(Datatype::F64, Op::Sum, {{big}, {dropped}, {negative_big}})[0]), 0.0);
-  EXPECT_EQ(cli::reference_op(Datatype::F64, Op::Sum, {big, dropped, negative_big}), raw(0.0));
+  EXPECT_EQ(reference::reference_op(Datatype::F64, Op::Sum, {big, dropped, negative_big}), raw(0.0));
   // Toward minus infinity: a dropped negative contribution costs one quantum.
   EXPECT_EQ(f64(through_alu(Datatype::F64, Op::Sum, {{big}, {raw(-std::ldexp(1.0, -240))}, {negative_big}})[0]),
             -std::ldexp(1.0, 60 - 234));
-  EXPECT_EQ(cli::reference_op(Datatype::F64, Op::Sum, {big, raw(-std::ldexp(1.0, -240)), negative_big}),
+  EXPECT_EQ(reference::reference_op(Datatype::F64, Op::Sum, {big, raw(-std::ldexp(1.0, -240)), negative_big}),
             raw(-std::ldexp(1.0, 60 - 234)));
 }
 
@@ -188,7 +189,7 @@ TEST(ReduceLocal, EveryTypeAndOpMatchesTheReferenceOfTwoRanks) {
     for (Op op : driver::all_ops()) {
       if (!driver::accepts(op, t)) continue;
       const bool loc = driver::is_loc(op);
-      std::vector<uint64_t> a = cli::seeded_input(seed, 0, 67, t, op), b = cli::seeded_input(seed, 1, 67, t, op);
+      std::vector<uint64_t> a = reference::seeded_input(seed, 0, 67, t, op), b = reference::seeded_input(seed, 1, 67, t, op);
       if (driver::is_float(t) && !loc) {
         for (double v : {HUGE_VAL, -HUGE_VAL, double{NAN}, 0.0, -0.0, 1e-310, -1e-310, 1.0, -1.0}) {
           for (double w : {HUGE_VAL, -HUGE_VAL, double{NAN}, -0.0, 1e-310, 3.0}) {
@@ -205,11 +206,11 @@ TEST(ReduceLocal, EveryTypeAndOpMatchesTheReferenceOfTwoRanks) {
       const std::vector<uint64_t> got = driver::native_to_raw(t, loc, inout.data(), count);
       for (size_t i = 0; i < count; ++i) {
         if (loc) {
-          const auto want = cli::reference_loc(t, op, {{a[2 * i], a[2 * i + 1]}, {b[2 * i], b[2 * i + 1]}});
+          const auto want = reference::reference_loc(t, op, {{a[2 * i], a[2 * i + 1]}, {b[2 * i], b[2 * i + 1]}});
           EXPECT_EQ(got[2 * i], want.first) << to_string(t) << " " << to_string(op) << " element " << i;
           EXPECT_EQ(got[2 * i + 1], want.second) << to_string(t) << " " << to_string(op) << " element " << i;
         } else {
-          EXPECT_EQ(got[i], cli::reference_op(t, op, {a[i], b[i]}))
+          EXPECT_EQ(got[i], reference::reference_op(t, op, {a[i], b[i]}))
               << to_string(t) << " " << to_string(op) << " element " << i << ": " << a[i] << " and " << b[i];
         }
       }
@@ -245,8 +246,8 @@ TEST(DataFile, FloatsReadBackBitExactly) {
         r->resize(204, 0);
       }
     }
-    cli::write_data_file(path, t, false, data);
-    const auto back = cli::read_data_file(path, t, false, 3);
+    reference::write_data_file(path, t, false, data);
+    const auto back = reference::read_data_file(path, t, false, 3);
     for (size_t k = 0; k < 3; ++k) EXPECT_EQ(back[k], *data[k]) << to_string(t);
   }
 }
@@ -256,7 +257,7 @@ TEST(DataFile, NamesWhatIsWrong) {
   auto expect_error = [&](const std::string& text, Datatype t, size_t ranks, const std::string& part) {
     { std::ofstream(path) << text; }
     try {
-      cli::read_data_file(path, t, false, ranks);
+      reference::read_data_file(path, t, false, ranks);
       ADD_FAILURE() << "accepted " << text;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();

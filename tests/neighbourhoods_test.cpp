@@ -2,7 +2,7 @@
 // Seed 002's regular neighbourhoods (driver/neighbourhoods.hpp) as a property: on random
 // member sets of many shapes, every neighbourhood is a gap-free rectangle of members in one
 // plane, and every member is in exactly one; and the named irregular sets
-// (cli/member_sets.hpp) cut as docs/neighbourhoods.md says.
+// (reference/member_sets.hpp) cut as docs/neighbourhoods.md says.
 #include <cstdio>
 #include <random>
 #include <set>
@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/member_sets.hpp"
 #include "driver/neighbourhoods.hpp"
+#include "reference/member_sets.hpp"
 
 namespace collnet {
 namespace {
@@ -76,7 +76,7 @@ TEST(Neighbourhoods, RandomSetsArePartitionedIntoGapFreePlanes) {
 TEST(Neighbourhoods, TheNamedSetsCutAsDocumented) {
   const fw::Coord dims{8, 8, 8};
   auto count = [&](const char* name) {
-    const std::vector<unsigned> m = cli::member_nodes(name, dims, 1);
+    const std::vector<unsigned> m = reference::member_nodes(name, dims, 1);
     const driver::Neighbourhoods nb = driver::find_neighbourhoods(dims, m);
     EXPECT_EQ(check(dims, m, nb), "") << name;
     return nb.list.size();
@@ -95,7 +95,7 @@ TEST(Neighbourhoods, TheNamedSetsCutAsDocumented) {
 TEST(Neighbourhoods, LocalRootsAreTheRootInItsOwnAndACornerElsewhere) {
   const fw::Coord dims{8, 8, 8};
   const fw::TorusLayout t(dims);
-  const std::vector<unsigned> m = cli::member_nodes("l-shape", dims, 1);
+  const std::vector<unsigned> m = reference::member_nodes("l-shape", dims, 1);
   const driver::Neighbourhoods nb = driver::find_neighbourhoods(dims, m);
   const unsigned root = 9;  // (1, 1, 0): in the first neighbourhood, not its corner
   ASSERT_EQ(nb.of_node[root], 0);
@@ -107,7 +107,7 @@ TEST(MemberSets, BadSpecificationsAreNamed) {
   const fw::Coord dims{4, 4, 4};
   auto error = [&](const std::string& spec) {
     try {
-      cli::member_nodes(spec, dims, 1);
+      reference::member_nodes(spec, dims, 1);
     } catch (const std::invalid_argument& e) {
       return std::string(e.what());
     }
@@ -119,7 +119,7 @@ TEST(MemberSets, BadSpecificationsAreNamed) {
   EXPECT_EQ(error("no-such-set"),
             "'no-such-set' is neither a list of nodes, a readable file nor one of: a list, a file, random:P, "
             "plane-holes, checkerboard, l-shape, two-boxes");
-  EXPECT_EQ(cli::member_nodes("random:1", dims, 3).size() >= 2, true) << "at least two members";
+  EXPECT_EQ(reference::member_nodes("random:1", dims, 3).size() >= 2, true) << "at least two members";
 }
 
 }  // namespace

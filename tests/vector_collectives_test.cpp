@@ -18,12 +18,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/inputs.hpp"
-#include "cli/verify.hpp"
 #include "driver/error.hpp"
 #include "driver/job.hpp"
+#include "reference/inputs.hpp"
+#include "reference/verify.hpp"
 #include "systemc/machine.hpp"
-#include "tests/support/test_machine.hpp"
 #include "tests/support/machine_case.hpp"
 #include "tests/support/test_machine.hpp"
 
@@ -57,7 +56,7 @@ struct Builder {
   // Raw input of member k, `count` elements, native.
   Bytes input(Datatype t, Op op, unsigned k, size_t count) {
     const bool pairs = driver::is_loc(op);
-    const std::vector<uint64_t> raw = cli::seeded_input(seed + checks.size(), k, count, t, op);
+    const std::vector<uint64_t> raw = reference::seeded_input(seed + checks.size(), k, count, t, op);
     Bytes b(count * elem(t, pairs), kFill);
     driver::raw_to_native(t, pairs, raw.data(), count, b.data());
     return b;
@@ -209,13 +208,13 @@ struct Builder {
       if (pairs) {
         std::vector<std::pair<uint64_t, uint64_t>> v;
         for (unsigned k = 0; k < upto; ++k) v.emplace_back(raw[k][2 * i], raw[k][2 * i + 1]);
-        const auto best = cli::reference_loc(t, op, v);
+        const auto best = reference::reference_loc(t, op, v);
         r.push_back(best.first);
         r.push_back(best.second);
       } else {
         std::vector<uint64_t> v;
         for (unsigned k = 0; k < upto; ++k) v.push_back(raw[k][i]);
-        r.push_back(cli::reference_op(t, op, v));
+        r.push_back(reference::reference_op(t, op, v));
       }
     }
     return r;

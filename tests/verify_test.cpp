@@ -3,9 +3,9 @@
 // its reference must hold for each collective's definition.
 #include <gtest/gtest.h>
 
-#include "cli/verify.hpp"
+#include "reference/verify.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 namespace {
 
 using driver::Datatype;
@@ -66,4 +66,4 @@ TEST(Verify, AShortResultIsWrongAndUndefinedBuffersAreSkipped) {
 }
 
 }  // namespace
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -12,8 +12,8 @@
 #include "driver/datatype.hpp"
 #include "driver/op.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 std::vector<uint64_t> seeded_input(uint64_t seed, unsigned rank, uint64_t count, driver::Datatype type, driver::Op op);
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/number_list.hpp"
+#include "reference/number_list.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -68,14 +68,4 @@ std::vector<size_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
-std::vector<unsigned> parse_trace_nodes(const std::string& text, const std::string& trace_path, unsigned nodes) {
-  if (text.empty()) return {};
-  if (trace_path.empty()) throw std::invalid_argument("--trace-nodes: there is no trace to limit; add --trace FILE.fst");
-  try {
-    return parse_number_list(text, nodes, "node");
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--trace-nodes: ") + e.what());
-  }
-}
-
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/member_sets.hpp"
+#include "reference/member_sets.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/number_list.hpp"
+#include "reference/number_list.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 namespace {
 
@@ -48,7 +48,8 @@ std::vector<unsigned> member_nodes(const std::string& spec, const fw::Coord& dim
     for (unsigned n = 0; out.size() < std::min(2u, nodes) && n < nodes; ++n)
       if (!std::binary_search(out.begin(), out.end(), n)) out.insert(std::upper_bound(out.begin(), out.end(), n), n);
   } else if (spec == "plane-holes") {
-    out = where(dims, [](const fw::Coord& c, const fw::Coord&) { return c[2] == 0 && !(c[0] % 3 == 1 && c[1] % 3 == 1); });
+    out = where(dims,
+                [](const fw::Coord& c, const fw::Coord&) { return c[2] == 0 && !(c[0] % 3 == 1 && c[1] % 3 == 1); });
   } else if (spec == "checkerboard") {
     out = where(dims, [](const fw::Coord& c, const fw::Coord&) { return (c[0] + c[1] + c[2]) % 2 == 0; });
   } else if (spec == "l-shape") {
@@ -68,8 +69,8 @@ std::vector<unsigned> member_nodes(const std::string& spec, const fw::Coord& dim
   } else {
     std::ifstream f(spec);
     if (!f)
-      throw std::invalid_argument("'" + spec + "' is neither a list of nodes, a readable file nor one of: " +
-                                  member_set_names());
+      throw std::invalid_argument("'" + spec +
+                                  "' is neither a list of nodes, a readable file nor one of: " + member_set_names());
     std::stringstream text;
     text << f.rdbuf();
     std::string all = text.str();
@@ -86,9 +87,10 @@ std::vector<unsigned> member_nodes(const std::string& spec, const fw::Coord& dim
     }
     std::sort(out.begin(), out.end());
   }
-  if (out.empty()) throw std::invalid_argument("'" + spec + "' names no node of a " + std::to_string(dims[0]) + "x" +
-                                               std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + " machine");
+  if (out.empty())
+    throw std::invalid_argument("'" + spec + "' names no node of a " + std::to_string(dims[0]) + "x" +
+                                std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + " machine");
   return out;
 }
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

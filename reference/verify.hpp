@@ -11,14 +11,14 @@
 #include "driver/datatype.hpp"
 #include "driver/op.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 struct Counts;
 
 // One collective as every rank called it. Elements are raw bit patterns (pairs of value
 // and index for maxloc/minloc, as in driver/communicator.hpp).
 struct Problem {
-  std::string collective;  // a name in collectives() (cli/collectives.hpp)
+  std::string collective;  // a name in collectives() (reference/collectives.hpp)
   driver::Datatype type = driver::Datatype::U64;
   driver::Op op = driver::Op::Sum;
   unsigned root = 0;
@@ -51,4 +51,4 @@ struct Mismatch {
 Mismatch compare(const std::vector<std::vector<uint64_t>>& results,
                  const std::vector<std::optional<std::vector<uint64_t>>>& want);
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

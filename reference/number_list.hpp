@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 // "a,b,c" -> {"a", "b", "c"} (empty items kept, so that the parser can name them).
 std::vector<std::string> split_list(const std::string& text);
@@ -21,8 +21,5 @@ std::vector<unsigned> parse_number_list(const std::string& text, unsigned limit,
 // Message sizes in bytes, "0,8,64,4k,1M" (k and M binary; each 0..64M): pingpong's, compare's
 // and tune's --sizes. Throws std::invalid_argument naming the item.
 std::vector<size_t> parse_sizes(const std::string& text);
-// --trace-nodes of run, traffic and mpirun: the nodes a trace keeps, of `nodes`; needs a
-// trace (`trace_path`). Throws std::invalid_argument with the whole message.
-std::vector<unsigned> parse_trace_nodes(const std::string& text, const std::string& trace_path, unsigned nodes);
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/data_file.hpp"
+#include "reference/data_file.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 using driver::Datatype;
 
@@ -45,7 +45,8 @@ uint64_t element_from_json(Datatype t, const nlohmann::json& v) {
       if (s.size() > 2 && s.size() <= 18 && s.rfind("0x", 0) == 0 &&
           s.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos) {
         const uint64_t raw = std::stoull(s.substr(2), nullptr, 16);
-        if (raw & ~driver::raw_mask(t)) throw std::invalid_argument("bit pattern " + s + " is wider than " + to_string(t));
+        if (raw & ~driver::raw_mask(t))
+          throw std::invalid_argument("bit pattern " + s + " is wider than " + to_string(t));
         return raw;
       }
       throw std::invalid_argument("'" + s + "' is not a number, \"inf\", \"-inf\", \"nan\" or a 0x bit pattern");
@@ -133,8 +134,10 @@ void write_data_file(const std::string& path, Datatype t, bool pairs,
     nlohmann::json a = nlohmann::json::array();
     const std::vector<uint64_t>& v = *rank;
     for (size_t i = 0; i < v.size(); i += pairs ? 2 : 1) {
-      if (pairs) a.push_back({element_to_json(t, v[i]), v[i + 1]});
-      else a.push_back(element_to_json(t, v[i]));
+      if (pairs)
+        a.push_back({element_to_json(t, v[i]), v[i + 1]});
+      else
+        a.push_back(element_to_json(t, v[i]));
     }
     js.push_back(std::move(a));
   }
@@ -144,4 +147,4 @@ void write_data_file(const std::string& path, Datatype t, bool pairs,
   if (!f) throw std::runtime_error("cannot write '" + path + "'");
 }
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

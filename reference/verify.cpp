@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/verify.hpp"
+#include "reference/verify.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 #include <limits>
 #include <stdexcept>
 
-#include "cli/collectives.hpp"
 #include "driver/float_sum.hpp"
+#include "reference/collectives.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 using driver::Datatype;
 using driver::Op;
@@ -76,9 +76,12 @@ uint64_t float_sum(Datatype t, const std::vector<uint64_t>& values) {
   for (uint64_t v : values) {
     const uint64_t e = (v >> frac_bits) & all_ones;
     if (e == all_ones) {
-      if (v & ((1ull << frac_bits) - 1)) nan = true;
-      else if ((v >> (driver::bits(t) - 1)) & 1) ninf = true;
-      else pinf = true;
+      if (v & ((1ull << frac_bits) - 1))
+        nan = true;
+      else if ((v >> (driver::bits(t) - 1)) & 1)
+        ninf = true;
+      else
+        pinf = true;
     }
     e_max = std::max<uint64_t>(e_max, e == 0 ? 1 : e);
   }
@@ -149,28 +152,49 @@ uint64_t reference_op(Datatype t, Op op, const std::vector<uint64_t>& values) {
   for (size_t i = 1; i < values.size(); ++i) {
     const uint64_t v = values[i] & mask;
     switch (op) {
-      case Op::Sum: r = (r + v) & mask; break;
-      case Op::Max: r = less(t, r, v) ? v : r; break;
-      case Op::Min: r = less(t, v, r) ? v : r; break;
-      case Op::Band: r &= v; break;
-      case Op::Bor: r |= v; break;
-      case Op::Bxor: r ^= v; break;
-      case Op::Land: r = r && v; break;
-      case Op::Lor: r = r || v; break;
-      case Op::Lxor: r = r != (v != 0); break;
-      default: throw std::invalid_argument("reference_op: use reference_loc for maxloc and minloc");
+      case Op::Sum:
+        r = (r + v) & mask;
+        break;
+      case Op::Max:
+        r = less(t, r, v) ? v : r;
+        break;
+      case Op::Min:
+        r = less(t, v, r) ? v : r;
+        break;
+      case Op::Band:
+        r &= v;
+        break;
+      case Op::Bor:
+        r |= v;
+        break;
+      case Op::Bxor:
+        r ^= v;
+        break;
+      case Op::Land:
+        r = r && v;
+        break;
+      case Op::Lor:
+        r = r || v;
+        break;
+      case Op::Lxor:
+        r = r != (v != 0);
+        break;
+      default:
+        throw std::invalid_argument("reference_op: use reference_loc for maxloc and minloc");
     }
   }
   return r;
 }
 
-std::pair<uint64_t, uint64_t> reference_loc(Datatype t, Op op, const std::vector<std::pair<uint64_t, uint64_t>>& pairs) {
+std::pair<uint64_t, uint64_t> reference_loc(Datatype t, Op op,
+                                            const std::vector<std::pair<uint64_t, uint64_t>>& pairs) {
   std::pair<uint64_t, uint64_t> best = pairs.at(0);
   best.first &= driver::raw_mask(t);
   for (size_t i = 1; i < pairs.size(); ++i) {
     const uint64_t v = pairs[i].first & driver::raw_mask(t);
     const bool better = op == Op::Maxloc ? less(t, best.first, v) : less(t, v, best.first);
-    if (better || (v == best.first && static_cast<int64_t>(pairs[i].second) < static_cast<int64_t>(best.second))) best = {v, pairs[i].second};
+    if (better || (v == best.first && static_cast<int64_t>(pairs[i].second) < static_cast<int64_t>(best.second)))
+      best = {v, pairs[i].second};
   }
   return best;
 }
@@ -202,13 +226,18 @@ std::vector<std::optional<std::vector<uint64_t>>> reference(const Problem& p,
   };
   const Collective* c = find_collective(p.collective);
   if (c == nullptr || !c->expect) throw std::invalid_argument("reference: no reference for '" + p.collective + "'");
-  ReferenceInputs ri{p.type, p.root, n,
+  ReferenceInputs ri{p.type,
+                     p.root,
+                     n,
                      [&](size_t k) {
                        std::vector<uint64_t> v = in.at(k);
                        for (uint64_t& x : v) x &= driver::raw_mask(p.type);
                        return v;
                      },
-                     reduce_over, p.count, p.counts, loc};
+                     reduce_over,
+                     p.count,
+                     p.counts,
+                     loc};
   return c->expect(ri);
 }
 
@@ -231,4 +260,4 @@ Mismatch compare(const std::vector<std::vector<uint64_t>>& results,
   return m;
 }
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -17,7 +17,7 @@
 
 #include "driver/datatype.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 // A 64-bit bit pattern as "0x" and 16 hex digits (also how reports print elements).
 std::string hex64(uint64_t bits);
@@ -39,4 +39,4 @@ std::vector<std::vector<uint64_t>> read_data(std::istream& in, const std::string
 void write_data_file(const std::string& path, driver::Datatype t, bool pairs,
                      const std::vector<std::optional<std::vector<uint64_t>>>& data);
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/inputs.hpp"
+#include "reference/inputs.hpp"
 
 #include <cmath>
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 namespace {
 // splitmix64: a small, well-mixed counter-based generator.
@@ -59,7 +59,8 @@ std::vector<uint64_t> seeded_input(uint64_t seed, unsigned rank, uint64_t count,
         case Op::Prod:  // odd: products never collapse to zero
           x |= 1;
           break;
-        default: break;
+        default:
+          break;
       }
       x &= mask;
     }
@@ -73,4 +74,4 @@ std::vector<uint64_t> seeded_input(uint64_t seed, unsigned rank, uint64_t count,
   return v;
 }
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -20,7 +20,7 @@
 
 #include "firmware/torus_layout.hpp"
 
-namespace collnet::cli {
+namespace collnet::reference {
 
 // The nodes `spec` names on a torus of `dims`, sorted. Throws std::invalid_argument naming
 // what is wrong (an unreadable file, a bad number, P out of range, no member at all).
@@ -28,4 +28,4 @@ std::vector<unsigned> member_nodes(const std::string& spec, const fw::Coord& dim
 // The names above, for the help.
 const char* member_set_names();
 
-}  // namespace collnet::cli
+}  // namespace collnet::reference

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// compare's table as --json writes it and tune --from reads it back.
+#include "cli/compare_table.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "cli/machine_file.hpp"
+#include "systemc/shape.hpp"
+
+namespace collnet::cli {
+
+std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cycles) {
+  std::optional<size_t> fastest;
+  for (size_t i = 0; i < cycles.size(); ++i)
+    if (cycles[i] && (!fastest || *cycles[i] < *cycles[*fastest])) fastest = i;
+  return fastest;
+}
+
+nlohmann::json compare_table_json(const CompareTable& t, const RunOptions& run) {
+  nlohmann::json js;
+  js["collective"] = run.collective;
+  js["torus"] = run.machine.shape.str();
+  js["machine"] = machine_json(run.machine);
+  js["tasks_per_node"] = run.machine.tasks_per_node;
+  js["ranks"] = run.machine.shape.nodes() * run.machine.tasks_per_node;
+  js["type"] = driver::to_string(run.type);
+  js["rows"] = nlohmann::json::array();
+  for (const CompareRow& row : t.rows) {
+    nlohmann::json j;
+    j["bytes"] = row.bytes;
+    for (size_t i = 0; i < t.algorithms.size(); ++i) {
+      const char* name = to_string(t.algorithms[i]);
+      j["cycles"][name] = row.cycles[i] ? nlohmann::json(*row.cycles[i]) : nlohmann::json(nullptr);
+      j["busiest_torus_link_flits"][name] = row.busiest[i] ? nlohmann::json(*row.busiest[i]) : nlohmann::json(nullptr);
+    }
+    if (row.fastest) j["fastest"] = to_string(t.algorithms[*row.fastest]);
+    j["auto"] = {{"algorithm", row.auto_algorithm},
+                 {"cycles", row.auto_cycles ? nlohmann::json(*row.auto_cycles) : nlohmann::json(nullptr)}};
+    js["rows"].push_back(j);
+  }
+  return js;
+}
+
+CompareTable read_compare_file(const std::string& path, unsigned* ranks) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("cannot open '" + path + "'");
+  try {
+    const nlohmann::json js = nlohmann::json::parse(f);
+    CompareTable t;
+    const auto c = driver::collective_named(js.at("collective").get<std::string>());
+    if (!c) throw std::invalid_argument("'" + path + "': unknown collective " + js.at("collective").dump());
+    t.collective = *c;
+    // Tables from before "ranks" was written: the shape's nodes times the tasks per node.
+    *ranks = js.contains("ranks")
+                 ? js["ranks"].get<unsigned>()
+                 : sim::Shape::parse(js.at("torus").get<std::string>()).nodes() * js.value("tasks_per_node", 1u);
+    if (js.at("rows").empty()) throw std::invalid_argument("'" + path + "' has no rows");
+    for (const auto& [name, cycles] : js.at("rows")[0].at("cycles").items()) {
+      const auto a = driver::algorithm_named(name);
+      if (!a) throw std::invalid_argument("'" + path + "': unknown algorithm '" + name + "'");
+      t.algorithms.push_back(*a);
+    }
+    for (const auto& row : js.at("rows")) {
+      CompareRow r;
+      r.bytes = row.at("bytes").get<size_t>();
+      for (driver::Algorithm a : t.algorithms) {
+        const nlohmann::json& c = row.at("cycles").at(to_string(a));
+        r.cycles.push_back(c.is_null() ? std::nullopt : std::optional<uint64_t>(c.get<uint64_t>()));
+      }
+      r.fastest = fastest_of(r.cycles);
+      t.rows.push_back(std::move(r));
+    }
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("'" + path + "': " + e.what());
+  }
+}
+
+}  // namespace collnet::cli

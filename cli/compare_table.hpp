@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// What `collnet compare` measures: cycles per algorithm and message size, the fastest of
+// each size, auto's pick; and the JSON file --json writes, which `collnet tune --from`
+// reads back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_options.hpp"
+#include "driver/algorithm.hpp"
+
+namespace collnet::cli {
+
+struct CompareRow {
+  size_t bytes = 0;
+  std::vector<std::optional<uint64_t>> cycles, busiest;  // per algorithm; empty: the run failed
+  std::optional<uint64_t> auto_cycles;
+  std::string auto_algorithm;     // what auto ran
+  std::optional<size_t> fastest;  // index into the algorithms
+};
+
+struct CompareTable {
+  driver::Collective collective = driver::Collective::Barrier;
+  std::vector<driver::Algorithm> algorithms;
+  std::vector<CompareRow> rows;
+  bool all_verified = true;
+};
+
+// The index of the fewest cycles (the first of equals), none if every run failed.
+std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cycles);
+// The table as --json writes it, with the machine and the runs' common options `run`.
+nlohmann::json compare_table_json(const CompareTable& table, const RunOptions& run);
+// A table `collnet compare --json` wrote, and in `ranks` the ranks it was measured on.
+// Throws std::invalid_argument naming the file and what is wrong.
+CompareTable read_compare_file(const std::string& path, unsigned* ranks);
+
+}  // namespace collnet::cli

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// An MPI program run on the simulated machine, one rank per task, and its report per rank.
+#include "cli/mpi_program_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/fault_options.hpp"
+#include "cli/json_file.hpp"
+#include "cli/link_report.hpp"
+#include "cli/machine_file.hpp"
+#include "cli/usage_error.hpp"
+#include "driver/job.hpp"
+#include "mpi/program.hpp"
+#include "mpi/runtime.hpp"
+#include "systemc/machine.hpp"
+
+namespace collnet::cli {
+
+namespace {
+
+// Flits moved on every link of the machine so far: grows while anything moves.
+uint64_t traffic(const sim::Machine& m) {
+  uint64_t t = 0;
+  for (unsigned r = 0; r < m.nodes(); ++r) {
+    for (unsigned d = 0; d < 6; ++d) t += m.torus_link_flits(r, d);
+    for (unsigned l = 0; l < 3; ++l) t += m.link_flits(r, l);
+  }
+  return t;
+}
+
+// A rank that crashes takes the simulator with it (the ranks share its process): say
+// which rank was running, and end with the status a shell gives a process the signal
+// killed. The handler runs on a stack of its own, so that a rank's stack overflow is
+// reported too.
+void on_crash(int sig) {
+  char msg[256];
+  const mpi::Rank* r = mpi::Runtime::current_or_null();
+  const int n = r ? snprintf(msg, sizeof msg,
+                             "\ncollnet mpirun: rank %u crashed with signal %d (%s) while running its program; the run "
+                             "ends\n",
+                             r->world_rank(), sig, strsignal(sig))
+                  : snprintf(msg, sizeof msg, "\ncollnet mpirun: signal %d (%s) outside any rank's program\n", sig,
+                             strsignal(sig));
+  fflush(stdout);
+  if (n > 0) (void)!write(2, msg, static_cast<size_t>(std::min<int>(n, sizeof msg - 1)));
+  _exit(128 + sig);
+}
+
+// `alt`: the handler's stack, which must outlive the run.
+void install_crash_report(std::vector<char>& alt) {
+  alt.resize(1 << 16);
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = on_crash;
+  sa.sa_flags = SA_ONSTACK;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+// How the run ended, and what the report says of the links.
+struct Ending {
+  int code = 0;         // the exit status
+  std::string message;  // why the run ended early (empty: it did not)
+  std::optional<LinkReport> links;
+};
+
+// The report: on stderr, so that the program's own output stays as it wrote it.
+std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config, mpi::Runtime& runtime,
+                        const driver::RunReport& report, const Ending& end) {
+  const double us = static_cast<double>(report.cycles) / config.clock_mhz;
+  std::ostringstream s;
+  s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks << " per node), "
+    << report.cycles << " cycles (" << us << " us at " << config.clock_mhz << " MHz), wall " << report.wall_seconds
+    << " s";
+  if (c.compute_scale > 0)
+    s << ", compute time scaled by " << c.compute_scale;
+  else
+    s << ", compute time not modelled (--compute-scale 0)";
+  s << "\n";
+  uint64_t min_mpi = ~0ull, max_mpi = 0, sum_mpi = 0, sent = 0;
+  std::map<std::string, uint64_t> calls;
+  for (unsigned r = 0; r < runtime.size(); ++r) {
+    const mpi::Rank& k = runtime.rank(r);
+    min_mpi = std::min(min_mpi, k.mpi_cycles);
+    max_mpi = std::max(max_mpi, k.mpi_cycles);
+    sum_mpi += k.mpi_cycles;
+    sent += k.bytes_sent;
+    for (const auto& [name, n] : k.calls) calls[name] += n;
+  }
+  s << "  cycles in MPI per rank: min " << min_mpi << ", mean " << sum_mpi / runtime.size() << ", max " << max_mpi
+    << "; bytes sent in all " << sent << "\n  calls:";
+  for (const auto& [name, n] : calls) s << " " << name << " " << n;
+  s << "\n";
+  if (end.links && (end.links->bits_flipped || !end.links->down.empty())) s << "  " << end.links->text() << "\n";
+  // MPI has no fault tolerance: a rank cut off from the others waits until the deadlock
+  // report, which should say what cut it.
+  if (config.any_cut()) s << "  faults: " << describe_cuts(config) << "\n";
+  if (!end.message.empty()) s << "collnet mpirun: " << end.message << "\n";
+  if (end.code != 0) s << "collnet mpirun: exit status " << end.code << "\n";
+  return s.str();
+}
+
+// --json: the run, and per rank its cycles in MPI, calls and bytes.
+nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& config, mpi::Runtime& runtime,
+                           const driver::RunReport& report, const Ending& end) {
+  nlohmann::json j;
+  j["command"] = "mpirun";
+  j["program"] = c.command.front();
+  j["arguments"] = std::vector<std::string>(c.command.begin() + 1, c.command.end());
+  j["ranks"] = c.ranks;
+  j["torus"] = config.shape.str();
+  j["tasks_per_node"] = c.tasks;
+  j["cycles"] = report.cycles;
+  j["microseconds"] = static_cast<double>(report.cycles) / config.clock_mhz;
+  j["clock_mhz"] = config.clock_mhz;
+  j["machine"] = machine_json(config);
+  j["wall_seconds"] = report.wall_seconds;
+  j["links"] = end.links->json();
+  j["compute_scale"] = c.compute_scale;
+  j["exit_status"] = end.code;
+  j["aborted"] = runtime.aborted();
+  j["deadlock"] = runtime.deadlocked();
+  j["message"] = end.message;
+  nlohmann::json per = nlohmann::json::array();
+  for (unsigned r = 0; r < runtime.size(); ++r) {
+    const mpi::Rank& k = runtime.rank(r);
+    per.push_back({{"rank", r},
+                   {"node", r / c.tasks},
+                   {"mpi_cycles", k.mpi_cycles},
+                   {"compute_cycles", k.compute_cycles},
+                   {"calls", k.calls},
+                   {"bytes_sent", k.bytes_sent},
+                   {"bytes_received", k.bytes_received},
+                   {"exit_status", k.exit_code},
+                   {"finished", k.done}});
+  }
+  j["per_rank"] = per;
+  return j;
+}
+
+}  // namespace
+
+int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, const driver::P2pConfig& p2p) {
+  std::unique_ptr<mpi::ProgramCopies> copies;
+  try {
+    copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks));
+  } catch (const std::exception& e) {
+    std::cerr << "collnet: error: mpirun: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  std::unique_ptr<sim::Machine> machine;
+  try {
+    config.validate();
+    machine = std::make_unique<sim::Machine>(config);
+  } catch (const std::exception& e) {
+    return mpirun_usage(e.what());
+  }
+  mpi::Runtime::Options o;
+  o.clock_mhz = config.clock_mhz;
+  o.compute_scale = c.compute_scale;
+  o.tag_output = c.tag_output;
+  o.deadlock_cycles = static_cast<uint64_t>(c.deadlock_cycles);
+  o.stop = [&machine] { machine->stop(); };
+  mpi::Runtime runtime(static_cast<unsigned>(c.ranks), o);
+  machine->watch(std::max<uint64_t>(o.deadlock_cycles / 2, 1),
+                 [&] { runtime.check_deadlock(machine->cycle(), traffic(*machine)); });
+
+  std::vector<char> crash_stack;
+  install_crash_report(crash_stack);
+  driver::Job job(*machine, p2p);
+  const driver::RunReport report = job.run([&](driver::Task& t) {
+    const mpi::ProgramCopies::Main main = copies->main(t.rank());
+    runtime.run_rank(
+        t, [main](int argc, char** argv) { return main(argc, argv); }, c.command);
+  });
+  std::cout.flush();
+  fflush(stdout);
+
+  Ending end;
+  end.code = runtime.exit_code();
+  if (runtime.aborted() || runtime.deadlocked()) {
+    end.message = runtime.end_message();
+  } else if (!report.ok) {
+    end.message = report.error;
+    if (end.code == 0) end.code = 1;
+  }
+  if (LinkReport::wanted(config, !c.json_path.empty())) end.links = LinkReport::of(*machine);
+  std::cerr << report_text(c, config, runtime, report, end);
+  if (!c.json_path.empty() && !write_json_file(c.json_path, report_json(c, config, runtime, report, end))) return 1;
+  return end.code;
+}
+
+}  // namespace collnet::cli

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// `collnet run COLLECTIVE`: one collective on a simulated machine, verified against the
+// reference model (cli/run_collective.hpp); `collnet run pingpong`: latency and bandwidth
+// between two ranks (cli/pingpong.hpp). Its options, their checks and its run.
+#pragma once
+
+#include "cli/subcommand.hpp"
+
+namespace collnet::cli {
+
+// Adds `run` to `app`; its check fills cl.run (and cl.pingpong for pingpong).
+Subcommand add_run(CLI::App& app, CommandLine& cl);
+// Runs the collective or pingpong `cl` holds; returns the exit status (0 verified, 1 a
+// wrong result or a failed run).
+int run_run_command(const CommandLine& cl);
+
+}  // namespace collnet::cli

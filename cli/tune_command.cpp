@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// `collnet tune`: its options, their checks, and the rules measured (or read) and written.
+#include "cli/tune_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command_line.hpp"
+#include "cli/compare.hpp"
+#include "cli/machine_options.hpp"
+#include "cli/tuning_file.hpp"
+#include "cli/usage_error.hpp"
+#include "reference/number_list.hpp"
+
+namespace collnet::cli {
+
+namespace {
+
+// What `tune` was given, as given; the check turns it into TuneOptions.
+struct TuneArguments {
+  TorusOption torus;
+  MachineOptions machine;
+  long long tasks = 1;
+  std::string sizes = "8,512,4k,32k";
+};
+
+void add_options(CLI::App* tune, TuneArguments& a, TuneOptions& o) {
+  add_torus_option(tune, a.torus);
+  add_machine_options(tune, a.machine);
+  tune->add_option("--tasks", a.tasks, "tasks (ranks) per node")->capture_default_str();
+  tune->add_option("--sizes", a.sizes, "bytes per rank, e.g. 8,512,4k,32k")->capture_default_str();
+  tune->add_option("--output", o.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
+      ->required();
+  tune->add_option("--from", o.from, "take the rules from these 'collnet compare --json' tables instead of measuring");
+}
+
+// What is wrong with what `tune` was given, or nothing.
+std::string check_tune(const TuneArguments& a, TuneOptions& o) {
+  if (const std::string bad = set_machine("tune", a.machine, a.torus, a.tasks, o.run.machine); !bad.empty()) return bad;
+  try {
+    o.sizes = reference::parse_sizes(a.sizes);
+  } catch (const std::exception& e) {
+    return std::string("tune: --sizes: ") + e.what();
+  }
+  return "";
+}
+
+// The rules a measured table gives: per size the fastest, held up to the geometric middle
+// of the next size.
+std::vector<driver::TuningRule> rules_from(const CompareTable& t, unsigned ranks) {
+  std::vector<driver::TuningRule> rules;
+  for (size_t k = 0; k < t.rows.size(); ++k) {
+    if (!t.rows[k].fastest) continue;
+    const driver::Algorithm a = t.algorithms[*t.rows[k].fastest];
+    size_t up_to = SIZE_MAX;
+    if (k + 1 < t.rows.size())
+      up_to = static_cast<size_t>(std::sqrt(static_cast<double>(std::max<size_t>(1, t.rows[k].bytes)) *
+                                            static_cast<double>(t.rows[k + 1].bytes)));
+    if (!rules.empty() && rules.back().algorithm == a)
+      rules.back().up_to_bytes = up_to;  // the same winner: one rule
+    else
+      rules.push_back({t.collective, ranks, up_to, a});
+  }
+  return rules;
+}
+
+// Writes the table to `path`; false, with why on stderr, if it cannot.
+bool write_table(const std::string& path, const std::vector<driver::TuningRule>& rules,
+                 const std::string& measured_on) {
+  try {
+    write_tuning_file(path, rules, measured_on);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "collnet: tune: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Subcommand add_tune(CLI::App& app, CommandLine& cl) {
+  CLI::App* tune =
+      app.add_subcommand("tune", "measure every collective's algorithms and write the table auto picks from");
+  auto given = std::make_shared<TuneArguments>();
+  add_options(tune, *given, cl.tune);
+  return {tune, [given, &cl]() -> std::optional<int> {
+            if (const std::string bad = check_tune(*given, cl.tune); !bad.empty()) return usage_error(bad, "tune");
+            cl.command = CommandLine::Command::Tune;
+            return std::nullopt;
+          }};
+}
+
+int run_tune_command(const TuneOptions& o) {
+  unsigned ranks = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
+  std::vector<driver::TuningRule> rules;
+  if (!o.from.empty()) {
+    std::string where;
+    for (const std::string& path : o.from) {
+      CompareTable t;
+      try {
+        t = read_compare_file(path, &ranks);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "collnet: tune: --from: " << e.what() << "\n";
+        return 2;
+      }
+      for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
+      where += (where.empty() ? "" : ", ") + path;
+    }
+    if (!write_table(o.output, rules, where)) return 1;
+    std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules from " << where << ")\n";
+    return 0;
+  }
+  bool ok = true;
+  for (unsigned i = 0; i < driver::kNumCollectives; ++i) {
+    CompareOptions c;
+    c.run = o.run;
+    c.run.collective = to_string(static_cast<driver::Collective>(i));
+    c.sizes = o.sizes;
+    const CompareTable t = compare_algorithms(c);
+    ok = ok && t.all_verified;
+    for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
+    std::cout << "\n";
+  }
+  if (!write_table(o.output, rules, o.run.machine.shape.str())) return 1;
+  std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules for " << ranks << " ranks)\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace collnet::cli
