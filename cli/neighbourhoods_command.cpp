@@ -39,7 +39,7 @@ struct NeighbourhoodsArguments {
 Subcommand add_neighbourhoods(CLI::App& app, CommandLine& cl) {
   CLI::App* nbh = app.add_subcommand(
       "neighbourhoods",
-      "seed 002: the regular neighbourhoods (gap-free planes) of a member set, their roots and trees");
+      "the regular neighbourhoods (gap-free planes) of a member set, their roots and trees");
   auto given = std::make_shared<NeighbourhoodsArguments>();
   NeighbourhoodsOptions& nb = cl.neighbourhoods;
   nbh->add_option("--torus", given->torus, "machine shape XxYxZ")->capture_default_str();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `collnet neighbourhoods`: seed 002's regular neighbourhoods of a member set
+// `collnet neighbourhoods`: the regular neighbourhoods of a member set
 // (driver/neighbourhoods.hpp, docs/neighbourhoods.md): the planes, their local roots and
 // trees, the local roots' tree, a text picture per plane, and --json. Its options, their
 // checks and its run.

@@ -27,11 +27,11 @@ constexpr std::array<AlgorithmInfo, kNumAlgorithms> kAlgorithms = {{
     {"torus-pairwise", "n-1 steps, one exchange partner each"},
     {"torus-linear", "every message in flight at once"},
     {"torus-dissemination", "log2(n) rounds of zero-byte messages at distance 1, 2, 4, ..."},
-    {"alltoallv-segment", "an alltoallv of the own segment, a piece to each destination in turn (seed 001)"},
+    {"alltoallv-segment", "an alltoallv of the own segment, a piece to each destination in turn (the segmented allgather)"},
     {"torus-deposit", "line broadcasts (deposit bit) along x, then y, then z, a packet at a time (world only)"},
     {"torus-neighbourhood",
      "two phases: within each gap-free plane of the members (line broadcasts for bcast), among the planes' roots "
-     "(seed 002)"},
+     "(regular neighbourhoods)"},
 }};
 
 }  // namespace

@@ -38,9 +38,9 @@ enum class Algorithm {
   TorusPairwise,           // one partner per step, size()-1 steps
   TorusLinear,             // every message in flight at once
   TorusDissemination,      // log2 rounds of zero-byte messages
-  AlltoallvSegment,        // seed 001: an alltoallv of the own segment, sent a piece at a time
+  AlltoallvSegment,        // the segmented allgather: an alltoallv of the own segment, sent a piece at a time
   TorusDeposit,            // line broadcasts (the deposit bit) along x, then y, then z, pipelined
-  TorusNeighbourhood,      // seed 002: two phases, within gap-free planes and among their roots
+  TorusNeighbourhood,      // regular neighbourhoods: two phases, within gap-free planes and among their roots
 };
 constexpr unsigned kNumAlgorithms = 13;
 
@@ -61,7 +61,7 @@ bool applies(Collective c, Algorithm a);
 Algorithm torus_default(Collective c);
 
 // How alltoallv-segment sends: a piece of `piece_bytes` to each destination in turn, the
-// destinations in an order: random (seeded per rank, seed 001's), rank order 0, 1, 2, ...
+// destinations in an order: random (seeded per rank, as the segmented allgather sends), rank order 0, 1, 2, ...
 // (a conventional alltoallv's: every rank starts with rank 0), or shifted r+1, r+2, ...
 // (every rank starts with a different one).
 enum class SegmentOrder { Random, Rank, Shifted };

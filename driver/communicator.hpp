@@ -101,7 +101,7 @@ class Communicator {
   Algorithm algorithm(Collective c) const { return state_.algorithms[static_cast<unsigned>(c)]; }
   // The algorithm a call of `c` moving `bytes` bytes per rank runs (Auto resolved).
   Algorithm choose(Collective c, size_t bytes) const;
-  // How alltoallv-segment (seed 001) sends: piece size and destination order.
+  // How alltoallv-segment (the segmented allgather) sends: piece size and destination order.
   void set_segment_options(const SegmentOptions& o);
   const SegmentOptions& segment_options() const { return state_.segment; }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 002's rooted collectives on an irregular communicator (docs/neighbourhoods.md):
+// Rooted collectives over regular neighbourhoods on an irregular communicator (docs/neighbourhoods.md):
 // bcast, reduce, gather and scatter in two phases, within every regular neighbourhood (a
 // gap-free plane of the members' nodes, driver/neighbourhoods.hpp) and among the
 // neighbourhoods' local roots. Runners of the algorithm table (torus-neighbourhood).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 002's regular neighbourhoods of an irregular set of nodes (docs/neighbourhoods.md).
+// The regular neighbourhoods of an irregular set of nodes (docs/neighbourhoods.md).
 //
 // A member set with topological gaps is cut into logical planes without gaps: rectangles
 // in a plane of two torus dimensions (the first and the second; the third fixed), every node

@@ -266,7 +266,7 @@ void allgather_recursive_doubling(CollectiveContext& c) {
 
 void segment_alltoallv(CollectiveContext& c, const std::vector<std::pair<const unsigned char*, size_t>>& out,
                        const std::vector<unsigned char*>& in_at, const std::vector<size_t>& in_len) {
-  // Seed 001: the destinations in a random order (seeded per rank) or rank order; one
+  // The segmented allgather: the destinations in a random order (seeded per rank) or rank order; one
   // piece to each in turn, a current offset per destination, a destination leaving the
   // list when its segment is done, until the list is empty. The receives are posted first,
   // one per piece, in the order each sender sends them.

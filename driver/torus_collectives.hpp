@@ -38,7 +38,7 @@ void allgather_segment(CollectiveContext& c);
 void allgatherv_ring(CollectiveContext& c);
 void allgatherv_segment(CollectiveContext& c);
 
-// Seed 001's alltoallv: out[j] to rank j, a piece at a time (CollectiveState::segment);
+// The segmented allgather's alltoallv: out[j] to rank j, a piece at a time (CollectiveState::segment);
 // rank j's message into in_at[j], in_len[j] bytes.
 void segment_alltoallv(CollectiveContext& c, const std::vector<std::pair<const unsigned char*, size_t>>& out,
                        const std::vector<unsigned char*>& in_at, const std::vector<size_t>& in_len);

@@ -52,7 +52,7 @@ class OnTorus final : public Combining {
 inline OnTorus on_torus(MessageReduction values) { return OnTorus(recursive_doubling, values); }
 
 // Binomial trees over a group of ranks rooted at its first (torus-binomial's collectives
-// run on Membership::rotated(root), seed 002's on its neighbourhoods): bcast, reduce of
+// run on Membership::rotated(root), the neighbourhood algorithm's on its neighbourhoods): bcast, reduce of
 // encoded words (the result at the first), gather and scatter of blocks of sizes[i] bytes
 // for member i, concatenated in group order at the first (`out` and `in` are read there
 // only; `mine` may be null in scatter: the block stays where it is).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Member sets of nodes on the command line (`collnet run --ranks`, `collnet neighbourhoods
 // --ranks`) and in the tests: a list, a file, random, or one of the irregular shapes
-// seed 002 is measured on (docs/neighbourhoods.md).
+// the regular neighbourhoods are measured on (docs/neighbourhoods.md).
 //
 //   0,5,6,11,20     these nodes (number_list.hpp)
 //   FILE            a file of node numbers, separated by commas, spaces or newlines (a JSON

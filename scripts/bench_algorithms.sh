@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # make bench, collective algorithms: every algorithm of bcast, allreduce, allgather and
 # alltoall across message sizes (collnet compare) on ALG_TORUS (default 8x8x8, 512 nodes),
-# and seed 001's allgather against ring, Bruck and the tree with random, rank and shifted
+# and the segmented allgather against ring, Bruck and the tree with random, rank and shifted
 # order and several piece sizes on SEED_TORUS (default 4x4x4; SEED_COUNT u64 per rank, default
 # 512 = 4 KiB; SEED_PIECES, default 256 1024 4096 bytes), printed as
 # Markdown tables. The personalised collectives' grids stop at small sizes on 8x8x8: every
@@ -64,15 +64,15 @@ echo
 fi
 [[ " $parts " == *" seed "* ]] || exit 0
 
-echo "## Seed 001's allgather on $seed_torus, $((seed_count * 8)) bytes per rank"
+echo "## The segmented allgather on $seed_torus, $((seed_count * 8)) bytes per rank"
 echo
 echo "| algorithm | order | piece bytes | cycles | busiest torus link, flits | all torus links, flits |"
 echo "|---|---|---|---|---|---|"
 run_allgather() {  # run_allgather NAME ARGS...
   local name=$1
   shift
-  "$collnet" run allgather --torus "$seed_torus" --count "$seed_count" "$@" --json "$out/seed001_$name.json" >/dev/null
-  python3 - "$out/seed001_$name.json" <<'PY'
+  "$collnet" run allgather --torus "$seed_torus" --count "$seed_count" "$@" --json "$out/segment_$name.json" >/dev/null
+  python3 - "$out/segment_$name.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(f"| {d['algorithm']} | {d.get('order', '')} | {d.get('piece_bytes', '')} | {d['cycles']} | "

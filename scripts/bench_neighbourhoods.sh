@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# make bench, seed 002: bcast and reduce of one packet (8 bytes) and of 64 KiB per rank on
-# irregular member sets of NB_TORUS (default 8x8x8; reference/member_sets.hpp), with seed 002's
+# make bench, regular neighbourhoods: bcast and reduce of one packet (8 bytes) and of 64 KiB per rank on
+# irregular member sets of NB_TORUS (default 8x8x8; reference/member_sets.hpp), with the regular neighbourhoods'
 # two-phase algorithm (torus-neighbourhood), a flat binomial on the torus and the pruned
 # tree's class route, root rank 0; printed as a Markdown table, the fastest in bold.
 # NB_SETS picks the member sets (default all five).
@@ -13,7 +13,7 @@ torus=${NB_TORUS:-8x8x8}
 out="$build/bench"
 mkdir -p "$out"
 
-echo "## Seed 002 on $torus: cycles of bcast and reduce (u64 sum) on irregular member sets, root rank 0"
+echo "## Regular neighbourhoods on $torus: cycles of bcast and reduce (u64 sum) on irregular member sets, root rank 0"
 echo
 echo "| member set | members | neighbourhoods | collective | bytes per rank | torus-neighbourhood | torus-binomial | tree |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -26,7 +26,7 @@ for set in ${NB_SETS:-l-shape plane-holes two-boxes checkerboard random:50}; do
       row=()
       members=
       for a in torus-neighbourhood torus-binomial tree; do
-        json="$out/seed002_${set//:/_}_${coll}_${count}_$a.json"
+        json="$out/neighbourhoods_${set//:/_}_${coll}_${count}_$a.json"
         "$collnet" run "$coll" --torus "$torus" --ranks "$set" --count "$count" --algorithm "$a" --json "$json" >/dev/null
         row+=("$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cycles'])" "$json")")
         members=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['members'])" "$json")

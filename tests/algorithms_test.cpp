@@ -177,11 +177,11 @@ INSTANTIATE_TEST_SUITE_P(NodesTasksAndSubsets, Algorithms,
                                            Case{"2x2x2", 4, {1, 2, 3, 12, 21, 30, 31}}),
                          test::machine_case_name<Case>);
 
-// Seed 001 with a torus discontinuity: node 21 = (1, 1, 1) of 4x4x4 is down and not a
+// The segmented allgather with a torus discontinuity: node 21 = (1, 1, 1) of 4x4x4 is down and not a
 // member; allgather and allgatherv by alltoallv-segment (random and rank order, pieces of
 // 256 bytes and more) on the other 63 complete and match the reference, and no flit
 // enters or leaves node 21: every pair's packets went around it.
-TEST(Algorithms, Seed001AroundADownNode) {
+TEST(Algorithms, SegmentedAllgatherAroundADownNode) {
   const uint64_t seed = 20261123;
   std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
   const auto r = test::run_isolated([seed]() -> std::string {
@@ -299,16 +299,16 @@ TEST(Algorithms, AnAlgorithmThatDoesNotApplyIsRefusedByName) {
             "torus-neighbourhood)");
 }
 
-// Seed 002 on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
+// Regular neighbourhoods on 8x8x8: torus-neighbourhood's bcast, reduce, gather and scatter on irregular
 // member sets (reference/member_sets.hpp), against the reference, on every member, rooted in turn
 // at ranks first, first + step, ... of a set's communicator. All the sets of a plan are
 // communicators of one machine. Returns "ok ..." with a summary, or what went wrong.
-struct Seed002Set {
+struct NeighbourhoodSet {
   std::string name;
   unsigned first = 0, step = 1;  // the roots
 };
 
-std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
+std::string run_neighbourhoods(const std::vector<NeighbourhoodSet>& plan, uint64_t seed) {
   std::printf("[ seed     ] %llu\n", static_cast<unsigned long long>(seed));
   const auto r = test::run_isolated([&plan, seed]() -> std::string {
     sim::Machine model(test::machine_config("8x8x8", 1, 50'000'000));
@@ -329,7 +329,7 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
       std::vector<std::vector<std::vector<uint64_t>>> in, out;
     };
     std::vector<Set> sets;
-    for (const Seed002Set& want : plan) {
+    for (const NeighbourhoodSet& want : plan) {
       Set s;
       s.name = want.name;
       s.members = reference::member_nodes(want.name, dims, seed);
@@ -392,33 +392,33 @@ std::string run_seed002(const std::vector<Seed002Set>& plan, uint64_t seed) {
   return r.exited ? r.report : "the run did not exit: " + r.report;
 }
 
-constexpr uint64_t kSeed002Seed = 20261123;
+constexpr uint64_t kNeighbourhoodsSeed = 20261123;
 
 // Every member is the root in turn on the l-shape, the plane with holes and the two boxes.
-TEST(Algorithms, Seed002OnIrregularMemberSetsForEveryRoot) {
-  const std::string r = run_seed002({{"l-shape"}, {"plane-holes"}, {"two-boxes"}}, kSeed002Seed);
+TEST(Algorithms, NeighbourhoodsOnIrregularMemberSetsForEveryRoot) {
+  const std::string r = run_neighbourhoods({{"l-shape"}, {"plane-holes"}, {"two-boxes"}}, kNeighbourhoodsSeed);
   EXPECT_EQ(r.substr(0, 3), "ok ") << r;
   std::printf("[ sets     ] %s\n", r.c_str());
 }
 
 // On the checkerboard and random 50% (256 and 270 members) every member is the root in
-// turn too, the roots split into shards (rank k in shard k mod kSeed002Shards) that the
+// turn too, the roots split into shards (rank k in shard k mod kNeighbourhoodsShards) that the
 // suite runs side by side.
-constexpr unsigned kSeed002Shards = 6;
+constexpr unsigned kNeighbourhoodsShards = 6;
 
-class Seed002LargeSet : public testing::TestWithParam<std::tuple<const char*, unsigned>> {};
+class NeighbourhoodsLargeSet : public testing::TestWithParam<std::tuple<const char*, unsigned>> {};
 
-TEST_P(Seed002LargeSet, EveryRootOfAShard) {
+TEST_P(NeighbourhoodsLargeSet, EveryRootOfAShard) {
   const auto [set, shard] = GetParam();
-  const std::string r = run_seed002({{set, shard, kSeed002Shards}}, kSeed002Seed);
+  const std::string r = run_neighbourhoods({{set, shard, kNeighbourhoodsShards}}, kNeighbourhoodsSeed);
   EXPECT_EQ(r.substr(0, 3), "ok ") << r;
-  std::printf("[ sets     ] roots %u, %u, ...: %s\n", shard, shard + kSeed002Shards, r.c_str());
+  std::printf("[ sets     ] roots %u, %u, ...: %s\n", shard, shard + kNeighbourhoodsShards, r.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, Seed002LargeSet,
+INSTANTIATE_TEST_SUITE_P(Algorithms, NeighbourhoodsLargeSet,
                          testing::Combine(testing::Values("checkerboard", "random:50"),
-                                          testing::Range(0u, kSeed002Shards)),
-                         [](const testing::TestParamInfo<Seed002LargeSet::ParamType>& info) {
+                                          testing::Range(0u, kNeighbourhoodsShards)),
+                         [](const testing::TestParamInfo<NeighbourhoodsLargeSet::ParamType>& info) {
                            std::string name = std::get<0>(info.param);
                            name.erase(std::remove(name.begin(), name.end(), ':'), name.end());
                            return name + "_shard" + std::to_string(std::get<1>(info.param));

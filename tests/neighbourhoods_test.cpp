@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 002's regular neighbourhoods (driver/neighbourhoods.hpp) as a property: on random
+// The regular neighbourhoods (driver/neighbourhoods.hpp) as a property: on random
 // member sets of many shapes, every neighbourhood is a gap-free rectangle of members in one
 // plane, and every member is in exactly one; and the named irregular sets
 // (reference/member_sets.hpp) cut as docs/neighbourhoods.md says.
