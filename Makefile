@@ -6,7 +6,7 @@
 #   make bench  measured performance numbers
 #   make waves  open the demo's waveform in GTKWave
 #   make deps   install missing Debian packages
-#   make regmap regenerate the register map's SV packages, C++ header and doc tables
+#   make regmap regenerate the register map's SV packages, C++ headers and doc tables
 #   make fuzz   libFuzzer harnesses (clang) over the parsers and decoders, 10^6 runs each
 #   make test-sanitize  every test again, built with AddressSanitizer and UBSan (gcc)
 #   make coverage  line and toggle coverage of rtl/ over the whole suite (build-coverage)

@@ -67,12 +67,37 @@ def register(desc, pkg, name):
     raise KeyError(name)
 
 
-class Generator(unittest.TestCase):
+class ScratchTreeTest(unittest.TestCase):
+    """A test on a scratch tree of its own, and the check that a description is refused."""
+
     def setUp(self):
         self.tree = ScratchTree()
 
     def tearDown(self):
         self.tree.close()
+
+    def expect_refused(self, change, *words):
+        self.tree.edit_description(change)
+        before = self.tree.text("rtl/collective/cn_pkg.sv")
+        status, out = self.tree.run()
+        self.assertEqual(status, 2, out)
+        for w in words:
+            self.assertIn(w, out)
+        self.assertEqual(self.tree.text("rtl/collective/cn_pkg.sv"), before, "a refused description wrote a file")
+
+    def compile_cpp(self, source):
+        """Compiles `source` (C++17) against the scratch tree's headers; fails the test on an error."""
+        cxx = shutil.which("g++") or shutil.which("c++")
+        if cxx is None:
+            self.fail("no C++ compiler on PATH to compile the generated headers")
+        src = self.tree.root / "check.cpp"
+        src.write_text(source)
+        r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I",
+                            str(self.tree.root), str(src)], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class Generator(ScratchTreeTest):
 
     def test_checked_in_generated_files_are_current(self):
         out = io.StringIO()
@@ -121,30 +146,52 @@ class Generator(unittest.TestCase):
         self.assertNotIn("cn_pkg.sv", out)
 
     def test_the_generated_header_compiles_and_its_values_hold(self):
-        cxx = shutil.which("g++") or shutil.which("c++")
-        if cxx is None:
-            self.fail("no C++ compiler on PATH to compile firmware/regmap.hpp")
-        src = self.tree.root / "check.cpp"
-        src.write_text('#include "firmware/regmap.hpp"\n'
-                       "using namespace collnet::fw::regmap;\n"
-                       "static_assert(kBusDataBits == 256);\n"
-                       "static_assert(reg_route_base(3) == 0x118);\n"
-                       "static_assert(get_field(0xabcd'0000'0000'0000ULL, kStatusErrBit, 1) == 1);\n"
-                       "static_assert(set_field(0, kHdrClassLsb, kHdrClassW, 0x1f) == 0xf0000000u);\n"
-                       "static_assert(kMaxPacketFlits == 33);\n"
-                       "int main() { return 0; }\n")
-        r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-I", str(self.tree.root), str(src)],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        self.compile_cpp('#include "firmware/regmap.hpp"\n'
+                         "using namespace collnet::fw::regmap;\n"
+                         "static_assert(kBusDataBits == 256);\n"
+                         "static_assert(reg_route_base(3) == 0x118);\n"
+                         "static_assert(get_field(0xabcd'0000'0000'0000ULL, kStatusErrBit, 1) == 1);\n"
+                         "static_assert(set_field(0, kHdrClassLsb, kHdrClassW, 0x1f) == 0xf0000000u);\n"
+                         "static_assert(kMaxPacketFlits == 33);\n"
+                         "static_assert(in_reg_route_base(0x178) && reg_route_base_index(0x178) == 15);\n"
+                         "static_assert(!in_reg_route_base(0x17c) && !in_reg_route_base(0x180));\n"
+                         "static_assert(in_reg_tr_inj_hdr(0x830) && !in_reg_tr_inj_hdr(0x838));\n"
+                         "int main() { return 0; }\n")
 
-    def expect_refused(self, change, *words):
-        self.tree.edit_description(change)
-        before = self.tree.text("rtl/collective/cn_pkg.sv")
-        status, out = self.tree.run()
-        self.assertEqual(status, 2, out)
-        for w in words:
-            self.assertIn(w, out)
-        self.assertEqual(self.tree.text("rtl/collective/cn_pkg.sv"), before, "a refused description wrote a file")
+    def test_the_register_table_holds_every_register_as_the_description_gives_it(self):
+        self.compile_cpp('#include "firmware/regmap_table.hpp"\n'
+                         "using namespace collnet::fw::regmap;\n"
+                         "constexpr const RegisterInfo& row(const RegisterInfo* t, const char* name, unsigned i = 0) {\n"
+                         "  for (;; ++t) {\n"
+                         "    const char* a = t->name; const char* b = name;\n"
+                         "    while (*a && *a == *b) ++a, ++b;\n"
+                         "    if (*a == *b && i-- == 0) return *t;\n"
+                         "  }\n"
+                         "}\n"
+                         # every package's registers, arrays by element, the system VC's window as mirrors
+                         "static_assert(std::size(kCnRegisters) == 13 + kNumClasses + 8);\n"
+                         "static_assert(std::size(kGiRegisters) == 4 + kGiChannels);\n"
+                         "static_assert(std::size(kTrRegisters) == 4 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
+                         "static_assert(std::size(kLkRegisters) == 3 + 6);\n"
+                         "static_assert(std::size(kRegisterTables) == 4);\n"
+                         # reset values, access kinds, privilege, error bits
+                         "static_assert(row(kCnRegisters, \"RegId\").has_reset && row(kCnRegisters, \"RegId\").reset == kRegIdValue);\n"
+                         "static_assert(!row(kCnRegisters, \"RegStatus\").has_reset);\n"
+                         "static_assert(row(kCnRegisters, \"RegRcvVector\").pops && row(kCnRegisters, \"RegRcvVector\").vector);\n"
+                         "static_assert(row(kCnRegisters, \"RegErrClear\").access == Access::W1C);\n"
+                         "static_assert(row(kCnRegisters, \"RegErrClear\").clears == kRegErr);\n"
+                         "static_assert(!row(kCnRegisters, \"RegRouteBase[11]\").priv_write);\n"
+                         "static_assert(row(kCnRegisters, \"RegRouteBase[12]\").priv_write);\n"
+                         "static_assert(row(kCnRegisters, \"RegSysVcOffset + RegStatus\").addr == 0x088);\n"
+                         "static_assert(row(kCnRegisters, \"RegSysVcOffset + RegStatus\").priv_read);\n"
+                         "static_assert(row(kCnRegisters, \"RegId\").bad_access_bit == int(kErrBadAddr));\n"
+                         "static_assert(row(kGiRegisters, \"RegGiResult\").bad_access_bit == kNoBit);\n"
+                         "static_assert(row(kGiRegisters, \"RegGiRouteBase[2]\").priv_bit == int(kGiErrPriv));\n"
+                         "static_assert(row(kTrRegisters, \"RegTrStatus\").reset ==\n"
+                         "              (uint64_t{kTrInjFlits} * (1 | 1 << kTrStatusInjFreeStride | 1 << 2 * kTrStatusInjFreeStride)));\n"
+                         "static_assert(row(kLkRegisters, \"RegLkTorus[5]\").err_reg == kRegTrErr);\n"
+                         "static_assert(row(kLkRegisters, \"RegLkTree[0]\").err_reg == kRegErr);\n"
+                         "int main() { return 0; }\n")
 
     def test_overlapping_fields_are_refused(self):
         def change(desc):

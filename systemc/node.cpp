@@ -9,6 +9,7 @@
 #include "verilated_fst_c.h"
 // clang-format off
 #include "systemc/node.hpp"
+#include "firmware/regmap.hpp"
 #include "systemc/bus_words.hpp"
 #include "systemc/model_clock.hpp"
 
@@ -36,9 +37,6 @@ bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
   set_bus_words(w, v);
   return true;
 }
-
-// nd_node's decode: the torus window, 0x800-0xfff.
-bool to_torus(uint32_t addr) { return ((addr >> 11) & 1u) == 1u; }
 
 // Drives a side's bus request: `req` says whether this cycle's access is the side's own. A
 // side sees the bus's address and data only with a request of its own: a register block
@@ -205,10 +203,11 @@ fw::LinkCounters Node::link_counters(bool torus, unsigned link) {
 }
 
 fw::TorusLinkPerf Node::torus_perf(unsigned link) {
-  // The port's word address is the counter's offset in RegTrPerf / 8.
+  // The port's word address is the counter's offset in its window (what tr_perf sees of a
+  // bus address) / 8.
   const auto addresses = fw::torus_perf_addresses(link);
   std::array<unsigned, fw::kTorusPerfWords> sel{};
-  for (unsigned i = 0; i < sel.size(); ++i) sel[i] = (addresses[i] - fw::regmap::kRegTrPerf) / 8;
+  for (unsigned i = 0; i < sel.size(); ++i) sel[i] = (addresses[i] & (fw::regmap::kWinTrPerfSize - 1)) / 8;
   return fw::decode_torus_perf(read_service_port(
       *torus_, sel, [](Vtorus_net& x, unsigned s) { x.perf_svc_sel_i = static_cast<CData>(s); },
       [](Vtorus_net& x) { return static_cast<uint64_t>(x.perf_svc_word_o); }));
@@ -252,7 +251,9 @@ bool Node::drive_tree() {
     changed = true;
     (l == 0 ? m.gi0_in_i : l == 1 ? m.gi1_in_i : m.gi2_in_i) = b.gi;
   }
-  const bool req = request_.active && !to_torus(request_.addr);
+  // nd_node's decode (the same generated decode as the RTL's, from regmap/collnet.json): the
+  // torus side's window goes to the torus side, the rest to the tree side.
+  const bool req = request_.active && !fw::regmap::in_win_torus(request_.addr);
   changed |= drive_request(m, req, tree_req_, request_);
   // The rate pins (set_link_rates) are static; an edge after a change evaluates them.
   changed |= tree_config_changed_;
@@ -278,7 +279,7 @@ bool Node::drive_torus() {
     *tp[d].in_credit = f.credit;
     *tp[d].in_ctl = f.ctl;
   }
-  changed |= drive_request(m, request_.active && to_torus(request_.addr), torus_req_, request_);
+  changed |= drive_request(m, request_.active && fw::regmap::in_win_torus(request_.addr), torus_req_, request_);
   // The configuration pins (set_torus_config) are registered at the edge after a change.
   changed |= torus_config_changed_;
   torus_config_changed_ = false;
@@ -312,7 +313,7 @@ void Node::step() {
   if (tree_evaluated || !primed_) read_tree_outputs();
   if (torus_evaluated || !primed_) read_torus_outputs();
   primed_ = true;
-  if (request_.active) sel_torus_ = to_torus(request_.addr);
+  if (request_.active) sel_torus_ = fw::regmap::in_win_torus(request_.addr);
 
   for (unsigned l = 0; l < 3; ++l) {
     out_[l].put(cycle_, tree_out_[l]);

@@ -2,13 +2,15 @@
 // cn_regs on its own: the adapter's register block. The bench is a fw::RegisterBus on the
 // block's bus ports, so the real firmware (fw::TreeFirmware) and the generated register map
 // (firmware/regmap.hpp) drive it, and plays the FIFOs behind it (cn_vc's in the adapter) as
-// queues of the block's default depths. Covered: identification and the reset value of
-// every register, the class routes (privilege, tree shape, stray bits, every class driven on
-// routes_o), writes turned into pushes and reads into pops of the addressed VC's FIFOs
-// (single words, vectors of four words all or none, identity requests), the system VC's
-// privileged window, refused accesses that change nothing but their error bit, read-only
-// and write-only registers, sticky error bits and their clearing, the details of the first
-// header error, the bus timing; 20,000 random accesses against a model of the register map.
+// queues of the block's default depths. Covered: identification, and every register of
+// the generated register table (firmware/regmap_table.hpp) with its reset value, access
+// kind and privilege (tb/register_table_checks.hpp); the class routes (privilege, tree
+// shape, stray bits, every class driven on routes_o), writes turned into pushes and reads
+// into pops of the addressed VC's FIFOs (single words, vectors of four words all or none,
+// identity requests), the system VC's privileged window, refused accesses that change
+// nothing but their error bit, sticky error bits and their clearing, the details of the
+// first header error, the bus timing; 20,000 random accesses against a model of the
+// register map.
 #include <array>
 #include <deque>
 #include <iterator>
@@ -22,6 +24,7 @@
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/tree_firmware.hpp"
+#include "tb/register_table_checks.hpp"
 #include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
@@ -210,22 +213,12 @@ class RegsBench : public ClockedHarness<Vcn_regs>, public fw::RegisterBus {
   }
 };
 
-// The registers software reads without side effects, and their reset values as
-// regmap/collnet.json gives them (RegStatus: empty FIFOs of the default depths).
-struct ResetValue {
-  const char* name;
-  uint32_t addr;
-  uint64_t value;
-};
-const ResetValue kResetValues[] = {
-    {"RegId", kRegId, kRegIdValue},
-    {"RegStatus", kRegStatus,
-     set_field(set_field(0, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW, kInjPackets), kStatusInjDataFreeLsb,
-               kStatusInjDataFreeW, kInjWords)},
-    {"RegErr", kRegErr, 0},
-    {"RegErrInfo", kRegErrInfo, 0},
-    {"RegErrSource", kRegErrSource, 0},
-};
+// The generated register table's checks over the adapter's rows (its window, the system VC's
+// inside it), asking after every refused access whether a FIFO moved.
+RegisterTableChecks table_checks(RegsBench& b) {
+  return RegisterTableChecks(b, register_rows(in_win_cn),
+                             [&b](const RegisterInfo&) { return b.moved.none() ? "" : "a FIFO moved"; });
+}
 
 // ------------------------------------------------------------------ identification and reset
 TEST(CnRegs, IdentifiesItself) {
@@ -236,16 +229,16 @@ TEST(CnRegs, IdentifiesItself) {
   EXPECT_NO_THROW(tree.probe());
 }
 
+// The reset value of every register that has one, from the register table; the routes on
+// routes_o too.
 TEST(CnRegs, EveryRegisterHasItsResetValue) {
   RegsBench b;
   EXPECT_EQ(b->err_o, 0u);
   EXPECT_FALSE(b->rvalid_o);
-  for (const ResetValue& r : kResetValues) EXPECT_EQ(b.read(r.addr), r.value) << r.name;
-  EXPECT_EQ(b.read(kRegSysVcOffset + kRegStatus, true), kResetValues[1].value) << "the system VC's RegStatus";
-  for (unsigned c = 0; c < kNumClasses; ++c) {
-    EXPECT_EQ(b.read(reg_route_base(c)), 0u) << "class " << c;
-    EXPECT_EQ(b.route_of(c), 0u) << "class " << c << " on routes_o";
-  }
+  RegisterTableChecks check = table_checks(b);
+  EXPECT_EQ(check.reset_values(), std::vector<std::string>{});
+  EXPECT_GT(check.rows().size(), kNumClasses) << "the table holds the adapter's registers";
+  for (unsigned c = 0; c < kNumClasses; ++c) EXPECT_EQ(b.route_of(c), 0u) << "class " << c << " on routes_o";
   EXPECT_EQ(b.errors(), 0u) << "reading every register is no error";
   EXPECT_TRUE(b.moved.none());
 }
@@ -411,7 +404,8 @@ TEST(CnRegs, FlagsUnmappedAddresses) {
   EXPECT_TRUE(b.moved.none());
 }
 
-// A write to a read-only register changes nothing (no register, no FIFO) but ErrBadAddr.
+// A write to a read-only register (in the register table) changes nothing (no register, no
+// FIFO) but ErrBadAddr, whatever error state and FIFO levels it meets.
 TEST(CnRegs, ReadOnlyRegistersIgnoreWrites) {
   RegsBench b;
   b.report(bit(kErrBadRoute), 0xaaaa5555, 0x5555aaaa, 0b110);
@@ -421,19 +415,8 @@ TEST(CnRegs, ReadOnlyRegistersIgnoreWrites) {
     b.fifo[vc].rcv_words = {1, 2, 3, 4, 5, 6};
   }
   const uint64_t status = b.status(), sys_status = b.status(kVcSystem);
-  const uint32_t read_only[] = {kRegId, kRegStatus, kRegErr, kRegErrInfo, kRegErrSource,
-                                kRegRcvHdr, kRegRcvData, kRegRcvVector};
-  for (uint32_t addr : read_only) {
-    for (bool sys : {false, true}) {
-      const bool in_window = addr == kRegStatus || addr == kRegRcvHdr || addr == kRegRcvData || addr == kRegRcvVector;
-      if (sys && !in_window) continue;
-      const uint32_t a = sys ? addr + kRegSysVcOffset : addr;
-      b.write_vector(a, {~0ull, ~0ull, ~0ull, ~0ull}, sys);
-      EXPECT_TRUE(b.moved.none()) << "a write to 0x" << std::hex << a << " moved a FIFO";
-      EXPECT_EQ(b.errors(), bit(kErrBadRoute) | bit(kErrBadAddr)) << "0x" << std::hex << a;
-      b.write(kRegErrClear, bit(kErrBadAddr));
-    }
-  }
+  EXPECT_EQ(table_checks(b).read_only_ignore_writes(), std::vector<std::string>{});
+  EXPECT_EQ(b.errors(), bit(kErrBadRoute));
   EXPECT_EQ(b.read(kRegId), kRegIdValue);
   EXPECT_EQ(b.read(kRegErrInfo), info);
   EXPECT_EQ(b.read(kRegErrSource), source);
@@ -445,21 +428,29 @@ TEST(CnRegs, ReadOnlyRegistersIgnoreWrites) {
   }
 }
 
-// A read of a write-only register answers zero with ErrBadAddr and pushes nothing.
+// A read of a write-only register (in the register table) answers zero with ErrBadAddr and
+// pushes nothing.
 TEST(CnRegs, WriteOnlyRegistersReadAsZero) {
   RegsBench b;
-  const uint32_t write_only[] = {kRegInjHdr, kRegInjData, kRegErrClear, kRegInjIdentity, kRegInjVector};
-  for (uint32_t addr : write_only) {
-    for (bool sys : {false, true}) {
-      if (sys && addr == kRegErrClear) continue;
-      const uint32_t a = sys ? addr + kRegSysVcOffset : addr;
-      EXPECT_EQ(b.read_vector(a, sys), (Vector{0, 0, 0, 0})) << "0x" << std::hex << a;
-      EXPECT_TRUE(b.moved.none());
-      EXPECT_EQ(b.errors(), bit(kErrBadAddr)) << "0x" << std::hex << a;
-      b.clear_errors();
-    }
-  }
+  EXPECT_EQ(table_checks(b).write_only_read_as_zero(), std::vector<std::string>{});
+  EXPECT_EQ(b.errors(), 0u);
   for (const auto& f : b.fifo) EXPECT_TRUE(f.inj_entries.empty() && f.inj_words.empty());
+}
+
+// Every register the table marks privileged (the system classes' routes, the system VC's
+// window) refuses an access without the privileged bit with ErrPriv alone, moving nothing.
+TEST(CnRegs, PrivilegedRegistersRefuseUnprivilegedAccesses) {
+  RegsBench b;
+  for (auto& f : b.fifo) {
+    f.rcv_hdrs = {0x1234};
+    f.rcv_words = {1, 2, 3, 4};
+  }
+  EXPECT_EQ(table_checks(b).privileged_refuse_unprivileged(), std::vector<std::string>{});
+  EXPECT_EQ(b.errors(), 0u);
+  for (const auto& f : b.fifo) {
+    EXPECT_EQ(f.rcv_hdrs.size(), 1u);
+    EXPECT_EQ(f.rcv_words.size(), 4u);
+  }
 }
 
 // ------------------------------------------------------------------ FIFO registers
@@ -793,7 +784,7 @@ struct RegsModel {
                 RegsBench::Moves& mv, uint64_t set, uint32_t expected, uint32_t got, unsigned src) {
     Vector r{};
     uint64_t raised = set, clear = 0;
-    const bool window = addr >= kRegSysVcOffset && addr < 2 * kRegSysVcOffset;
+    const bool window = in_win_cn_sys_vc(addr);
     const unsigned vc = window ? kVcSystem : kVcUser;
     const uint32_t a = window ? addr - kRegSysVcOffset : addr;
     const auto& f = fifo[vc];

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// gi_barrier: a single unit's registers, and seven units wired as a binary tree (children
-// of i are 2i+1 on link 1 and 2i+2 on link 2, parent on link 0) computing AND and OR per
-// channel, barriers with sense reversal, non-participants, and privileged channels.
+// gi_barrier: a single unit's registers (every register of the generated register table in
+// the unit's window: reset values, access kinds, privileged channels), and seven units wired
+// as a binary tree (children of i are 2i+1 on link 1 and 2i+2 on link 2, parent on link 0)
+// computing AND and OR per channel, barriers with sense reversal, non-participants, and
+// privileged channels.
 #include <memory>
 #include <vector>
 
@@ -9,6 +11,7 @@
 
 #include "Vgi_barrier.h"
 #include "firmware/regmap.hpp"
+#include "tb/register_table_checks.hpp"
 #include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
@@ -33,6 +36,28 @@ uint64_t read_now(Unit& u, uint32_t addr) {
   u->req_i = 0;
   return u->rdata_o;
 }
+
+// One unit as a fw::RegisterBus: an access per clock edge. Its registers are 64-bit: a vector
+// write writes word 0, a vector read reads zeros above it.
+class UnitBus : public fw::RegisterBus {
+ public:
+  explicit UnitBus(Unit& u) : u_(u) {}
+  uint64_t read(uint32_t addr, bool priv = false) override {
+    u_->priv_i = priv;
+    return read_now(u_, addr);
+  }
+  void write(uint32_t addr, uint64_t data, bool priv = false) override {
+    tb::write(u_, addr, data, priv);
+    u_.tick();
+    u_->req_i = 0;
+  }
+  void write_vector(uint32_t addr, const Vector& v, bool priv = false) override { write(addr, v[0], priv); }
+  Vector read_vector(uint32_t addr, bool priv = false) override { return {read(addr, priv), 0, 0, 0}; }
+
+ private:
+  Unit& u_;
+};
+
 uint64_t route(unsigned up, unsigned down, bool part) {
   return (uint64_t{up} << kGiRouteUpLsb) | (uint64_t{down} << kGiRouteDownLsb) | (uint64_t{part} << kGiRoutePartBit);
 }
@@ -170,6 +195,19 @@ TEST(GiBarrier, ChannelsAreIndependent) {
   EXPECT_EQ(t.result_and(2, 0), 1u);
   EXPECT_EQ(t.result_and(2, 1), 0u);
   EXPECT_EQ(t.result_or(2, 1), 0u);
+}
+
+// Every register of the generated register table in the unit's window: its reset value, a
+// read-only one ignoring writes and a write-only one reading zero (the unit flags neither),
+// the system channels' routes refusing unprivileged writes with GiErrPriv.
+TEST(GiBarrierRegs, EveryRegisterOfTheTableBehavesAsItsAccessKindSays) {
+  Unit u;
+  UnitBus bus(u);
+  RegisterTableChecks check(bus, register_rows(in_win_gi));
+  EXPECT_GT(check.rows().size(), kGiChannels) << "the table holds the unit's registers";
+  EXPECT_EQ(check.all(), std::vector<std::string>{});
+  EXPECT_EQ(bus.read(kRegGiErr), 0u);
+  EXPECT_FALSE(u->err_o);
 }
 
 TEST(GiBarrierRegs, SystemChannelsNeedThePrivilegedBit) {

@@ -2,17 +2,17 @@
 // tr_regs on its own: the torus router's register block. The bench is a fw::RegisterBus on
 // the block's bus ports, so the real firmware (fw::TorusFirmware) and the generated
 // register map (firmware/regmap.hpp) drive it, and plays the router's FIFOs behind it as
-// queues of tr_pkg's depths. Covered: the reset value of every register; RegTrConfig showing
-// the coordinate, size and link-down pins; writes turned into pushes into the addressed
-// injection FIFO (a header one word, a chunk four) and reads into pops of the addressed
-// reception FIFO, by the firmware sending and receiving whole packets; a push without room
-// and a read of more than a FIFO holds refused with nothing moved and their error bit set;
-// read-only and write-only registers and unmapped addresses; sticky error bits (the
-// router's pulses and the block's own) and their clearing; RegTrStatus and status_o; the
-// bus timing; 20,000 random accesses against a model of the register map.
+// queues of tr_pkg's depths. Covered: every register of the generated register table
+// (firmware/regmap_table.hpp) in the router's window with its reset value and access kind
+// (tb/register_table_checks.hpp); RegTrConfig showing the coordinate, size and link-down
+// pins; writes turned into pushes into the addressed injection FIFO (a header one word, a
+// chunk four) and reads into pops of the addressed reception FIFO, by the firmware sending
+// and receiving whole packets; a push without room and a read of more than a FIFO holds
+// refused with nothing moved and their error bit set; unmapped addresses; sticky error bits
+// (the router's pulses and the block's own) and their clearing; RegTrStatus and status_o;
+// the bus timing; 20,000 random accesses against a model of the register map.
 #include <array>
 #include <deque>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,6 +25,7 @@
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/tree_firmware.hpp"
+#include "tb/register_table_checks.hpp"
 #include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
@@ -227,37 +228,25 @@ std::vector<uint64_t> payload_of(std::mt19937_64& rng, const fw::TorusHeader& h)
   return p;
 }
 
-// The registers a read leaves as they are, and the write-only ones.
-const uint32_t kReadOnly[] = {kRegTrStatus, kRegTrErr, kRegTrConfig};
-std::vector<uint32_t> write_only() {
-  std::vector<uint32_t> a{kRegTrErrClear};
-  for (unsigned k = 0; k < kTrInjFifos; ++k) {
-    a.push_back(reg_tr_inj_hdr(k));
-    a.push_back(reg_tr_inj_chunk(k));
-  }
-  return a;
-}
-std::vector<uint32_t> popping() {
-  std::vector<uint32_t> a;
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) {
-    a.push_back(reg_tr_rcv_hdr(k));
-    a.push_back(reg_tr_rcv_chunk(k));
-  }
-  return a;
+// The generated register table's checks over the router's window, asking after every
+// refused access whether a FIFO moved.
+RegisterTableChecks table_checks(TrRegsBench& b) {
+  return RegisterTableChecks(b, register_rows(in_win_tr),
+                             [&b](const RegisterInfo&) { return b.moved.none() ? "" : "a FIFO moved"; });
 }
 
 // ------------------------------------------------------------------ reset
-// Every register's value after reset: RegTrErr's reset from regmap/collnet.json (0); RegTrStatus
-// shows empty FIFOs (every injection FIFO's TrInjFlits free); RegTrConfig the pins.
+// Every register's value after reset: the register table's (RegTrStatus: every injection
+// FIFO's TrInjFlits free; RegTrErr: 0), the same on status_o; RegTrConfig the pins.
 TEST(TrRegs, EveryRegisterHasItsResetValue) {
   TrRegsBench b;
   EXPECT_EQ(b->err_o, 0u);
   EXPECT_FALSE(b->rvalid_o);
   EXPECT_EQ(wide_bits(b->rdata_o.data(), 0, 64), 0u);
-  const uint64_t empty = status_word({kTrInjFlits, kTrInjFlits, kTrInjFlits}, {0, 0}, false);
-  EXPECT_EQ(b->status_o, empty);
-  EXPECT_EQ(b.read(kRegTrStatus), empty);
-  EXPECT_EQ(b.read(kRegTrErr), 0u);
+  EXPECT_EQ(b->status_o, status_word({kTrInjFlits, kTrInjFlits, kTrInjFlits}, {0, 0}, false));
+  RegisterTableChecks check = table_checks(b);
+  EXPECT_EQ(check.reset_values(), std::vector<std::string>{});
+  EXPECT_GT(check.rows().size(), 2 * (kTrInjFifos + kTrRcvFifos)) << "the table holds the router's registers";
   EXPECT_EQ(b.read(kRegTrConfig), config_word({1, 2, 3}, {4, 4, 4}, 0));
   EXPECT_EQ(b.errors(), 0u) << "reading every readable register is no error";
   EXPECT_TRUE(b.moved.none());
@@ -328,35 +317,28 @@ TEST(TrRegs, ConfigShowsTheNodesPlaceTheTorusSizeAndItsDownLinks) {
 }
 
 // ------------------------------------------------------------------ addresses
+// A write to a read-only register of the register table changes nothing (a write of ones to
+// RegTrErr clears nothing) but TrErrBadAccess, whatever error state and FIFO levels it meets.
 TEST(TrRegs, ReadOnlyRegistersIgnoreWrites) {
   TrRegsBench b;
   b.router_error(static_cast<unsigned>(bit(kTrErrDownLink)));
   for (unsigned k = 0; k < kTrRcvFifos; ++k) b.rcv[k] = {1 + k, 2, 3, 4, 5};
   b.inj[1] = {7, 7};
   const uint64_t config = b.read(kRegTrConfig);
-  std::vector<uint32_t> read_only(std::begin(kReadOnly), std::end(kReadOnly));
-  for (uint32_t a : popping()) read_only.push_back(a);
-  for (uint32_t a : read_only) {
-    b.write_vector(a, {~0ull, ~0ull, ~0ull, ~0ull});
-    EXPECT_TRUE(b.moved.none()) << "a write to 0x" << std::hex << a << " moved a FIFO";
-    EXPECT_EQ(b.errors(), bit(kTrErrDownLink) | bit(kTrErrBadAccess))
-        << "0x" << std::hex << a << ": a write of ones to RegTrErr clears nothing";
-    b.write(kRegTrErrClear, bit(kTrErrBadAccess));
-  }
+  EXPECT_EQ(table_checks(b).read_only_ignore_writes(), std::vector<std::string>{});
+  EXPECT_EQ(b.errors(), bit(kTrErrDownLink));
   EXPECT_EQ(b.read(kRegTrConfig), config);
   EXPECT_EQ(b.status(), b.want_status(true));
   for (unsigned k = 0; k < kTrRcvFifos; ++k) EXPECT_EQ(b.rcv[k].size(), 5u);
   EXPECT_EQ(b.inj[1].size(), 2u);
 }
 
+// A read of a write-only register of the register table answers zero with TrErrBadAccess
+// and pushes nothing.
 TEST(TrRegs, WriteOnlyRegistersReadAsZero) {
   TrRegsBench b;
-  for (uint32_t a : write_only()) {
-    EXPECT_EQ(b.read_vector(a), (Vector{0, 0, 0, 0})) << "0x" << std::hex << a;
-    EXPECT_TRUE(b.moved.none()) << "a read of 0x" << std::hex << a << " moved a FIFO";
-    EXPECT_EQ(b.errors(), bit(kTrErrBadAccess)) << "0x" << std::hex << a;
-    b.clear_errors();
-  }
+  EXPECT_EQ(table_checks(b).write_only_read_as_zero(), std::vector<std::string>{});
+  EXPECT_EQ(b.errors(), 0u);
   for (const auto& q : b.inj) EXPECT_TRUE(q.empty());
 }
 
@@ -697,9 +679,8 @@ TEST(TrRegs, RandomAccessesMatchTheRegisterMap) {
   std::mt19937_64 rng(seed);
   TrRegsBench b;
   TrRegsModel model;
-  std::vector<uint32_t> mapped{kRegTrStatus, kRegTrErr, kRegTrConfig, kRegTrErrClear};
-  for (uint32_t a : write_only()) mapped.push_back(a);
-  for (uint32_t a : popping()) mapped.push_back(a);
+  std::vector<uint32_t> mapped;
+  for (const RegisterInfo& r : register_rows(in_win_tr)) mapped.push_back(r.addr);
   unsigned reads = 0, pushes = 0, pops = 0, refused = 0;
   // How fast the router drains injection and fills reception behind the block's back,
   // changed now and then, and now and then new FIFO levels: nearly empty, nearly full or
@@ -732,7 +713,7 @@ TEST(TrRegs, RandomAccessesMatchTheRegisterMap) {
     // address.
     uint32_t addr;
     switch (rng() % 8) {
-      case 0: addr = 0x800 + static_cast<uint32_t>(rng() % 0x100); break;
+      case 0: addr = kWinTrBase + static_cast<uint32_t>(rng() % 0x100); break;
       case 1: addr = static_cast<uint32_t>(rng() % (1u << kBusAddrBits)) & ~7u; break;
       default: addr = mapped[rng() % mapped.size()]; break;
     }

@@ -52,8 +52,8 @@ module gi_barrier #(
   logic [gi_pkg::GiRouteUpW-1:0] new_up;
   assign wr       = req_i && we_i;
   assign rd       = req_i && !we_i;
-  assign is_route = (addr_i[AddrBits-1:5] == gi_pkg::RegGiRouteBase[AddrBits-1:5]) && (addr_i[2:0] == 3'b0);
-  assign ch_idx   = addr_i[4:3];
+  assign is_route = gi_pkg::in_reg_gi_route_base(addr_i);
+  assign ch_idx   = gi_pkg::reg_gi_route_base_index(addr_i);
   assign new_up   = gi_pkg::gi_route_up(wdata_i[RB-1:0]);
   assign new_down = gi_pkg::gi_route_down(wdata_i[RB-1:0]);
   assign route_ok = (wdata_i[WordBits-1:RB] == '0) && !(new_up != UpNone && new_down[new_up]);

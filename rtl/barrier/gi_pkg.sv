@@ -43,7 +43,9 @@ package gi_pkg;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- registers
-  // Byte addresses in the node's register space (0x400-0x7ff); 8-byte registers.
+  // Byte addresses in the barrier unit's window (WinGi); 8-byte registers. A write to a
+  // read-only register changes nothing and a read of a write-only one returns zero: the unit
+  // flags neither.
   // RW route of channel c; channels GiFirstPrivCh and up need the privileged bit to write
   localparam logic [11:0] RegGiRouteBase       = 12'h400;
   localparam int RegGiRouteBaseStride = 8;  // RegGiRouteBase + c * this
@@ -51,7 +53,17 @@ package gi_pkg;
   localparam logic [11:0] RegGiLocal           = 12'h420;
   localparam logic [11:0] RegGiResult          = 12'h428;  // RO  the channels' reductions
   localparam logic [11:0] RegGiErr             = 12'h430;  // RO  sticky error bits
-  localparam logic [11:0] RegGiErrClear        = 12'h438;  // WO  write ones to clear
+  localparam logic [11:0] RegGiErrClear        = 12'h438;  // W1C write ones to clear
+  // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
+  // count), and its index.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [1:0] reg_gi_route_base_index(input logic [11:0] a);
+    reg_gi_route_base_index = a[4:3];
+  endfunction
+  function automatic logic in_reg_gi_route_base(input logic [11:0] a);
+    in_reg_gi_route_base = (a[11:5] == RegGiRouteBase[11:5]) && (a[2:0] == 3'd0);
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- RegGiResult fields
   localparam int GiResultAndLsb = 0;  // AND over the channel, bit c for channel c

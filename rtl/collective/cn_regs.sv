@@ -84,15 +84,14 @@ module cn_regs
   logic [cn_pkg::BusAddrBits-1:0] faddr;
   logic                           is_route;
   logic [3:0]                     route_idx;
-  assign in_sys    = (addr_i[cn_pkg::BusAddrBits-1:7] == cn_pkg::RegSysVcOffset[cn_pkg::BusAddrBits-1:7]);
+  assign in_sys    = cn_pkg::in_win_cn_sys_vc(addr_i);
   assign denied    = req_i && in_sys && !priv_i;
   assign vc        = in_sys;
   assign faddr     = in_sys ? (addr_i - cn_pkg::RegSysVcOffset) : addr_i;
   assign wr        = req_i && we_i && !denied;
   assign rd        = req_i && !we_i && !denied;
-  assign is_route  = (addr_i[cn_pkg::BusAddrBits-1:7] == cn_pkg::RegRouteBase[cn_pkg::BusAddrBits-1:7]) &&
-                     (addr_i[2:0] == 3'b0);
-  assign route_idx = addr_i[6:3];
+  assign is_route  = cn_pkg::in_reg_route_base(addr_i);
+  assign route_idx = cn_pkg::reg_route_base_index(addr_i);
 
   // A class route is a tree route: the up link is not also a down link and at most two
   // links go down (the ALU has two child inputs); bits above the route must be zero.

@@ -2,8 +2,8 @@
 // nd_node: the node top that the machine instantiates once per node: its tree side
 // (nd_tree_net: the combining-network adapter, the barrier unit and the tree links' link
 // ends) and its torus side (nd_torus_net: the router, its registers and the torus links'
-// link ends) behind the node's register bus (addresses 0x400-0x7ff go to the tree side's
-// barrier unit and link counters, 0x800-0xfff to the torus, the rest to the adapter).
+// link ends) behind the node's register bus (the torus side's window, cn_pkg::WinTorus, goes
+// to the torus side, the rest to the tree side: regmap/collnet.json's address windows).
 // Every output is driven by a register inside a block, so a node is evaluated once per
 // clock edge and links are pure delays between nodes. The flat engine (nd_machine)
 // instantiates nd_node; the SystemC machine Verilates the two sides as separate models
@@ -176,13 +176,14 @@ module nd_node (
   /*verilator no_inline_module*/
 
   // ------------------------------------------------------------ register bus decode
-  // The torus window goes to the torus side; the tree side splits the rest between the
-  // adapter and the barrier unit. Every read path is registered in its unit; the select
-  // is registered too.
+  // The torus side's window goes to the torus side; the tree side splits the rest between
+  // the adapter, the barrier unit and the link counters. Every read path is registered in
+  // its unit; the select is registered too. systemc/node.cpp decodes the same way, with the
+  // same generated decode (fw::regmap::in_win_torus).
   logic                           to_tr, sel_tr_q, tree_rvalid, tr_rvalid, tree_err, tr_err;
   logic [cn_pkg::BusDataBits-1:0] tree_rdata, tr_rdata;
 
-  assign to_tr = bus_addr_i[11];
+  assign to_tr = cn_pkg::in_win_torus(bus_addr_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)        sel_tr_q <= 1'b0;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // nd_torus_net: the node's torus side: the six-link router, a link end (lk_port: CRC,
 // sequence numbers, retransmission) on each of its links, and their register blocks (the
-// register bus's window 0x800-0xfff: the router's, the link counters at 0xa00 and the
-// router's performance counters (tr_perf) at 0xc00), with the node's torus configuration
-// registered at its edge. The link ports are the wires: credits are running counts and
-// each link has a control word (lk_pkg::LkCtl*). A block of its own so that a simulator
-// can evaluate it apart from the tree side: the SystemC machine Verilates it as one model
-// per node and skips it on cycles where it is quiescent (systemc/node.cpp). Port names
-// are nd_node's, so waveforms read the same.
+// register bus's torus window cn_pkg::WinTorus: the router's in WinTr, the link counters in
+// WinLkTorus and the router's performance counters (tr_perf) in WinTrPerf), with the node's
+// torus configuration registered at its edge. The link ports are the wires: credits are
+// running counts and each link has a control word (lk_pkg::LkCtl*). A block of its own so
+// that a simulator can evaluate it apart from the tree side: the SystemC machine Verilates
+// it as one model per node and skips it on cycles where it is quiescent
+// (systemc/node.cpp). Port names are nd_node's, so waveforms read the same.
 `default_nettype none
 
 module nd_torus_net (
@@ -213,16 +213,16 @@ module nd_torus_net (
   );
 
   // ------------------------------------------------------------ registers
-  // The link area (lk_pkg::RegLkTorus, 0xa00-0xbff) goes to the link counters, the
-  // performance area (tr_pkg::RegTrPerf, 0xc00-0xfff) to the performance counters, the rest
-  // of the window to the router's register block. Every read path is registered; so is the
-  // select.
+  // The link counters' window (cn_pkg::WinLkTorus, lk_pkg::RegLkTorus) goes to the link
+  // counters, the performance counters' (WinTrPerf, tr_pkg::RegTrPerf) to the performance
+  // counters, the rest of the torus side's window to the router's register block. Every
+  // read path is registered; so is the select.
   logic                           to_lk, to_perf, sel_lk_q, sel_perf_q, tr_rvalid, lk_rvalid, lk_bad;
   logic                           perf_rvalid, perf_bad;
   logic [cn_pkg::BusDataBits-1:0] tr_rdata;
   logic [63:0]                    lk_rdata, perf_rdata;
-  assign to_lk   = (bus_addr_i[11:9] == lk_pkg::RegLkTorus[11:9]);
-  assign to_perf = (bus_addr_i[11:10] == tr_pkg::RegTrPerf[11:10]);
+  assign to_lk   = cn_pkg::in_win_lk_torus(bus_addr_i);
+  assign to_perf = cn_pkg::in_win_tr_perf(bus_addr_i);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sel_lk_q   <= 1'b0;
@@ -242,13 +242,13 @@ module nd_torus_net (
 
   tr_perf u_perf (
     .clk_i, .rst_ni, .flit_i(perf_flit), .busy_i(perf_busy), .stall_i(perf_stall),
-    .req_i(bus_req_i && to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i[9:0]),
+    .req_i(bus_req_i && to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i[cn_pkg::WinTrPerfBits-1:0]),
     .rvalid_o(perf_rvalid), .rdata_o(perf_rdata), .bad_o(perf_bad),
     .svc_sel_i(perf_svc_sel_i), .svc_word_o(perf_svc_word_o)
   );
 
   lk_regs #(.Links(6)) u_link_regs (
-    .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[8:0]),
+    .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[cn_pkg::WinLkTorusBits-1:0]),
     .rvalid_o(lk_rvalid), .rdata_o(lk_rdata), .bad_o(lk_bad), .counters_i(lk_counters)
   );
 

@@ -2,8 +2,9 @@
 // nd_tree_net: the node's tree side: the combining-network adapter, the barrier unit
 // with its barrier wires beside the tree links (gi*_in_i/gi*_out_o), and a link end
 // (lk_port: CRC, sequence numbers, retransmission) on each tree link, behind the part of
-// the node's register bus that is theirs (0x400-0x5ff to the barrier unit, 0x600-0x7ff to
-// the link counters, the rest to the adapter; nd_node sends the torus window elsewhere).
+// the node's register bus that is theirs (the windows cn_pkg::WinGi to the barrier unit,
+// WinLkTree to the link counters, the rest to the adapter; nd_node sends the torus side's
+// window elsewhere).
 // The link ports are the wires: credits are running counts and each link has a control
 // word (lk_pkg::LkCtl*). A block of its own so that a simulator can evaluate it apart from
 // the torus side: the SystemC machine Verilates it as one model per node and skips it on
@@ -84,17 +85,17 @@ module nd_tree_net #(
 );
 
   // ------------------------------------------------------------ register bus decode
-  // 0x400-0x5ff to the barrier unit, the link area 0x600-0x7ff (lk_pkg::RegLkTree) to the
-  // link counters, the rest to the adapter. Every read path is registered in its unit; the
-  // select is registered too. The barrier unit and the link counters have only one-word
-  // registers: their read data is word 0 of the wide bus.
+  // The barrier unit's window (cn_pkg::WinGi) to the barrier unit, the link counters'
+  // (WinLkTree, lk_pkg::RegLkTree) to the link counters, the rest to the adapter. Every read
+  // path is registered in its unit; the select is registered too. The barrier unit and the
+  // link counters have only one-word registers: their read data is word 0 of the wide bus.
   logic                           to_gi, to_lk, cn_rvalid, gi_rvalid, lk_rvalid, lk_bad, cn_err, gi_err;
   logic [1:0]                     sel_q;  // 0 adapter, 1 barrier unit, 2 link counters
   logic [cn_pkg::BusDataBits-1:0] cn_rdata;
   logic [cn_pkg::FlitBits-1:0]    gi_rdata, lk_rdata;
 
-  assign to_gi = (bus_addr_i[11:9] == 3'b010);
-  assign to_lk = (bus_addr_i[11:9] == lk_pkg::RegLkTree[11:9]);
+  assign to_gi = cn_pkg::in_win_gi(bus_addr_i);
+  assign to_lk = cn_pkg::in_win_lk_tree(bus_addr_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)        sel_q <= 2'd0;
@@ -177,7 +178,7 @@ module nd_tree_net #(
   assign lk_svc_word_o = (32'(lk_svc_sel_i) < Links * 8) ? lk_counters[32'(lk_svc_sel_i)*64 +: 64] : '0;
 
   lk_regs #(.Links(Links)) u_link_regs (
-    .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[8:0]),
+    .clk_i, .rst_ni, .req_i(bus_req_i && to_lk), .we_i(bus_we_i), .addr_i(bus_addr_i[cn_pkg::WinLkTreeBits-1:0]),
     .rvalid_o(lk_rvalid), .rdata_o(lk_rdata), .bad_o(lk_bad), .counters_i(lk_counters)
   );
 

@@ -108,15 +108,16 @@ package tr_pkg;
   localparam int TrOutW          = 3;  // a router output 0..TrNumOuts-1
 
   // ---------------------------------------------------------------- registers
-  // The torus window of the node's register bus, 0x800-0xfff (the link counters at 0xa00,
-  // RegLkTorus; the performance counters at 0xc00, RegTrPerf). Every access completes in the
-  // cycle it is presented; read data follows a cycle later. A refused access (no room, too
-  // little to read, bad address) changes nothing but its error bit.
+  // The router's registers, in its window (WinTr) of the torus side's (WinTorus), whose
+  // other windows hold the link counters (WinLkTorus, RegLkTorus) and the performance
+  // counters (WinTrPerf, RegTrPerf). Every access completes in the cycle it is presented;
+  // read data follows a cycle later. A refused access (no room, too little to read, bad
+  // address) changes nothing but its error bit.
   localparam logic [11:0] RegTrStatus         = 12'h800;  // RO  FIFO levels
   // RO sticky error bits; the router reports the first TrRouterErrBits (as pulses), the register
   // block the rest
   localparam logic [11:0] RegTrErr            = 12'h808;
-  localparam logic [11:0] RegTrErrClear       = 12'h810;  // WO  write ones to clear error bits
+  localparam logic [11:0] RegTrErrClear       = 12'h810;  // W1C write ones to clear error bits
   // RO the node's place in the torus (configuration pins)
   localparam logic [11:0] RegTrConfig         = 12'h818;
   // WO push a header into injection FIFO k (0, 1 normal, 2 high priority)
@@ -132,10 +133,47 @@ package tr_pkg;
   localparam logic [11:0] RegTrRcvChunk       = 12'h870;
   localparam int RegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
   // RO torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall)
-  // at + TrPerfVcStride·v + 8·k; a write, or a read of an address in 0xc00-0xfff that names no
-  // counter, sets TrErrBadAccess
+  // at + TrPerfVcStride·v + 8·k; a write, or a read of an address in their window (WinTrPerf) that
+  // names no counter, sets TrErrBadAccess
   localparam logic [11:0] RegTrPerf           = 12'hc00;
   localparam int RegTrPerfStride     = 128;  // RegTrPerf + d * this
+  // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
+  // count), and its index.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [1:0] reg_tr_inj_hdr_index(input logic [11:0] a);
+    reg_tr_inj_hdr_index = a[4:3];
+  endfunction
+  function automatic logic in_reg_tr_inj_hdr(input logic [11:0] a);
+    in_reg_tr_inj_hdr = (a[11:5] == RegTrInjHdr[11:5]) && (a[2:0] == 3'd0) &&
+        (32'(a[4:3]) < TrInjFifos);
+  endfunction
+  function automatic logic [1:0] reg_tr_inj_chunk_index(input logic [11:0] a);
+    reg_tr_inj_chunk_index = a[4:3];
+  endfunction
+  function automatic logic in_reg_tr_inj_chunk(input logic [11:0] a);
+    in_reg_tr_inj_chunk = (a[11:5] == RegTrInjChunk[11:5]) && (a[2:0] == 3'd0) &&
+        (32'(a[4:3]) < TrInjFifos);
+  endfunction
+  function automatic logic reg_tr_rcv_hdr_index(input logic [11:0] a);
+    reg_tr_rcv_hdr_index = a[3:3];
+  endfunction
+  function automatic logic in_reg_tr_rcv_hdr(input logic [11:0] a);
+    in_reg_tr_rcv_hdr = (a[11:4] == RegTrRcvHdr[11:4]) && (a[2:0] == 3'd0);
+  endfunction
+  function automatic logic reg_tr_rcv_chunk_index(input logic [11:0] a);
+    reg_tr_rcv_chunk_index = a[3:3];
+  endfunction
+  function automatic logic in_reg_tr_rcv_chunk(input logic [11:0] a);
+    in_reg_tr_rcv_chunk = (a[11:4] == RegTrRcvChunk[11:4]) && (a[2:0] == 3'd0);
+  endfunction
+  function automatic logic [2:0] reg_tr_perf_index(input logic [11:0] a);
+    reg_tr_perf_index = a[9:7];
+  endfunction
+  function automatic logic in_reg_tr_perf(input logic [11:0] a);
+    in_reg_tr_perf = (a[11:10] == RegTrPerf[11:10]) && (a[2:0] == 3'd0) &&
+        (32'(a[9:7]) < NumDirs);
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- RegTrStatus fields
   localparam int TrStatusInjFreeLsb     = 0;  // free flits of injection FIFO k

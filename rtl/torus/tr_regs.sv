@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// tr_regs: the torus router's register block on the node's register bus (the window
-// 0x800-0xbff). It turns writes into pushes into the router's injection FIFOs (a header
+// tr_regs: the torus router's register block on the node's register bus (its window
+// cn_pkg::WinTr). It turns writes into pushes into the router's injection FIFOs (a header
 // is one word, a chunk is four: one vector write) and reads into pops from its reception
 // FIFOs, shows the FIFO levels and the node's torus configuration, and keeps the sticky
 // error bits (the router's error pulses and its own). Every access completes in the cycle
@@ -47,18 +47,16 @@ module tr_regs #(
 );
 
   // ------------------------------------------------------------ decode
-  // FIFO k of a group answers at the group's base + 8*k.
+  // FIFO k of a group answers at the group's base + 8*k (the groups' decodes: tr_pkg).
   logic       wr, rd, in_inj_hdr, in_inj_chunk, in_rcv_hdr, in_rcv_chunk;
   logic [1:0] fifo;
   assign wr   = req_i && we_i;
   assign rd   = req_i && !we_i;
-  assign fifo = addr_i[4:3];
-  assign in_inj_hdr   = (addr_i[11:5] == tr_pkg::RegTrInjHdr[11:5]) && (addr_i[2:0] == 3'b0) &&
-                        (32'(fifo) < tr_pkg::TrInjFifos);
-  assign in_inj_chunk = (addr_i[11:5] == tr_pkg::RegTrInjChunk[11:5]) && (addr_i[2:0] == 3'b0) &&
-                        (32'(fifo) < tr_pkg::TrInjFifos);
-  assign in_rcv_hdr   = (addr_i[11:4] == tr_pkg::RegTrRcvHdr[11:4]) && (addr_i[2:0] == 3'b0);
-  assign in_rcv_chunk = (addr_i[11:4] == tr_pkg::RegTrRcvChunk[11:4]) && (addr_i[2:0] == 3'b0);
+  assign fifo = tr_pkg::reg_tr_inj_hdr_index(addr_i);  // the chunk group's too (same stride)
+  assign in_inj_hdr   = tr_pkg::in_reg_tr_inj_hdr(addr_i);
+  assign in_inj_chunk = tr_pkg::in_reg_tr_inj_chunk(addr_i);
+  assign in_rcv_hdr   = tr_pkg::in_reg_tr_rcv_hdr(addr_i);
+  assign in_rcv_chunk = tr_pkg::in_reg_tr_rcv_chunk(addr_i);
 
   logic wr_inj, wr_clear, wr_bad, rd_rcv, rd_plain, rd_bad;
   assign wr_inj   = wr && (in_inj_hdr || in_inj_chunk);
@@ -86,7 +84,7 @@ module tr_regs #(
   logic               rk;  // the reception FIFO addressed
   logic [RcvCntW-1:0] held;
   logic               rcv_ok;
-  assign rk        = fifo[0];
+  assign rk        = tr_pkg::reg_tr_rcv_hdr_index(addr_i);  // the chunk group's too
   assign held      = rcv_count_i[32'(rk)*RcvCntW +: RcvCntW];
   assign rcv_ok    = rd_rcv && (32'(held) >= (in_rcv_chunk ? 4 : 1));
   assign rcv_pop_o = rcv_ok ? (rk ? 2'b10 : 2'b01) : 2'b00;
