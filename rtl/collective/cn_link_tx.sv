@@ -8,6 +8,7 @@
 // Engine side: send_i/vc_i/hdr_i/data_i, can_start_o[v] (a credit of VC v is available)
 // Link side:   valid_o/vc_o/hdr_o/data_o (registered), credit_i[v] (one pulse per packet
 //              buffer of VC v freed at the receiver)
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_link_tx #(
@@ -66,18 +67,9 @@ module cn_link_tx #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(send_i && hdr_i && !can_start_o[vc_i]))
-    else $error("cn_link_tx: header sent without a credit of its VC");
-`endif
-`endif
+  `CMN_ASSERT_NEVER(HdrWithoutCredit, send_i && hdr_i && !can_start_o[vc_i], "header sent without a credit of its VC")
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (Credits < 1) begin : g_check_credits
-    $fatal(1, "cn_link_tx: Credits (%0d) must be at least 1", Credits);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_credits, Credits >= 1, $sformatf("cn_link_tx: Credits (%0d) must be at least 1", Credits))
 
 endmodule : cn_link_tx
 

@@ -10,6 +10,7 @@
 // nothing but its error bit. Each VC has its own FIFO stacks; the addressed VC is chosen
 // by the register window (cn_pkg::RegSysVcOffset), the error state and routes are shared.
 // Addresses and fields: cn_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_regs
@@ -251,17 +252,13 @@ module cn_regs
     end
   end
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // RegStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
-  if (InjPackets >= (1 << HdrFreeW) || InjPackets * cn_pkg::PayloadFlits >= (1 << DataFreeW)) begin : g_check_inj
-    $fatal(1, "cn_regs: InjPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
-           InjPackets, HdrFreeW, DataFreeW);
-  end
-  if (RcvPackets >= (1 << RcvHdrW) || RcvPackets * cn_pkg::PayloadFlits >= (1 << RcvDataW)) begin : g_check_rcv
-    $fatal(1, "cn_regs: RcvPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
-           RcvPackets, RcvHdrW, RcvDataW);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_inj, InjPackets < (1 << HdrFreeW) && InjPackets * cn_pkg::PayloadFlits < (1 << DataFreeW),
+                    $sformatf("cn_regs: InjPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+                              InjPackets, HdrFreeW, DataFreeW))
+  `CMN_ASSERT_PARAM(g_check_rcv, RcvPackets < (1 << RcvHdrW) && RcvPackets * cn_pkg::PayloadFlits < (1 << RcvDataW),
+                    $sformatf("cn_regs: RcvPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+                              RcvPackets, RcvHdrW, RcvDataW))
 
 endmodule : cn_regs
 

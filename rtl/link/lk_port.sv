@@ -35,6 +35,7 @@
 //
 // Counters (lk_pkg::LkTxFlits ... LkState) are on counters_o, for the register block
 // (lk_regs) and the machine's service port.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module lk_port #(
@@ -313,31 +314,22 @@ module lk_port #(
     counters_o[32'(lk_pkg::LkState)*64 +: 64]     = state;
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // The node keeps its packets within the buffer (hold_o): a write never overruns an
   // unacknowledged flit.
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(write && 32'(held) == Depth))
-    else $error("lk_port: retransmission buffer overrun (the node started a packet while held)");
+  `CMN_ASSERT_NEVER(BufferOverrun, write && 32'(held) == Depth,
+                    "retransmission buffer overrun (the node started a packet while held)")
   // Everything sent is written, everything acknowledged was sent.
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   (sent_off <= held) && (send_off <= sent_off))
-    else $error("lk_port: sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)",
-                ack_q, send_q, hi_q, wr_q);
-`endif
-`endif
+  `CMN_ASSERT(SeqOrdered, (sent_off <= held) && (send_off <= sent_off),
+              $sformatf("sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)", ack_q, send_q,
+                        hi_q, wr_q))
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (HdrBit < 0 || HdrBit >= DataW) begin : g_check_hdr
-    $fatal(1, "lk_port: HdrBit (%0d) must name one of the DataW (%0d) flit bits", HdrBit, DataW);
-  end
-  if (FlitIn > lk_pkg::LkCrcInBits || SbIn > lk_pkg::LkSbInBits) begin : g_check_crc
-    $fatal(1, "lk_port: a flit (%0d bits) or side-band word (%0d bits) is wider than its CRC covers", FlitIn, SbIn);
-  end
-  if (PacketFlits + 2 > Depth) begin : g_check_depth
-    $fatal(1, "lk_port: a packet of %0d flits does not fit the retransmission buffer", PacketFlits);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_hdr, HdrBit >= 0 && HdrBit < DataW,
+                    $sformatf("lk_port: HdrBit (%0d) must name one of the DataW (%0d) flit bits", HdrBit, DataW))
+  `CMN_ASSERT_PARAM(g_check_crc, FlitIn <= lk_pkg::LkCrcInBits && SbIn <= lk_pkg::LkSbInBits,
+                    $sformatf("lk_port: a flit (%0d bits) or side-band word (%0d bits) is wider than its CRC covers",
+                              FlitIn, SbIn))
+  `CMN_ASSERT_PARAM(g_check_depth, PacketFlits + 2 <= Depth,
+                    $sformatf("lk_port: a packet of %0d flits does not fit the retransmission buffer", PacketFlits))
 
 endmodule : lk_port
 

@@ -8,6 +8,7 @@
 // refused access (no room, too little to read, an unmapped address, a write to a
 // read-only register) changes nothing but its error bit.
 // Addresses and fields: tr_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_regs #(
@@ -140,13 +141,10 @@ module tr_regs #(
     end
   end
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // RegTrStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
-  if (tr_pkg::TrInjFlits >= (1 << InjFreeW) || tr_pkg::TrRcvFlits >= (1 << RcvCountW)) begin : g_check_status
-    $fatal(1, "tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
-           tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_status, tr_pkg::TrInjFlits < (1 << InjFreeW) && tr_pkg::TrRcvFlits < (1 << RcvCountW),
+                    $sformatf("tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
+                              tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW))
 
 endmodule : tr_regs
 

@@ -10,6 +10,7 @@
 //
 // Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
 // FirstInj+k (24+k). Outputs: links 0..5, reception 6 (normal) and 7 (priority).
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_router #(
@@ -344,18 +345,13 @@ module tr_router #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar d = 0; d < Dirs; d++) begin : g_credit_check
     for (genvar v = 0; v < Vcs; v++) begin : g_vc
       localparam int Max = (v < DynVcs) ? DynFlits : EscSlots;
-      always_ff @(posedge clk_i) if (rst_ni) assert (
-                       32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max)
-        else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
+      `CMN_ASSERT(CreditsWithinBuffer, 32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max,
+                  $sformatf("link %0d VC %0d holds more credits than buffers", d, v))
     end
   end
-`endif
-`endif
 
 endmodule : tr_router
 
