@@ -25,7 +25,7 @@ RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(wildcard rtl/common/*.sv) $(filter-
             rtl/link/lk_pkg.sv rtl/link/lk_crc.sv rtl/link/lk_port.sv rtl/link/lk_regs.sv rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
 # The include directory of cmn_assert.svh, the assertion macros every module includes.
 RTL_INCLUDE := -Irtl/common
-LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -88,6 +89,26 @@ class Harness {
   // True if an RTL assertion ($error) fired.
   bool assertion_failed() const { return context_->gotError(); }
 
+  // Runs `step`, meant to break an invariant, with what the model prints captured, and
+  // passes if no assertion had fired before it and the assertion labelled `check` fired
+  // during it with a message containing `says`. A message names the check's instance path,
+  // which ends in its label: `check` may name the instance too ("u_a.AckWithinSent"). What
+  // the model printed is printed again for the log.
+  template <class Step>
+  ::testing::AssertionResult trips(const std::string& check, Step&& step, const std::string& says = "") {
+    if (context_->gotError()) return ::testing::AssertionFailure() << "an assertion fired before the step";
+    ::testing::internal::CaptureStdout();
+    step();
+    const std::string out = ::testing::internal::GetCapturedStdout();
+    std::fputs(out.c_str(), stdout);
+    if (!context_->gotError()) return ::testing::AssertionFailure() << "no assertion fired; expected " << check;
+    const size_t at = out.find("." + check + ": ");
+    if (at == std::string::npos || out.find(says, at) == std::string::npos)
+      return ::testing::AssertionFailure() << "expected " << check << " to fire saying \"" << says
+                                           << "\", the model printed:\n" << out;
+    return ::testing::AssertionSuccess();
+  }
+
  protected:
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
@@ -134,3 +155,4 @@ class ClockedHarness : public Harness<Model> {
 };
 
 }  // namespace collnet::tb
+

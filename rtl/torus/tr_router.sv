@@ -124,12 +124,8 @@ module tr_router #(
   logic [LenW-1:0]          left_q [S];        // flits of the packet still to move
   logic [NumOut-1:0]        obusy_q;           // output o carries a packet from source osrc_q[o]
   logic [NumOut*SrcW-1:0]   osrc_q;
-  logic [CntW-1:0]          credits_q [FirstInj];  // link d, VC v at d*Vcs+v
-  logic [FirstInj*CntW-1:0] credits;           // the same, packed for tr_route
-
-  for (genvar i = 0; i < FirstInj; i++) begin : g_credits
-    assign credits[i*CntW +: CntW] = credits_q[i];
-  end
+  logic [FirstInj*CntW-1:0] credits;           // link d, VC v at [(d*Vcs+v)*CntW +: CntW], for tr_route
+  logic [FirstInj-1:0]      credit_spend, credit_over;
 
   logic [NumRcv*RcvCntW-1:0] rcv_free;
   for (genvar k = 0; k < NumRcv; k++) begin : g_rcv_free
@@ -237,6 +233,8 @@ module tr_router #(
   logic [NumOut-1:0]          ovalid, ohdr;
   logic [NumOut*VcW-1:0]      ovc;
   logic [NumOut*FlitBits-1:0] odata;
+  logic [NumRcv-1:0]          unused_rcv_hdr;  // a reception FIFO takes flits, not framing
+  assign unused_rcv_hdr = ohdr[NumOut-1:Dirs];
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
       logic [SrcW-1:0] g, b;
@@ -283,6 +281,23 @@ module tr_router #(
     );
   end
 
+  // ------------------------------------------------------------ credits
+  // Per link and VC: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
+  // returned by the neighbour's pulses.
+  for (genvar d = 0; d < Dirs; d++) begin : g_credits
+    for (genvar v = 0; v < Vcs; v++) begin : g_vc
+      assign credit_spend[d*Vcs + v] = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v)) && ((v < DynVcs) || ohdr[d]);
+      cmn_credit #(.Credits((v < DynVcs) ? DynFlits : EscSlots), .CntW(CntW)) u_credit (
+        .clk_i, .rst_ni, .take_i(credit_spend[d*Vcs + v]), .return_i(out_credit_i[d*Vcs + v]),
+        .count_o(credits[(d*Vcs + v)*CntW +: CntW]), .over_o(credit_over[d*Vcs + v])
+      );
+      // A neighbour returns a credit only for what was sent to it.
+      `CMN_ASSERT_NEVER(CreditReturnedUnsent, credit_over[d*Vcs + v],
+                        $sformatf("link %0d VC %0d: a credit came back with all %0d held", d, v,
+                                  (v < DynVcs) ? DynFlits : EscSlots))
+    end
+  end
+
   // ------------------------------------------------------------ registers
   logic [tr_pkg::TrRouterErrBits-1:0] discard_err;
   always_comb begin
@@ -298,11 +313,6 @@ module tr_router #(
       for (int s = 0; s < S; s++) left_q[s] <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
-      for (int d = 0; d < Dirs; d++) begin
-        for (int v = 0; v < Vcs; v++) begin
-          credits_q[d*Vcs + v] <= (v < DynVcs) ? CntW'(DynFlits) : CntW'(EscSlots);
-        end
-      end
       out_valid_o <= '0;
       out_hdr_o   <= '0;
       out_vc_o    <= '0;
@@ -327,29 +337,12 @@ module tr_router #(
           obusy_q[o] <= 1'b0;
         end
       end
-      // Credits: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
-      // returned by the neighbour's pulses.
-      for (int d = 0; d < Dirs; d++) begin
-        for (int v = 0; v < Vcs; v++) begin
-          logic spend;
-          spend = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v)) && ((v < DynVcs) || ohdr[d]);
-          credits_q[d*Vcs + v] <= credits_q[d*Vcs + v] - CntW'(spend) + CntW'(out_credit_i[d*Vcs + v]);
-        end
-      end
       out_valid_o <= ovalid[Dirs-1:0];
       out_hdr_o   <= ohdr[Dirs-1:0];
       out_vc_o    <= ovc[Dirs*VcW-1:0];
       for (int d = 0; d < Dirs; d++) if (ovalid[d]) out_data_o[d*FlitBits +: FlitBits] <= odata[d*FlitBits +: FlitBits];
       err_o <= discard_err;
       err_o[tr_pkg::TrErrLinkProto] <= |rx_proto_err;
-    end
-  end
-
-  for (genvar d = 0; d < Dirs; d++) begin : g_credit_check
-    for (genvar v = 0; v < Vcs; v++) begin : g_vc
-      localparam int Max = (v < DynVcs) ? DynFlits : EscSlots;
-      `CMN_ASSERT(CreditsWithinBuffer, 32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max,
-                  $sformatf("link %0d VC %0d holds more credits than buffers", d, v))
     end
   end
 
