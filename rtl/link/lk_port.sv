@@ -322,6 +322,27 @@ module lk_port #(
   `CMN_ASSERT(SeqOrdered, (sent_off <= held) && (send_off <= sent_off),
               $sformatf("sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)", ack_q, send_q,
                         hi_q, wr_q))
+  // The far end acknowledges only what this end sent, in order: an intact side band's Ack
+  // lies between the oldest unacknowledged flit and the next one never sent.
+  `CMN_ASSERT_NEVER(AckWithinSent, sb_ok && ack_off > sent_off,
+                    $sformatf("acknowledgement %0d outside the flits sent and not yet acknowledged (%0d up to %0d)",
+                              in_ack, ack_q, hi_q))
+  // A go-back (the far end's NAK, or a timeout) resends from the oldest unacknowledged flit.
+  logic go_back;
+  assign go_back = (nak_new && ack_ok) || timeout;
+  `CMN_ASSERT_NEVER(ResendFromOldest, $past(go_back) && send_q != ack_q,
+                    $sformatf("a go-back resends from %0d, the oldest unacknowledged flit is %0d", send_q, ack_q))
+  // The receive side accepts only the number it expects, so it delivers the flits in
+  // sequence, none skipped or repeated: each carries the count of those delivered before it.
+  `CMN_ASSERT_NEVER(RxInSequence, accept && in_seq != SeqW'(c_rx_flits),
+                    $sformatf("flit %0d delivered after %0d flits", in_seq, SeqW'(c_rx_flits)))
+  // A NAK asks for one go-back per loss: it toggles only for a dropped flit, and not again
+  // until a flit is delivered.
+  `CMN_ASSERT_NEVER(NakPerLoss, nak_q != $past(nak_q) && !$past((bad_flit || seq_drop) && !nak_pend_q),
+                    "a NAK sent without a new loss")
+  // Down is sticky: a link declared down stays down until reset.
+  `CMN_ASSERT_NEVER(DownSticky, $past(down_q) && !down_q, "a link declared down came back up")
+  `CMN_ASSERT_KNOWN(OutputsKnown, {hold_o, n_valid_o, n_credit_o, w_valid_o, down_o})
 
   `CMN_ASSERT_PARAM(g_check_hdr, HdrBit >= 0 && HdrBit < DataW,
                     $sformatf("lk_port: HdrBit (%0d) must name one of the DataW (%0d) flit bits", HdrBit, DataW))
