@@ -298,6 +298,32 @@ module tr_router #(
     end
   end
 
+  // ------------------------------------------------------------ VC ownership
+  // A link's output carries one packet at a time: from its header to its last flit the
+  // output, and the VC the header names, belong to that packet, and each of its flits goes
+  // out on that VC. Checked against what has left on the link, counted for the checks
+  // alone: the flits the packet on it still owes and the VC it owns.
+  for (genvar d = 0; d < Dirs; d++) begin : g_owner
+    logic [LenW-1:0] hdr_len, owed_q;
+    logic [VcW-1:0]  owner_vc_q;
+    assign hdr_len = tr_pkg::packet_flits(odata[d*FlitBits +: FlitBits]);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        owed_q     <= '0;
+        owner_vc_q <= '0;
+      end else if (ovalid[d]) begin
+        owed_q     <= ohdr[d] ? hdr_len - LenW'(1) : owed_q - LenW'(1);
+        if (ohdr[d]) owner_vc_q <= ovc[d*VcW +: VcW];
+      end
+    end
+    `CMN_ASSERT_NEVER(OnePacketPerOutput, ovalid[d] && ohdr[d] && owed_q != '0,
+                      $sformatf("link %0d: a packet started on VC %0d while the packet owning VC %0d owes %0d flits", d,
+                                ovc[d*VcW +: VcW], owner_vc_q, owed_q))
+    `CMN_ASSERT_NEVER(FlitOnOwnedVc, ovalid[d] && !ohdr[d] && (owed_q == '0 || ovc[d*VcW +: VcW] != owner_vc_q),
+                      $sformatf("link %0d: a payload flit on VC %0d; the packet on the link owns VC %0d and owes %0d flits",
+                                d, ovc[d*VcW +: VcW], owner_vc_q, owed_q))
+  end
+
   // ------------------------------------------------------------ registers
   logic [tr_pkg::TrRouterErrBits-1:0] discard_err;
   always_comb begin
