@@ -154,5 +154,25 @@ class ClockedHarness : public Harness<Model> {
   uint64_t cycles_ = 0;
 };
 
+// One access of a register block's bus (req_i, we_i, addr_i and a wide wdata_i) in one
+// cycle: `data` in word 0, the request dropped after the edge.
+template <class Model>
+void bus_access(ClockedHarness<Model>& h, bool we, uint32_t addr, uint64_t data = 0) {
+  h->req_i = 1;
+  h->we_i = we;
+  h->addr_i = addr;
+  set_wide_bits(h->wdata_i.data(), 0, 64, data);
+  h.tick();
+  h->req_i = 0;
+}
+
 }  // namespace collnet::tb
 
+// Forces `sig`, a signal a testbench's Verilation made forceable (`forceable -module M -var
+// V` in its .vlt: rootp->M__DOT__V), to `value` from now on: a decision the logic makes
+// right, made wrong.
+#define COLLNET_TB_FORCE(sig, value)                                          \
+  do {                                                                        \
+    (sig##__VforceEn) = static_cast<decltype(sig##__VforceEn)>(~0ull);        \
+    (sig##__VforceVal) = static_cast<decltype(sig##__VforceVal)>(value);      \
+  } while (0)
