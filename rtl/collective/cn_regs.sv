@@ -303,9 +303,15 @@ module cn_regs
                 $sformatf("class %0d holds route %b, not a tree route", c, route))
   end
 
-  // Sticky errors: a bit falls only when a write to RegErrClear names it.
-  `CMN_ASSERT_NEVER(ErrorsSticky,
-                    ($past(err_q) & ~err_q & ~$past(wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0)) != '0,
+  // Sticky errors: a bit falls only when a write to RegErrClear names it (the bits the last
+  // edge's write cleared, registered for the check alone: $past would sample the bus before
+  // the cycle's request settles, in a model clocked with one evaluation per cycle).
+  logic [cn_pkg::ErrBits-1:0] err_clear_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) err_clear_q <= '0;
+    else         err_clear_q <= wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0;
+  end
+  `CMN_ASSERT_NEVER(ErrorsSticky, ($past(err_q) & ~err_q & ~err_clear_q) != '0,
                     $sformatf("error bits %b cleared without a write naming them", $past(err_q) & ~err_q))
 
 endmodule : cn_regs

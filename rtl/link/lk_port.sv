@@ -328,9 +328,20 @@ module lk_port #(
                     $sformatf("acknowledgement %0d outside the flits sent and not yet acknowledged (%0d up to %0d)",
                               in_ack, ack_q, hi_q))
   // A go-back (the far end's NAK, or a timeout) resends from the oldest unacknowledged flit.
-  logic go_back;
-  assign go_back = (nak_new && ack_ok) || timeout;
-  `CMN_ASSERT_NEVER(ResendFromOldest, $past(go_back) && send_q != ack_q,
+  // The last edge's go-back and loss, registered for the checks alone ($past would sample
+  // the wire before the cycle's word settles, in a model clocked with one evaluation per
+  // cycle); synthesis removes them.
+  logic go_back_q, loss_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      go_back_q <= 1'b0;
+      loss_q    <= 1'b0;
+    end else begin
+      go_back_q <= (nak_new && ack_ok) || timeout;
+      loss_q    <= (bad_flit || seq_drop) && !nak_pend_q;
+    end
+  end
+  `CMN_ASSERT_NEVER(ResendFromOldest, go_back_q && send_q != ack_q,
                     $sformatf("a go-back resends from %0d, the oldest unacknowledged flit is %0d", send_q, ack_q))
   // The receive side accepts only the number it expects, so it delivers the flits in
   // sequence, none skipped or repeated: each carries the count of those delivered before it.
@@ -338,7 +349,7 @@ module lk_port #(
                     $sformatf("flit %0d delivered after %0d flits", in_seq, SeqW'(c_rx_flits)))
   // A NAK asks for one go-back per loss: it toggles only for a dropped flit, and not again
   // until a flit is delivered.
-  `CMN_ASSERT_NEVER(NakPerLoss, nak_q != $past(nak_q) && !$past((bad_flit || seq_drop) && !nak_pend_q),
+  `CMN_ASSERT_NEVER(NakPerLoss, nak_q != $past(nak_q) && !loss_q,
                     "a NAK sent without a new loss")
   // Down is sticky: a link declared down stays down until reset.
   `CMN_ASSERT_NEVER(DownSticky, $past(down_q) && !down_q, "a link declared down came back up")

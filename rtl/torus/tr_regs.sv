@@ -164,9 +164,15 @@ module tr_regs #(
     `CMN_ASSERT_NEVER(PopBeyondHeld, rcv_pop_o[k] && 32'(count) < 32'(rcv_n_o),
                       $sformatf("%0d flits popped from reception FIFO %0d holding %0d", rcv_n_o, k, count))
   end
-  // Sticky errors: a bit falls only when a write to RegTrErrClear names it.
-  `CMN_ASSERT_NEVER(ErrorsSticky,
-                    ($past(err_q) & ~err_q & ~$past(wr_clear ? wdata_i[tr_pkg::TrErrBits-1:0] : '0)) != '0,
+  // Sticky errors: a bit falls only when a write to RegTrErrClear names it (the bits the last
+  // edge's write cleared, registered for the check alone: $past would sample the bus before
+  // the cycle's request settles, in a model clocked with one evaluation per cycle).
+  logic [tr_pkg::TrErrBits-1:0] err_clear_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) err_clear_q <= '0;
+    else         err_clear_q <= wr_clear ? wdata_i[tr_pkg::TrErrBits-1:0] : '0;
+  end
+  `CMN_ASSERT_NEVER(ErrorsSticky, ($past(err_q) & ~err_q & ~err_clear_q) != '0,
                     $sformatf("error bits %b cleared without a write naming them", $past(err_q) & ~err_q))
 
 endmodule : tr_regs
