@@ -35,8 +35,6 @@ module cmn_credit #(
   `CMN_ASSERT_NEVER(TakeAtZero, take_i && count_q == '0, "a credit taken with none held")
   `CMN_ASSERT(CountWithinCredits, 32'(count_q) <= Credits,
               $sformatf("%0d credits held, more than the receiver's %0d buffers", count_q, Credits))
-  `CMN_ASSERT_AT_RESET(AllHeldInReset, 32'(count_q) == Credits,
-                       $sformatf("%0d credits held in reset, not all %0d", count_q, Credits))
 
   `CMN_ASSERT_PARAM(g_check_credits, Credits >= 1, $sformatf("cmn_credit: Credits (%0d) must be at least 1", Credits))
   `CMN_ASSERT_PARAM(g_check_width, CntW >= $clog2(Credits + 1),
