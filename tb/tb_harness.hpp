@@ -90,9 +90,9 @@ class Harness {
   bool assertion_failed() const { return context_->gotError(); }
 
   // Runs `step`, meant to break an invariant, with what the model prints captured, and
-  // passes if no assertion had fired before it and the assertion labelled `check` fired
-  // during it with a message containing `says`. A message names the check's instance path,
-  // which ends in its label: `check` may name the instance too ("u_a.AckWithinSent"). What
+  // passes if no assertion had fired before it and the assertion named `check` fired
+  // during it with a message containing `says`. A message names the module's instance path
+  // and the check: `check` may name the instance too ("u_a.AckWithinSent"). What
   // the model printed is printed again for the log.
   template <class Step>
   ::testing::AssertionResult trips(const std::string& check, Step&& step, const std::string& says = "") {

@@ -6,14 +6,20 @@
 //   simulation (Verilator --assert)  every macro checks
 //   SYNTHESIS (Yosys -DSYNTHESIS)    the assertions vanish; CMN_ASSERT_PARAM still refuses
 //                                    a bad parameter at elaboration
-//   __ICARUS__ (Icarus Verilog 11)   the assertions vanish (it cannot parse labelled
+//   __ICARUS__ (Icarus Verilog 11)   the assertions vanish (it cannot parse these
 //                                    assertions, $past or elaboration-time system tasks);
 //                                    CMN_ASSERT_PARAM becomes a check at time 0, which vvp
 //                                    runs when it loads the design
+//   CMN_ASSERT_DISABLE               the assertions vanish (the machine's models, built
+//                                    with COLLNET_MACHINE_ASSERTIONS=OFF)
 //
-// Name labels the check (UpperCamelCase, unique in its scope): a message starts with the
-// check's instance path, %m, which ends in Name. Msg is a string: a literal, or
-// $sformatf("...", values) for a message that shows values.
+// Name names the check (UpperCamelCase, unique in its module): a message starts with the
+// module's instance path, %m, and the check's name ("tb.u_link.AckWithinSent: ..."). Msg is
+// a string: a literal, or $sformatf("...", values) for a message that shows values. Name is
+// written into the message, not put on the assertion as a label: Verilator makes each
+// labelled statement that prints %m a scope of its own, registered by name when the model is
+// built, which quadrupled a node's scopes and made building a 64-node machine cost more
+// than simulating an allreduce on it.
 //
 //   `CMN_ASSERT(Name, Prop, Msg[, Clk, RstN])  Prop holds at every rising edge of Clk (default
 //       clk_i) outside reset (RstN, default rst_ni, low). An immediate assertion in an
@@ -36,6 +42,8 @@
   `define CMN_ASSERT_OFF_
 `elsif __ICARUS__
   `define CMN_ASSERT_OFF_
+`elsif CMN_ASSERT_DISABLE
+  `define CMN_ASSERT_OFF_
 `endif
 
 `ifdef CMN_ASSERT_OFF_
@@ -50,17 +58,17 @@
 `else
 
 `define CMN_ASSERT(Name, Prop, Msg, Clk = clk_i, RstN = rst_ni) \
-  always_ff @(posedge Clk) if (RstN) Name: assert (Prop) else $error("%m: %s", Msg);
+  always_ff @(posedge Clk) if (RstN) assert (Prop) else $error("%m.%s: %s", `"Name`", Msg);
 `define CMN_ASSERT_NEVER(Name, Prop, Msg, Clk = clk_i, RstN = rst_ni) \
-  always_ff @(posedge Clk) if (RstN) Name: assert (!(Prop)) else $error("%m: %s", Msg);
+  always_ff @(posedge Clk) if (RstN) assert (!(Prop)) else $error("%m.%s: %s", `"Name`", Msg);
 `define CMN_ASSERT_KNOWN(Name, Sig, Clk = clk_i, RstN = rst_ni) \
-  always_ff @(posedge Clk) if (RstN) Name: assert (!$isunknown(Sig)) else $error("%m: %s has an unknown bit", `"Sig`");
+  always_ff @(posedge Clk) if (RstN) assert (!$isunknown(Sig)) else $error("%m.%s: %s has an unknown bit", `"Name`", `"Sig`");
 `define CMN_ASSERT_AT_RESET(Name, Prop, Msg, Clk = clk_i, RstN = rst_ni) \
-  always_ff @(posedge Clk) if (!(RstN)) Name: assert (Prop) else $error("%m: %s", Msg);
+  always_ff @(posedge Clk) if (!(RstN)) assert (Prop) else $error("%m.%s: %s", `"Name`", Msg);
 `define CMN_ASSERT_I(Name, Prop, Msg) \
-  Name: assert (Prop) else $error("%m: %s", Msg);
+  assert (Prop) else $error("%m.%s: %s", `"Name`", Msg);
 `define CMN_ASSERT_INIT(Name, Prop, Msg) \
-  initial begin Name: assert (Prop) else $error("%m: %s", Msg); end
+  initial begin assert (Prop) else $error("%m.%s: %s", `"Name`", Msg); end
 
 `endif
 
