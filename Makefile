@@ -23,7 +23,9 @@ TR_PKG   := rtl/torus/tr_pkg.sv
 RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(wildcard rtl/common/*.sv) $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) \
             $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) \
             rtl/link/lk_pkg.sv rtl/link/lk_crc.sv rtl/link/lk_port.sv rtl/link/lk_regs.sv rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
-LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs
+# The include directory of cmn_assert.svh, the assertion macros every module includes.
+RTL_INCLUDE := -Irtl/common
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json
@@ -114,7 +116,7 @@ lint: deps
 	@python3 regmap/regmap_gen.py --check
 	@python3 scripts/check_house.py
 	@set -e; for top in $(LINT_TOPS); do \
-	  verilator --lint-only -Wall --top-module $$top $(RTL_SRCS); \
+	  verilator --lint-only -Wall $(RTL_INCLUDE) --top-module $$top $(RTL_SRCS); \
 	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"
 
 # The flat engine's 8x8x8 model for the speed comparison lives in a build directory of its

@@ -39,6 +39,8 @@ for f in rtl/collective/*.sv rtl/barrier/*.sv rtl/torus/*.sv rtl/link/*.sv; do
   [[ "$f" == */cn_pkg.sv || "$f" == */gi_pkg.sv || "$f" == */tr_pkg.sv || "$f" == */lk_pkg.sv ]] || files+=("$f")
 done
 files+=(rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv)
+# Every module includes the assertion macros, rtl/common/cmn_assert.svh, by name.
+include_dir=rtl/common
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -50,10 +52,11 @@ fail() {
 }
 
 # ---------------------------------------------------------------- Icarus Verilog
-if ! "$IVERILOG" -g2012 -o "$tmp/ivl.out" -s "$top" "${files[@]}" > "$tmp/ivl.log" 2>&1; then
+if ! "$IVERILOG" -g2012 -I "$include_dir" -o "$tmp/ivl.out" -s "$top" "${files[@]}" > "$tmp/ivl.log" 2>&1; then
   fail "iverilog elaboration" "$tmp/ivl.log"
 fi
-# Loading the compiled design runs its initial blocks (parameter checks); no clock runs.
+# Loading the compiled design runs its initial blocks: the parameter checks, which
+# cmn_assert.svh turns into checks at time 0 for Icarus; no clock runs.
 if ! "$VVP" -n "$tmp/ivl.out" > "$tmp/vvp.log" 2>&1; then
   fail "vvp load" "$tmp/vvp.log"
 fi
@@ -69,9 +72,9 @@ if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
 # which took Yosys more than three times as long. abc -fast maps the logic to generic gates. The
 # hierarchy is kept: each block is synthesized once per parameter set, not per instance.
 # dump lists the memories (their SIZE and WIDTH) for the area table.
-ys="read_verilog -sv -DSYNTHESIS ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
+ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
 ys+=" abc -fast; opt -fast; check -assert; stat; dump t:\$mem_v2"
-if [[ "$elaborate" == 1 ]]; then ys="read_verilog -sv -DSYNTHESIS ${files[*]}; hierarchy -check -top $top"; fi
+if [[ "$elaborate" == 1 ]]; then ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]}; hierarchy -check -top $top"; fi
 if ! "$YOSYS" -q -l "$tmp/yosys.log" -p "$ys" > /dev/null 2>&1; then
   fail "yosys synthesis or check -assert" "$tmp/yosys.log"
 fi

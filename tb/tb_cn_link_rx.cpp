@@ -3,7 +3,8 @@
 // FIFOs in order; the next header waits until the packet before it is drained; the credit
 // goes back as the last payload word leaves; framing errors (payload outside a packet, a
 // header inside one) and a flit beyond the buffers are flagged and dropped; and random
-// streams with random back-pressure against a queue of packets.
+// streams with random back-pressure against a queue of packets. Then its checks: a sender
+// ignoring its credits, and the payload held not matching the headers, each fire.
 #include <deque>
 #include <random>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "Vcn_link_rx.h"
+#include "Vcn_link_rx___024root.h"
 #include "firmware/regmap.hpp"
 #include "tb/tb_harness.hpp"
 
@@ -156,6 +158,30 @@ TEST(CnLinkRx, DeliversRandomStreamsUnderRandomBackPressure) {
   EXPECT_EQ(r.errors, 0u);
   EXPECT_GT(sent, 1000u);
   EXPECT_FALSE(r.assertion_failed());
+}
+
+// The receiver's assertions, each broken on purpose and its check seen to fire: a sender
+// ignoring its credits from the link; the payload accounting, which the logic keeps, by a
+// register changed as a flipped bit would (public in this testbench's Verilation only,
+// tb/tb_cn_link_rx.vlt).
+TEST(CnLinkRxAssertions, HeaderWithinCreditsFires) {
+  Rx r;
+  for (unsigned p = 0; p < kPackets; ++p) r.packet(p, 100 * p);
+  r.flit(false, false, 0, true, false);  // packet 0 is being drained: its credit is not back yet
+  ASSERT_FALSE(r->hdr_valid_o);
+  // A fifth header finds room in the header FIFO, but every packet buffer is held.
+  EXPECT_TRUE(r.trips("HeaderWithinCredits", [&] { r.flit(true, true, 99); },
+                      "a header came in with all 4 packet buffers held"));
+}
+
+TEST(CnLinkRxAssertions, PayloadMatchesHeadersFires) {
+  Rx r;
+  r.flit(true, true, 1);
+  r.flit(true, false, 0);
+  EXPECT_TRUE(r.trips("PayloadMatchesHeaders", [&] {
+    r->rootp->cn_link_rx__DOT__in_left_q -= 1;  // one payload flit fewer expected than the header brought
+    r.flit(false, false, 0);
+  }, "1 payload flits held for 1 headers, 30 flits to come in and 0 to leave"));
 }
 
 }  // namespace

@@ -3,13 +3,16 @@
 // the unit's window: reset values, access kinds, privileged channels), and seven units wired
 // as a binary tree (children of i are 2i+1 on link 1 and 2i+2 on link 2, parent on link 0)
 // computing AND and OR per channel, barriers with sense reversal, non-participants, and
-// privileged channels.
+// privileged channels. Then the unit's checks on its channels' states (routes and bits
+// changed only by the writes that may change them, routes always tree routes, sticky
+// errors, nothing sent in reset), each seen to fire.
 #include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "Vgi_barrier.h"
+#include "Vgi_barrier___024root.h"
 #include "firmware/regmap.hpp"
 #include "tb/register_table_checks.hpp"
 #include "tb/tb_harness.hpp"
@@ -234,6 +237,59 @@ TEST(GiBarrierRegs, RefusesARouteWhoseUpLinkIsAlsoADownLink) {
   EXPECT_EQ(read_now(u, kRegGiRouteBase), 0u);
   EXPECT_EQ(read_now(u, kRegGiErr), 1u << kGiErrBadRoute);
   EXPECT_TRUE(u->err_o);
+}
+
+// The unit's assertions on its channels' states, each broken on purpose and its check seen
+// to fire: the registers are changed as a flipped bit would (public in this testbench's
+// Verilation only, tb/tb_gi_barrier.vlt), since the register writes themselves are checked
+// before they change anything.
+uint32_t& routes(Unit& u) { return u->rootp->gi_barrier__DOT__route_q; }
+
+TEST(GiBarrierAssertions, RouteIsTreeFires) {
+  Unit u;
+  EXPECT_TRUE(u.trips("g_check_ch[0].RouteIsTree", [&] {
+    routes(u) = static_cast<uint32_t>(route(1, 0b010, true));  // up link 1 is also a down link
+    u.tick();
+  }, "channel 0 holds route"));
+}
+
+TEST(GiBarrierAssertions, RouteWrittenLegallyFires) {
+  Unit u;
+  EXPECT_TRUE(u.trips("g_check_ch[1].RouteWrittenLegally", [&] {
+    routes(u) |= static_cast<uint32_t>(route(3, 0b110, true)) << kGiRouteBits;  // a tree route nobody wrote
+    u.tick();
+  }, "channel 1's route changed from 000000 to 111011 without a write that may change it"));
+}
+
+TEST(GiBarrierAssertions, LocalWrittenLegallyFires) {
+  Unit u;
+  EXPECT_TRUE(u.trips("LocalWrittenLegally", [&] {
+    u->rootp->gi_barrier__DOT__local_q = 0b0100;
+    u.tick();
+  }, "the node's bits changed from 0000 to 0100 without a write to RegGiLocal"));
+}
+
+TEST(GiBarrierAssertions, ErrorsStickyFires) {
+  Unit u;
+  write(u, kRegGiRouteBase, route(1, 0b010, true));  // refused: the error bit rises
+  u.tick();
+  u->req_i = 0;
+  u.tick();
+  ASSERT_TRUE(u->err_o);
+  EXPECT_TRUE(u.trips("ErrorsSticky", [&] {
+    u->rootp->gi_barrier__DOT__err_q = 0;
+    u.tick();
+  }, "error bits 10 cleared without a write naming them"));
+}
+
+TEST(GiBarrierAssertions, QuietInResetFires) {
+  Unit u;
+  u->rst_ni = 0;
+  u.eval();
+  EXPECT_TRUE(u.trips("QuietInReset", [&] {
+    u->link_out_o = 1;  // channel 0's AND bit towards link 0
+    u.tick();
+  }, "barrier bits 000000000000000000000001 sent in reset"));
 }
 
 }  // namespace

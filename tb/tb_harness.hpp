@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -88,6 +89,26 @@ class Harness {
   // True if an RTL assertion ($error) fired.
   bool assertion_failed() const { return context_->gotError(); }
 
+  // Runs `step`, meant to break an invariant, with what the model prints captured, and
+  // passes if no assertion had fired before it and the assertion named `check` fired
+  // during it with a message containing `says`. A message names the module's instance path
+  // and the check: `check` may name the instance too ("u_a.AckWithinSent"). What
+  // the model printed is printed again for the log.
+  template <class Step>
+  ::testing::AssertionResult trips(const std::string& check, Step&& step, const std::string& says = "") {
+    if (context_->gotError()) return ::testing::AssertionFailure() << "an assertion fired before the step";
+    ::testing::internal::CaptureStdout();
+    step();
+    const std::string out = ::testing::internal::GetCapturedStdout();
+    std::fputs(out.c_str(), stdout);
+    if (!context_->gotError()) return ::testing::AssertionFailure() << "no assertion fired; expected " << check;
+    const size_t at = out.find("." + check + ": ");
+    if (at == std::string::npos || out.find(says, at) == std::string::npos)
+      return ::testing::AssertionFailure() << "expected " << check << " to fire saying \"" << says
+                                           << "\", the model printed:\n" << out;
+    return ::testing::AssertionSuccess();
+  }
+
  protected:
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
@@ -133,4 +154,25 @@ class ClockedHarness : public Harness<Model> {
   uint64_t cycles_ = 0;
 };
 
+// One access of a register block's bus (req_i, we_i, addr_i and a wide wdata_i) in one
+// cycle: `data` in word 0, the request dropped after the edge.
+template <class Model>
+void bus_access(ClockedHarness<Model>& h, bool we, uint32_t addr, uint64_t data = 0) {
+  h->req_i = 1;
+  h->we_i = we;
+  h->addr_i = addr;
+  set_wide_bits(h->wdata_i.data(), 0, 64, data);
+  h.tick();
+  h->req_i = 0;
+}
+
 }  // namespace collnet::tb
+
+// Forces `sig`, a signal a testbench's Verilation made forceable (`forceable -module M -var
+// V` in its .vlt: rootp->M__DOT__V), to `value` from now on: a decision the logic makes
+// right, made wrong.
+#define COLLNET_TB_FORCE(sig, value)                                          \
+  do {                                                                        \
+    (sig##__VforceEn) = static_cast<decltype(sig##__VforceEn)>(~0ull);        \
+    (sig##__VforceVal) = static_cast<decltype(sig##__VforceVal)>(value);      \
+  } while (0)

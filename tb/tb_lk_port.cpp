@@ -14,7 +14,10 @@
 //  - A slow link (cpf_i: 1.5 to 64 cycles per flit, latencies up to 60) puts flits on its
 //    wire no faster than its rate and at it while busy, delivers every flit, and never
 //    times out.
-//  - A node that ignores hold_o overruns the buffer and the assertion says so.
+//  - Each invariant of go-back-N broken on purpose fires its assertion: a node that ignores
+//    hold_o, a far end acknowledging what was never sent, a go-back not from the oldest
+//    unacknowledged flit, a flit delivered out of sequence, a NAK without a loss, a link
+//    that comes back up.
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -24,6 +27,7 @@
 #include <gtest/gtest.h>
 
 #include "Vlk_pair.h"
+#include "Vlk_pair___024root.h"
 #include "tb/tb_harness.hpp"
 
 namespace collnet::tb {
@@ -463,15 +467,87 @@ TEST(LkPort, ACutLinkIsDeclaredDownWithinTheRetryLimit) {
   EXPECT_FALSE(p.h.assertion_failed());
 }
 
-TEST(LkPort, ANodeThatIgnoresHoldOverrunsTheBufferAndTheAssertionSaysSo) {
+// The link layer's assertions, each invariant broken on purpose and its check seen to fire.
+// Where a misbehaving node or far end can break one from the ports, the test does that;
+// where the logic guarantees it, the test changes a register as a flipped bit would (the
+// registers are public in this testbench's Verilation only, tb/tb_lk_port.vlt).
+#define LK_REG(p, end, reg) ((p).h->rootp->lk_pair__DOT__u_##end##__DOT__##reg)
+
+// A link carrying a stream both ways.
+Options streaming() {
   Options o;
   o.start_rate = 1.0;
-  Pair p(o, test_seed());
+  return o;
+}
+
+TEST(LkPortAssertions, BufferOverrunFires) {
+  Pair p(streaming(), test_seed());
   p.ab().cut_at = 0;  // nothing is ever acknowledged
   p.ba().cut_at = 0;
-  p.a.ignore_hold = true;
-  p.run(400);
-  EXPECT_TRUE(p.h.assertion_failed());
+  p.a.ignore_hold = true;  // the node starts packets while held
+  EXPECT_TRUE(p.h.trips("u_a.BufferOverrun", [&] { p.run(400); }, "the node started a packet while held"));
+}
+
+TEST(LkPortAssertions, AckWithinSentFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  // b acknowledges 20 flits it never received, more than a has on its way.
+  EXPECT_TRUE(p.h.trips("u_a.AckWithinSent", [&] {
+    LK_REG(p, b, expect_q) += 20;
+    p.run(8);
+  }, "outside the flits sent"));
+}
+
+TEST(LkPortAssertions, ResendFromOldestFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  p.ba().cut_at = p.cycle();  // a's acknowledgements stop: it times out and goes back
+  while (p.word(p.a, 6) == 0) p.run(1);
+  EXPECT_TRUE(p.h.trips("u_a.ResendFromOldest", [&] {
+    LK_REG(p, a, send_q) = static_cast<CData>(LK_REG(p, a, ack_q) + 1);
+    p.run(1);
+  }, "a go-back resends from"));
+}
+
+TEST(LkPortAssertions, RxInSequenceFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  // b expects one flit ahead: it drops the next flit and takes the one after it.
+  EXPECT_TRUE(p.h.trips("u_b.RxInSequence", [&] {
+    ++LK_REG(p, b, expect_q);
+    p.run(8);
+  }, "delivered after"));
+}
+
+TEST(LkPortAssertions, SeqOrderedFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  EXPECT_TRUE(p.h.trips("u_a.SeqOrdered", [&] {
+    LK_REG(p, a, hi_q) = static_cast<CData>(LK_REG(p, a, wr_q) + 3);  // sent beyond what was written
+    p.run(1);
+  }, "sequence numbers out of order"));
+}
+
+TEST(LkPortAssertions, NakPerLossFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  EXPECT_TRUE(p.h.trips("u_a.NakPerLoss", [&] {
+    LK_REG(p, a, nak_q) ^= 1;  // a NAK with nothing dropped
+    p.run(1);
+  }, "a NAK sent without a new loss"));
+}
+
+TEST(LkPortAssertions, DownStickyFires) {
+  Pair p(streaming(), test_seed());
+  p.run(500);
+  p.ab().cut_at = p.cycle();
+  p.ba().cut_at = p.cycle();
+  while (!*p.a.p.down_o) p.run(1);
+  p.run(1);
+  EXPECT_TRUE(p.h.trips("u_a.DownSticky", [&] {
+    LK_REG(p, a, down_q) = 0;
+    p.run(1);
+  }, "a link declared down came back up"));
 }
 
 }  // namespace

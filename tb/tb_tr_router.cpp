@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "Vtr_router.h"
+#include "Vtr_router___024root.h"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
 #include "tb/tb_harness.hpp"
@@ -454,6 +455,90 @@ TEST(TrRouter, AdaptiveRoutingAvoidsALinkMarkedDown) {
   ASSERT_EQ(b.delivered().size(), 20u);
   for (const auto& o : b.delivered()) EXPECT_EQ(o.port, 2u) << "only y+ is up";
   EXPECT_EQ(b.errors(), 0u);
+}
+
+// The router's assertions on credits and VC ownership, each broken on purpose and its check
+// seen to fire. A neighbour's extra credit comes in on the ports; what the router's own
+// logic guarantees is broken by changing a register as a flipped bit would (public in this
+// testbench's Verilation only, tb/tb_tr_router.vlt). After the change the bench's own
+// checks are left out: the model is clocked with its inputs quiet.
+constexpr unsigned kInj0 = 24;  // injection FIFO 0 as a source: after the 6 links' 4 VCs
+
+void quiet_tick(RouterBench& b) {
+  b->in_valid_i = 0;
+  b->out_credit_i = 0;
+  b->inj_push_i = 0;
+  b->rcv_pop_i = 0;
+  b.tick();
+}
+
+// Runs the bench until a header leaves on link 0 (x+); its VC.
+unsigned until_header_on_x_plus(RouterBench& b) {
+  for (int i = 0; i < 200; ++i) {
+    b.step();
+    if ((b->out_valid_o & 1) && (b->out_hdr_o & 1)) return b->out_vc_o & 3u;
+  }
+  ADD_FAILURE() << "no header left on x+";
+  return 0;
+}
+
+// An adaptive packet of 8 chunks for the neighbour on x+, (2, 2, 3).
+Packet long_packet_to_x_plus(std::mt19937_64& rng, uint64_t id) {
+  TorusHeader h;
+  h.dst = {2, 2, 3};
+  h.chunks = 8;
+  return make_torus_packet(rng, id, h);
+}
+
+TEST(TrRouterAssertions, CreditReturnedUnsentFires) {
+  RouterBench b(test_seed());
+  // The neighbour on x+ returns a dynamic VC 0 credit for a flit it was never sent.
+  EXPECT_TRUE(b.trips("g_credits[0].g_vc[0].CreditReturnedUnsent", [&] {
+    b->out_credit_i = 1;
+    b.tick();
+  }, "link 0 VC 0: a credit came back with all 64 held"));
+}
+
+TEST(TrRouterAssertions, TakeAtZeroFires) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  b.inject(0, long_packet_to_x_plus(rng, 1));
+  const unsigned vc = until_header_on_x_plus(b);
+  ASSERT_LT(vc, 2u) << "an adaptive packet takes a dynamic VC";
+  auto& r = *b->rootp;
+  EXPECT_TRUE(b.trips("u_credit.TakeAtZero", [&] {
+    (vc == 0 ? r.tr_router__DOT__g_credits__BRA__0__KET____DOT__g_vc__BRA__0__KET____DOT__u_credit__DOT__count_q
+             : r.tr_router__DOT__g_credits__BRA__0__KET____DOT__g_vc__BRA__1__KET____DOT__u_credit__DOT__count_q) = 0;
+    quiet_tick(b);
+  }, "a credit taken with none held"));
+}
+
+TEST(TrRouterAssertions, FlitOnOwnedVcFires) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  b.inject(0, long_packet_to_x_plus(rng, 1));
+  const unsigned vc = until_header_on_x_plus(b);
+  EXPECT_TRUE(b.trips("g_owner[0].FlitOnOwnedVc", [&] {
+    b->rootp->tr_router__DOT__vc_q ^= uint64_t{1} << (2 * kInj0);  // the packet's next flits on the other dynamic VC
+    quiet_tick(b);
+  }, "link 0: a payload flit on VC " + std::to_string(vc ^ 1) + "; the packet on the link owns VC " +
+         std::to_string(vc)));
+}
+
+TEST(TrRouterAssertions, OnePacketPerOutputFires) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  b.set_gaps(/*send_pct=*/90, 0, 100);
+  b.send(1, 0, long_packet_to_x_plus(rng, 1));  // from x-, on to x+, a flit every ten cycles or so
+  until_header_on_x_plus(b);
+  b.inject(0, long_packet_to_x_plus(rng, 2));  // waits for x+, the only minimal link
+  for (int i = 0; i < 200 && (b->inj_free_o & 0xff) != 128u - 33u; ++i) b.step();
+  ASSERT_EQ(b->inj_free_o & 0xff, 128u - 33u) << "the second packet waits whole in its FIFO";
+  ASSERT_TRUE(b->rootp->tr_router__DOT__obusy_q & 1u) << "the first still holds x+";
+  EXPECT_TRUE(b.trips("g_owner[0].OnePacketPerOutput", [&] {
+    b->rootp->tr_router__DOT__obusy_q &= ~1u;  // x+ looks free while its packet still streams
+    quiet_tick(b);
+  }, "link 0: a packet started on VC"));
 }
 
 }  // namespace

@@ -9,7 +9,10 @@
               read from the parameters Yosys logged, and each column of the parent
               includes its children
   report      area_report.py on a log written here: children counted per instance,
-              a latch cell fails the report, an unknown top is named"""
+              a latch cell fails the report, an unknown top is named
+  params      a parameter check (CMN_ASSERT_PARAM, rtl/common/cmn_assert.svh) outside
+              Verilator: cmn_fifo with Width 0 refused by Icarus Verilog when vvp loads
+              it (with the check's message) and by Yosys at elaboration"""
 import pathlib
 import re
 import subprocess
@@ -113,6 +116,25 @@ def report_cases():
         check(r.returncode != 0 and "nowhere" in r.stderr, "an unknown top should be named: " + r.stderr)
 
 
+def params():
+    src = ["-I", str(root / "rtl" / "common"), str(root / "rtl" / "common" / "cmn_fifo.sv")]
+    with tempfile.TemporaryDirectory() as d:
+        out = str(pathlib.Path(d) / "ivl.out")
+        for width, refused in ((1, False), (0, True)):
+            r = subprocess.run(["iverilog", "-g2012", "-P", "cmn_fifo.Width=%d" % width, "-s", "cmn_fifo", "-o", out] + src,
+                               capture_output=True, text=True)
+            check(r.returncode == 0, "iverilog failed: " + r.stdout + r.stderr)
+            r = subprocess.run(["vvp", "-n", out], capture_output=True, text=True)
+            said = "cmn_fifo: Width (0) must be at least 1" in r.stdout + r.stderr
+            check((r.returncode != 0 and said) == refused,
+                  "vvp with Width %d: exit %d, said: %s" % (width, r.returncode, r.stdout + r.stderr))
+    for width, refused in ((1, False), (0, True)):
+        ys = "read_verilog -sv -DSYNTHESIS -I %s %s; chparam -set Width %d cmn_fifo; hierarchy -top cmn_fifo" % (
+            src[1], src[2], width)
+        r = subprocess.run(["yosys", "-q", "-p", ys], capture_output=True, text=True)
+        check((r.returncode != 0) == refused, "yosys with Width %d: exit %d: %s" % (width, r.returncode, r.stdout + r.stderr))
+
+
 if __name__ == "__main__":
-    {"elaborate": elaborate, "area": area, "report": report_cases}[sys.argv[1]]()
+    {"elaborate": elaborate, "area": area, "report": report_cases, "params": params}[sys.argv[1]]()
     print("ok")

@@ -11,6 +11,7 @@
 // channel's up link a node sends its subtree's reduction and receives the channel's
 // result; on a down link it sends the result and receives the child's subtree reduction.
 // Every output is registered: one hop costs the barrier wire's latency plus one cycle.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module gi_barrier #(
@@ -125,6 +126,49 @@ module gi_barrier #(
   end
 
   assign err_o = |err_q;
+
+  // A channel's state moves only by the register writes that may move it: its route
+  // changes only when a privileged-enough tree route is written to it, and it is always a
+  // tree route (its up link is not one of its down links); the nodes' bits change only when
+  // RegGiLocal is written. The writes of the last edge are registered for the checks alone
+  // ($past would sample the bus before the cycle's request settles, in a model clocked with
+  // one evaluation per cycle); synthesis removes them.
+  logic [Ch-1:0] route_wr_q;
+  logic          local_wr_q;
+  logic [1:0]    err_clear_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      route_wr_q  <= '0;
+      local_wr_q  <= 1'b0;
+      err_clear_q <= '0;
+    end else begin
+      for (int c = 0; c < Ch; c++) route_wr_q[c] <= wr && is_route && ch_idx == 2'(c) && priv_ok && route_ok;
+      local_wr_q  <= wr && addr_i == gi_pkg::RegGiLocal;
+      err_clear_q <= (wr && addr_i == gi_pkg::RegGiErrClear) ? wdata_i[1:0] : 2'b0;
+    end
+  end
+  for (genvar c = 0; c < Ch; c++) begin : g_check_ch
+    logic [gi_pkg::GiRouteUpW-1:0] up;
+    logic [NumLinks-1:0]           down;
+    assign up   = gi_pkg::gi_route_up(route_q[c*RB +: RB]);
+    assign down = gi_pkg::gi_route_down(route_q[c*RB +: RB]);
+    `CMN_ASSERT(RouteIsTree, up == UpNone || !down[up],
+                $sformatf("channel %0d holds route %b: its up link is one of its down links", c, route_q[c*RB +: RB]))
+    `CMN_ASSERT_NEVER(RouteWrittenLegally,
+                      route_q[c*RB +: RB] != $past(route_q[c*RB +: RB]) && !route_wr_q[c],
+                      $sformatf("channel %0d's route changed from %b to %b without a write that may change it", c,
+                                $past(route_q[c*RB +: RB]), route_q[c*RB +: RB]))
+  end
+  `CMN_ASSERT_NEVER(LocalWrittenLegally, local_q != $past(local_q) && !local_wr_q,
+                    $sformatf("the node's bits changed from %b to %b without a write to RegGiLocal", $past(local_q),
+                              local_q))
+  // Sticky errors: a bit rises only with a refused route write, falls only when a write to
+  // RegGiErrClear names it.
+  `CMN_ASSERT_NEVER(ErrorsSticky,
+                    ($past(err_q) & ~err_q & ~err_clear_q) != '0,
+                    $sformatf("error bits %b cleared without a write naming them", $past(err_q) & ~err_q))
+  // In reset no barrier bit leaves the node.
+  `CMN_ASSERT_AT_RESET(QuietInReset, link_out_o == '0, $sformatf("barrier bits %b sent in reset", link_out_o))
 
 endmodule : gi_barrier
 

@@ -12,6 +12,7 @@
 // back (one pulse per packet buffer of VC v freed at the receiver). Between these ports and
 // the wires sits the link layer (lk_port, in nd_tree_net), which may hold a link's packet
 // starts (link_hold_i) the way a missing credit does.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_adapter
@@ -64,12 +65,9 @@ module cn_adapter
   localparam int WordsW     = $clog2(cn_pkg::VectorWords + 1);
   localparam int SrcW       = $clog2(NumLinks + 1);  // a combine source: local or a link
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // A flit's VC travels as one bit, and the link arbitration below alternates two VCs.
-  if (NumVcs != 2) begin : g_check_vcs
-    $fatal(1, "cn_adapter: NumVcs (%0d) must be 2: a flit carries its VC in one bit", NumVcs);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_vcs, NumVcs == 2,
+                    $sformatf("cn_adapter: NumVcs (%0d) must be 2: a flit carries its VC in one bit", NumVcs))
 
   // Signals per VC and link are vectors with VC v's link l at index v*NumLinks + l (a
   // signal of W bits per VC and link at [(v*NumLinks + l)*W +: W]); signals per VC have
@@ -237,14 +235,9 @@ module cn_adapter
     err_set[cn_pkg::ErrBadAddr]     = link_bad_addr_i;
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar l = 0; l < NumLinks; l++) begin : g_one_vc
-    always_ff @(posedge clk_i) if (rst_ni) assert (!(send[l] && send[NumLinks + l]))
-      else $error("cn_adapter: both VCs drive link %0d", l);
+    `CMN_ASSERT_NEVER(OneVc, send[l] && send[NumLinks + l], $sformatf("both VCs drive link %0d", l))
   end
-`endif
-`endif
 
 endmodule : cn_adapter
 

@@ -11,6 +11,7 @@
 //               granted; a packet starts only when every link of its class may start)
 //               and reception (rcv_hdr_space_i / rcv_pl_space_i). want_o/want_links_o
 //               ask the arbitration for links without depending on dst_can_start_i.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_bcast #(
@@ -118,51 +119,40 @@ module cn_bcast #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // Pops: only what a source offers, one source at a time; a header only between packets,
   // payload words only while a packet streams.
-  always_ff @(posedge clk_i) if (rst_ni) assert ((src_hdr_pop_o & ~src_hdr_valid_i) == '0)
-    else $error("cn_bcast: header popped from a source offering none (pop %b, valid %b)",
-                src_hdr_pop_o, src_hdr_valid_i);
-  always_ff @(posedge clk_i) if (rst_ni) assert ((src_pl_pop_o & ~src_pl_valid_i) == '0)
-    else $error("cn_bcast: payload word popped from a source offering none (pop %b, valid %b)",
-                src_pl_pop_o, src_pl_valid_i);
-  always_ff @(posedge clk_i) if (rst_ni) assert ($onehot0(src_hdr_pop_o | src_pl_pop_o))
-    else $error("cn_bcast: more than one source popped (headers %b, payload %b)", src_hdr_pop_o, src_pl_pop_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_hdr_pop_o != '0 && stream_q))
-    else $error("cn_bcast: header popped while a packet is in flight");
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_pl_pop_o != '0 && !stream_q))
-    else $error("cn_bcast: payload word popped outside a packet");
+  `CMN_ASSERT(HdrPopOffered, (src_hdr_pop_o & ~src_hdr_valid_i) == '0,
+              $sformatf("header popped from a source offering none (pop %b, valid %b)", src_hdr_pop_o,
+                        src_hdr_valid_i))
+  `CMN_ASSERT(PlPopOffered, (src_pl_pop_o & ~src_pl_valid_i) == '0,
+              $sformatf("payload word popped from a source offering none (pop %b, valid %b)", src_pl_pop_o,
+                        src_pl_valid_i))
+  `CMN_ASSERT(OneSource, $onehot0(src_hdr_pop_o | src_pl_pop_o),
+              $sformatf("more than one source popped (headers %b, payload %b)", src_hdr_pop_o, src_pl_pop_o))
+  `CMN_ASSERT_NEVER(HdrPopBusy, src_hdr_pop_o != '0 && stream_q, "header popped while a packet is in flight")
+  `CMN_ASSERT_NEVER(PlPopIdle, src_pl_pop_o != '0 && !stream_q, "payload word popped outside a packet")
   // A packet starts only when every link of its class may start, on a tree route (cn_regs'
   // route check: at most two down links, never back down the link it came from), and its
   // copies move in lock step on the links it holds until its last payload flit.
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (out_links_o & ~dst_can_start_i) != '0))
-    else $error("cn_bcast: packet started on links %b, of which only %b may start", out_links_o, dst_can_start_i);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(out_hdr_o && (out_links_o & src_hdr_pop_o[NumLinks:1]) != '0))
-    else $error("cn_bcast: packet sent back down the link it came from (links %b, source %b)",
-                out_links_o, src_hdr_pop_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (&out_links_o)))
-    else $error("cn_bcast: packet copied to all %0d links (a route has at most two down links)", NumLinks);
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_valid_o && !out_hdr_o && out_links_o != hold_o))
-    else $error("cn_bcast: payload flit to links %b, not the links its packet holds (%b)", out_links_o, hold_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !($past(stream_q) && !stream_q &&
-                     !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1))))
-    else $error("cn_bcast: packet ended before its last payload flit");
+  `CMN_ASSERT_NEVER(StartBlocked, out_hdr_o && (out_links_o & ~dst_can_start_i) != '0,
+                    $sformatf("packet started on links %b, of which only %b may start", out_links_o,
+                              dst_can_start_i))
+  `CMN_ASSERT_NEVER(StartBack, out_hdr_o && (out_links_o & src_hdr_pop_o[NumLinks:1]) != '0,
+                    $sformatf("packet sent back down the link it came from (links %b, source %b)", out_links_o,
+                              src_hdr_pop_o))
+  `CMN_ASSERT_NEVER(StartAllLinks, out_hdr_o && (&out_links_o),
+                    $sformatf("packet copied to all %0d links (a route has at most two down links)", NumLinks))
+  `CMN_ASSERT_NEVER(PlToHeldLinks, out_valid_o && !out_hdr_o && out_links_o != hold_o,
+                    $sformatf("payload flit to links %b, not the links its packet holds (%b)", out_links_o, hold_o))
+  `CMN_ASSERT_NEVER(EndEarly,
+                    $past(stream_q) && !stream_q && !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1)),
+                    "packet ended before its last payload flit")
   // Reception: no push into a full FIFO.
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(rcv_hdr_push_o && !rcv_hdr_space_i))
-    else $error("cn_bcast: header pushed into a full reception FIFO");
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(rcv_pl_push_o && !rcv_pl_space_i))
-    else $error("cn_bcast: payload word pushed into a full reception FIFO");
+  `CMN_ASSERT_NEVER(RcvHdrFull, rcv_hdr_push_o && !rcv_hdr_space_i, "header pushed into a full reception FIFO")
+  `CMN_ASSERT_NEVER(RcvPlFull, rcv_pl_push_o && !rcv_pl_space_i, "payload word pushed into a full reception FIFO")
   // Handshake outputs are never X (only a 4-state simulator can see this; Verilator has no X).
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !$isunknown({want_o, out_valid_o, out_hdr_o, out_links_o, hold_o, src_hdr_pop_o, src_pl_pop_o,
-                                rcv_hdr_push_o, rcv_pl_push_o, busy_o}))
-    else $error("cn_bcast: X on a handshake output");
-`endif
-`endif
+  `CMN_ASSERT_KNOWN(HandshakeKnown, {want_o, out_valid_o, out_hdr_o, out_links_o, hold_o, src_hdr_pop_o, src_pl_pop_o,
+                                     rcv_hdr_push_o, rcv_pl_push_o, busy_o})
 
 endmodule : cn_bcast
 

@@ -22,6 +22,7 @@
 //               dst_can_start_i.
 // Errors halt the engine (nothing more is combined until reset) and are reported once
 // as a pulse with the expected header, the offending one and its source.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_combine #(
@@ -67,14 +68,11 @@ module cn_combine #(
 
   localparam int CntW = $clog2(cn_pkg::PayloadFlits);
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // The ALU has three inputs: the local contribution and at most two children (a class with
   // a down link on every link is refused by the route check, as a tree node has an up link).
-  if (NumLinks != 3) begin : g_check_links
-    $fatal(1, "cn_combine: NumLinks (%0d) must be 3, the ALU's inputs less the local one plus the up link",
-           NumLinks);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_links, NumLinks == 3,
+                    $sformatf("cn_combine: NumLinks (%0d) must be 3, the ALU's inputs less the local one plus the up link",
+                              NumLinks))
 
   typedef enum logic [1:0] {StIdle, StStream, StHalt} state_e;
 
@@ -288,63 +286,51 @@ module cn_combine #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   logic err_any;
   assign err_any = err_bad_route_o || err_mismatch_o || err_bad_opcode_o || err_bad_size_o;
 
   // Pops: only what a source offers; headers only while idle, payload words only while a
   // packet streams, from every source of the packet at once or from none.
-  always_ff @(posedge clk_i) if (rst_ni) assert ((src_hdr_pop_o & ~src_hdr_valid_i) == '0)
-    else $error("cn_combine: header popped from a source offering none (pop %b, valid %b)",
-                src_hdr_pop_o, src_hdr_valid_i);
-  always_ff @(posedge clk_i) if (rst_ni) assert ((src_pl_pop_o & ~src_pl_valid_i) == '0)
-    else $error("cn_combine: payload word popped from a source offering none (pop %b, valid %b)",
-                src_pl_pop_o, src_pl_valid_i);
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(src_hdr_pop_o != '0 && state_q != StIdle))
-    else $error("cn_combine: header popped while a packet is in flight or the engine is halted");
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   src_pl_pop_o == '0 || (state_q == StStream && src_pl_pop_o == need_q))
-    else $error("cn_combine: payload popped from %b, not from every source of the packet (%b)",
-                src_pl_pop_o, need_q);
+  `CMN_ASSERT(HdrPopOffered, (src_hdr_pop_o & ~src_hdr_valid_i) == '0,
+              $sformatf("header popped from a source offering none (pop %b, valid %b)", src_hdr_pop_o,
+                        src_hdr_valid_i))
+  `CMN_ASSERT(PlPopOffered, (src_pl_pop_o & ~src_pl_valid_i) == '0,
+              $sformatf("payload word popped from a source offering none (pop %b, valid %b)", src_pl_pop_o,
+                        src_pl_valid_i))
+  `CMN_ASSERT_NEVER(HdrPopBusy, src_hdr_pop_o != '0 && state_q != StIdle,
+                    "header popped while a packet is in flight or the engine is halted")
+  `CMN_ASSERT(PlPopAllSources, src_pl_pop_o == '0 || (state_q == StStream && src_pl_pop_o == need_q),
+              $sformatf("payload popped from %b, not from every source of the packet (%b)", src_pl_pop_o, need_q))
   // A packet starts only where it may, on a tree route (cn_regs' route check: at most two
   // children, and the up link is not one of them), holds its one destination to its last
   // payload flit and sends every payload flit there.
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && !dst_can_start_i[out_dst_o]))
-    else $error("cn_combine: packet started towards destination %0d, which may not start", out_dst_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(out_hdr_o && (&src_hdr_pop_o[NumLinks:1])))
-    else $error("cn_combine: packet combined from all %0d links (a route has at most two children)", NumLinks);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(out_hdr_o && out_dst_o != cn_pkg::RouteUpNone && src_hdr_pop_o[out_dst_o + 1'b1]))
-    else $error("cn_combine: packet sent up link %0d, one of its sources", out_dst_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert ($onehot0(hold_o))
-    else $error("cn_combine: more than one destination held (%b)", hold_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(out_valid_o && !out_hdr_o && hold_o != ((NumLinks + 1)'(1) << out_dst_o)))
-    else $error("cn_combine: payload flit to destination %0d, not the one its packet holds (%b)",
-                out_dst_o, hold_o);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !($past(state_q) == StStream && state_q != StStream &&
-                     !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1))))
-    else $error("cn_combine: packet ended before its last payload flit");
-  always_ff @(posedge clk_i) if (rst_ni) assert (state_q inside {StIdle, StStream, StHalt})
-    else $error("cn_combine: illegal state %0d", state_q);
+  `CMN_ASSERT_NEVER(StartBlocked, out_hdr_o && !dst_can_start_i[out_dst_o],
+                    $sformatf("packet started towards destination %0d, which may not start", out_dst_o))
+  `CMN_ASSERT_NEVER(StartAllLinks, out_hdr_o && (&src_hdr_pop_o[NumLinks:1]),
+                    $sformatf("packet combined from all %0d links (a route has at most two children)", NumLinks))
+  `CMN_ASSERT_NEVER(StartUpASource,
+                    out_hdr_o && out_dst_o != cn_pkg::RouteUpNone && src_hdr_pop_o[out_dst_o + 1'b1],
+                    $sformatf("packet sent up link %0d, one of its sources", out_dst_o))
+  `CMN_ASSERT(OneDstHeld, $onehot0(hold_o), $sformatf("more than one destination held (%b)", hold_o))
+  `CMN_ASSERT_NEVER(PlToHeldDst, out_valid_o && !out_hdr_o && hold_o != ((NumLinks + 1)'(1) << out_dst_o),
+                    $sformatf("payload flit to destination %0d, not the one its packet holds (%b)", out_dst_o,
+                              hold_o))
+  `CMN_ASSERT_NEVER(EndEarly,
+                    $past(state_q) == StStream && state_q != StStream &&
+                    !($past(stream) && $past(cnt_q) == CntW'(cn_pkg::PayloadFlits - 1)),
+                    "packet ended before its last payload flit")
+  `CMN_ASSERT(LegalState, state_q inside {StIdle, StStream, StHalt}, $sformatf("illegal state %0d", state_q))
   // Errors: one pulse, one kind, and the engine halted with it; a halted engine moves nothing.
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   $onehot0({err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o}))
-    else $error("cn_combine: more than one error reported at once");
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(err_any && (state_q != StHalt || $past(err_any))))
-    else $error("cn_combine: error reported without halting the engine, or twice");
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(state_q == StHalt && (want_o || out_valid_o || src_hdr_pop_o != '0 || src_pl_pop_o != '0)))
-    else $error("cn_combine: halted engine moved a flit");
+  `CMN_ASSERT(OneError, $onehot0({err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o}),
+              "more than one error reported at once")
+  `CMN_ASSERT_NEVER(ErrorHalts, err_any && (state_q != StHalt || $past(err_any)),
+                    "error reported without halting the engine, or twice")
+  `CMN_ASSERT_NEVER(HaltedMoves,
+                    state_q == StHalt && (want_o || out_valid_o || src_hdr_pop_o != '0 || src_pl_pop_o != '0),
+                    "halted engine moved a flit")
   // Handshake outputs are never X (only a 4-state simulator can see this; Verilator has no X).
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !$isunknown({want_o, out_valid_o, out_hdr_o, src_hdr_pop_o, src_pl_pop_o, hold_o, busy_o,
-                                err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o}))
-    else $error("cn_combine: X on a handshake output");
-`endif
-`endif
+  `CMN_ASSERT_KNOWN(HandshakeKnown, {want_o, out_valid_o, out_hdr_o, src_hdr_pop_o, src_pl_pop_o, hold_o, busy_o,
+                                     err_bad_route_o, err_mismatch_o, err_bad_opcode_o, err_bad_size_o})
 
 endmodule : cn_combine
 

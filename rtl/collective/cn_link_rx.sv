@@ -8,6 +8,7 @@
 //
 // Link in:  valid_i, hdr_i (1 = header flit, header in the low cn_pkg::HdrBits of data_i), data_i
 // Link out: credit_o, a registered one-cycle pulse per freed packet buffer
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_link_rx #(
@@ -48,21 +49,21 @@ module cn_link_rx #(
 
   logic [FlitBits-HdrBits-1:0] unused_hi;  // a header flit carries the header in its low half
   assign unused_hi = data_i[FlitBits-1:HdrBits];
-  logic [$clog2(Packets + 1)-1:0]                        unused_hdr_count;
-  logic [$clog2(Packets * cn_pkg::PayloadFlits + 1)-1:0] unused_pl_count;
+  logic [$clog2(Packets + 1)-1:0]                        hdr_count;  // for the checks below
+  logic [$clog2(Packets * cn_pkg::PayloadFlits + 1)-1:0] pl_count;
 
   cmn_fifo #(.Width(HdrBits), .Depth(Packets)) u_hdr_fifo (
     .clk_i, .rst_ni,
     .push_i(hdr_push), .data_i(data_i[HdrBits-1:0]),
     .pop_i(hdr_pop_i && hdr_valid_o), .data_o(hdr_o),
-    .full_o(hdr_full), .empty_o(hdr_empty), .count_o(unused_hdr_count)
+    .full_o(hdr_full), .empty_o(hdr_empty), .count_o(hdr_count)
   );
 
   cmn_fifo #(.Width(FlitBits), .Depth(Packets * cn_pkg::PayloadFlits)) u_pl_fifo (
     .clk_i, .rst_ni,
     .push_i(pl_push), .data_i(data_i),
     .pop_i(pl_pop_i && pl_valid_o), .data_o(pl_o),
-    .full_o(pl_full), .empty_o(pl_empty), .count_o(unused_pl_count)
+    .full_o(pl_full), .empty_o(pl_empty), .count_o(pl_count)
   );
 
   // A header is offered only when no packet is being drained.
@@ -90,6 +91,22 @@ module cn_link_rx #(
       proto_err_o <= frame_err || space_err;
     end
   end
+
+  // Credits: the sender holds a credit per free packet buffer, so a header comes in only
+  // while one is free. The packets held are the headers waiting and the packet being
+  // drained, whose credit goes back with its last payload flit. (A header that finds its
+  // FIFO full is the link's error, proto_err_o; one that finds room in the FIFOs while every
+  // buffer is held means the sender ignored its credits.)
+  `CMN_ASSERT_NEVER(HeaderWithinCredits, hdr_push && 32'(hdr_count) + 32'(out_left_q != '0) >= Packets,
+                    $sformatf("a header came in with all %0d packet buffers held (credits ignored)", Packets))
+  // The payload buffer holds exactly the payload of the packets it holds: PayloadFlits per
+  // header that came in and was not yet popped, less what is still to come in of the packet
+  // arriving, plus what is still to leave of the packet being drained.
+  `CMN_ASSERT(PayloadMatchesHeaders,
+              32'(pl_count) + 32'(in_left_q) == cn_pkg::PayloadFlits * 32'(hdr_count) + 32'(out_left_q),
+              $sformatf("%0d payload flits held for %0d headers, %0d flits to come in and %0d to leave", pl_count,
+                        hdr_count, in_left_q, out_left_q))
+  `CMN_ASSERT_KNOWN(OutputsKnown, {credit_o, hdr_valid_o, pl_valid_o, proto_err_o})
 
 endmodule : cn_link_rx
 

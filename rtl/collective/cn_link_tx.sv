@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // cn_link_tx: send side of one combining-network link. Registers the flit it is given
 // (nothing leaves the node combinationally) and keeps the sender's packet credits, one
-// counter per virtual channel: a header of VC v may only be sent while a credit of v is
-// held, which reserves a whole packet buffer of v at the receiver, so the payload that
-// follows is never refused and one VC can never block the other.
+// counter (cmn_credit) per virtual channel: a header of VC v may only be sent while a
+// credit of v is held, which reserves a whole packet buffer of v at the receiver, so the
+// payload that follows is never refused and one VC can never block the other. A credit
+// returned while all of its VC's are held is not counted and is reported (credit_err_o).
 //
 // Engine side: send_i/vc_i/hdr_i/data_i, can_start_o[v] (a credit of VC v is available)
 // Link side:   valid_o/vc_o/hdr_o/data_o (registered), credit_i[v] (one pulse per packet
 //              buffer of VC v freed at the receiver)
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_link_tx #(
@@ -32,30 +34,25 @@ module cn_link_tx #(
   output logic                     credit_err_o  // a credit arrived that was never taken
 );
 
-  logic [CntW-1:0] credits_q [Vcs];
-  logic [Vcs-1:0]  take, over;
+  logic [Vcs-1:0] over;
 
-  always_comb begin
-    for (int v = 0; v < Vcs; v++) begin
-      can_start_o[v] = (credits_q[v] != '0);
-      take[v]        = send_i && hdr_i && (vc_i == 1'(v));
-      over[v]        = credit_i[v] && !take[v] && (credits_q[v] == CntW'(Credits));
-    end
+  for (genvar v = 0; v < Vcs; v++) begin : g_vc
+    logic [CntW-1:0] credits;
+    cmn_credit #(.Credits(Credits)) u_credit (
+      .clk_i, .rst_ni, .take_i(send_i && hdr_i && (vc_i == 1'(v))), .return_i(credit_i[v]),
+      .count_o(credits), .over_o(over[v])
+    );
+    assign can_start_o[v] = (credits != '0);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int v = 0; v < Vcs; v++) credits_q[v] <= CntW'(Credits);
       valid_o      <= 1'b0;
       vc_o         <= 1'b0;
       hdr_o        <= 1'b0;
       data_o       <= '0;
       credit_err_o <= 1'b0;
     end else begin
-      for (int v = 0; v < Vcs; v++) begin
-        if (take[v] && !credit_i[v])                credits_q[v] <= credits_q[v] - 1'b1;
-        else if (credit_i[v] && !take[v] && !over[v]) credits_q[v] <= credits_q[v] + 1'b1;
-      end
       credit_err_o <= |over;
       valid_o <= send_i;
       hdr_o   <= send_i && hdr_i;
@@ -66,18 +63,9 @@ module cn_link_tx #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(send_i && hdr_i && !can_start_o[vc_i]))
-    else $error("cn_link_tx: header sent without a credit of its VC");
-`endif
-`endif
+  // A header sent without a credit of its VC trips the credit counter's own assertion.
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (Credits < 1) begin : g_check_credits
-    $fatal(1, "cn_link_tx: Credits (%0d) must be at least 1", Credits);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_credits, Credits >= 1, $sformatf("cn_link_tx: Credits (%0d) must be at least 1", Credits))
 
 endmodule : cn_link_tx
 

@@ -10,6 +10,7 @@
 // nothing but its error bit. Each VC has its own FIFO stacks; the addressed VC is chosen
 // by the register window (cn_pkg::RegSysVcOffset), the error state and routes are shared.
 // Addresses and fields: cn_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_regs
@@ -250,17 +251,67 @@ module cn_regs
     end
   end
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // RegStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
-  if (InjPackets >= (1 << HdrFreeW) || InjPackets * cn_pkg::PayloadFlits >= (1 << DataFreeW)) begin : g_check_inj
-    $fatal(1, "cn_regs: InjPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
-           InjPackets, HdrFreeW, DataFreeW);
+  `CMN_ASSERT_PARAM(g_check_inj, InjPackets < (1 << HdrFreeW) && InjPackets * cn_pkg::PayloadFlits < (1 << DataFreeW),
+                    $sformatf("cn_regs: InjPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+                              InjPackets, HdrFreeW, DataFreeW))
+  `CMN_ASSERT_PARAM(g_check_rcv, RcvPackets < (1 << RcvHdrW) && RcvPackets * cn_pkg::PayloadFlits < (1 << RcvDataW),
+                    $sformatf("cn_regs: RcvPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
+                              RcvPackets, RcvHdrW, RcvDataW))
+
+  // The FIFOs behind the block: each reports a level within its depth, and the block pushes
+  // only into room for every word it pushes and pops only what is held, on each VC.
+  for (genvar v = 0; v < cn_pkg::NumVcs; v++) begin : g_fifo_check
+    logic [InjHdrCntW-1:0] inj_hdr_n;
+    logic [InjPlCntW-1:0]  inj_pl_n;
+    logic [RcvHdrCntW-1:0] rcv_hdr_n;
+    logic [RcvPlCntW-1:0]  rcv_pl_n;
+    assign inj_hdr_n = inj_hdr_count_i[v*InjHdrCntW +: InjHdrCntW];
+    assign inj_pl_n  = inj_pl_count_i[v*InjPlCntW +: InjPlCntW];
+    assign rcv_hdr_n = rcv_hdr_count_i[v*RcvHdrCntW +: RcvHdrCntW];
+    assign rcv_pl_n  = rcv_pl_count_i[v*RcvPlCntW +: RcvPlCntW];
+    `CMN_ASSERT(LevelsWithinDepth,
+                32'(inj_hdr_n) <= InjPackets && 32'(inj_pl_n) <= InjPackets * cn_pkg::PayloadFlits &&
+                32'(rcv_hdr_n) <= RcvPackets && 32'(rcv_pl_n) <= RcvPackets * cn_pkg::PayloadFlits,
+                $sformatf("VC %0d: levels of %0d and %0d (injection), %0d and %0d (reception) beyond the depths", v,
+                          inj_hdr_n, inj_pl_n, rcv_hdr_n, rcv_pl_n))
+    `CMN_ASSERT_NEVER(InjHdrPushFull, inj_hdr_push_o[v] && 32'(inj_hdr_n) >= InjPackets,
+                      $sformatf("VC %0d: header pushed into an injection FIFO holding %0d of %0d", v, inj_hdr_n,
+                                InjPackets))
+    `CMN_ASSERT_NEVER(InjPlPushFull,
+                      inj_pl_push_o[v] && 32'(inj_pl_n) + 32'(inj_pl_n_o) > InjPackets * cn_pkg::PayloadFlits,
+                      $sformatf("VC %0d: %0d payload words pushed into an injection FIFO holding %0d of %0d", v,
+                                inj_pl_n_o, inj_pl_n, InjPackets * cn_pkg::PayloadFlits))
+    `CMN_ASSERT_NEVER(RcvHdrPopEmpty, rcv_hdr_pop_o[v] && rcv_hdr_n == '0,
+                      $sformatf("VC %0d: header popped from an empty reception FIFO", v))
+    `CMN_ASSERT_NEVER(RcvPlPopEmpty, rcv_pl_pop_o[v] && 32'(rcv_pl_n) < 32'(rcv_pl_n_o),
+                      $sformatf("VC %0d: %0d payload words popped from a reception FIFO holding %0d", v, rcv_pl_n_o,
+                                rcv_pl_n))
   end
-  if (RcvPackets >= (1 << RcvHdrW) || RcvPackets * cn_pkg::PayloadFlits >= (1 << RcvDataW)) begin : g_check_rcv
-    $fatal(1, "cn_regs: RcvPackets (%0d) is too deep for RegStatus's %0d-bit header and %0d-bit payload fields",
-           RcvPackets, RcvHdrW, RcvDataW);
+
+  // Every class route held is a tree route (the combine and broadcast engines rely on it),
+  // whatever was written.
+  for (genvar c = 0; c < cn_pkg::NumClasses; c++) begin : g_route_check
+    logic [cn_pkg::RouteBits-1:0] route;
+    logic [2:0]                   down;
+    logic [1:0]                   up;
+    assign route = routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits];
+    assign down  = cn_pkg::route_down(route);
+    assign up    = cn_pkg::route_up(route);
+    `CMN_ASSERT(RouteIsTree, !(up != cn_pkg::RouteUpNone && down[up]) && down != '1,
+                $sformatf("class %0d holds route %b, not a tree route", c, route))
   end
-`endif
+
+  // Sticky errors: a bit falls only when a write to RegErrClear names it (the bits the last
+  // edge's write cleared, registered for the check alone: $past would sample the bus before
+  // the cycle's request settles, in a model clocked with one evaluation per cycle).
+  logic [cn_pkg::ErrBits-1:0] err_clear_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) err_clear_q <= '0;
+    else         err_clear_q <= wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0;
+  end
+  `CMN_ASSERT_NEVER(ErrorsSticky, ($past(err_q) & ~err_q & ~err_clear_q) != '0,
+                    $sformatf("error bits %b cleared without a write naming them", $past(err_q) & ~err_q))
 
 endmodule : cn_regs
 

@@ -11,6 +11,7 @@
 // want_o says on which links a packet of this VC is ready to start, grant_i on which it
 // may start this cycle (credit of this VC held, link free, arbitration won), hold_o on
 // which a packet of this VC is in flight; send_o/send_hdr_o/send_data_o carry the flits.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cn_vc
@@ -228,15 +229,10 @@ module cn_vc
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   for (genvar l = 0; l < NumLinks; l++) begin : g_one_driver
-    always_ff @(posedge clk_i) if (rst_ni) assert (
-                     !(bc_valid && bc_links[l] && cb_valid && cb_dst == cn_pkg::RouteUpW'(l)))
-      else $error("cn_vc: both engines drive link %0d", l);
+    `CMN_ASSERT_NEVER(OneEngine, bc_valid && bc_links[l] && cb_valid && cb_dst == cn_pkg::RouteUpW'(l),
+                      $sformatf("both engines drive link %0d", l))
   end
-`endif
-`endif
 
 endmodule : cn_vc
 

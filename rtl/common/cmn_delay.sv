@@ -4,6 +4,7 @@
 // (the clock and reset are then not used). The machine puts one on each direction of a
 // link, behind the sender's output register, so the link delays everything it carries by
 // Stages + 1 cycles.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cmn_delay #(
@@ -35,12 +36,8 @@ module cmn_delay #(
     assign q_o = pipe_q[Stages-1];
   end
 
-`ifndef SYNTHESIS
-  initial begin
-    if (Stages < 0) $fatal(1, "cmn_delay: Stages must be at least 0");
-    if (Width < 1)  $fatal(1, "cmn_delay: Width must be at least 1");
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_stages, Stages >= 0, $sformatf("cmn_delay: Stages (%0d) must be at least 0", Stages))
+  `CMN_ASSERT_PARAM(g_check_width, Width >= 1, $sformatf("cmn_delay: Width (%0d) must be at least 1", Width))
 
 endmodule : cmn_delay
 

@@ -4,6 +4,7 @@
 // The head is visible on data_o while !empty_o (first-word fall-through).
 // Pushing when full without a pop, or popping when empty, is a caller bug: the
 // assertions below catch it in simulation and the FIFO state is left unchanged.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cmn_fifo #(
@@ -59,23 +60,11 @@ module cmn_fifo #(
     if (do_push) mem_q[wr_ptr_q] <= data_i;
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(push_i && full_o && !pop_i))
-    else $error("cmn_fifo: push into a full FIFO");
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(pop_i && empty_o))
-    else $error("cmn_fifo: pop from an empty FIFO");
-`endif
-`endif
+  `CMN_ASSERT_NEVER(PushFull, push_i && full_o && !pop_i, "push into a full FIFO")
+  `CMN_ASSERT_NEVER(PopEmpty, pop_i && empty_o, "pop from an empty FIFO")
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (Depth < 1) begin : g_check_depth
-    $fatal(1, "cmn_fifo: Depth (%0d) must be at least 1", Depth);
-  end
-  if (Width < 1) begin : g_check_width
-    $fatal(1, "cmn_fifo: Width (%0d) must be at least 1", Width);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_depth, Depth >= 1, $sformatf("cmn_fifo: Depth (%0d) must be at least 1", Depth))
+  `CMN_ASSERT_PARAM(g_check_width, Width >= 1, $sformatf("cmn_fifo: Width (%0d) must be at least 1", Width))
 
 endmodule : cmn_fifo
 

@@ -14,6 +14,7 @@
 // push of more words than are free (after the pop), a pop of more words than are held, or
 // a word count outside 1..Lanes is a caller bug: the assertions below catch it in
 // simulation, and the offending side (push or pop) changes nothing.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module cmn_wfifo #(
@@ -115,40 +116,27 @@ module cmn_wfifo #(
     assign data_o[k*Width +: Width] = bank_rd[bank*Width +: Width];
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // In terms of the inputs and the registers only, not of combinational signals such as
   // free_after_pop that these checks are about.
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(push_i && (push_n_i == '0 || 32'(push_n_i) > Lanes)))
-    else $error("cmn_wfifo: push of %0d words (1..%0d)", push_n_i, Lanes);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(pop_i && (pop_n_i == '0 || 32'(pop_n_i) > Lanes)))
-    else $error("cmn_wfifo: pop of %0d words (1..%0d)", pop_n_i, Lanes);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(push_i && push_n_i != '0 && 32'(push_n_i) <= Lanes &&
-                     32'(push_n_i) + 32'(count_q) >
-                     Depth + ((pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes &&
-                               32'(pop_n_i) <= 32'(count_q)) ? 32'(pop_n_i) : 0)))
-    else $error("cmn_wfifo: push of %0d words into %0d of %0d (pop %0d)", push_n_i, count_q, Depth,
-                pop_i ? pop_n_i : '0);
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   !(pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes && 32'(pop_n_i) > 32'(count_q)))
-    else $error("cmn_wfifo: pop of %0d words with %0d held", pop_n_i, count_q);
-`endif
-`endif
+  `CMN_ASSERT_NEVER(PushWords, push_i && (push_n_i == '0 || 32'(push_n_i) > Lanes),
+                    $sformatf("push of %0d words (1..%0d)", push_n_i, Lanes))
+  `CMN_ASSERT_NEVER(PopWords, pop_i && (pop_n_i == '0 || 32'(pop_n_i) > Lanes),
+                    $sformatf("pop of %0d words (1..%0d)", pop_n_i, Lanes))
+  `CMN_ASSERT_NEVER(PushFull,
+                    push_i && push_n_i != '0 && 32'(push_n_i) <= Lanes &&
+                    32'(push_n_i) + 32'(count_q) >
+                    Depth + ((pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes &&
+                              32'(pop_n_i) <= 32'(count_q)) ? 32'(pop_n_i) : 0),
+                    $sformatf("push of %0d words into %0d of %0d (pop %0d)", push_n_i, count_q, Depth,
+                              pop_i ? pop_n_i : '0))
+  `CMN_ASSERT_NEVER(PopEmpty, pop_i && pop_n_i != '0 && 32'(pop_n_i) <= Lanes && 32'(pop_n_i) > 32'(count_q),
+                    $sformatf("pop of %0d words with %0d held", pop_n_i, count_q))
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (Lanes < 2 || (Lanes & (Lanes - 1)) != 0) begin : g_check_lanes
-    $fatal(1, "cmn_wfifo: Lanes (%0d) must be a power of two, at least 2", Lanes);
-  end
-  if (Depth < Lanes || Depth % Lanes != 0) begin : g_check_depth
-    $fatal(1, "cmn_wfifo: Depth (%0d) must be a multiple of Lanes (%0d)", Depth, Lanes);
-  end
-  if (Width < 1) begin : g_check_width
-    $fatal(1, "cmn_wfifo: Width (%0d) must be at least 1", Width);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_lanes, Lanes >= 2 && (Lanes & (Lanes - 1)) == 0,
+                    $sformatf("cmn_wfifo: Lanes (%0d) must be a power of two, at least 2", Lanes))
+  `CMN_ASSERT_PARAM(g_check_depth, Depth >= Lanes && Depth % Lanes == 0,
+                    $sformatf("cmn_wfifo: Depth (%0d) must be a multiple of Lanes (%0d)", Depth, Lanes))
+  `CMN_ASSERT_PARAM(g_check_width, Width >= 1, $sformatf("cmn_wfifo: Width (%0d) must be at least 1", Width))
 
 endmodule : cmn_wfifo
 

@@ -6,6 +6,7 @@
 // hardware or in simulation. The trees work only while en_i is set (crc_o is 0 otherwise):
 // a link end needs a flit's CRC only in a cycle that carries one, and a simulator then
 // skips the trees of the cycles that carry nothing.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module lk_crc #(
@@ -50,11 +51,8 @@ module lk_crc #(
 `endif
   end
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (InBits < 1 || InBits > MaxIn || CrcW < 1 || CrcW > 16) begin : g_check
-    $fatal(1, "lk_crc: InBits (%0d) must be 1..%0d and CrcW (%0d) 1..16", InBits, MaxIn, CrcW);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check, InBits >= 1 && InBits <= MaxIn && CrcW >= 1 && CrcW <= 16,
+                    $sformatf("lk_crc: InBits (%0d) must be 1..%0d and CrcW (%0d) 1..16", InBits, MaxIn, CrcW))
 
 endmodule : lk_crc
 

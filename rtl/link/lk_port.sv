@@ -35,6 +35,7 @@
 //
 // Counters (lk_pkg::LkTxFlits ... LkState) are on counters_o, for the register block
 // (lk_regs) and the machine's service port.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module lk_port #(
@@ -313,31 +314,54 @@ module lk_port #(
     counters_o[32'(lk_pkg::LkState)*64 +: 64]     = state;
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // The node keeps its packets within the buffer (hold_o): a write never overruns an
   // unacknowledged flit.
-  always_ff @(posedge clk_i) if (rst_ni) assert (!(write && 32'(held) == Depth))
-    else $error("lk_port: retransmission buffer overrun (the node started a packet while held)");
+  `CMN_ASSERT_NEVER(BufferOverrun, write && 32'(held) == Depth,
+                    "retransmission buffer overrun (the node started a packet while held)")
   // Everything sent is written, everything acknowledged was sent.
-  always_ff @(posedge clk_i) if (rst_ni) assert (
-                   (sent_off <= held) && (send_off <= sent_off))
-    else $error("lk_port: sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)",
-                ack_q, send_q, hi_q, wr_q);
-`endif
-`endif
+  `CMN_ASSERT(SeqOrdered, (sent_off <= held) && (send_off <= sent_off),
+              $sformatf("sequence numbers out of order (ack %0d, send %0d, sent %0d, written %0d)", ack_q, send_q,
+                        hi_q, wr_q))
+  // The far end acknowledges only what this end sent, in order: an intact side band's Ack
+  // lies between the oldest unacknowledged flit and the next one never sent.
+  `CMN_ASSERT_NEVER(AckWithinSent, sb_ok && ack_off > sent_off,
+                    $sformatf("acknowledgement %0d outside the flits sent and not yet acknowledged (%0d up to %0d)",
+                              in_ack, ack_q, hi_q))
+  // A go-back (the far end's NAK, or a timeout) resends from the oldest unacknowledged flit.
+  // The last edge's go-back and loss, registered for the checks alone ($past would sample
+  // the wire before the cycle's word settles, in a model clocked with one evaluation per
+  // cycle); synthesis removes them.
+  logic go_back_q, loss_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      go_back_q <= 1'b0;
+      loss_q    <= 1'b0;
+    end else begin
+      go_back_q <= (nak_new && ack_ok) || timeout;
+      loss_q    <= (bad_flit || seq_drop) && !nak_pend_q;
+    end
+  end
+  `CMN_ASSERT_NEVER(ResendFromOldest, go_back_q && send_q != ack_q,
+                    $sformatf("a go-back resends from %0d, the oldest unacknowledged flit is %0d", send_q, ack_q))
+  // The receive side accepts only the number it expects, so it delivers the flits in
+  // sequence, none skipped or repeated: each carries the count of those delivered before it.
+  `CMN_ASSERT_NEVER(RxInSequence, accept && in_seq != SeqW'(c_rx_flits),
+                    $sformatf("flit %0d delivered after %0d flits", in_seq, SeqW'(c_rx_flits)))
+  // A NAK asks for one go-back per loss: it toggles only for a dropped flit, and not again
+  // until a flit is delivered.
+  `CMN_ASSERT_NEVER(NakPerLoss, nak_q != $past(nak_q) && !loss_q,
+                    "a NAK sent without a new loss")
+  // Down is sticky: a link declared down stays down until reset.
+  `CMN_ASSERT_NEVER(DownSticky, $past(down_q) && !down_q, "a link declared down came back up")
+  `CMN_ASSERT_KNOWN(OutputsKnown, {hold_o, n_valid_o, n_credit_o, w_valid_o, down_o})
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (HdrBit < 0 || HdrBit >= DataW) begin : g_check_hdr
-    $fatal(1, "lk_port: HdrBit (%0d) must name one of the DataW (%0d) flit bits", HdrBit, DataW);
-  end
-  if (FlitIn > lk_pkg::LkCrcInBits || SbIn > lk_pkg::LkSbInBits) begin : g_check_crc
-    $fatal(1, "lk_port: a flit (%0d bits) or side-band word (%0d bits) is wider than its CRC covers", FlitIn, SbIn);
-  end
-  if (PacketFlits + 2 > Depth) begin : g_check_depth
-    $fatal(1, "lk_port: a packet of %0d flits does not fit the retransmission buffer", PacketFlits);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_hdr, HdrBit >= 0 && HdrBit < DataW,
+                    $sformatf("lk_port: HdrBit (%0d) must name one of the DataW (%0d) flit bits", HdrBit, DataW))
+  `CMN_ASSERT_PARAM(g_check_crc, FlitIn <= lk_pkg::LkCrcInBits && SbIn <= lk_pkg::LkSbInBits,
+                    $sformatf("lk_port: a flit (%0d bits) or side-band word (%0d bits) is wider than its CRC covers",
+                              FlitIn, SbIn))
+  `CMN_ASSERT_PARAM(g_check_depth, PacketFlits + 2 <= Depth,
+                    $sformatf("lk_port: a packet of %0d flits does not fit the retransmission buffer", PacketFlits))
 
 endmodule : lk_port
 

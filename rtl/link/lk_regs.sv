@@ -8,6 +8,7 @@
 // and pulses bad_o in the cycle of the access, so that the side's register block sets its
 // bad-access error bit at the same edge as for its own refused accesses (a read of the
 // error register right after sees it).
+`include "cmn_assert.svh"
 `default_nettype none
 
 module lk_regs #(
@@ -43,11 +44,8 @@ module lk_regs #(
   end
   assign bad_o = req_i && (we_i || !known);
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (Stride != 64 || lk_pkg::RegLkTorusStride != Stride || Links < 1 || Links > 8) begin : g_check
-    $fatal(1, "lk_regs: %0d link blocks of %0d bytes: expected 1..8 blocks of 64 bytes", Links, Stride);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check, Stride == 64 && lk_pkg::RegLkTorusStride == Stride && Links >= 1 && Links <= 8,
+                    $sformatf("lk_regs: %0d link blocks of %0d bytes: expected 1..8 blocks of 64 bytes", Links, Stride))
 
 endmodule : lk_regs
 

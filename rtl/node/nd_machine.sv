@@ -25,6 +25,7 @@
 // ND_MACHINE_X, _Y, _Z and _LINK_LATENCY as their defaults: a hierarchical Verilation
 // (nd_node compiled once as a block, rtl/node/nd_machine_hier.vlt) hands -G overrides to
 // the block too, which has no such parameters.
+`include "cmn_assert.svh"
 `default_nettype none
 
 `ifndef ND_MACHINE_X
@@ -240,14 +241,10 @@ module nd_machine #(
 
   assign moving_o = |node_moving;
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (X < 1 || X > 255 || Y < 1 || Y > 255 || Z < 1 || Z > 255) begin : g_check_shape
-    $fatal(1, "nd_machine: X, Y and Z (%0d, %0d, %0d) must be 1..255", X, Y, Z);
-  end
-  if (LinkLatency < 1) begin : g_check_latency
-    $fatal(1, "nd_machine: LinkLatency (%0d) must be at least 1", LinkLatency);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_shape, X >= 1 && X <= 255 && Y >= 1 && Y <= 255 && Z >= 1 && Z <= 255,
+                    $sformatf("nd_machine: X, Y and Z (%0d, %0d, %0d) must be 1..255", X, Y, Z))
+  `CMN_ASSERT_PARAM(g_check_latency, LinkLatency >= 1,
+                    $sformatf("nd_machine: LinkLatency (%0d) must be at least 1", LinkLatency))
 
 endmodule : nd_machine
 

@@ -15,6 +15,7 @@
 // Link in:  valid_i, hdr_i (first flit of a packet), vc_i, data_i; flush_i
 // Link out: credit_o[v], a registered pulse per flit (VC 0, 1) or packet (VC 2, 3) freed
 // Heads:    head_valid_o[v] / head_o (VC v in [v*64 +: 64]) / pop_i[v]
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_link_rx #(
@@ -108,8 +109,6 @@ module tr_link_rx #(
     end
   end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // The length of the packet whose header comes in (tr_pkg's functions are called from
   // continuous assignments).
   logic [LenW-1:0] in_len;
@@ -126,19 +125,15 @@ module tr_link_rx #(
     // The buffer never sees a push when full (a flit that finds it full is dropped and
     // flagged, even if the buffer is popped in the same cycle), and the framing counters
     // stay within one packet.
-    always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && full[v]))
-      else $error("tr_link_rx: VC %0d: flit pushed into its full buffer", v);
-    always_ff @(posedge clk_i) if (rst_ni) assert (
-                     32'(in_left) < tr_pkg::MaxPacketFlits && 32'(out_left) < tr_pkg::MaxPacketFlits)
-      else $error("tr_link_rx: VC %0d: %0d flits of a packet still to come in, %0d to leave", v, in_left,
-                  out_left);
+    `CMN_ASSERT_NEVER(PushFull, push[v] && full[v], $sformatf("VC %0d: flit pushed into its full buffer", v))
+    `CMN_ASSERT(FramingInPacket, 32'(in_left) < tr_pkg::MaxPacketFlits && 32'(out_left) < tr_pkg::MaxPacketFlits,
+                $sformatf("VC %0d: %0d flits of a packet still to come in, %0d to leave", v, in_left, out_left))
     // Virtual cut-through: a sender keeping to its credits starts a packet only when the
     // buffer has room for all of it (the buffer may have more room than the sender knows
     // of, never less).
-    always_ff @(posedge clk_i) if (rst_ni) assert (
-                     !(push[v] && in_hdr && 32'(g_vc[v].count) + 32'(in_len) > Depth))
-      else $error("tr_link_rx: VC %0d: a packet of %0d flits started with %0d of %0d flits free (credits ignored)",
-                  v, in_len, Depth - 32'(g_vc[v].count), Depth);
+    `CMN_ASSERT_NEVER(PacketWithoutRoom, push[v] && in_hdr && 32'(g_vc[v].count) + 32'(in_len) > Depth,
+                      $sformatf("VC %0d: a packet of %0d flits started with %0d of %0d flits free (credits ignored)",
+                                v, in_len, Depth - 32'(g_vc[v].count), Depth))
     if (v >= 2) begin : g_slots
       // The escape and priority VCs count packet slots: a packet holds one from its header
       // coming in to its last flit leaving (when its credit goes back), and a sender keeping
@@ -149,28 +144,23 @@ module tr_link_rx #(
         if (!rst_ni) held_q <= '0;
         else         held_q <= held_q + HeldW'(push[v] && in_hdr) - HeldW'(pop[v] && last[v]);
       end
-      always_ff @(posedge clk_i) if (rst_ni) assert (!(push[v] && in_hdr && 32'(held_q) >= EscSlots))
-        else $error("tr_link_rx: VC %0d: a packet started with all %0d packet slots held (credits ignored)",
-                    v, EscSlots);
-      always_ff @(posedge clk_i) if (rst_ni) assert (!(pop[v] && last[v] && held_q == '0))
-        else $error("tr_link_rx: VC %0d: the last flit of a packet left with no packet held", v);
+      `CMN_ASSERT_NEVER(PacketWithoutSlot, push[v] && in_hdr && 32'(held_q) >= EscSlots,
+                        $sformatf("VC %0d: a packet started with all %0d packet slots held (credits ignored)", v,
+                                  EscSlots))
+      `CMN_ASSERT_NEVER(LastWithoutPacket, pop[v] && last[v] && held_q == '0,
+                        $sformatf("VC %0d: the last flit of a packet left with no packet held", v))
     end
   end
   // Outputs to the sender and the router are never X (only a 4-state simulator can see
   // this; Verilator has no X).
-  always_ff @(posedge clk_i) if (rst_ni) assert (!$isunknown({credit_o, head_valid_o, proto_err_o}))
-    else $error("tr_link_rx: X on credit_o, head_valid_o or proto_err_o");
-`endif
-`endif
+  `CMN_ASSERT_KNOWN(OutputsKnown, {credit_o, head_valid_o, proto_err_o})
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (DynFlits < tr_pkg::MaxPacketFlits) begin : g_check_dyn_flits
-    $fatal(1, "tr_link_rx: DynFlits (%0d) must hold a whole packet (%0d flits)", DynFlits, tr_pkg::MaxPacketFlits);
-  end
-  if (EscSlots < 2) begin : g_check_esc_slots
-    $fatal(1, "tr_link_rx: EscSlots (%0d) must be at least 2 (the bubble rule keeps one slot free)", EscSlots);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check_dyn_flits, DynFlits >= tr_pkg::MaxPacketFlits,
+                    $sformatf("tr_link_rx: DynFlits (%0d) must hold a whole packet (%0d flits)", DynFlits,
+                              tr_pkg::MaxPacketFlits))
+  `CMN_ASSERT_PARAM(g_check_esc_slots, EscSlots >= 2,
+                    $sformatf("tr_link_rx: EscSlots (%0d) must be at least 2 (the bubble rule keeps one slot free)",
+                              EscSlots))
 
 endmodule : tr_link_rx
 

@@ -16,6 +16,7 @@
 // returns 0 and pulses bad_o in the cycle of the access (tr_regs sets TrErrBadAccess at the
 // same edge as for its own refusals). The service port reads the counter at the
 // same word address (offset / 8), combinationally, for a simulator between clock edges.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_perf #(
@@ -104,28 +105,19 @@ module tr_perf #(
 
   assign svc_word_o = word[127:64];
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
-  if (tr_pkg::RegTrPerfStride != 128 || tr_pkg::TrPerfVcStride != 32 || Vcs != 4 || Dirs > 8) begin : g_check
-    $fatal(1, "tr_perf: blocks of %0d bytes, %0d-byte VC strides, %0d VCs, %0d links: the decode expects 128, 32, 4, 1..8",
-           tr_pkg::RegTrPerfStride, tr_pkg::TrPerfVcStride, Vcs, Dirs);
-  end
-`endif
+  `CMN_ASSERT_PARAM(g_check, tr_pkg::RegTrPerfStride == 128 && tr_pkg::TrPerfVcStride == 32 && Vcs == 4 && Dirs <= 8,
+                    $sformatf("tr_perf: blocks of %0d bytes, %0d-byte VC strides, %0d VCs, %0d links: the decode expects 128, 32, 4, 1..8",
+                              tr_pkg::RegTrPerfStride, tr_pkg::TrPerfVcStride, Vcs, Dirs))
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
   // Per link, an output carries one packet at a time on one VC, and a flit is part of the
   // packet that holds the output.
   for (genvar d = 0; d < Dirs; d++) begin : g_check_link
-    always_ff @(posedge clk_i) if (rst_ni) begin
-      assert ($countones(busy_i[d*Vcs +: Vcs]) <= 1)
-        else $error("tr_perf: link %0d held on VCs %b at once", d, busy_i[d*Vcs +: Vcs]);
-      assert ((flit_i[d*Vcs +: Vcs] & ~busy_i[d*Vcs +: Vcs]) == '0)
-        else $error("tr_perf: link %0d sent a flit on VC set %b outside a held output (%b)", d,
-                    flit_i[d*Vcs +: Vcs], busy_i[d*Vcs +: Vcs]);
-    end
+    `CMN_ASSERT(OneVcHeld, $countones(busy_i[d*Vcs +: Vcs]) <= 1,
+                $sformatf("link %0d held on VCs %b at once", d, busy_i[d*Vcs +: Vcs]))
+    `CMN_ASSERT(FlitInHeld, (flit_i[d*Vcs +: Vcs] & ~busy_i[d*Vcs +: Vcs]) == '0,
+                $sformatf("link %0d sent a flit on VC set %b outside a held output (%b)", d, flit_i[d*Vcs +: Vcs],
+                          busy_i[d*Vcs +: Vcs]))
   end
-`endif
-`endif
 
 endmodule : tr_perf
 

@@ -8,6 +8,7 @@
 // refused access (no room, too little to read, an unmapped address, a write to a
 // read-only register) changes nothing but its error bit.
 // Addresses and fields: tr_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_regs #(
@@ -138,13 +139,39 @@ module tr_regs #(
     end
   end
 
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse elaboration-time system tasks
   // RegTrStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
-  if (tr_pkg::TrInjFlits >= (1 << InjFreeW) || tr_pkg::TrRcvFlits >= (1 << RcvCountW)) begin : g_check_status
-    $fatal(1, "tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
-           tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW);
+  `CMN_ASSERT_PARAM(g_check_status, tr_pkg::TrInjFlits < (1 << InjFreeW) && tr_pkg::TrRcvFlits < (1 << RcvCountW),
+                    $sformatf("tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
+                              tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW))
+
+  // The router's FIFOs report levels within their depths, and the block pushes only into
+  // room for every flit it pushes and pops only flits held.
+  for (genvar k = 0; k < tr_pkg::TrInjFifos; k++) begin : g_inj_check
+    logic [InjCntW-1:0] room;
+    assign room = inj_free_i[k*InjCntW +: InjCntW];
+    `CMN_ASSERT(InjFreeWithinDepth, 32'(room) <= tr_pkg::TrInjFlits,
+                $sformatf("injection FIFO %0d reports %0d flits free of %0d", k, room, tr_pkg::TrInjFlits))
+    `CMN_ASSERT_NEVER(PushWithoutRoom, inj_push_o[k] && 32'(room) < 32'(inj_n_o),
+                      $sformatf("%0d flits pushed into injection FIFO %0d with %0d free", inj_n_o, k, room))
   end
-`endif
+  for (genvar k = 0; k < tr_pkg::TrRcvFifos; k++) begin : g_rcv_check
+    logic [RcvCntW-1:0] count;
+    assign count = rcv_count_i[k*RcvCntW +: RcvCntW];
+    `CMN_ASSERT(RcvCountWithinDepth, 32'(count) <= tr_pkg::TrRcvFlits,
+                $sformatf("reception FIFO %0d reports %0d flits held of %0d", k, count, tr_pkg::TrRcvFlits))
+    `CMN_ASSERT_NEVER(PopBeyondHeld, rcv_pop_o[k] && 32'(count) < 32'(rcv_n_o),
+                      $sformatf("%0d flits popped from reception FIFO %0d holding %0d", rcv_n_o, k, count))
+  end
+  // Sticky errors: a bit falls only when a write to RegTrErrClear names it (the bits the last
+  // edge's write cleared, registered for the check alone: $past would sample the bus before
+  // the cycle's request settles, in a model clocked with one evaluation per cycle).
+  logic [tr_pkg::TrErrBits-1:0] err_clear_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) err_clear_q <= '0;
+    else         err_clear_q <= wr_clear ? wdata_i[tr_pkg::TrErrBits-1:0] : '0;
+  end
+  `CMN_ASSERT_NEVER(ErrorsSticky, ($past(err_q) & ~err_q & ~err_clear_q) != '0,
+                    $sformatf("error bits %b cleared without a write naming them", $past(err_q) & ~err_q))
 
 endmodule : tr_regs
 

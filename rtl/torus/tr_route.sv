@@ -22,6 +22,7 @@
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
 // Packets that cannot be routed (a destination outside the torus, a link marked down on
 // their dimension-order path, a malformed deposit) are discarded with an error bit.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_route #(
@@ -220,74 +221,64 @@ module tr_route #(
         end
       end
 
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
       // Immediate assertions (the block has no clock): each states what the decision must be
       // for whatever inputs it was made from, or checks inputs that are fixed (the node's
       // place, the input's kind), so an input still settling cannot trip one. The inputs:
       // the node lies inside the torus (sizes 1..255), a link input's dimension is a
       // dimension.
       for (int k = 0; k < Dims; k++) begin
-        assert (dims_i[k*CoordW +: CoordW] != '0 && my_i[k*CoordW +: CoordW] < dims_i[k*CoordW +: CoordW])
-          else $error("tr_route: coordinate %0d outside the torus size %0d in dimension %0d",
-                      my_i[k*CoordW +: CoordW], dims_i[k*CoordW +: CoordW], k);
+        `CMN_ASSERT_I(InsideTorus, dims_i[k*CoordW +: CoordW] != '0 && my_i[k*CoordW +: CoordW] < dims_i[k*CoordW +: CoordW],
+                      $sformatf("coordinate %0d outside the torus size %0d in dimension %0d", my_i[k*CoordW +: CoordW],
+                                dims_i[k*CoordW +: CoordW], k))
       end
-      assert (inject_i || 32'(in_dim_i) < Dims)
-        else $error("tr_route: a link input of dimension %0d", in_dim_i);
+      `CMN_ASSERT_I(InputDim, inject_i || 32'(in_dim_i) < Dims, $sformatf("a link input of dimension %0d", in_dim_i))
       // A packet is either discarded, for exactly one reason, or may ask for an output.
-      assert (!discard_o || (!req_o && $onehot(discard_err_o)))
-        else $error("tr_route: discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o);
+      `CMN_ASSERT_I(DiscardOneReason, !discard_o || (!req_o && $onehot(discard_err_o)),
+                    $sformatf("discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o))
       if (req_o) begin
-        assert (!out_busy_i[out_o])
-          else $error("tr_route: busy output %0d requested", out_o);
-        assert ((out_o >= OutW'(Dirs)) == arrived)
-          else $error("tr_route: output %0d for a packet that has%0s arrived", out_o, arrived ? "" : " not");
+        `CMN_ASSERT_I(OutputFree, !out_busy_i[out_o], $sformatf("busy output %0d requested", out_o))
+        `CMN_ASSERT_I(ReceptionIffArrived, (out_o >= OutW'(Dirs)) == arrived,
+                      $sformatf("output %0d for a packet that has%0s arrived", out_o, arrived ? "" : " not"))
         if (out_o < OutW'(Dirs)) begin
           // A link: not marked down, closer along the packet's direction in its dimension,
           // on a VC its kind may use (dimension order on the escape and priority VCs), with
           // room for the whole packet (virtual cut-through) and, entering a ring's escape
           // or priority VC, a slot to spare (bubble rule).
-          assert (!link_down_i[out_o])
-            else $error("tr_route: packet routed onto link %0d, which is marked down", out_o);
-          assert (need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]))
-            else $error("tr_route: link %0d does not bring the packet closer in its direction", out_o);
-          assert (prio   ? (out_vc_o == VcW'(tr_pkg::TrVcPrio)) :
-                  determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)))
-            else $error("tr_route: VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ);
-          assert (out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim)
-            else $error("tr_route: VC %0d on link %0d, out of dimension order (dimension %0d first)",
-                        out_vc_o, out_o, dor_dim);
-          assert (32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >=
-                  ((out_vc_o < VcW'(tr_pkg::TrVcEscape)) ? 32'(len) : 1))
-            else $error("tr_route: packet of %0d flits sent on link %0d VC %0d with %0d credits", len, out_o,
-                        out_vc_o, credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]);
-          assert (!bubble_i || out_vc_o < VcW'(tr_pkg::TrVcEscape) ||
-                  (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[OutW-1:1]) ||
-                  32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2)
-            else $error("tr_route: packet entered the ring of link %0d VC %0d without two free slots", out_o,
-                        out_vc_o);
+          `CMN_ASSERT_I(LinkUp, !link_down_i[out_o], $sformatf("packet routed onto link %0d, which is marked down", out_o))
+          `CMN_ASSERT_I(LinkCloser, need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]),
+                        $sformatf("link %0d does not bring the packet closer in its direction", out_o))
+          `CMN_ASSERT_I(VcForKind,
+                        prio   ? (out_vc_o == VcW'(tr_pkg::TrVcPrio)) :
+                        determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)),
+                        $sformatf("VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ))
+          `CMN_ASSERT_I(DimensionOrder, out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim,
+                        $sformatf("VC %0d on link %0d, out of dimension order (dimension %0d first)", out_vc_o, out_o,
+                                  dor_dim))
+          `CMN_ASSERT_I(CreditsForPacket,
+                        32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >=
+                        ((out_vc_o < VcW'(tr_pkg::TrVcEscape)) ? 32'(len) : 1),
+                        $sformatf("packet of %0d flits sent on link %0d VC %0d with %0d credits", len, out_o, out_vc_o,
+                                  credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]))
+          `CMN_ASSERT_I(BubbleRule,
+                        !bubble_i || out_vc_o < VcW'(tr_pkg::TrVcEscape) ||
+                        (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[OutW-1:1]) ||
+                        32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2,
+                        $sformatf("packet entered the ring of link %0d VC %0d without two free slots", out_o, out_vc_o))
         end else begin
-          assert (out_o == rcv_out && 32'(rcv_free) >= 32'(len))
-            else $error("tr_route: packet of %0d flits to reception output %0d with %0d flits free", len, out_o,
-                        rcv_free);
+          `CMN_ASSERT_I(ReceptionRoom, out_o == rcv_out && 32'(rcv_free) >= 32'(len),
+                        $sformatf("packet of %0d flits to reception output %0d with %0d flits free", len, out_o,
+                                  rcv_free))
         end
-        assert (!copy_o || (!out_busy_i[out_rcv_o] && 32'(rcv_free) >= 32'(len)))
-          else $error("tr_route: deposit copy of %0d flits to reception with %0d flits free or busy", len,
-                      rcv_free);
+        `CMN_ASSERT_I(CopyRoom, !copy_o || (!out_busy_i[out_rcv_o] && 32'(rcv_free) >= 32'(len)),
+                      $sformatf("deposit copy of %0d flits to reception with %0d flits free or busy", len, rcv_free))
       end
-      assert (!copy_o || (deposit && !inject_i && out_o < OutW'(Dirs) && out_rcv_o == rcv_out))
-        else $error("tr_route: copy to reception output %0d of a packet that leaves no copy here", out_rcv_o);
-`endif
-`endif
+      `CMN_ASSERT_I(CopyOfDeposit, !copy_o || (deposit && !inject_i && out_o < OutW'(Dirs) && out_rcv_o == rcv_out),
+                    $sformatf("copy to reception output %0d of a packet that leaves no copy here", out_rcv_o))
     end
-`ifndef SYNTHESIS
-`ifndef __ICARUS__
-    assert (en_i || !(req_o || copy_o || discard_o || stall_o != '0))
-      else $error("tr_route: a decision without a header");
-    assert (stall_o == '0 || !(req_o || discard_o))
-      else $error("tr_route: credit stalls %b for a packet that %0s", stall_o, req_o ? "may start" : "is discarded");
-`endif
-`endif
+    `CMN_ASSERT_I(DecisionWithHeader, en_i || !(req_o || copy_o || discard_o || stall_o != '0),
+                  "a decision without a header")
+    `CMN_ASSERT_I(StallOnlyWaiting, stall_o == '0 || !(req_o || discard_o),
+                  $sformatf("credit stalls %b for a packet that %0s", stall_o, req_o ? "may start" : "is discarded"))
   end
 
 endmodule : tr_route

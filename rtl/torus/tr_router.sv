@@ -10,6 +10,7 @@
 //
 // Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
 // FirstInj+k (24+k). Outputs: links 0..5, reception 6 (normal) and 7 (priority).
+`include "cmn_assert.svh"
 `default_nettype none
 
 module tr_router #(
@@ -123,12 +124,8 @@ module tr_router #(
   logic [LenW-1:0]          left_q [S];        // flits of the packet still to move
   logic [NumOut-1:0]        obusy_q;           // output o carries a packet from source osrc_q[o]
   logic [NumOut*SrcW-1:0]   osrc_q;
-  logic [CntW-1:0]          credits_q [FirstInj];  // link d, VC v at d*Vcs+v
-  logic [FirstInj*CntW-1:0] credits;           // the same, packed for tr_route
-
-  for (genvar i = 0; i < FirstInj; i++) begin : g_credits
-    assign credits[i*CntW +: CntW] = credits_q[i];
-  end
+  logic [FirstInj*CntW-1:0] credits;           // link d, VC v at [(d*Vcs+v)*CntW +: CntW], for tr_route
+  logic [FirstInj-1:0]      credit_spend, credit_over;
 
   logic [NumRcv*RcvCntW-1:0] rcv_free;
   for (genvar k = 0; k < NumRcv; k++) begin : g_rcv_free
@@ -236,6 +233,8 @@ module tr_router #(
   logic [NumOut-1:0]          ovalid, ohdr;
   logic [NumOut*VcW-1:0]      ovc;
   logic [NumOut*FlitBits-1:0] odata;
+  logic [NumRcv-1:0]          unused_rcv_hdr;  // a reception FIFO takes flits, not framing
+  assign unused_rcv_hdr = ohdr[NumOut-1:Dirs];
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
       logic [SrcW-1:0] g, b;
@@ -282,6 +281,49 @@ module tr_router #(
     );
   end
 
+  // ------------------------------------------------------------ credits
+  // Per link and VC: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
+  // returned by the neighbour's pulses.
+  for (genvar d = 0; d < Dirs; d++) begin : g_credits
+    for (genvar v = 0; v < Vcs; v++) begin : g_vc
+      assign credit_spend[d*Vcs + v] = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v)) && ((v < DynVcs) || ohdr[d]);
+      cmn_credit #(.Credits((v < DynVcs) ? DynFlits : EscSlots), .CntW(CntW)) u_credit (
+        .clk_i, .rst_ni, .take_i(credit_spend[d*Vcs + v]), .return_i(out_credit_i[d*Vcs + v]),
+        .count_o(credits[(d*Vcs + v)*CntW +: CntW]), .over_o(credit_over[d*Vcs + v])
+      );
+      // A neighbour returns a credit only for what was sent to it.
+      `CMN_ASSERT_NEVER(CreditReturnedUnsent, credit_over[d*Vcs + v],
+                        $sformatf("link %0d VC %0d: a credit came back with all %0d held", d, v,
+                                  (v < DynVcs) ? DynFlits : EscSlots))
+    end
+  end
+
+  // ------------------------------------------------------------ VC ownership
+  // A link's output carries one packet at a time: from its header to its last flit the
+  // output, and the VC the header names, belong to that packet, and each of its flits goes
+  // out on that VC. Checked against what has left on the link, counted for the checks
+  // alone: the flits the packet on it still owes and the VC it owns.
+  for (genvar d = 0; d < Dirs; d++) begin : g_owner
+    logic [LenW-1:0] hdr_len, owed_q;
+    logic [VcW-1:0]  owner_vc_q;
+    assign hdr_len = tr_pkg::packet_flits(odata[d*FlitBits +: FlitBits]);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        owed_q     <= '0;
+        owner_vc_q <= '0;
+      end else if (ovalid[d]) begin
+        owed_q     <= ohdr[d] ? hdr_len - LenW'(1) : owed_q - LenW'(1);
+        if (ohdr[d]) owner_vc_q <= ovc[d*VcW +: VcW];
+      end
+    end
+    `CMN_ASSERT_NEVER(OnePacketPerOutput, ovalid[d] && ohdr[d] && owed_q != '0,
+                      $sformatf("link %0d: a packet started on VC %0d while the packet owning VC %0d owes %0d flits", d,
+                                ovc[d*VcW +: VcW], owner_vc_q, owed_q))
+    `CMN_ASSERT_NEVER(FlitOnOwnedVc, ovalid[d] && !ohdr[d] && (owed_q == '0 || ovc[d*VcW +: VcW] != owner_vc_q),
+                      $sformatf("link %0d: a payload flit on VC %0d; the packet on the link owns VC %0d and owes %0d flits",
+                                d, ovc[d*VcW +: VcW], owner_vc_q, owed_q))
+  end
+
   // ------------------------------------------------------------ registers
   logic [tr_pkg::TrRouterErrBits-1:0] discard_err;
   always_comb begin
@@ -297,11 +339,6 @@ module tr_router #(
       for (int s = 0; s < S; s++) left_q[s] <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
-      for (int d = 0; d < Dirs; d++) begin
-        for (int v = 0; v < Vcs; v++) begin
-          credits_q[d*Vcs + v] <= (v < DynVcs) ? CntW'(DynFlits) : CntW'(EscSlots);
-        end
-      end
       out_valid_o <= '0;
       out_hdr_o   <= '0;
       out_vc_o    <= '0;
@@ -326,15 +363,6 @@ module tr_router #(
           obusy_q[o] <= 1'b0;
         end
       end
-      // Credits: spent per flit (dynamic VCs) or per packet (escape, priority) sent,
-      // returned by the neighbour's pulses.
-      for (int d = 0; d < Dirs; d++) begin
-        for (int v = 0; v < Vcs; v++) begin
-          logic spend;
-          spend = ovalid[d] && (ovc[d*VcW +: VcW] == VcW'(v)) && ((v < DynVcs) || ohdr[d]);
-          credits_q[d*Vcs + v] <= credits_q[d*Vcs + v] - CntW'(spend) + CntW'(out_credit_i[d*Vcs + v]);
-        end
-      end
       out_valid_o <= ovalid[Dirs-1:0];
       out_hdr_o   <= ohdr[Dirs-1:0];
       out_vc_o    <= ovc[Dirs*VcW-1:0];
@@ -343,19 +371,6 @@ module tr_router #(
       err_o[tr_pkg::TrErrLinkProto] <= |rx_proto_err;
     end
   end
-
-`ifndef SYNTHESIS
-`ifndef __ICARUS__  // Icarus Verilog 11 cannot parse assertions
-  for (genvar d = 0; d < Dirs; d++) begin : g_credit_check
-    for (genvar v = 0; v < Vcs; v++) begin : g_vc
-      localparam int Max = (v < DynVcs) ? DynFlits : EscSlots;
-      always_ff @(posedge clk_i) if (rst_ni) assert (
-                       32'(credits[(d*Vcs + v)*CntW +: CntW]) <= Max)
-        else $error("tr_router: link %0d VC %0d holds more credits than buffers", d, v);
-    end
-  end
-`endif
-`endif
 
 endmodule : tr_router
 
