@@ -186,9 +186,11 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   install_crash_report(crash_stack);
   driver::Job job(*machine, p2p);
   const driver::RunReport report = job.run([&](driver::Task& t) {
-    const mpi::ProgramCopies::Main main = copies->main(t.rank());
+    const unsigned rank = t.rank();
+    const std::vector<std::string> env =
+        mpi::rank_environment(rank, static_cast<unsigned>(c.ranks), static_cast<unsigned>(c.tasks));
     runtime.run_rank(
-        t, [main](int argc, char** argv) { return main(argc, argv); }, c.command);
+        t, [&copies, rank, &env](int argc, char** argv) { return copies->run(rank, argc, argv, env); }, c.command);
   });
   std::cout.flush();
   fflush(stdout);

@@ -8,9 +8,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
+
+#include "mpi/runtime.hpp"
 
 namespace collnet::mpi {
 
@@ -71,8 +75,49 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies) {
     }
     void* m = dlsym(h, "main");
     if (!m) throw std::runtime_error(path + " has no main() (a program for collnet mpirun needs one)");
-    mains_.push_back(reinterpret_cast<Main>(m));
+    void* begin = dlsym(h, "collnet_rank_begin");
+    void* end = dlsym(h, "collnet_rank_end");
+    if (!begin || !end)
+      throw std::runtime_error(path + " was not linked with this collnet's collnet-mpicc (it lacks the state each "
+                                      "rank owns: getopt, rand, the environment, atexit); link it again");
+    copies_.push_back(Copy{reinterpret_cast<Main>(m), reinterpret_cast<void (*)(char* const*)>(begin),
+                           reinterpret_cast<void (*)(int)>(end)});
   }
+}
+
+int ProgramCopies::run(unsigned copy, int argc, char** argv, const std::vector<std::string>& env) const {
+  const Copy& c = copies_.at(copy);
+  std::vector<char*> entries;
+  for (const std::string& e : env) entries.push_back(const_cast<char*>(e.c_str()));
+  entries.push_back(nullptr);
+  c.begin(entries.data());  // copies the strings
+  int status = 0;
+  try {
+    status = c.main(argc, argv);
+  } catch (const RankExit& e) {
+    if (e.aborted) throw;
+    status = e.code;
+  }
+  c.end(status);  // a handler that calls exit ends it there, with that status (RankExit)
+  return status;
+}
+
+std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  const unsigned local_size = std::min(tasks, ranks - rank / tasks * tasks);
+  const std::pair<const char*, unsigned> set[] = {
+      {"OMPI_COMM_WORLD_RANK", rank},         {"OMPI_COMM_WORLD_SIZE", ranks},
+      {"OMPI_COMM_WORLD_LOCAL_RANK", rank % tasks}, {"OMPI_COMM_WORLD_LOCAL_SIZE", local_size},
+      {"OMPI_COMM_WORLD_NODE_RANK", rank % tasks},  {"OMPI_UNIVERSE_SIZE", ranks},
+      {"PMIX_RANK", rank}};
+  for (const auto& [name, value] : set) {
+    const std::string prefix = std::string(name) + "=";
+    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }),
+              env.end());
+    env.push_back(prefix + std::to_string(value));
+  }
+  return env;
 }
 
 }  // namespace collnet::mpi

@@ -4,7 +4,9 @@
 // static variables, as the processes of a real MPI job do. Each copy is loaded from an
 // anonymous in-memory file of its own (the dynamic loader maps a file once however often
 // it is opened), with its symbols kept local; its calls into mpi.h resolve to the
-// collnet executable's. The copies share the C library (and so the heap and stdio).
+// collnet executable's. The copies share the C library (and so the heap and stdio), except
+// for the state collnet-mpicc links into each (mpi/rank/: getopt, rand, the environment,
+// atexit handlers, strtok and the calls with static buffers), which each rank owns.
 #pragma once
 
 #include <string>
@@ -18,13 +20,29 @@ class ProgramCopies {
   // Loads `path` `copies` times; throws std::runtime_error naming the file and what is
   // wrong (not found, not a shared object built by collnet-mpicc, no main).
   ProgramCopies(const std::string& path, unsigned copies);
-  Main main(unsigned copy) const { return mains_.at(copy); }
-  unsigned copies() const { return static_cast<unsigned>(mains_.size()); }
+
+  // Runs copy `copy` as a process of an MPI job runs its program: with `env` as its
+  // environment (NAME=VALUE), main(argc, argv), and when main returns or calls exit, the
+  // handlers it registered with atexit and on_exit. Returns the exit status; an aborted
+  // run (RankExit with aborted set) passes through without the handlers.
+  int run(unsigned copy, int argc, char** argv, const std::vector<std::string>& env) const;
+  unsigned copies() const { return static_cast<unsigned>(copies_.size()); }
   size_t file_bytes() const { return file_bytes_; }
 
  private:
-  std::vector<Main> mains_;
+  // A copy's entry points (mpi/rank/rank_state.h has the two hooks).
+  struct Copy {
+    Main main;
+    void (*begin)(char* const*);
+    void (*end)(int);
+  };
+  std::vector<Copy> copies_;
   size_t file_bytes_ = 0;
 };
+
+// The environment a rank of `ranks` starts with: this process's, and the variables an
+// Open MPI job sets for its processes (OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK,
+// _LOCAL_SIZE, _NODE_RANK, OMPI_UNIVERSE_SIZE, PMIX_RANK), for `tasks` ranks a node.
+std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks);
 
 }  // namespace collnet::mpi

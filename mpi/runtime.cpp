@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mpi/runtime.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -244,6 +245,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   r.argv.push_back(nullptr);
   current_ = &r;
   r.left_call = std::chrono::steady_clock::now();
+  errno = 0;  // as a process starts
   int code = 0;
   try {
     code = main(static_cast<int>(r.args.size()), r.argv.data());
@@ -347,6 +349,7 @@ void Runtime::flush_output(Rank& r) {
 // ------------------------------------------------------------------ Call
 
 Call::Call(const char* name) : r_(Runtime::current()) {
+  r_.saved_errno = errno;  // other ranks run while this call waits
   Runtime& rt = r_.runtime();
   if (rt.options().compute_scale > 0) {
     const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - r_.left_call).count();
@@ -370,6 +373,7 @@ Call::~Call() {
   r_.mpi_cycles += r_.task().cycle() - start_;
   r_.in_call = nullptr;
   ++rt.calls_left_;
+  errno = r_.saved_errno;
   r_.left_call = std::chrono::steady_clock::now();
 }
 

@@ -126,6 +126,7 @@ class Rank {
   uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
   std::map<std::string, uint64_t> calls;
   std::chrono::steady_clock::time_point left_call;  // host time its code resumed (--compute-scale)
+  int saved_errno = 0;  // its errno while other ranks run (the C library's is one for all)
   // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
   std::string pending_out[3];
 

@@ -9,7 +9,7 @@ collnet-mpicc and run with `collnet mpirun`.
       print the same lines (each rank's lines in order, ranks compared one by one).
   behaviour
       global state, a user op, derived types, a deadlock, MPI_Abort, an exit status, a
-      crash and bad usage each end as docs/mpi.md says.
+      crash, a call collnet lacks and bad usage each end as docs/mpi.md says.
   osu
       the OSU-style program's simulated latency and allreduce times agree with
       `collnet run pingpong` and `collnet compare allreduce` (within 5%).
@@ -26,7 +26,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 COMPARED = ["env", "p2p", "nonblocking", "probe", "collectives", "vcollectives", "reductions", "scan", "comm",
-            "datatypes", "userop", "errors", "globals", "ring"]
+            "datatypes", "userop", "errors", "globals", "ring", "process_state"]
+# The command line a program runs with (the same under Open MPI).
+ARGS = {"process_state": ["-s", "64", "--iters=5", "input.dat", "-v", "--name=x", "--", "-i"]}
 
 
 def build(compiler, name, out_dir, extra=()):
@@ -63,7 +65,8 @@ def conformance(a, work):
     for n in [int(x) for x in a.ranks.split(",")]:
         for name in (a.programs.split(",") if a.programs else COMPARED):
             exe = build(a.mpicc, name, work)
-            rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), "--tag-output", "--", exe])
+            rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), "--tag-output", "--", exe,
+                                *ARGS.get(name, [])])
             mine = by_rank(out)
             passed = any(re.match(r"%s: \d+ checks passed$" % name, l) for l in mine.get(0, []))
             verdict = "ok" if rc == 0 and passed else "FAILED (exit %d)" % rc
@@ -78,7 +81,7 @@ def conformance(a, work):
                 ref = build("mpicc", name, ref_dir)
                 env = dict(os.environ, OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1",
                            OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-                p = subprocess.run(["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref],
+                p = subprocess.run(["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref, *ARGS.get(name, [])],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
                 if p.returncode != 0:
                     failures += 1
@@ -209,6 +212,24 @@ def behaviour(a, work):
     expect(rc == 2 and "not a multiple of --tasks" in err, "-n not a multiple of --tasks is refused")
     rc, out, err = run(mpirun + ["-n", "2", "--", "/bin/true"])
     expect(rc == 2 and "collnet-mpicc" in err, "a program not built with collnet-mpicc is refused, saying how to build it")
+    # A call to a function collnet lacks fails the program's link, naming the function.
+    src = os.path.join(work, "missing.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\nint MPI_Collnet_no_such_call(MPI_Comm);\n'
+                'int main(int c, char** v) { MPI_Init(&c, &v); MPI_Collnet_no_such_call(MPI_COMM_WORLD);\n'
+                '  MPI_Finalize(); return 0; }\n')
+    missing = os.path.join(work, "missing")
+    p = subprocess.run([a.mpicc, "-o", missing, src], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    expect(p.returncode != 0 and "undefined reference to `MPI_Collnet_no_such_call'" in p.stderr and
+           not os.path.exists(missing), "a call to an MPI function collnet lacks fails the link, naming it")
+    # A shared object with main but without the rank state collnet-mpicc links in is refused.
+    src = os.path.join(work, "bare.c")
+    with open(src, "w") as f:
+        f.write('int main(void) { return 0; }\n')
+    bare = os.path.join(work, "bare.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", bare, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "2", "--", bare])
+    expect(rc == 2 and "link it again" in err, "a program linked without collnet-mpicc's rank state is refused (%s)" % err)
 
 
 def osu(a, work):
