@@ -71,6 +71,33 @@ double MPI_Wtime(void) {
 
 double MPI_Wtick(void) { return 1.0 / (rank_or_die("MPI_Wtick").runtime().options().clock_mhz * 1e6); }
 
+int MPI_Get_library_version(char* version, int* resultlen) {
+  // Callable before MPI_Init and after MPI_Finalize, like MPI_Get_version.
+  const int n = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                              "collnet MPI (MPI %d.%d on a simulated machine: docs/mpi.md)", MPI_VERSION,
+                              MPI_SUBVERSION);
+  *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int* flag) {
+  return api("MPI_Is_thread_main", MPI_COMM_WORLD, [&](Rank&) { *flag = 1; });  // a rank has one thread
+}
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
+  return api("MPI_Alloc_mem", MPI_COMM_WORLD, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);  // hints are checked, then ignored
+    if (size < 0) fail(MPI_ERR_ARG, "size " + std::to_string(size) + " is negative");
+    void* p = std::malloc(size > 0 ? static_cast<size_t>(size) : 1);
+    if (!p) fail(MPI_ERR_NO_MEM, "cannot allocate " + std::to_string(size) + " bytes");
+    *static_cast<void**>(baseptr) = p;
+  });
+}
+
+int MPI_Free_mem(void* base) {
+  return api("MPI_Free_mem", MPI_COMM_WORLD, [&](Rank&) { std::free(base); });
+}
+
 int MPI_Get_processor_name(char* name, int* resultlen) {
   Rank& r = rank_or_die("MPI_Get_processor_name");
   const std::string n = "collnet-node" + std::to_string(r.task().node());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: derived datatypes (datatypes.hpp) and user-defined ops.
+#include <algorithm>
 #include <string>
 
 #include "mpi/api_support.hpp"
@@ -123,6 +124,23 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
     const TypeDesc& t = r.any_type(datatype);
     *lb = t.lb;
     *extent = t.extent;
+  });
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  return api("MPI_Type_get_true_extent", MPI_COMM_WORLD, [&](Rank& r) {
+    // The bytes the type map covers, from its lowest to its highest, without the bounds a
+    // resized type or alignment adds. (A (value, index) pair counts its padding: collnet
+    // moves pairs whole.)
+    const TypeDesc& t = r.any_type(datatype);
+    ptrdiff_t lo = 0, hi = 0;
+    for (size_t k = 0; k < t.runs.size(); ++k) {
+      const ptrdiff_t a = t.runs[k].offset, b = a + static_cast<ptrdiff_t>(t.runs[k].bytes);
+      lo = k == 0 ? a : std::min(lo, a);
+      hi = k == 0 ? b : std::max(hi, b);
+    }
+    *true_lb = lo;
+    *true_extent = hi - lo;
   });
 }
 

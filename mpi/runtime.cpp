@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mpi/runtime.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,7 +21,8 @@ const char* class_name(int cls) {
       "MPI_ERR_COMM",     "MPI_ERR_RANK",    "MPI_ERR_REQUEST",  "MPI_ERR_ROOT",    "MPI_ERR_GROUP",
       "MPI_ERR_OP",       "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS",    "MPI_ERR_ARG",     "MPI_ERR_UNKNOWN",
       "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER",   "MPI_ERR_INTERN",   "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING",
-      "MPI_ERR_KEYVAL",   "MPI_ERR_NO_MEM"};
+      "MPI_ERR_KEYVAL",   "MPI_ERR_NO_MEM",  "MPI_ERR_INFO_KEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO_NOKEY",
+      "MPI_ERR_INFO"};
   if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
   return "MPI_ERR_UNKNOWN";
 }
@@ -41,6 +44,10 @@ const char* class_text(int cls) {
     case MPI_ERR_TRUNCATE: return "message truncated";
     case MPI_ERR_INTERN: return "internal error";
     case MPI_ERR_NO_MEM: return "out of memory";
+    case MPI_ERR_INFO_KEY: return "invalid info key";
+    case MPI_ERR_INFO_VALUE: return "invalid info value";
+    case MPI_ERR_INFO_NOKEY: return "info key not found";
+    case MPI_ERR_INFO: return "invalid info object";
     default: return "other error";
   }
 }
@@ -170,6 +177,41 @@ void Rank::free_group(MPI_Group& g) {
   group(g);
   if (g != MPI_GROUP_EMPTY) groups_[g].reset();
   g = MPI_GROUP_NULL;
+}
+
+Rank::Info& Rank::info(MPI_Info i) {
+  if (i == MPI_INFO_ENV && !infos_[i]) {
+    // What the MPI standard suggests for MPI_INFO_ENV, from the rank's start.
+    std::string rest;
+    for (size_t a = 1; a < args.size(); ++a) rest += (a > 1 ? " " : "") + args[a];
+    char cwd[4096];
+    infos_[i] = Info{{"command", args.empty() ? std::string() : args[0]},
+                     {"argv", rest},
+                     {"maxprocs", std::to_string(rt_.size())},
+                     {"wdir", getcwd(cwd, sizeof cwd) ? cwd : ""},
+                     {"thread_level", "MPI_THREAD_SINGLE"}};
+  }
+  if (i <= MPI_INFO_NULL || static_cast<size_t>(i) >= infos_.size() || !infos_[i])
+    fail(MPI_ERR_INFO, i == MPI_INFO_NULL ? std::string("info is MPI_INFO_NULL")
+                                          : "info " + std::to_string(i) + " is not an info object of this rank");
+  return *infos_[i];
+}
+
+MPI_Info Rank::add_info(Info i) {
+  for (size_t h = 2; h < infos_.size(); ++h)
+    if (!infos_[h]) {
+      infos_[h] = std::move(i);
+      return static_cast<MPI_Info>(h);
+    }
+  infos_.push_back(std::move(i));
+  return static_cast<MPI_Info>(infos_.size() - 1);
+}
+
+void Rank::free_info(MPI_Info& i) {
+  info(i);
+  if (i == MPI_INFO_ENV) fail(MPI_ERR_INFO, "MPI_INFO_ENV is predefined and cannot be freed");
+  infos_[i].reset();
+  i = MPI_INFO_NULL;
 }
 
 RequestEntry& Rank::request(MPI_Request r) {

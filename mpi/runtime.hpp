@@ -95,6 +95,12 @@ class Rank {
   std::vector<unsigned>& group(MPI_Group g);  // world ranks, in group order; MPI_ERR_GROUP if not valid
   MPI_Group add_group(std::vector<unsigned> world_ranks);
   void free_group(MPI_Group& g);
+  // Info objects: (key, value) pairs in the order first set. MPI_INFO_ENV is predefined
+  // (made on first use from the rank's command line); MPI_ERR_INFO if not valid.
+  using Info = std::vector<std::pair<std::string, std::string>>;
+  Info& info(MPI_Info i);
+  MPI_Info add_info(Info i);
+  void free_info(MPI_Info& i);
   RequestEntry& request(MPI_Request r);  // MPI_ERR_REQUEST if not valid
   MPI_Request add_request(RequestEntry e);
   void drop_request(MPI_Request& r);
@@ -143,6 +149,7 @@ class Rank {
   std::vector<std::optional<TypeDesc>> types_;  // derived, from handle kFirstDerived
   std::vector<std::optional<UserOp>> ops_;
   std::vector<std::optional<std::vector<unsigned>>> groups_;
+  std::vector<std::optional<Info>> infos_ = std::vector<std::optional<Info>>(2);  // [1]: MPI_INFO_ENV
   std::vector<RequestEntry> requests_;
   std::vector<std::string> error_texts_;
 };

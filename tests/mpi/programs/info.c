@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * info.c - the calls a program makes around its communication: info objects (set, get,
+ * value lengths, keys by number, delete, dup, free, the errors of a missing key and of a
+ * freed object), MPI_Alloc_mem and MPI_Free_mem (a message sent from and received into
+ * such memory), MPI_Get_library_version, MPI_Is_thread_main and MPI_Query_thread,
+ * MPI_Dims_create (free and fixed dimensions, printed by rank 0) and
+ * MPI_Type_get_true_extent of derived types.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static int rank, size;
+
+static void info_objects(void) {
+    MPI_Info info, copy;
+    char value[MPI_MAX_INFO_VAL + 1], key[MPI_MAX_INFO_KEY + 1];
+    int flag, len, nkeys;
+    CHECK_RC(MPI_Info_create(&info), "MPI_Info_create");
+    MPI_Info_get_nkeys(info, &nkeys);
+    CHECK(nkeys == 0, "a new info has %d keys", nkeys);
+    MPI_Info_set(info, "collnet_block", "4096");
+    MPI_Info_set(info, "collnet_mode", "fast");
+    MPI_Info_set(info, "collnet_block", "8192"); /* replaces the value, keeps the key's place */
+    MPI_Info_get_nkeys(info, &nkeys);
+    CHECK(nkeys == 2, "two keys, not %d", nkeys);
+    MPI_Info_get_nthkey(info, 0, key);
+    CHECK(strcmp(key, "collnet_block") == 0, "key 0 is %s", key);
+    MPI_Info_get_nthkey(info, 1, key);
+    CHECK(strcmp(key, "collnet_mode") == 0, "key 1 is %s", key);
+    MPI_Info_get(info, "collnet_block", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(flag && strcmp(value, "8192") == 0, "collnet_block is %s (flag %d)", value, flag);
+    MPI_Info_get(info, "collnet_block", 2, value, &flag); /* only 2 characters fit */
+    CHECK(flag && strcmp(value, "81") == 0, "a short buffer gets %s", value);
+    MPI_Info_get_valuelen(info, "collnet_mode", &len, &flag);
+    CHECK(flag && len == 4, "collnet_mode's value has %d characters", len);
+    MPI_Info_get(info, "absent", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(!flag, "an absent key is not found");
+    MPI_Info_get_valuelen(info, "absent", &len, &flag);
+    CHECK(!flag, "an absent key has no value length");
+
+    CHECK_RC(MPI_Info_dup(info, &copy), "MPI_Info_dup");
+    MPI_Info_delete(info, "collnet_block");
+    MPI_Info_get_nkeys(info, &nkeys);
+    CHECK(nkeys == 1, "one key left after delete, not %d", nkeys);
+    MPI_Info_get_nkeys(copy, &nkeys);
+    CHECK(nkeys == 2, "the copy keeps both keys, not %d", nkeys);
+    MPI_Info_get(copy, "collnet_block", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(flag && strcmp(value, "8192") == 0, "the copy's value is %s", value);
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Info_delete(info, "collnet_block"), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_INFO_NOKEY, "deleting an absent key: class %d", cls);
+    CHECK_RC(MPI_Info_free(&info), "MPI_Info_free");
+    CHECK(info == MPI_INFO_NULL, "a freed info is MPI_INFO_NULL");
+    CHECK_RC(MPI_Info_free(&copy), "MPI_Info_free");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    check_section("info", "info objects", 1);
+}
+
+static void memory(void) {
+    int *buf = NULL, *in = NULL;
+    const int n = 1000;
+    CHECK_RC(MPI_Alloc_mem((MPI_Aint)(n * sizeof(int)), MPI_INFO_NULL, &buf), "MPI_Alloc_mem");
+    CHECK_RC(MPI_Alloc_mem((MPI_Aint)(n * sizeof(int)), MPI_INFO_NULL, &in), "MPI_Alloc_mem");
+    CHECK(buf != NULL && in != NULL, "MPI_Alloc_mem gives memory");
+    for (int i = 0; i < n; i++) buf[i] = rank * 100000 + i;
+    const int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    MPI_Sendrecv(buf, n, MPI_INT, to, 5, in, n, MPI_INT, from, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int ok = 1;
+    for (int i = 0; i < n; i++) ok &= in[i] == from * 100000 + i;
+    CHECK(ok, "a message from and into MPI_Alloc_mem memory arrives whole");
+    CHECK_RC(MPI_Free_mem(buf), "MPI_Free_mem");
+    CHECK_RC(MPI_Free_mem(in), "MPI_Free_mem");
+    check_section("info", "MPI_Alloc_mem and MPI_Free_mem", 1);
+}
+
+static void environment(void) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = -1, flag = 0, provided = -1;
+    CHECK_RC(MPI_Get_library_version(version, &len), "MPI_Get_library_version");
+    /* resultlen counts the characters (Open MPI counts the terminating null too) */
+    CHECK(len > 0 && (int)strlen(version) > 0 && (int)strlen(version) <= len, "the library version has %d characters", len);
+    MPI_Is_thread_main(&flag);
+    CHECK(flag, "the thread that called MPI_Init is the main thread");
+    MPI_Query_thread(&provided);
+    CHECK(provided >= MPI_THREAD_SINGLE && provided <= MPI_THREAD_MULTIPLE, "MPI_Query_thread gives %d", provided);
+    check_section("info", "library version and threads", 1);
+}
+
+static void dims(void) {
+    static const int nodes[] = {1, 2, 6, 12, 16, 24, 27, 30, 64, 72, 97, 128, 360, 512};
+    for (unsigned k = 0; k < sizeof nodes / sizeof nodes[0]; k++)
+        for (int nd = 1; nd <= 4; nd++) {
+            int d[4] = {0, 0, 0, 0};
+            CHECK_RC(MPI_Dims_create(nodes[k], nd, d), "MPI_Dims_create");
+            int product = 1;
+            for (int i = 0; i < nd; i++) product *= d[i];
+            CHECK(product == nodes[k], "the dimensions of %d multiply to %d", nodes[k], product);
+            if (rank == 0) printf("info: MPI_Dims_create(%d, %d) = %d %d %d %d\n", nodes[k], nd, d[0], d[1], d[2], d[3]);
+        }
+    int fixed[3] = {0, 3, 0};
+    MPI_Dims_create(36, 3, fixed);
+    CHECK(fixed[1] == 3 && fixed[0] * fixed[2] == 12, "a fixed dimension is kept");
+    if (rank == 0) printf("info: MPI_Dims_create(36, 3) with 3 fixed = %d %d %d\n", fixed[0], fixed[1], fixed[2]);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int bad[2] = {0, 5}, cls = -1;
+    MPI_Error_class(MPI_Dims_create(12, 2, bad), &cls);
+    CHECK(cls == MPI_ERR_DIMS, "a fixed dimension that does not divide nnodes: class %d", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    check_section("info", "MPI_Dims_create", 1);
+}
+
+static void true_extent(void) {
+    MPI_Datatype vec, resized, contig;
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec);
+    MPI_Type_create_resized(vec, -16, 200, &resized);
+    MPI_Type_contiguous(4, MPI_INT, &contig);
+    MPI_Datatype types[] = {MPI_INT, MPI_DOUBLE, vec, resized, contig};
+    const char *names[] = {"MPI_INT", "MPI_DOUBLE", "vector(3, 2, 5) of double", "that resized to (-16, 200)",
+                           "contiguous(4) of int"};
+    for (int i = 0; i < 5; i++) {
+        MPI_Type_commit(&types[i]);
+        MPI_Type_get_extent(types[i], &lb, &extent);
+        MPI_Type_get_true_extent(types[i], &tlb, &textent);
+        CHECK(textent >= 0 && tlb >= lb, "true bounds inside the bounds");
+        if (rank == 0)
+            printf("info: %s: lb %ld extent %ld true lb %ld true extent %ld\n", names[i], (long)lb, (long)extent,
+                   (long)tlb, (long)textent);
+    }
+    MPI_Type_free(&resized);
+    MPI_Type_free(&vec);
+    MPI_Type_free(&contig);
+    check_section("info", "MPI_Type_get_true_extent", 1);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    info_objects();
+    memory();
+    environment();
+    dims();
+    true_extent();
+    check_report("info");
+    MPI_Finalize();
+    return 0;
+}
