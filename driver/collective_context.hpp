@@ -24,7 +24,7 @@ class Communicator;
 
 class CollectiveContext {
  public:
-  static constexpr unsigned kCollectiveTag = p2p::kMaxTag;
+  static constexpr unsigned kCollectiveTag = p2p::kReservedTag;  // no wildcard receive takes it
   static constexpr size_t kCollectiveEagerBytes = 1024;  // alltoall(v): longer blocks go by rendezvous
 
   CollectiveContext(Communicator& comm, fw::TaskContext& task, NodeTasks& node, const Membership& group,

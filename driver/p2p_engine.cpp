@@ -117,7 +117,7 @@ bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world
   // A message with a communicator's context id comes only from its members, so kAnySource
   // needs no membership check.
   return p.dst_task == dst_task && p.req->context == context &&
-         (p.source_world == kAnySource || p.source_world == source_world) && (p.tag == kAnyTag || p.tag == tag);
+         (p.source_world == kAnySource || p.source_world == source_world) && p2p::tag_matches(p.tag, tag, kAnyTag);
 }
 
 std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned context, unsigned source_world, unsigned tag,
@@ -216,7 +216,7 @@ Request P2pEngine::irecv(fw::TaskContext& task, unsigned context, void* buf, siz
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (it->matched || it->dst_task != task.task || it->context != context) continue;
     if (source_world != kAnySource && it->source_world != source_world) continue;
-    if (tag != kAnyTag && it->tag != tag) continue;
+    if (!p2p::tag_matches(tag, it->tag, kAnyTag)) continue;
     charge_copy(task.cpu, take_unexpected(it, req));
     return Request(req);
   }
@@ -235,7 +235,7 @@ std::optional<P2pEngine::Found> P2pEngine::probe(fw::TaskContext& task, unsigned
   for (const Unexpected& u : unexpected_) {
     if (u.matched || u.dst_task != task.task || u.context != context) continue;
     if (source_world != kAnySource && u.source_world != source_world) continue;
-    if (tag != kAnyTag && u.tag != tag) continue;
+    if (!p2p::tag_matches(tag, u.tag, kAnyTag)) continue;
     return Found{u.source_world, u.tag, u.bytes};
   }
   return std::nullopt;

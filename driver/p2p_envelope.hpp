@@ -51,6 +51,14 @@
 namespace collnet::driver::p2p {
 
 inline constexpr unsigned kMaxTag = 0xffff;
+// The tag the collectives' own messages carry (CollectiveContext::kCollectiveTag): a
+// receive or probe for any tag never takes one, as an MPI collective's messages never meet
+// a program's receives.
+inline constexpr unsigned kReservedTag = kMaxTag;
+// Whether a receive or probe for `wanted` (a tag or kAnyTag) takes a message tagged `tag`.
+inline constexpr bool tag_matches(unsigned wanted, unsigned tag, unsigned any_tag) {
+  return wanted == any_tag ? tag != kReservedTag : wanted == tag;
+}
 inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pEngine::attach checks)
 inline constexpr unsigned kContextBits = 10;
 inline constexpr unsigned kNumContexts = 1u << kContextBits;  // communicators a rank can belong to at once

@@ -104,6 +104,53 @@ std::vector<uint8_t> fold(const UserOp& u, const TypeDesc& t, MPI_Datatype handl
   return out;
 }
 
+// A user op's reduction of every rank's `count` elements (`mine`, packed) along a binomial
+// tree, never through one node's memory: in step k a rank whose lowest set bit (of its
+// position in the tree) is bit k sends what it holds - the ranks from it to 2^k - 1 above
+// it, folded - to the rank 2^k below, which folds it after its own (fn(mine, theirs):
+// lower ranks first), so a non-commutative op is applied in rank order. A commutative op's
+// tree is rooted at `root`; a non-commutative one's at rank 0, which sends the result on.
+// Without a root (allreduce) the result is broadcast. Returns the result, packed, on the
+// ranks that receive it. The messages go on the tag the driver's collectives reserve, in
+// the same order between any two ranks on every rank, so they never meet another call's.
+std::vector<uint8_t> tree_fold(CommEntry& c, const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
+                               const uint8_t* mine, std::optional<int> root) {
+  const size_t bytes = count * t.packed;
+  std::vector<uint8_t> packed(mine, mine + bytes);
+  if (c.self) return packed;
+  drv::Communicator& comm = *c.comm;
+  const unsigned n = comm.size(), rank = comm.rank(), tag = drv::Communicator::kMaxTag;
+  const unsigned top = root && u.commute ? static_cast<unsigned>(*root) : 0;  // the tree's root
+  const unsigned pos = (rank + n - top) % n;
+  Typed acc(t, count), in(t, count);
+  unpack(t, packed.data(), count, acc.base());
+  int len = static_cast<int>(count);
+  MPI_Datatype type = handle;
+  for (unsigned mask = 1; mask < n; mask <<= 1) {
+    if (pos & mask) {
+      pack(t, acc.base(), count, packed.data());
+      comm.send(packed.data(), bytes, drv::Datatype::U8, (pos - mask + top) % n, tag);
+      break;
+    }
+    if (pos + mask < n) {
+      comm.recv(packed.data(), bytes, drv::Datatype::U8, (pos + mask + top) % n, tag);
+      unpack(t, packed.data(), count, in.base());
+      u.fn(acc.base(), in.base(), &len, &type);  // in = acc op in: the lower ranks' first
+      std::swap(acc, in);
+    }
+  }
+  if (pos == 0) pack(t, acc.base(), count, packed.data());
+  if (!root) {
+    if (bytes > 0) comm.bcast(packed.data(), bytes / drv::bytes(unit_for(bytes)), unit_for(bytes), top);
+    return packed;
+  }
+  if (static_cast<unsigned>(*root) != top) {
+    if (rank == top) comm.send(packed.data(), bytes, drv::Datatype::U8, static_cast<unsigned>(*root), tag);
+    if (rank == static_cast<unsigned>(*root)) comm.recv(packed.data(), bytes, drv::Datatype::U8, top, tag);
+  }
+  return packed;
+}
+
 // Every rank's `bytes` at `data`, gathered in rank order on `root` (or all ranks).
 std::vector<uint8_t> gather_bytes(CommEntry& c, const uint8_t* data, size_t bytes, std::optional<int> root) {
   const drv::Datatype unit = unit_for(bytes);
@@ -166,11 +213,8 @@ void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI
   r.bytes_sent += in.bytes;
   if (receives) r.bytes_received += in.bytes;
   if (red.user) {
-    std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, root);
-    if (receives) {
-      const std::vector<uint8_t> out = fold(*red.user, t, type, n, all.data(), static_cast<size_t>(x.size - 1));
-      unpack(t, out.data(), n, recv);
-    }
+    const std::vector<uint8_t> out = tree_fold(x.c, *red.user, t, type, n, in.data, root);
+    if (receives) unpack(t, out.data(), n, recv);
     return;
   }
   if (x.c.self) {
@@ -497,8 +541,7 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   r.bytes_sent += in.bytes;
   r.bytes_received += mine * t.packed;
   if (red.user) {
-    std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
-    const std::vector<uint8_t> out = fold(*red.user, t, type, total, all.data(), static_cast<size_t>(x.size - 1));
+    const std::vector<uint8_t> out = tree_fold(x.c, *red.user, t, type, total, in.data, std::nullopt);
     unpack(t, out.data() + before * t.packed, mine, recv);
     return;
   }

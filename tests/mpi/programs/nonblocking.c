@@ -268,6 +268,39 @@ static void test_request_null(void)
     check_section(PROG, "request null handling", 1);
 }
 
+/* A receive for any source and any tag, posted before collectives and waited for after
+   them, takes the message sent after them, never a collective's own. */
+static void test_wildcard_across_collectives(void)
+{
+    int got = -1;
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Status st;
+    if (rank == 0)
+        MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+    const int count = 512;
+    long *s = malloc(sizeof(long) * count * size), *d = malloc(sizeof(long) * count * size);
+    for (int i = 0; i < count * size; i++)
+        s[i] = rank * 1000000L + i;
+    MPI_Alltoall(s, count, MPI_LONG, d, count, MPI_LONG, MPI_COMM_WORLD);
+    for (int j = 0; j < size; j++)
+        CHECK(d[j * count] == j * 1000000L + rank * count, "alltoall block %d", j);
+    MPI_Allgather(s, count, MPI_LONG, d, count, MPI_LONG, MPI_COMM_WORLD);
+    for (int j = 0; j < size; j++)
+        CHECK(d[j * count] == j * 1000000L, "allgather block %d", j);
+    if (rank == size - 1) {
+        int x = 77;
+        MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    }
+    if (rank == 0) {
+        MPI_Wait(&req, &st);
+        CHECK(got == 77 && st.MPI_SOURCE == size - 1 && st.MPI_TAG == 5,
+              "the wildcard receive got %d from %d with tag %d", got, st.MPI_SOURCE, st.MPI_TAG);
+    }
+    free(s);
+    free(d);
+    check_section(PROG, "a wildcard receive across collectives", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -279,6 +312,7 @@ int main(int argc, char **argv)
     test_request_free();
     test_issend();
     test_request_null();
+    test_wildcard_across_collectives();
     check_report(PROG);
     MPI_Finalize();
     return 0;
