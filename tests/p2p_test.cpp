@@ -317,9 +317,16 @@ TEST(P2p, BadRanksTagsAndBuffersAreRefused) {
         }
         if (what != c.second) problem += "expected '" + c.second + "', got '" + what + "'; ";
       }
-      // The largest tag is fine.
+      // The largest tag is fine, and it is the collectives' own: a receive or probe for any
+      // tag passes it over for the next message, an explicit one takes it.
       w.send(buf, 0, driver::Communicator::kMaxTag);
+      const std::vector<uint64_t> other = {9, 8, 7, 6};
+      w.send(other, 0, 3);
+      if (w.probe(0, driver::kAnyTag).tag != 3) problem += "a probe for any tag found the reserved tag; ";
       std::vector<uint64_t> got(4);
+      const driver::Status any = w.recv(got.data(), 4, driver::Datatype::U64, 0, driver::kAnyTag);
+      if (any.tag != 3) problem += "a receive for any tag took tag " + std::to_string(any.tag) + "; ";
+      problem += differs(got, other, "any tag");
       w.recv(got, 0, driver::Communicator::kMaxTag);
       problem += differs(got, buf, "tag 65535");
     });
