@@ -91,9 +91,11 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     CommEntry& c = r.comm(comm);
     const bool self = c.self;
     const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+    const std::optional<CommEntry::Cart> cart = c.cart;  // a duplicate keeps the topology
     *newcomm = r.add_comm(self ? *c.comm : c.comm->dup());
     r.comm_slot(*newcomm).self = self;
     r.comm_slot(*newcomm).errhandler = eh;
+    r.comm_slot(*newcomm).cart = cart;
   });
 }
 

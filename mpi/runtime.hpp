@@ -52,6 +52,13 @@ struct CommEntry {
   bool self = false;                         // MPI_COMM_SELF: one rank, collectives are local copies
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
+  // A Cartesian topology (MPI_Cart_create, MPI_Cart_sub): each dimension's size and whether
+  // it wraps; ranks are numbered row-major (the last dimension varies fastest).
+  struct Cart {
+    std::vector<int> dims;
+    std::vector<bool> periods;
+  };
+  std::optional<Cart> cart;
 };
 
 // A request handle's operation: a driver request, or one already complete (a
