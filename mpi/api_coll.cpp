@@ -13,6 +13,7 @@
 
 #include "driver/local_combine.hpp"
 #include "mpi/api_support.hpp"
+#include "mpi/host_ops.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -46,15 +47,27 @@ const char* op_name(MPI_Op op) {
 }
 
 // How a reduction of `t` by `op` runs: the driver's op (predefined) or the user's function.
+// A predefined op on long double or complex numbers runs as the processors' function
+// (host_ops.hpp) over the packed basic elements: `flat` is their basic type.
 struct Reduction {
   const UserOp* user = nullptr;
   drv::Op op = drv::Op::Sum;
+  const TypeDesc* flat = nullptr;
+  // The type and count the user's (or the host's) function folds, for `count` of `t`.
+  const TypeDesc& fold_type(const TypeDesc& t) const { return flat ? *flat : t; }
+  size_t fold_count(const TypeDesc& t, size_t count) const { return flat ? count * t.basics : count; }
 };
 
 Reduction reduction(Rank& r, MPI_Op op, const TypeDesc& t) {
   Reduction red;
   red.user = r.user_op(op);
   if (red.user) return red;
+  if (t.host != TypeDesc::Host::None) {
+    red.user = host_op(op, t.host);
+    if (!red.user) fail(MPI_ERR_OP, std::string(op_name(op)) + " cannot reduce " + t.name);
+    red.flat = &host_basic_type(t.host);
+    return red;
+  }
   red.op = driver_op(op);
   if (!t.elem)
     fail(MPI_ERR_TYPE, std::string(op_name(op)) + " reduces datatypes of one basic type; " + t.name +
@@ -213,7 +226,8 @@ void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI
   r.bytes_sent += in.bytes;
   if (receives) r.bytes_received += in.bytes;
   if (red.user) {
-    const std::vector<uint8_t> out = tree_fold(x.c, *red.user, t, type, n, in.data, root);
+    const std::vector<uint8_t> out =
+        tree_fold(x.c, *red.user, red.fold_type(t), type, red.fold_count(t, n), in.data, root);
     if (receives) unpack(t, out.data(), n, recv);
     return;
   }
@@ -246,7 +260,8 @@ void scan(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_D
     std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
     if (!inclusive && x.rank == 0) return;
     const std::vector<uint8_t> out =
-        fold(*red.user, t, type, n, all.data(), static_cast<size_t>(inclusive ? x.rank : x.rank - 1));
+        fold(*red.user, red.fold_type(t), type, red.fold_count(t, n), all.data(),
+             static_cast<size_t>(inclusive ? x.rank : x.rank - 1));
     unpack(t, out.data(), n, recv);
     return;
   }
@@ -541,7 +556,8 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   r.bytes_sent += in.bytes;
   r.bytes_received += mine * t.packed;
   if (red.user) {
-    const std::vector<uint8_t> out = tree_fold(x.c, *red.user, t, type, total, in.data, std::nullopt);
+    const std::vector<uint8_t> out =
+        tree_fold(x.c, *red.user, red.fold_type(t), type, red.fold_count(t, total), in.data, std::nullopt);
     unpack(t, out.data() + before * t.packed, mine, recv);
     return;
   }
@@ -596,10 +612,19 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
     const Reduction red = reduction(r, op, t);
     check_buffer(inbuf, as_size(count), t, "inbuf");
     check_buffer(inoutbuf, as_size(count), t, "inoutbuf");
-    if (red.user) {
+    if (red.user && !red.flat) {
       int len = count;
       MPI_Datatype type = datatype;
       red.user->fn(const_cast<void*>(inbuf), inoutbuf, &len, &type);
+      return;
+    }
+    if (red.flat) {  // on the packed basic elements
+      Packed a(t, inbuf, as_size(count));
+      Packed b(t, inoutbuf, as_size(count), true);
+      int len = static_cast<int>(red.fold_count(t, as_size(count)));
+      MPI_Datatype type = datatype;
+      red.user->fn(const_cast<uint8_t*>(a.data), b.copy.data(), &len, &type);
+      unpack(t, b.copy.data(), as_size(count), inoutbuf);
       return;
     }
     // inout = in op inout, element by element, as the driver combines two ranks' data.

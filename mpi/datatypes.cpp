@@ -23,6 +23,14 @@ TypeDesc basic(const char* name, size_t size, std::optional<Datatype> elem) {
   return t;
 }
 
+// A basic type whose reductions the processors compute (TypeDesc::Host).
+TypeDesc host_basic(const char* name, size_t size, size_t align, TypeDesc::Host host) {
+  TypeDesc t = basic(name, size, std::nullopt);
+  t.host = host;
+  t.align = align;
+  return t;
+}
+
 // A (value, index) pair: MPI's size is the two fields', its extent and what travels the
 // whole ValueIndex<T>.
 TypeDesc pair(const char* name, size_t value_bytes, Datatype elem) {
@@ -77,6 +85,13 @@ std::vector<TypeDesc> build_predefined() {
   add(pair("MPI_LONG_INT", 8, Datatype::I64));
   add(pair("MPI_2INT", 4, Datatype::I32));
   add(pair("MPI_SHORT_INT", 2, Datatype::I16));
+  add(host_basic("MPI_LONG_DOUBLE", sizeof(long double), alignof(long double), TypeDesc::Host::LongDouble));
+  add(host_basic("MPI_C_FLOAT_COMPLEX", 8, 4, TypeDesc::Host::FloatComplex));  // 35
+  add(host_basic("MPI_C_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
+  add(host_basic("MPI_C_LONG_DOUBLE_COMPLEX", 2 * sizeof(long double), alignof(long double),
+                 TypeDesc::Host::LongDoubleComplex));
+  add(host_basic("MPI_COMPLEX", 8, 4, TypeDesc::Host::FloatComplex));
+  add(host_basic("MPI_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
   return v;
 }
 
@@ -115,9 +130,11 @@ struct Builder {
     if (first_elem) {
       t.elem = old.elem;
       t.pairs = old.pairs;
+      t.host = old.host;
       first_elem = false;
-    } else if (t.elem != old.elem || t.pairs != old.pairs) {
+    } else if (t.elem != old.elem || t.pairs != old.pairs || t.host != old.host) {
       t.elem.reset();
+      t.host = TypeDesc::Host::None;
     }
   }
   TypeDesc done(std::string name) {

@@ -38,6 +38,11 @@ struct TypeDesc {
   bool pairs = false;
   size_t basics = 0;
   size_t align = 1;  // the largest alignment of its basic types (a struct's extent rounds up to it)
+  // Basic types the driver has no element type for, whose predefined reductions the
+  // processors compute (MPI_LONG_DOUBLE, the complex types): the one every basic element of
+  // the type map has, if there is one.
+  enum class Host { None, LongDouble, FloatComplex, DoubleComplex, LongDoubleComplex };
+  Host host = Host::None;
 
   // One element's bytes lie at [0, packed) with nothing between: buffers pass as they are.
   bool contiguous() const {
@@ -45,7 +50,7 @@ struct TypeDesc {
   }
 };
 
-// The predefined types, indexed by their handle (MPI_CHAR .. MPI_SHORT_INT); [0] is
+// The predefined types, indexed by their handle (MPI_CHAR .. MPI_DOUBLE_COMPLEX); [0] is
 // MPI_DATATYPE_NULL's empty slot.
 const std::vector<TypeDesc>& predefined_types();
 

@@ -127,6 +127,13 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_LONG_INT 31
 #define MPI_2INT 32
 #define MPI_SHORT_INT 33
+#define MPI_LONG_DOUBLE 34
+#define MPI_C_FLOAT_COMPLEX 35
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX 36
+#define MPI_C_LONG_DOUBLE_COMPLEX 37
+#define MPI_COMPLEX 38 /* Fortran's COMPLEX, two floats: C programs use it too */
+#define MPI_DOUBLE_COMPLEX 39
 
 #define MPI_OP_NULL 0
 #define MPI_MAX 1

@@ -381,6 +381,90 @@ static void test_reduce_local(void)
     check_section(PROG, "reduce_local", 1);
 }
 
+/* MPI_LONG_DOUBLE and the complex types: sums and products (and long double's max and
+   min) with Allreduce, Reduce at the last rank, Scan and Reduce_local. Every value is a
+   small integer (each complex factor 1 or i), so each result is exact whatever the order
+   of the folding. */
+#define NC 3
+typedef struct { float re, im; } cfloat;
+typedef struct { double re, im; } cdouble;
+
+static void cmul(double *re, double *im, double b_re, double b_im)
+{
+    double r = *re * b_re - *im * b_im, i = *re * b_im + *im * b_re;
+    *re = r;
+    *im = i;
+}
+
+static void test_complex_and_long_double(void)
+{
+    /* Rank r contributes, in element k, 1 or i: ((r + k) % 2) + (1 - (r + k) % 2) i. */
+    double sum_re[NC], sum_im[NC], prod_re[NC], prod_im[NC], scan_re[NC], scan_im[NC];
+    for (int k = 0; k < NC; k++) {
+        sum_re[k] = sum_im[k] = 0;
+        prod_re[k] = 1;
+        prod_im[k] = 0;
+        for (int r = 0; r < size; r++) {
+            sum_re[k] += (r + k) % 2;
+            sum_im[k] += 1 - (r + k) % 2;
+            cmul(&prod_re[k], &prod_im[k], (r + k) % 2, 1 - (r + k) % 2);
+            if (r == rank) {
+                scan_re[k] = sum_re[k];
+                scan_im[k] = sum_im[k];
+            }
+        }
+    }
+    cdouble d_in[NC], d_out[NC];
+    cfloat f_in[NC], f_out[NC];
+    for (int k = 0; k < NC; k++) {
+        d_in[k].re = f_in[k].re = (float)((rank + k) % 2);
+        d_in[k].im = f_in[k].im = (float)(1 - (rank + k) % 2);
+    }
+    const MPI_Datatype dtypes[] = {MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX};
+    const MPI_Datatype ftypes[] = {MPI_C_FLOAT_COMPLEX, MPI_COMPLEX};
+    for (int t = 0; t < 2; t++) {
+        MPI_Allreduce(d_in, d_out, NC, dtypes[t], MPI_SUM, MPI_COMM_WORLD);
+        for (int k = 0; k < NC; k++)
+            CHECK(d_out[k].re == sum_re[k] && d_out[k].im == sum_im[k], "double complex sum, element %d", k);
+        MPI_Allreduce(f_in, f_out, NC, ftypes[t], MPI_PROD, MPI_COMM_WORLD);
+        for (int k = 0; k < NC; k++)
+            CHECK(f_out[k].re == (float)prod_re[k] && f_out[k].im == (float)prod_im[k],
+                  "float complex product, element %d: %g%+gi, expected %g%+gi", k, f_out[k].re, f_out[k].im,
+                  prod_re[k], prod_im[k]);
+        memset(d_out, 0, sizeof d_out);
+        MPI_Reduce(d_in, d_out, NC, dtypes[t], MPI_PROD, size - 1, MPI_COMM_WORLD);
+        if (rank == size - 1)
+            for (int k = 0; k < NC; k++)
+                CHECK(d_out[k].re == prod_re[k] && d_out[k].im == prod_im[k], "double complex product at the root");
+        MPI_Scan(d_in, d_out, NC, dtypes[t], MPI_SUM, MPI_COMM_WORLD);
+        for (int k = 0; k < NC; k++)
+            CHECK(d_out[k].re == scan_re[k] && d_out[k].im == scan_im[k], "double complex scan, element %d", k);
+    }
+    long double l_in[NC], l_out[NC];
+    for (int k = 0; k < NC; k++)
+        l_in[k] = (long double)(rank * (k + 1) - 3);
+    MPI_Allreduce(l_in, l_out, NC, MPI_LONG_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (int k = 0; k < NC; k++)
+        CHECK(l_out[k] == (long double)((k + 1) * size * (size - 1) / 2 - 3 * size), "long double sum, element %d", k);
+    MPI_Allreduce(l_in, l_out, NC, MPI_LONG_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int k = 0; k < NC; k++)
+        CHECK(l_out[k] == (long double)((size - 1) * (k + 1) - 3), "long double max, element %d", k);
+    MPI_Allreduce(l_in, l_out, NC, MPI_LONG_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    for (int k = 0; k < NC; k++)
+        CHECK(l_out[k] == -3.0L, "long double min, element %d", k);
+    /* Reduce_local: inout = in op inout. */
+    cdouble a[1] = {{2, 1}}, b[1] = {{3, -1}};
+    MPI_Reduce_local(a, b, 1, MPI_C_DOUBLE_COMPLEX, MPI_PROD);
+    CHECK(b[0].re == 7 && b[0].im == 1, "Reduce_local of (2+i)(3-i): %g%+gi", b[0].re, b[0].im);
+    /* A bitwise op on a complex type is refused. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls = -1;
+    MPI_Error_class(MPI_Allreduce(d_in, d_out, NC, MPI_C_DOUBLE_COMPLEX, MPI_MAX, MPI_COMM_WORLD), &cls);
+    CHECK(cls == MPI_ERR_OP, "MPI_MAX on a complex type is refused (class %d)", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    check_section(PROG, "long double and complex types", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -389,6 +473,7 @@ int main(int argc, char **argv)
     test_predefined();
     test_loc();
     test_reduce_local();
+    test_complex_and_long_double();
     check_report(PROG);
     MPI_Finalize();
     return 0;
