@@ -214,6 +214,14 @@ static int next_element(int argc, char** argv, const char* optstring, const stru
   return 0;
 }
 
+// A short option whose argument is missing (the last element ended with it).
+static int missing_argument(char** argv, char c, const char* optstring, int print_errors) {
+  if (print_errors) fprintf(stderr, "%s: option requires an argument -- '%c'\n", argv[0], c);
+  g.optopt = c;
+  g.nextchar = NULL;
+  return optstring[0] == ':' ? ':' : '?';
+}
+
 static int getopt_step(int argc, char** argv, const char* optstring, const struct option* longopts,
                            int* longind, int long_only, int posixly_correct) {
   if (argc < 1) return -1;
@@ -243,10 +251,7 @@ static int getopt_step(int argc, char** argv, const char* optstring, const struc
     if (*g.nextchar != '\0') {
       optarg = g.nextchar;
     } else if (optind == argc) {
-      if (print_errors) fprintf(stderr, "%s: option requires an argument -- '%c'\n", argv[0], c);
-      g.optopt = c;
-      g.nextchar = NULL;
-      return optstring[0] == ':' ? ':' : '?';
+      return missing_argument(argv, c, optstring, print_errors);
     } else {
       optarg = argv[optind];
     }
@@ -266,10 +271,7 @@ static int getopt_step(int argc, char** argv, const char* optstring, const struc
       optarg = g.nextchar;
       ++optind;
     } else if (optind == argc) {
-      if (print_errors) fprintf(stderr, "%s: option requires an argument -- '%c'\n", argv[0], c);
-      g.optopt = c;
-      g.nextchar = NULL;
-      return optstring[0] == ':' ? ':' : '?';
+      return missing_argument(argv, c, optstring, print_errors);
     } else {
       optarg = argv[optind++];
     }
