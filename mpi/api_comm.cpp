@@ -51,6 +51,41 @@ std::vector<unsigned> picked(const std::vector<unsigned>& g, int n, const int ra
   return out;
 }
 
+// The group ranks `ranges[0..n)` name, each (first, last, stride), in order; every one in
+// range and (like picked) none twice.
+std::vector<int> expanded(const std::vector<unsigned>& g, int n, const int ranges[][3]) {
+  check_count(n, "n");
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) {
+    const int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    const std::string which = "ranges[" + std::to_string(i) + "] (" + std::to_string(first) + ", " +
+                              std::to_string(last) + ", " + std::to_string(stride) + ")";
+    if (stride == 0) fail(MPI_ERR_ARG, which + " has stride 0");
+    if ((stride > 0 && first > last) || (stride < 0 && first < last))
+      fail(MPI_ERR_ARG, which + " steps away from its last rank");
+    for (long k = first; stride > 0 ? k <= last : k >= last; k += stride) {
+      if (k < 0 || static_cast<size_t>(k) >= g.size())
+        fail(MPI_ERR_RANK, which + " names rank " + std::to_string(k) + ", not a rank of the group (size " +
+                               std::to_string(g.size()) + ")");
+      out.push_back(static_cast<int>(k));
+    }
+  }
+  return out;
+}
+
+// MPI_Comm_dup's work: a communicator of the same ranks, with its error handler and topology.
+MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
+  CommEntry& c = r.comm(comm);
+  const bool self = c.self;
+  const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+  const std::optional<CommEntry::Cart> cart = c.cart;
+  const MPI_Comm out = r.add_comm(self ? *c.comm : c.comm->dup());
+  r.comm_slot(out).self = self;
+  r.comm_slot(out).errhandler = eh;
+  r.comm_slot(out).cart = cart;
+  return out;
+}
+
 }  // namespace
 
 extern "C" {
@@ -87,15 +122,40 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return api("MPI_Comm_dup", comm, [&](Rank& r) {
+  return api("MPI_Comm_dup", comm, [&](Rank& r) { *newcomm = duplicate(r, comm); });
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  // Done when it returns, as the non-blocking collectives are.
+  return api("MPI_Comm_idup", comm, [&](Rank& r) {
+    *newcomm = duplicate(r, comm);
+    complete_request(r, request);
+  });
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  return api("MPI_Comm_split_type", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);  // hints are checked, then ignored
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+      fail(MPI_ERR_ARG, "split_type " + std::to_string(split_type) +
+                            " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED");
     CommEntry& c = r.comm(comm);
-    const bool self = c.self;
+    *newcomm = MPI_COMM_NULL;
+    const bool in = split_type == MPI_COMM_TYPE_SHARED;
+    if (c.self) {
+      if (!in) return;
+      *newcomm = r.add_comm(*c.comm);
+      r.comm_slot(*newcomm).self = true;
+      return;
+    }
+    // The ranks that share memory are a node's tasks.
     const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-    const std::optional<CommEntry::Cart> cart = c.cart;  // a duplicate keeps the topology
-    *newcomm = r.add_comm(self ? *c.comm : c.comm->dup());
-    r.comm_slot(*newcomm).self = self;
-    r.comm_slot(*newcomm).errhandler = eh;
-    r.comm_slot(*newcomm).cart = cart;
+    std::optional<collnet::driver::Communicator> n = c.comm->split(
+        in ? static_cast<int>(r.task().node()) : collnet::driver::Communicator::kUndefined, key);
+    if (n) {
+      *newcomm = r.add_comm(std::move(*n));
+      r.comm_slot(*newcomm).errhandler = eh;
+    }
   });
 }
 
@@ -200,6 +260,29 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
     const std::vector<unsigned> g = r.group(group);
     std::vector<bool> out_of(g.size());
     for (unsigned k : picked(g, n, ranks, "ranks")) out_of[k] = true;
+    std::vector<unsigned> out;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (!out_of[i]) out.push_back(g[i]);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  return api("MPI_Group_range_incl", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned> g = r.group(group);
+    const std::vector<int> ks = expanded(g, n, ranges);
+    std::vector<unsigned> out;
+    for (unsigned k : picked(g, static_cast<int>(ks.size()), ks.data(), "the ranges' ranks")) out.push_back(g[k]);
+    *newgroup = r.add_group(std::move(out));
+  });
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  return api("MPI_Group_range_excl", MPI_COMM_WORLD, [&](Rank& r) {
+    const std::vector<unsigned> g = r.group(group);
+    const std::vector<int> ks = expanded(g, n, ranges);
+    std::vector<bool> out_of(g.size());
+    for (unsigned k : picked(g, static_cast<int>(ks.size()), ks.data(), "the ranges' ranks")) out_of[k] = true;
     std::vector<unsigned> out;
     for (size_t i = 0; i < g.size(); ++i)
       if (!out_of[i]) out.push_back(g[i]);

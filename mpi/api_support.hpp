@@ -75,6 +75,12 @@ inline void check_root(int root, int size) {
 }
 inline size_t as_size(int v) { return static_cast<size_t>(v); }
 
+// A request that is complete already: a non-blocking call done when it returns.
+inline void complete_request(Rank& r, MPI_Request* request) {
+  if (!request) fail(MPI_ERR_ARG, "request is null");
+  *request = r.add_request(RequestEntry{});
+}
+
 // Completes the rank's buffered and freed sends still going (MPI_Buffer_detach,
 // MPI_Finalize); api_p2p.cpp.
 void finish_pending_sends(Rank& r);

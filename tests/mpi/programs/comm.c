@@ -291,6 +291,61 @@ static void test_many(void)
     check_section(PROG, "create and free 50 communicators", 1);
 }
 
+/* Group ranges, a node's shared-memory communicator and a non-blocking duplicate. */
+static void test_ranges_split_type_idup(void)
+{
+    MPI_Group world, evens, rest, odd_desc;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int r1[1][3] = {{0, size - 1, 2}};
+    MPI_Group_range_incl(world, 1, r1, &evens);
+    int n_even = -1, expect_rank = rank % 2 == 0 ? rank / 2 : MPI_UNDEFINED, g_rank = -2;
+    MPI_Group_size(evens, &n_even);
+    MPI_Group_rank(evens, &g_rank);
+    CHECK(n_even == (size + 1) / 2 && g_rank == expect_rank, "range (0, %d, 2): size %d, rank %d", size - 1, n_even,
+          g_rank);
+    MPI_Group_range_excl(world, 1, r1, &rest);
+    int n_rest = -1;
+    MPI_Group_size(rest, &n_rest);
+    CHECK(n_rest == size / 2, "excluding the even ranks leaves %d", n_rest);
+    /* A descending range: the odd ranks, highest first. */
+    int last_odd = size % 2 == 0 ? size - 1 : size - 2;
+    if (last_odd >= 1) {
+        int r2[1][3] = {{last_odd, 1, -2}};
+        MPI_Group_range_incl(world, 1, r2, &odd_desc);
+        int first = -1, zero = 0;
+        MPI_Group_translate_ranks(odd_desc, 1, &zero, world, &first);
+        CHECK(first == last_odd, "a descending range starts at %d, not %d", first, last_odd);
+        MPI_Group_free(&odd_desc);
+    }
+    MPI_Group_free(&evens);
+    MPI_Group_free(&rest);
+    MPI_Group_free(&world);
+
+    /* The ranks that share this one's memory: at least itself, each sees the same count. */
+    MPI_Comm shared, none;
+    CHECK_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
+             "MPI_Comm_split_type");
+    int n_shared = 0, one = 1, counted = 0;
+    MPI_Comm_size(shared, &n_shared);
+    MPI_Allreduce(&one, &counted, 1, MPI_INT, MPI_SUM, shared);
+    CHECK(n_shared >= 1 && n_shared <= size && counted == n_shared, "a shared communicator of %d (%d counted)",
+          n_shared, counted);
+    MPI_Comm_free(&shared);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, rank, MPI_INFO_NULL, &none);
+    CHECK(none == MPI_COMM_NULL, "MPI_UNDEFINED gives MPI_COMM_NULL");
+
+    MPI_Comm dup;
+    MPI_Request req;
+    int result = -1;
+    CHECK_RC(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req), "MPI_Comm_idup");
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(req == MPI_REQUEST_NULL, "the idup request completes");
+    MPI_Comm_compare(MPI_COMM_WORLD, dup, &result);
+    CHECK(result == MPI_CONGRUENT, "an idup is congruent with its parent");
+    MPI_Comm_free(&dup);
+    check_section(PROG, "group ranges, split_type and idup", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -302,6 +357,7 @@ int main(int argc, char **argv)
     test_create();
     test_isolation();
     test_many();
+    test_ranges_split_type_idup();
     check_report(PROG);
     MPI_Finalize();
     return 0;
