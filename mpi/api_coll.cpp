@@ -438,6 +438,77 @@ struct VBlocks {
   }
 };
 
+// Blocks of a type each (MPI_Alltoallw): counts[j] elements of types[j] at byte
+// displacement displs[j] of a program's buffer, as one packed area.
+struct WBlocks {
+  std::vector<const TypeDesc*> types;
+  std::vector<size_t> counts, bytes, poffs;
+  std::vector<ptrdiff_t> displs;
+  std::vector<uint8_t> area;
+  uint8_t* buf;
+  WBlocks(Rank& r, void* b, const int* c, const int* d, const MPI_Datatype* t, int n, const char* what)
+      : buf(static_cast<uint8_t*>(b)) {
+    for (int j = 0; j < n; ++j) {
+      types.push_back(&r.type(t[j], "a datatypes entry"));
+      if (c[j] < 0)
+        fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(j) + "] = " + std::to_string(c[j]) + " is negative");
+      counts.push_back(as_size(c[j]));
+      bytes.push_back(counts.back() * types.back()->packed);
+      displs.push_back(d[j]);
+    }
+    poffs = prefix(bytes);
+    area.resize(poffs.empty() ? 0 : poffs.back() + bytes.back());
+  }
+  void pack_all() {
+    for (size_t j = 0; j < counts.size(); ++j) pack(*types[j], buf + displs[j], counts[j], area.data() + poffs[j]);
+  }
+  void unpack_all() {
+    for (size_t j = 0; j < counts.size(); ++j) unpack(*types[j], area.data() + poffs[j], counts[j], buf + displs[j]);
+  }
+};
+
+void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls,
+               const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
+               const MPI_Datatype* rtypes) {
+  Ctx x = ctx(r, comm);
+  if (!rcounts || !rdispls || !rtypes) fail(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is null");
+  WBlocks rv(r, recv, rcounts, rdispls, rtypes, x.size, "recvcounts");
+  std::optional<WBlocks> sv;
+  if (in_place(send)) {
+    rv.pack_all();  // the data comes from the receive buffer
+  } else {
+    if (!scounts || !sdispls || !stypes) fail(MPI_ERR_ARG, "sendcounts, sdispls or sendtypes is null");
+    sv.emplace(r, const_cast<void*>(send), scounts, sdispls, stypes, x.size, "sendcounts");
+    sv->pack_all();
+  }
+  r.bytes_sent += (sv ? *sv : rv).area.size();
+  r.bytes_received += rv.area.size();
+  if (x.c.self) {
+    if (sv) {
+      if (sv->bytes[0] != rv.bytes[0])
+        fail(MPI_ERR_TRUNCATE, "this rank sends itself " + std::to_string(sv->bytes[0]) + " bytes and receives " +
+                                   std::to_string(rv.bytes[0]));
+      std::copy(sv->area.begin(), sv->area.end(), rv.area.begin());
+    }
+  } else {
+    x.c.comm->alltoallv(sv ? static_cast<const void*>(sv->area.data()) : drv::Communicator::kInPlace,
+                        sv ? sv->bytes : std::vector<size_t>(x.size), sv ? sv->poffs : std::vector<size_t>(x.size),
+                        rv.area.data(), rv.bytes, rv.poffs, drv::Datatype::U8);
+  }
+  rv.unpack_all();
+}
+
+// MPI_Reduce_scatter's counts, checked.
+std::vector<size_t> scatter_counts(const Ctx& x, const int* recvcounts) {
+  if (!recvcounts) fail(MPI_ERR_ARG, "recvcounts is null");
+  std::vector<size_t> counts;
+  for (int i = 0; i < x.size; ++i) {
+    check_count(recvcounts[i], "a recvcounts entry");
+    counts.push_back(as_size(recvcounts[i]));
+  }
+  return counts;
+}
+
 void gatherv(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, const int* rcounts,
              const int* displs, MPI_Datatype rtype, std::optional<int> root) {
   Ctx x = ctx(r, comm);
@@ -690,14 +761,15 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
   return api("MPI_Reduce_scatter", comm, [&](Rank& r) {
-    Ctx x = ctx(r, comm);
-    if (!recvcounts) fail(MPI_ERR_ARG, "recvcounts is null");
-    std::vector<size_t> counts;
-    for (int i = 0; i < x.size; ++i) {
-      check_count(recvcounts[i], "a recvcounts entry");
-      counts.push_back(as_size(recvcounts[i]));
-    }
-    reduce_scatter(r, comm, sendbuf, recvbuf, counts, datatype, op);
+    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(ctx(r, comm), recvcounts), datatype, op);
+  });
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  return api("MPI_Alltoallw", comm, [&](Rank& r) {
+    alltoallw(r, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
   });
 }
 
@@ -811,6 +883,23 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Request* request) {
   return api("MPI_Ialltoallv", comm, [&](Rank& r) {
     alltoallv(r, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    started(r, request);
+  });
+}
+
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ialltoallw", comm, [&](Rank& r) {
+    alltoallw(r, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
+    started(r, request);
+  });
+}
+
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request* request) {
+  return api("MPI_Ireduce_scatter", comm, [&](Rank& r) {
+    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(ctx(r, comm), recvcounts), datatype, op);
     started(r, request);
   });
 }

@@ -66,6 +66,75 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
   });
 }
 
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype* newtype) {
+  return api("MPI_Type_create_hvector", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    check_count(blocklength, "blocklength");
+    check_out(newtype, "newtype");
+    *newtype =
+        r.add_type(make_vector(as_size(count), as_size(blocklength), stride, r.any_type(oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_hindexed", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    check_out(newtype, "newtype");
+    std::vector<size_t> lengths;
+    std::vector<ptrdiff_t> displs(displacements, displacements + count);
+    for (int i = 0; i < count; ++i) {
+      check_count(blocklengths[i], "a blocklengths entry");
+      lengths.push_back(as_size(blocklengths[i]));
+    }
+    *newtype = r.add_type(make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype) {
+  return api("MPI_Type_create_hindexed_block", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    check_count(blocklength, "blocklength");
+    check_out(newtype, "newtype");
+    std::vector<size_t> lengths(as_size(count), as_size(blocklength));
+    std::vector<ptrdiff_t> displs(displacements, displacements + count);
+    *newtype = r.add_type(make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_subarray", MPI_COMM_WORLD, [&](Rank& r) {
+    check_out(newtype, "newtype");
+    if (ndims < 1) fail(MPI_ERR_ARG, "ndims " + std::to_string(ndims) + " is less than 1");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+      fail(MPI_ERR_ARG, "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+    for (int i = 0; i < ndims; ++i)
+      if (sizes[i] < 1 || subsizes[i] < 1 || subsizes[i] > sizes[i] || starts[i] < 0 ||
+          starts[i] > sizes[i] - subsizes[i])
+        fail(MPI_ERR_ARG, "dimension " + std::to_string(i) + ": size " + std::to_string(sizes[i]) + ", subsize " +
+                              std::to_string(subsizes[i]) + ", start " + std::to_string(starts[i]) +
+                              " do not describe a part of the array");
+    // Built from the fastest-varying dimension out: each level a vector of the level
+    // below, strided by the array's size there; then placed at the starts and resized to
+    // the whole array, as the standard defines it.
+    const TypeDesc& old = r.any_type(oldtype, "oldtype");
+    const auto dim = [&](int k) { return order == MPI_ORDER_C ? ndims - 1 - k : k; };  // k = 0 fastest
+    TypeDesc t = make_contiguous(as_size(subsizes[dim(0)]), old);
+    ptrdiff_t stride = old.extent, offset = static_cast<ptrdiff_t>(starts[dim(0)]) * old.extent;
+    for (int k = 1; k < ndims; ++k) {
+      stride *= sizes[dim(k - 1)];
+      t = make_vector(as_size(subsizes[dim(k)]), 1, stride, t);
+      offset += static_cast<ptrdiff_t>(starts[dim(k)]) * stride;
+    }
+    const ptrdiff_t whole = stride * sizes[dim(ndims - 1)];
+    TypeDesc placed = make_struct({1}, {offset}, {&t});
+    *newtype = r.add_type(make_resized(placed, 0, whole));
+  });
+}
+
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype) {
   return api("MPI_Type_create_struct", MPI_COMM_WORLD, [&](Rank& r) {
@@ -112,6 +181,68 @@ int MPI_Type_free(MPI_Datatype* datatype) {
   return api("MPI_Type_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(datatype, "datatype");
     r.free_type(*datatype);
+  });
+}
+
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  return api("MPI_Type_match_size", MPI_COMM_WORLD, [&](Rank&) {
+    const std::pair<int, MPI_Datatype> ints[] = {{1, MPI_INT8_T}, {2, MPI_INT16_T}, {4, MPI_INT32_T}, {8, MPI_INT64_T}};
+    const std::pair<int, MPI_Datatype> reals[] = {
+        {4, MPI_FLOAT}, {8, MPI_DOUBLE}, {static_cast<int>(sizeof(long double)), MPI_LONG_DOUBLE}};
+    const std::pair<int, MPI_Datatype> complexes[] = {{8, MPI_C_FLOAT_COMPLEX}, {16, MPI_C_DOUBLE_COMPLEX}};
+    const auto pick = [&](const auto& table) {
+      for (const auto& [bytes, type] : table)
+        if (bytes == size) return type;
+      fail(MPI_ERR_ARG, "no type of the class has " + std::to_string(size) + " bytes");
+    };
+    if (typeclass == MPI_TYPECLASS_INTEGER)
+      *datatype = pick(ints);
+    else if (typeclass == MPI_TYPECLASS_REAL)
+      *datatype = pick(reals);
+    else if (typeclass == MPI_TYPECLASS_COMPLEX)
+      *datatype = pick(complexes);
+    else
+      fail(MPI_ERR_ARG, "typeclass " + std::to_string(typeclass) + " is not an MPI_TYPECLASS_");
+  });
+}
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) {
+  return api("MPI_Pack_size", comm, [&](Rank& r) {
+    check_count(incount, "incount");
+    r.comm(comm);
+    *size = static_cast<int>(as_size(incount) * r.type(datatype).packed);
+  });
+}
+
+int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize, int* position,
+             MPI_Comm comm) {
+  return api("MPI_Pack", comm, [&](Rank& r) {
+    check_count(incount, "incount");
+    r.comm(comm);
+    const TypeDesc& t = r.type(datatype);
+    check_buffer(inbuf, as_size(incount), t, "inbuf");
+    const size_t bytes = as_size(incount) * t.packed;
+    if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(outsize, 0)))
+      fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes do not fit at position " + std::to_string(*position) +
+                                 " of a buffer of " + std::to_string(outsize));
+    pack(t, inbuf, as_size(incount), static_cast<uint8_t*>(outbuf) + *position);
+    *position += static_cast<int>(bytes);
+  });
+}
+
+int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype,
+               MPI_Comm comm) {
+  return api("MPI_Unpack", comm, [&](Rank& r) {
+    check_count(outcount, "outcount");
+    r.comm(comm);
+    const TypeDesc& t = r.type(datatype);
+    check_buffer(outbuf, as_size(outcount), t, "outbuf");
+    const size_t bytes = as_size(outcount) * t.packed;
+    if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(insize, 0)))
+      fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes are not there at position " +
+                                 std::to_string(*position) + " of a buffer of " + std::to_string(insize));
+    unpack(t, static_cast<const uint8_t*>(inbuf) + *position, as_size(outcount), outbuf);
+    *position += static_cast<int>(bytes);
   });
 }
 
