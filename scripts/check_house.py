@@ -37,7 +37,8 @@ SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".c", ".sv", ".svh", ".vlt", ".in", ".p
 # their internals) and the C programs' own header beside them (tests/mpi/programs).
 EXTERNAL_HEADER = re.compile(r"^(verilated[a-z_]*\.h|vltstd/.*|V[A-Za-z0-9_]+\.h|mpi\.h)$")
 # Programs that are compiled the way a user compiles theirs (collnet-mpicc), not by the build.
-USER_PROGRAMS = ("tests/mpi/programs/",)
+USER_PROGRAMS = ("tests/mpi/programs/",
+                 "mpi/include/")  # the MPI programs' own header, found with -I (and installed) as a folder
 # Files that may share a name: the build's and the folders' front pages, and data.
 SHARED_NAMES = {"CMakeLists.txt", "README.md"}
 FUNCTION_LIMIT = 120

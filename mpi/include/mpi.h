@@ -407,6 +407,9 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
 int MPI_Op_free(MPI_Op* op);
 int MPI_Op_commutative(MPI_Op op, int* commute);
 
+/* The profiling interface: every function above as PMPI_ too. */
+#include "mpi_profiling.h"
+
 #ifdef __cplusplus
 }
 #endif

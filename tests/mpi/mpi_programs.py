@@ -222,6 +222,28 @@ def behaviour(a, work):
     p = subprocess.run([a.mpicc, "-o", missing, src], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     expect(p.returncode != 0 and "undefined reference to `MPI_Collnet_no_such_call'" in p.stderr and
            not os.path.exists(missing), "a call to an MPI function collnet lacks fails the link, naming it")
+    # The profiling interface: a program's own MPI_Send and MPI_Allreduce count their calls
+    # and call collnet's through PMPI_.
+    src = os.path.join(work, "profile.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\n#include <stdio.h>\nstatic int sends, reduces;\n'
+                'int MPI_Send(const void* b, int c, MPI_Datatype t, int d, int g, MPI_Comm m) {\n'
+                '  sends++; return PMPI_Send(b, c, t, d, g, m); }\n'
+                'int MPI_Allreduce(const void* s, void* r, int c, MPI_Datatype t, MPI_Op o, MPI_Comm m) {\n'
+                '  reduces++; return PMPI_Allreduce(s, r, c, t, o, m); }\n'
+                'int main(int c, char** v) { int r, n, x = 1, sum = 0; MPI_Init(&c, &v);\n'
+                '  PMPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
+                '  if (r == 0) for (int i = 1; i < n; i++) MPI_Send(&x, 1, MPI_INT, i, 0, MPI_COMM_WORLD);\n'
+                '  else MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n'
+                '  MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);\n'
+                '  printf("rank %d: %d sends, %d allreduces, sum %d\\n", r, sends, reduces, sum);\n'
+                '  MPI_Finalize(); return 0; }\n')
+    profile = os.path.join(work, "profile")
+    subprocess.run([a.mpicc, "-Wall", "-Werror", "-o", profile, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "4", "--", profile])
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank 0: 3 sends, 1 allreduces, sum 4"] +
+           ["rank %d: 0 sends, 1 allreduces, sum 4" % i for i in (1, 2, 3)],
+           "a program's MPI_ wrappers call collnet's functions through PMPI_ (%s)" % out)
     # A shared object with main but without the rank state collnet-mpicc links in is refused.
     src = os.path.join(work, "bare.c")
     with open(src, "w") as f:
