@@ -4,6 +4,7 @@
 // the packed bytes of their elements; a derived type is packed before a send and
 // unpacked when its receive completes.
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "mpi/api_support.hpp"
@@ -127,7 +128,15 @@ void complete(RequestEntry& e, MPI_Status* status) {
     empty_status(status);
 }
 
-bool done(const RequestEntry& e) { return e.proc_null || e.req.done(); }
+bool inactive(const RequestEntry& e) { return e.start && !e.active; }
+bool done(const RequestEntry& e) { return inactive(e) || e.proc_null || e.req.done(); }
+
+// Whether request `q` takes part in a Wait/Test family call: not null, and if persistent,
+// started (an inactive one counts as null there).
+bool live(Rank& r, MPI_Request q) { return q != MPI_REQUEST_NULL && !inactive(r.request(q)); }
+bool none_live(Rank& r, int n, const MPI_Request* qs) {
+  return std::none_of(qs, qs + n, [&](MPI_Request q) { return live(r, q); });
+}
 
 // Moves the node's packets once; lets a cycle pass when another task of the node holds them.
 void progress(Rank& r) {
@@ -141,12 +150,23 @@ bool finish(Rank& r, MPI_Request& q, MPI_Status* status, bool block) {
     return true;
   }
   RequestEntry& e = r.request(q);
+  if (inactive(e)) {
+    empty_status(status);
+    return true;
+  }
   if (!block && !done(e)) {
     progress(r);
     if (!done(e)) return false;
   }
   complete(e, status);
-  r.drop_request(q);
+  if (e.start) {  // a persistent request stays, inactive, for the next MPI_Start
+    RequestEntry idle;
+    idle.start = std::move(e.start);
+    idle.active = false;
+    e = std::move(idle);
+  } else {
+    r.drop_request(q);
+  }
   return true;
 }
 
@@ -172,6 +192,49 @@ int isend(const char* name, const void* buf, int count, MPI_Datatype type, int d
     if (!request) fail(MPI_ERR_ARG, "request is null");
     *request = r.add_request(start_send(r, comm, buf, count, type, dest, tag, mode));
   });
+}
+
+// A persistent request, inactive, whose MPI_Start runs `start`.
+int persistent(const char* name, MPI_Comm comm, MPI_Request* request, std::function<RequestEntry(Rank&)> start,
+               const std::function<void(Rank&)>& check) {
+  return api(name, comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    check(r);  // the arguments, now, as the standard's calls do
+    RequestEntry e;
+    e.start = std::move(start);
+    e.active = false;
+    *request = r.add_request(std::move(e));
+  });
+}
+
+int send_init(const char* name, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request, Mode mode) {
+  const auto check = [=](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_count(count);
+    check_buffer(buf, as_size(count), r.type(type));
+    check_tag(tag, false);
+    check_rank(dest, comm_size(c), "destination");
+  };
+  return persistent(name, comm, request, [=](Rank& r) {
+    RequestEntry e = start_send(r, comm, buf, count, type, dest, tag, mode);
+    if (mode != Mode::Buffered) return e;
+    // Buffered: done once copied; the copy's send goes on with the other buffered sends.
+    r.bsends.push_back(r.add_request(std::move(e)));
+    return RequestEntry{};
+  }, check);
+}
+
+// Starts persistent request `q`.
+void start(Rank& r, MPI_Request q) {
+  RequestEntry& e = r.request(q);
+  if (!e.start) fail(MPI_ERR_REQUEST, "request " + std::to_string(q) + " is not a persistent request");
+  if (e.active) fail(MPI_ERR_REQUEST, "request " + std::to_string(q) + " is already started (wait for it first)");
+  std::function<RequestEntry(Rank&)> how = std::move(e.start);
+  RequestEntry fresh = how(r);  // may add requests: `e` is not used after this
+  fresh.start = std::move(how);
+  fresh.active = true;
+  r.request(q) = std::move(fresh);
 }
 
 }  // namespace
@@ -323,7 +386,7 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
     progress(r);
     bool all = true;
     for (int i = 0; i < count; ++i)
-      if (requests[i] != MPI_REQUEST_NULL && !done(r.request(requests[i]))) all = false;
+      if (live(r, requests[i]) && !done(r.request(requests[i]))) all = false;
     *flag = all;
     if (all)
       for (int i = 0; i < count; ++i) finish(r, requests[i], status_at(statuses, i), true);
@@ -334,11 +397,10 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   return api("MPI_Waitany", MPI_COMM_WORLD, [&](Rank& r) {
     check_count(count);
     *index = MPI_UNDEFINED;
-    if (std::all_of(requests, requests + count, [](MPI_Request q) { return q == MPI_REQUEST_NULL; }))
-      return empty_status(status);
+    if (none_live(r, count, requests)) return empty_status(status);
     for (;;) {
       for (int i = 0; i < count; ++i)
-        if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+        if (live(r, requests[i]) && done(r.request(requests[i]))) {
           finish(r, requests[i], status, true);
           *index = i;
           return;
@@ -353,13 +415,13 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
     check_count(count);
     *index = MPI_UNDEFINED;
     *flag = 0;
-    if (std::all_of(requests, requests + count, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) {
+    if (none_live(r, count, requests)) {
       *flag = 1;
       return empty_status(status);
     }
     progress(r);
     for (int i = 0; i < count; ++i)
-      if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+      if (live(r, requests[i]) && done(r.request(requests[i]))) {
         finish(r, requests[i], status, true);
         *index = i;
         *flag = 1;
@@ -372,11 +434,11 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   return api("MPI_Waitsome", MPI_COMM_WORLD, [&](Rank& r) {
     check_count(incount);
     *outcount = MPI_UNDEFINED;
-    if (std::all_of(requests, requests + incount, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) return;
+    if (none_live(r, incount, requests)) return;
     for (;;) {
       int n = 0;
       for (int i = 0; i < incount; ++i)
-        if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+        if (live(r, requests[i]) && done(r.request(requests[i]))) {
           finish(r, requests[i], status_at(statuses, n), true);
           indices[n++] = i;
         }
@@ -393,11 +455,11 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
   return api("MPI_Testsome", MPI_COMM_WORLD, [&](Rank& r) {
     check_count(incount);
     *outcount = MPI_UNDEFINED;
-    if (std::all_of(requests, requests + incount, [](MPI_Request q) { return q == MPI_REQUEST_NULL; })) return;
+    if (none_live(r, incount, requests)) return;
     progress(r);
     int n = 0;
     for (int i = 0; i < incount; ++i)
-      if (requests[i] != MPI_REQUEST_NULL && done(r.request(requests[i]))) {
+      if (live(r, requests[i]) && done(r.request(requests[i]))) {
         finish(r, requests[i], status_at(statuses, n), true);
         indices[n++] = i;
       }
@@ -408,11 +470,61 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 int MPI_Request_free(MPI_Request* request) {
   return api("MPI_Request_free", MPI_COMM_WORLD, [&](Rank& r) {
     RequestEntry& e = r.request(*request);
+    if (inactive(e)) {
+      r.drop_request(*request);
+      return;
+    }
+    e.start = nullptr;  // a started persistent request is freed once it completes
     if (e.is_recv && !done(e))
       fail(MPI_ERR_REQUEST, "freeing a receive that has not completed would lose its message (wait for it)");
     // A send goes on: kept with the buffered sends, which MPI_Finalize completes.
     r.bsends.push_back(*request);
     *request = MPI_REQUEST_NULL;
+  });
+}
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  return send_init("MPI_Send_init", buf, count, datatype, dest, tag, comm, request, Mode::Standard);
+}
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return send_init("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, request, Mode::Synchronous);
+}
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return send_init("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, request, Mode::Standard);
+}
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return send_init("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, request, Mode::Buffered);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const auto check = [=](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_count(count);
+    check_buffer(buf, as_size(count), r.type(datatype));
+    check_tag(tag, true);
+    check_rank(source, comm_size(c), "source", true);
+  };
+  return persistent(
+      "MPI_Recv_init", comm, request,
+      [=](Rank& r) { return start_recv(r, comm, buf, count, datatype, source, tag); }, check);
+}
+
+int MPI_Start(MPI_Request* request) {
+  return api("MPI_Start", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    start(r, *request);
+  });
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  return api("MPI_Startall", MPI_COMM_WORLD, [&](Rank& r) {
+    check_count(count);
+    for (int i = 0; i < count; ++i) start(r, requests[i]);
   });
 }
 

@@ -61,6 +61,8 @@ struct CommEntry {
   std::optional<Cart> cart;
 };
 
+class Rank;
+
 // A request handle's operation: a driver request, or one already complete (a
 // non-blocking collective, a send to MPI_PROC_NULL), with what to do once it completes
 // (unpack a derived type, free a bsend copy).
@@ -74,6 +76,10 @@ struct RequestEntry {
   bool proc_null = false;
   std::function<void(const driver::Status&)> on_done;
   std::shared_ptr<std::vector<uint8_t>> buffer;  // a packed copy the operation works on
+  // A persistent request (MPI_Send_init, ...): how MPI_Start starts its operation again,
+  // and whether one is started. Completing it leaves it inactive, not freed.
+  std::function<RequestEntry(Rank&)> start;
+  bool active = true;
 };
 
 class Runtime;

@@ -82,6 +82,13 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
 int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status);
 int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]);
 int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]);
+int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Start(MPI_Request* request);
+int PMPI_Startall(int count, MPI_Request requests[]);
 int PMPI_Request_free(MPI_Request* request);
 int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
