@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: the environment (init, finalize, abort, time, version) and error handling.
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "mpi/api_support.hpp"
@@ -115,10 +116,47 @@ int MPI_Get_version(int* version, int* subversion) {
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return api("MPI_Comm_set_errhandler", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-      fail(MPI_ERR_ARG, "error handler " + std::to_string(errhandler) +
-                            " is neither MPI_ERRORS_ARE_FATAL nor MPI_ERRORS_RETURN");
+    r.user_errhandler(errhandler);  // MPI_ERR_ARG unless predefined or the program's
     c.errhandler = errhandler;
+  });
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return MPI_Comm_set_errhandler(comm, errhandler);
+}
+
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return MPI_Comm_get_errhandler(comm, errhandler);
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
+  return api("MPI_Comm_create_errhandler", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!function) fail(MPI_ERR_ARG, "function is null");
+    *errhandler = r.add_errhandler(function);
+  });
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+  return api("MPI_Comm_call_errhandler", comm, [&](Rank& r) {
+    r.comm(comm);
+    r.call_errhandler(comm, errorcode, "MPI_Comm_call_errhandler: " + r.error_string(errorcode));
+  });
+}
+
+int MPI_Add_error_class(int* errorclass) {
+  return api("MPI_Add_error_class", MPI_COMM_WORLD, [&](Rank& r) { *errorclass = r.add_error_class(); });
+}
+
+int MPI_Add_error_code(int errorclass, int* errorcode) {
+  return api("MPI_Add_error_code", MPI_COMM_WORLD, [&](Rank& r) { *errorcode = r.add_error_code(errorclass); });
+}
+
+int MPI_Add_error_string(int errorcode, const char* string) {
+  return api("MPI_Add_error_string", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!string) fail(MPI_ERR_ARG, "string is null");
+    if (std::strlen(string) >= MPI_MAX_ERROR_STRING)
+      fail(MPI_ERR_ARG, "the string is longer than MPI_MAX_ERROR_STRING - 1");
+    r.set_error_string(errorcode, string);
   });
 }
 

@@ -237,20 +237,67 @@ void Rank::drop_request(MPI_Request& r) {
 }
 
 int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) {
-  MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
-  if (c > 0 && static_cast<size_t>(c) < comms_.size() && comms_[c].comm)
-    eh = comms_[c].errhandler;
-  else if (comms_.size() > MPI_COMM_WORLD)
-    eh = comms_[MPI_COMM_WORLD].errhandler;
+  if (!(c > 0 && static_cast<size_t>(c) < comms_.size() && comms_[c].comm)) c = MPI_COMM_WORLD;
   const std::string text = std::string(call) + ": " + what;
-  if (eh == MPI_ERRORS_ARE_FATAL)
-    rt_.abort_run(*this, cls, "rank " + std::to_string(world_rank_) + ": " + text + " (" + class_name(cls) + ")");
   error_texts_.push_back(text);
+  const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+  call_errhandler(c, code, text + " (" + class_name(cls) + ")");
+  return code;
+}
+
+void Rank::call_errhandler(MPI_Comm c, int code, const std::string& fatal_text) {
+  const MPI_Errhandler eh =
+      static_cast<size_t>(c) < comms_.size() && comms_[c].comm ? comms_[c].errhandler : MPI_ERRORS_ARE_FATAL;
+  if (eh == MPI_ERRORS_ARE_FATAL)
+    rt_.abort_run(*this, error_class(code), "rank " + std::to_string(world_rank_) + ": " + fatal_text);
+  if (MPI_Comm_errhandler_function* fn = user_errhandler(eh)) {
+    MPI_Comm comm = c;
+    int error = code;
+    fn(&comm, &error);
+  }
+}
+
+MPI_Comm_errhandler_function* Rank::user_errhandler(MPI_Errhandler eh) {
+  if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN) return nullptr;
+  const long i = static_cast<long>(eh) - kFirstUserErrhandler;
+  if (i < 0 || static_cast<size_t>(i) >= errhandlers_.size())
+    fail(MPI_ERR_ARG, "error handler " + std::to_string(eh) +
+                          " is not MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN or one MPI_Comm_create_errhandler made");
+  return errhandlers_[static_cast<size_t>(i)];
+}
+
+MPI_Errhandler Rank::add_errhandler(MPI_Comm_errhandler_function* fn) {
+  errhandlers_.push_back(fn);
+  return kFirstUserErrhandler + static_cast<MPI_Errhandler>(errhandlers_.size() - 1);
+}
+
+int Rank::add_error_class() {
+  if (next_user_class_ >= kCodesPerClass)
+    fail(MPI_ERR_OTHER, "no error class left (classes " + std::to_string(kFirstUserClass) + ".." +
+                            std::to_string(kCodesPerClass - 1) + " are the program's)");
+  return next_user_class_++;
+}
+
+int Rank::add_error_code(int cls) {
+  if (cls < kFirstUserClass || cls >= next_user_class_)
+    fail(MPI_ERR_ARG, "error class " + std::to_string(cls) + " is not one MPI_Add_error_class made");
+  error_texts_.emplace_back();
   return cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+}
+
+void Rank::set_error_string(int code, std::string text) {
+  const int cls = error_class(code);
+  if (cls < kFirstUserClass || cls >= next_user_class_)
+    fail(MPI_ERR_ARG, "error code " + std::to_string(code) + " is not the program's own (MPI_Add_error_class/_code)");
+  user_error_strings_[code] = std::move(text);
 }
 
 std::string Rank::error_string(int code) const {
   const int cls = error_class(code);
+  if (cls >= kFirstUserClass) {
+    auto it = user_error_strings_.find(code);
+    return it == user_error_strings_.end() ? std::string() : it->second;
+  }
   std::string s = std::string(class_name(cls)) + ": " + class_text(cls);
   const int i = code / kCodesPerClass;
   if (i > 0 && static_cast<size_t>(i) <= error_texts_.size()) s += " (" + error_texts_[i - 1] + ")";

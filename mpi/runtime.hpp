@@ -124,6 +124,18 @@ class Rank {
   // MPI_ERRORS_ARE_FATAL the run ends.
   int raise(MPI_Comm comm, const char* call, int cls, const std::string& what);
   std::string error_string(int code) const;
+  // Error handlers of the program's own (MPI_Comm_create_errhandler), from handle
+  // kFirstUserErrhandler; null for the predefined ones; MPI_ERR_ARG if not valid.
+  static constexpr MPI_Errhandler kFirstUserErrhandler = 3;
+  MPI_Comm_errhandler_function* user_errhandler(MPI_Errhandler eh);
+  MPI_Errhandler add_errhandler(MPI_Comm_errhandler_function* fn);
+  // Runs comm's error handler on `code` (MPI_Comm_call_errhandler, and raise): the run ends
+  // (MPI_ERRORS_ARE_FATAL), nothing (MPI_ERRORS_RETURN) or the program's function runs.
+  void call_errhandler(MPI_Comm comm, int code, const std::string& fatal_text);
+  // Error classes and codes of the program's own (MPI_Add_error_class, _code, _string).
+  int add_error_class();
+  int add_error_code(int cls);
+  void set_error_string(int code, std::string text);
   static int error_class(int code) { return code % kCodesPerClass; }
   static constexpr int kCodesPerClass = 128;
 
@@ -165,6 +177,10 @@ class Rank {
   std::vector<std::optional<Info>> infos_ = std::vector<std::optional<Info>>(2);  // [1]: MPI_INFO_ENV
   std::vector<RequestEntry> requests_;
   std::vector<std::string> error_texts_;
+  std::vector<MPI_Comm_errhandler_function*> errhandlers_;  // from kFirstUserErrhandler
+  int next_user_class_ = kFirstUserClass;
+  std::map<int, std::string> user_error_strings_;  // by class or code
+  static constexpr int kFirstUserClass = 64;
 };
 
 class Runtime {

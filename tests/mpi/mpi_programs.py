@@ -244,6 +244,19 @@ def behaviour(a, work):
     expect(rc == 0 and sorted(out.splitlines()) == ["rank 0: 3 sends, 1 allreduces, sum 4"] +
            ["rank %d: 0 sends, 1 allreduces, sum 4" % i for i in (1, 2, 3)],
            "a program's MPI_ wrappers call collnet's functions through PMPI_ (%s)" % out)
+    # MPI-1's error handler names (removed in MPI-3.0; Open MPI refuses them at compile time)
+    # still work, as programs written for MPI-1 call them.
+    src = os.path.join(work, "mpi1.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Errhandler e; int x = 0;\n'
+                '  MPI_Init(&c, &v); MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN);\n'
+                '  MPI_Errhandler_get(MPI_COMM_WORLD, &e);\n'
+                '  int rc = MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);\n'
+                '  printf("%d %d\\n", e == MPI_ERRORS_RETURN, rc != MPI_SUCCESS); MPI_Finalize(); return 0; }\n')
+    mpi1 = os.path.join(work, "mpi1")
+    subprocess.run([a.mpicc, "-o", mpi1, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "2", "--", mpi1])
+    expect(rc == 0 and out.split() == ["1", "1", "1", "1"], "MPI_Errhandler_set/get, MPI-1's names, work (%s)" % out)
     # A shared object with main but without the rank state collnet-mpicc links in is refused.
     src = os.path.join(work, "bare.c")
     with open(src, "w") as f:

@@ -29,6 +29,51 @@ static void check_class(int rc, int expect, const char *name)
         printf("%s: %s ok\n", PROG, name);
 }
 
+/* An error handler of the program's own: it counts and records what it saw. */
+static int handled, handled_code;
+static MPI_Comm handled_comm;
+static void counting_handler(MPI_Comm *comm, int *code, ...)
+{
+    handled++;
+    handled_code = *code;
+    handled_comm = *comm;
+}
+
+static void own_handlers_and_classes(void)
+{
+    MPI_Errhandler mine, got;
+    int buf = 0, rc, cls = -1, code = -1, len = -1;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    CHECK_RC(MPI_Comm_create_errhandler(counting_handler, &mine), "MPI_Comm_create_errhandler");
+    CHECK_RC(MPI_Comm_set_errhandler(dup, mine), "MPI_Comm_set_errhandler(mine)");
+    MPI_Comm_get_errhandler(dup, &got);
+    CHECK(got == mine, "the communicator's handler is the program's");
+    rc = MPI_Send(&buf, 1, MPI_INT, size, 0, dup);
+    MPI_Error_class(rc, &cls);
+    CHECK(handled == 1 && handled_code == rc && handled_comm == dup && cls == MPI_ERR_RANK,
+          "the handler ran once with the call's code (%d runs)", handled);
+    /* The program's own class, code and strings, and calling the handler. */
+    int my_class, my_code;
+    CHECK_RC(MPI_Add_error_class(&my_class), "MPI_Add_error_class");
+    CHECK_RC(MPI_Add_error_code(my_class, &my_code), "MPI_Add_error_code");
+    MPI_Add_error_string(my_class, "a class of the program's");
+    MPI_Add_error_string(my_code, "the solver did not converge");
+    MPI_Error_class(my_code, &code);
+    CHECK(code == my_class, "the code's class is the program's class");
+    MPI_Error_string(my_code, msg, &len);
+    CHECK(strcmp(msg, "the solver did not converge") == 0 && len == (int)strlen(msg), "the code's string: %s", msg);
+    MPI_Error_string(my_class, msg, &len);
+    CHECK(strcmp(msg, "a class of the program's") == 0, "the class's string: %s", msg);
+    CHECK_RC(MPI_Comm_call_errhandler(dup, my_code), "MPI_Comm_call_errhandler");
+    CHECK(handled == 2 && handled_code == my_code, "MPI_Comm_call_errhandler ran the handler");
+    MPI_Errhandler_free(&mine);
+    CHECK(mine == MPI_ERRHANDLER_NULL, "a freed handler is MPI_ERRHANDLER_NULL");
+    MPI_Comm_free(&dup);
+    check_section(PROG, "the program's handlers, classes and codes", 1);
+}
+
 int main(int argc, char **argv)
 {
     int buf[10], rc, i, cls = -1, len = -1;
@@ -103,6 +148,7 @@ int main(int argc, char **argv)
     CHECK(rc == MPI_SUCCESS && eh == MPI_ERRORS_ARE_FATAL, "get_errhandler: not MPI_ERRORS_ARE_FATAL");
     check_section(PROG, "restore MPI_ERRORS_ARE_FATAL", 1);
 
+    own_handlers_and_classes();
     check_report(PROG);
     MPI_Finalize();
     return 0;
