@@ -5,7 +5,9 @@
  * MPI_Cart_shift neighbours and a halo exchange with them (MPI_PROC_NULL at the edges of a
  * non-periodic grid), MPI_Cart_get, MPI_Cartdim_get, MPI_Topo_test, rows and columns by
  * MPI_Cart_sub with a reduction in each, a grid smaller than the communicator (the ranks
- * left out get MPI_COMM_NULL), MPI_Cart_map, and a duplicate that keeps the topology.
+ * left out get MPI_COMM_NULL), MPI_Cart_map, a duplicate that keeps the topology, and the
+ * neighbourhood collectives (allgather, alltoall, alltoallv, iallgatherv) on 1-D to 3-D
+ * grids, periodic (where a 2- or 1-wide dimension makes a rank a neighbour twice) and open.
  */
 #include <stdlib.h>
 
@@ -102,6 +104,70 @@ static void smaller_grid(void) {
     check_section("cart", "a grid smaller than the communicator", 1);
 }
 
+/* The neighbourhood collectives: neighbour j is, for dimension j / 2, the one below (j
+   even) or above (j odd); off a non-periodic edge it is MPI_PROC_NULL and its slot is left
+   as it was. */
+static void neighbourhood(int ndims, int periodic) {
+    int dims[3] = {0, 0, 0}, periods[3] = {periodic, periodic, periodic};
+    MPI_Comm cart;
+    MPI_Dims_create(size, ndims, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, ndims, dims, periods, 0, &cart);
+    int crank, nbrs[6];
+    MPI_Comm_rank(cart, &crank);
+    for (int d = 0; d < ndims; d++) MPI_Cart_shift(cart, d, 1, &nbrs[2 * d], &nbrs[2 * d + 1]);
+    const int n = 2 * ndims;
+    int got[6], sendblocks[6], sums = 0;
+    for (int j = 0; j < n; j++) got[j] = -1;
+    CHECK_RC(MPI_Neighbor_allgather(&crank, 1, MPI_INT, got, 1, MPI_INT, cart), "MPI_Neighbor_allgather");
+    for (int j = 0; j < n; j++) CHECK(got[j] == (nbrs[j] == MPI_PROC_NULL ? -1 : nbrs[j]), "allgather slot %d", j);
+    /* Alltoall: block j goes to neighbour j; from a neighbour below comes its block for
+       the one above it (2d + 1), from one above its block for the one below (2d). */
+    for (int j = 0; j < n; j++) { sendblocks[j] = crank * 100 + j; got[j] = -1; }
+    MPI_Neighbor_alltoall(sendblocks, 1, MPI_INT, got, 1, MPI_INT, cart);
+    for (int j = 0; j < n; j++) {
+        const int expect = nbrs[j] == MPI_PROC_NULL ? -1 : nbrs[j] * 100 + (j % 2 == 0 ? j + 1 : j - 1);
+        CHECK(got[j] == expect, "alltoall slot %d holds %d, expected %d", j, got[j], expect);
+    }
+    /* The v-forms: j + 1 ints for neighbour j, two slots apart. */
+    int vsend[21], vrecv[48], counts[6], displs[6], rdispls[6];
+    for (int j = 0, at = 0; j < n; j++) {
+        counts[j] = j + 1;
+        displs[j] = at;
+        rdispls[j] = 8 * j;
+        for (int i = 0; i <= j; i++) vsend[at + i] = crank * 1000 + j * 10 + i;
+        at += j + 1;
+    }
+    for (int i = 0; i < 48; i++) vrecv[i] = -1;
+    /* Each receives from neighbour j what it sends its neighbour there: as many ints as
+       that neighbour's block for it holds (the same j +- 1 rule). */
+    int rcounts[6];
+    for (int j = 0; j < n; j++) rcounts[j] = (j % 2 == 0 ? j + 1 : j - 1) + 1;
+    MPI_Neighbor_alltoallv(vsend, counts, displs, MPI_INT, vrecv, rcounts, rdispls, MPI_INT, cart);
+    int ok = 1;
+    for (int j = 0; j < n; j++) {
+        const int from_slot = j % 2 == 0 ? j + 1 : j - 1;
+        for (int i = 0; i < rcounts[j]; i++)
+            ok &= vrecv[8 * j + i] == (nbrs[j] == MPI_PROC_NULL ? -1 : nbrs[j] * 1000 + from_slot * 10 + i);
+    }
+    CHECK(ok, "neighbor_alltoallv");
+    int gcounts[6], gdispls[6], gathered[12];
+    for (int j = 0; j < n; j++) { gcounts[j] = 2; gdispls[j] = 2 * j; }
+    for (int i = 0; i < 12; i++) gathered[i] = -1;
+    int mine[2] = {crank, -crank};
+    /* Non-blocking, with the same block for every neighbour (Open MPI 4.1's non-blocking
+       forms match a rank that is a neighbour twice in another order than its blocking ones
+       do, so only this form says nothing of that order). */
+    MPI_Request req;
+    MPI_Ineighbor_allgatherv(mine, 2, MPI_INT, gathered, gcounts, gdispls, MPI_INT, cart, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    for (int j = 0; j < n; j++)
+        if (nbrs[j] != MPI_PROC_NULL) sums += gathered[2 * j] + gathered[2 * j + 1];
+    CHECK(sums == 0, "ineighbor_allgatherv pairs cancel");
+    MPI_Comm_free(&cart);
+    if (rank == 0) printf("cart: neighbourhood collectives on %d-D %s\n", ndims, periodic ? "periodic" : "open");
+    check_section("cart", "neighbourhood collectives", 1);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -111,6 +177,10 @@ int main(int argc, char **argv) {
     grid(3, 1);
     grid(3, 0);
     smaller_grid();
+    neighbourhood(1, 1);
+    neighbourhood(2, 1);
+    neighbourhood(2, 0);
+    neighbourhood(3, 0);
     check_report("cart");
     MPI_Finalize();
     return 0;
