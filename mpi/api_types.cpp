@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: derived datatypes (datatypes.hpp) and user-defined ops.
 #include <algorithm>
+#include <initializer_list>
+#include <memory>
 #include <string>
 
 #include "mpi/api_support.hpp"
@@ -13,6 +15,27 @@ void check_out(void* p, const char* what) {
   if (!p) fail(MPI_ERR_ARG, std::string(what) + " is null");
 }
 
+// Adds `t`, made by `combiner` from these arguments (MPI_Type_get_contents gives them back).
+MPI_Datatype add_made(Rank& r, TypeDesc t, int combiner, std::vector<int> ints, std::vector<MPI_Aint> aints,
+                      std::vector<MPI_Datatype> types) {
+  t.envelope.combiner = combiner;
+  t.envelope.ints = std::move(ints);
+  t.envelope.aints.assign(aints.begin(), aints.end());
+  for (MPI_Datatype h : types) {
+    const TypeDesc& old = r.any_type(h);
+    t.envelope.derived.push_back(old.predefined ? nullptr : std::make_shared<const TypeDesc>(old));
+  }
+  t.envelope.types = std::move(types);
+  return r.add_type(std::move(t));
+}
+
+std::vector<int> joined(std::initializer_list<int> head, const int* a, int n, const int* b = nullptr, int m = 0) {
+  std::vector<int> v(head);
+  if (a) v.insert(v.end(), a, a + n);
+  if (b) v.insert(v.end(), b, b + m);
+  return v;
+}
+
 }  // namespace
 
 extern "C" {
@@ -21,7 +44,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) 
   return api("MPI_Type_contiguous", MPI_COMM_WORLD, [&](Rank& r) {
     check_count(count);
     check_out(newtype, "newtype");
-    *newtype = r.add_type(make_contiguous(as_size(count), r.any_type(oldtype, "oldtype")));
+    *newtype = add_made(r, make_contiguous(as_size(count), r.any_type(oldtype, "oldtype")), MPI_COMBINER_CONTIGUOUS,
+                        {count}, {}, {oldtype});
   });
 }
 
@@ -31,7 +55,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     check_count(blocklength, "blocklength");
     check_out(newtype, "newtype");
     const TypeDesc& old = r.any_type(oldtype, "oldtype");
-    *newtype = r.add_type(make_vector(as_size(count), as_size(blocklength), static_cast<ptrdiff_t>(stride) * old.extent, old));
+    *newtype = add_made(r, make_vector(as_size(count), as_size(blocklength), static_cast<ptrdiff_t>(stride) * old.extent, old),
+                        MPI_COMBINER_VECTOR, {count, blocklength, stride}, {}, {oldtype});
   });
 }
 
@@ -48,7 +73,8 @@ int MPI_Type_indexed(int count, const int blocklengths[], const int displacement
       lengths.push_back(as_size(blocklengths[i]));
       displs.push_back(static_cast<ptrdiff_t>(displacements[i]) * old.extent);
     }
-    *newtype = r.add_type(make_indexed(lengths, displs, old));
+    *newtype = add_made(r, make_indexed(lengths, displs, old), MPI_COMBINER_INDEXED,
+                        joined({count}, blocklengths, count, displacements, count), {}, {oldtype});
   });
 }
 
@@ -62,7 +88,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
     std::vector<size_t> lengths(as_size(count), as_size(blocklength));
     std::vector<ptrdiff_t> displs;
     for (int i = 0; i < count; ++i) displs.push_back(static_cast<ptrdiff_t>(displacements[i]) * old.extent);
-    *newtype = r.add_type(make_indexed(lengths, displs, old));
+    *newtype = add_made(r, make_indexed(lengths, displs, old), MPI_COMBINER_INDEXED_BLOCK,
+                        joined({count, blocklength}, displacements, count), {}, {oldtype});
   });
 }
 
@@ -72,8 +99,8 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
     check_count(count);
     check_count(blocklength, "blocklength");
     check_out(newtype, "newtype");
-    *newtype =
-        r.add_type(make_vector(as_size(count), as_size(blocklength), stride, r.any_type(oldtype, "oldtype")));
+    *newtype = add_made(r, make_vector(as_size(count), as_size(blocklength), stride, r.any_type(oldtype, "oldtype")),
+                        MPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {oldtype});
   });
 }
 
@@ -88,7 +115,9 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
       check_count(blocklengths[i], "a blocklengths entry");
       lengths.push_back(as_size(blocklengths[i]));
     }
-    *newtype = r.add_type(make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")));
+    *newtype = add_made(r, make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")), MPI_COMBINER_HINDEXED,
+                        joined({count}, blocklengths, count), std::vector<MPI_Aint>(displacements, displacements + count),
+                        {oldtype});
   });
 }
 
@@ -100,7 +129,9 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
     check_out(newtype, "newtype");
     std::vector<size_t> lengths(as_size(count), as_size(blocklength));
     std::vector<ptrdiff_t> displs(displacements, displacements + count);
-    *newtype = r.add_type(make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")));
+    *newtype = add_made(r, make_indexed(lengths, displs, r.any_type(oldtype, "oldtype")),
+                        MPI_COMBINER_HINDEXED_BLOCK, {count, blocklength},
+                        std::vector<MPI_Aint>(displacements, displacements + count), {oldtype});
   });
 }
 
@@ -131,7 +162,12 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
     }
     const ptrdiff_t whole = stride * sizes[dim(ndims - 1)];
     TypeDesc placed = make_struct({1}, {offset}, {&t});
-    *newtype = r.add_type(make_resized(placed, 0, whole));
+    *newtype = add_made(r, make_resized(placed, 0, whole), MPI_COMBINER_SUBARRAY,
+                        joined({ndims}, sizes, ndims, subsizes, ndims), {}, {oldtype});
+    // (starts and order follow the subsizes in the integers)
+    TypeDesc& made = r.any_type(*newtype);
+    made.envelope.ints.insert(made.envelope.ints.end(), starts, starts + ndims);
+    made.envelope.ints.push_back(order);
   });
 }
 
@@ -149,14 +185,17 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
       displs.push_back(displacements[i]);
       olds.push_back(&r.any_type(types[i], "a types entry"));
     }
-    *newtype = r.add_type(make_struct(lengths, displs, olds));
+    *newtype = add_made(r, make_struct(lengths, displs, olds), MPI_COMBINER_STRUCT, joined({count}, blocklengths, count),
+                        std::vector<MPI_Aint>(displacements, displacements + count),
+                        std::vector<MPI_Datatype>(types, types + count));
   });
 }
 
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   return api("MPI_Type_create_resized", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(newtype, "newtype");
-    *newtype = r.add_type(make_resized(r.any_type(oldtype, "oldtype"), lb, extent));
+    *newtype = add_made(r, make_resized(r.any_type(oldtype, "oldtype"), lb, extent), MPI_COMBINER_RESIZED, {},
+                        {lb, extent}, {oldtype});
   });
 }
 
@@ -166,7 +205,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
     TypeDesc t = r.any_type(oldtype, "oldtype");
     t.predefined = false;
     t.committed = true;
-    *newtype = r.add_type(std::move(t));
+    *newtype = add_made(r, std::move(t), MPI_COMBINER_DUP, {}, {}, {oldtype});
   });
 }
 
@@ -181,6 +220,39 @@ int MPI_Type_free(MPI_Datatype* datatype) {
   return api("MPI_Type_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(datatype, "datatype");
     r.free_type(*datatype);
+  });
+}
+
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner) {
+  return api("MPI_Type_get_envelope", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.any_type(datatype);
+    if (t.predefined) {
+      *num_integers = *num_addresses = *num_datatypes = 0;
+      *combiner = MPI_COMBINER_NAMED;
+      return;
+    }
+    *num_integers = static_cast<int>(t.envelope.ints.size());
+    *num_addresses = static_cast<int>(t.envelope.aints.size());
+    *num_datatypes = static_cast<int>(t.envelope.types.size());
+    *combiner = t.envelope.combiner;
+  });
+}
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+  return api("MPI_Type_get_contents", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc::Envelope e = r.any_type(datatype).envelope;  // a copy: add_type may move it
+    if (r.any_type(datatype).predefined) fail(MPI_ERR_TYPE, "a named (predefined) type has no contents");
+    if (max_integers < static_cast<int>(e.ints.size()) || max_addresses < static_cast<int>(e.aints.size()) ||
+        max_datatypes < static_cast<int>(e.types.size()))
+      fail(MPI_ERR_ARG, "the arrays are shorter than MPI_Type_get_envelope says (" + std::to_string(e.ints.size()) +
+                            ", " + std::to_string(e.aints.size()) + ", " + std::to_string(e.types.size()) + ")");
+    std::copy(e.ints.begin(), e.ints.end(), array_of_integers);
+    std::copy(e.aints.begin(), e.aints.end(), array_of_addresses);
+    // A derived type comes back as a new handle (the program frees it), a named one as itself.
+    for (size_t i = 0; i < e.types.size(); ++i)
+      array_of_datatypes[i] = e.derived[i] ? r.add_type(*e.derived[i]) : e.types[i];
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,16 @@ struct TypeDesc {
   // the type map has, if there is one.
   enum class Host { None, LongDouble, FloatComplex, DoubleComplex, LongDoubleComplex };
   Host host = Host::None;
+  // How it was made (MPI_Type_get_envelope, _get_contents): the combiner (0: a named,
+  // predefined type) and the constructor's arguments; the types as their handles, and for
+  // a derived one a copy of it (the program may free its handle meanwhile).
+  struct Envelope {
+    int combiner = 0;
+    std::vector<int> ints;
+    std::vector<ptrdiff_t> aints;
+    std::vector<int> types;
+    std::vector<std::shared_ptr<const TypeDesc>> derived;  // null for a predefined type
+  } envelope;
 
   // One element's bytes lie at [0, packed) with nothing between: buffers pass as they are.
   bool contiguous() const {

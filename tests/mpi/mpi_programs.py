@@ -257,6 +257,27 @@ def behaviour(a, work):
     subprocess.run([a.mpicc, "-o", mpi1, src], check=True)
     rc, out, err = run(mpirun + ["-n", "2", "--", mpi1])
     expect(rc == 0 and out.split() == ["1", "1", "1", "1"], "MPI_Errhandler_set/get, MPI-1's names, work (%s)" % out)
+    # MPI_Type_get_contents gives back a type's constructor arguments, a derived member as a
+    # new handle.
+    src = os.path.join(work, "contents.c")
+    with open(src, "w") as f:
+        f.write('#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Init(&c, &v);\n'
+                '  MPI_Datatype vec, st, got[2]; int ints[8], sv = 0, sg = 0; MPI_Aint aints[4];\n'
+                '  MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec);\n'
+                '  MPI_Type_get_contents(vec, 8, 4, 2, ints, aints, got);\n'
+                '  printf("%d %d %d %d\\n", ints[0], ints[1], ints[2], got[0] == MPI_DOUBLE);\n'
+                '  int lens[2] = {1, 2}; MPI_Aint d[2] = {0, 16}; MPI_Datatype ts[2] = {MPI_INT, vec};\n'
+                '  MPI_Type_create_struct(2, lens, d, ts, &st); MPI_Type_free(&vec);\n'
+                '  MPI_Type_get_contents(st, 8, 4, 2, ints, aints, got);\n'
+                '  MPI_Type_size(got[1], &sg); MPI_Type_size(st, &sv);\n'
+                '  printf("%d %d %d %ld %ld %d %d %d\\n", ints[0], ints[1], ints[2], (long)aints[0], (long)aints[1],\n'
+                '         got[0] == MPI_INT, sg, sv);\n'
+                '  MPI_Type_free(&got[1]); MPI_Type_free(&st); MPI_Finalize(); return 0; }\n')
+    contents = os.path.join(work, "contents")
+    subprocess.run([a.mpicc, "-o", contents, src], check=True)
+    rc, out, err = run(mpirun + ["-n", "1", "--", contents])
+    expect(rc == 0 and out.splitlines() == ["3 2 5 1", "2 1 2 0 16 1 48 100"],
+           "MPI_Type_get_contents gives back the arguments, a freed derived member as a new type (%s %s)" % (out, err))
     # A shared object with main but without the rank state collnet-mpicc links in is refused.
     src = os.path.join(work, "bare.c")
     with open(src, "w") as f:

@@ -189,6 +189,31 @@ static void alltoallw_and_friends(void) {
     check_section("packing", "alltoallw, ialltoallw, ireduce_scatter", 1);
 }
 
+/* How a type was made: MPI_Type_get_envelope. (MPI_Type_get_contents crashes in Open MPI
+   4.1, so the behaviour test checks collnet's alone.) */
+static void envelopes(void) {
+    int ni, na, nd, comb;
+    MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb);
+    CHECK(comb == MPI_COMBINER_NAMED && ni == 0 && na == 0 && nd == 0, "a named type's envelope");
+    MPI_Datatype vec, st, res;
+    MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec);
+    MPI_Type_get_envelope(vec, &ni, &na, &nd, &comb);
+    CHECK(comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nd == 1, "a vector's envelope");
+    int lens[2] = {1, 2};
+    MPI_Aint displs[2] = {0, 16};
+    MPI_Datatype types[2] = {MPI_INT, vec};
+    MPI_Type_create_struct(2, lens, displs, types, &st);
+    MPI_Type_get_envelope(st, &ni, &na, &nd, &comb);
+    CHECK(comb == MPI_COMBINER_STRUCT && ni == 3 && na == 2 && nd == 2, "a struct's envelope");
+    MPI_Type_create_resized(vec, 8, 100, &res);
+    MPI_Type_get_envelope(res, &ni, &na, &nd, &comb);
+    CHECK(comb == MPI_COMBINER_RESIZED && ni == 0 && na == 2 && nd == 1, "a resized type's envelope");
+    MPI_Type_free(&res);
+    MPI_Type_free(&st);
+    MPI_Type_free(&vec);
+    check_section("packing", "envelopes", 1);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -197,6 +222,7 @@ int main(int argc, char **argv) {
     subarrays();
     explicit_packing();
     alltoallw_and_friends();
+    envelopes();
     check_report("packing");
     MPI_Finalize();
     return 0;
