@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/attributes.hpp"
 
 using namespace collnet::mpi;
 
@@ -83,6 +84,7 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   r.comm_slot(out).self = self;
   r.comm_slot(out).errhandler = eh;
   r.comm_slot(out).cart = cart;
+  copy_comm_attributes(r, comm, out);
   return out;
 }
 
@@ -194,8 +196,9 @@ int MPI_Comm_free(MPI_Comm* comm) {
     CommEntry& c = r.comm(*comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
       fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    delete_comm_attributes(r, *comm);
     if (!c.self) c.comm->free();
-    c = CommEntry{};
+    r.comm_slot(*comm) = CommEntry{};
     *comm = MPI_COMM_NULL;
   });
 }
@@ -219,7 +222,13 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
 
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
   return api("MPI_Comm_get_attr", comm, [&](Rank& r) {
-    r.comm(comm);
+    CommEntry& c = r.comm(comm);
+    if (keyval >= Rank::kFirstKeyval) {  // the program's own
+      auto it = c.attributes.find(keyval);
+      *flag = it != c.attributes.end();
+      if (*flag) *static_cast<void**>(attribute_val) = it->second;
+      return;
+    }
     int* v = r.runtime().attribute(keyval);
     *flag = v != nullptr;
     if (v) *static_cast<int**>(attribute_val) = v;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/attributes.hpp"
 
 using namespace collnet::mpi;
 
@@ -206,6 +207,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
     t.predefined = false;
     t.committed = true;
     *newtype = add_made(r, std::move(t), MPI_COMBINER_DUP, {}, {}, {oldtype});
+    copy_type_attributes(r, oldtype, *newtype);
   });
 }
 
@@ -219,6 +221,7 @@ int MPI_Type_commit(MPI_Datatype* datatype) {
 int MPI_Type_free(MPI_Datatype* datatype) {
   return api("MPI_Type_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(datatype, "datatype");
+    if (!r.any_type(*datatype).predefined) delete_type_attributes(r, *datatype);
     r.free_type(*datatype);
   });
 }

@@ -59,6 +59,7 @@ struct CommEntry {
     std::vector<bool> periods;
   };
   std::optional<Cart> cart;
+  std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
 };
 
 class Rank;
@@ -138,6 +139,20 @@ class Rank {
   void set_error_string(int code, std::string text);
   static int error_class(int code) { return code % kCodesPerClass; }
   static constexpr int kCodesPerClass = 128;
+
+  // ------------------------------------------------ attributes (api_attributes.cpp)
+  // A keyval: its callbacks (copy, delete; a communicator's or a datatype's), their extra
+  // state, and whether the program freed it (attributes set with it stay until deleted).
+  struct Keyval {
+    void* copy = nullptr;
+    void* del = nullptr;
+    void* extra = nullptr;
+    bool for_types = false;
+    bool freed = false;
+  };
+  static constexpr int kFirstKeyval = 100;  // above the predefined attribute keys
+  std::vector<Keyval> keyvals;               // keyval kFirstKeyval + i
+  std::map<MPI_Datatype, std::map<int, void*>> type_attributes;
 
   // ------------------------------------------------ state
   bool initialized = false, finalized = false;

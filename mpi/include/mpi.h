@@ -238,6 +238,44 @@ int MPI_Comm_free(MPI_Comm* comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+/* Attributes of the program's own on communicators and datatypes (keyvals with copy and
+   delete callbacks: the copy callback runs on MPI_Comm_dup / MPI_Type_dup, the delete one
+   on free, on MPI_*_delete_attr and when a value is replaced) */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void* attribute_val, void* extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void* attribute_val,
+                                          void* extra_state);
+#define MPI_KEYVAL_INVALID (-1)
+int MPI_Collnet_comm_null_copy_fn(MPI_Comm oldcomm, int comm_keyval, void* extra_state, void* attribute_val_in,
+                                  void* attribute_val_out, int* flag);
+int MPI_Collnet_comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void* extra_state, void* attribute_val_in,
+                            void* attribute_val_out, int* flag);
+int MPI_Collnet_comm_null_delete_fn(MPI_Comm comm, int comm_keyval, void* attribute_val, void* extra_state);
+int MPI_Collnet_type_null_copy_fn(MPI_Datatype oldtype, int type_keyval, void* extra_state, void* attribute_val_in,
+                                  void* attribute_val_out, int* flag);
+int MPI_Collnet_type_dup_fn(MPI_Datatype oldtype, int type_keyval, void* extra_state, void* attribute_val_in,
+                            void* attribute_val_out, int* flag);
+int MPI_Collnet_type_null_delete_fn(MPI_Datatype datatype, int type_keyval, void* attribute_val, void* extra_state);
+#define MPI_COMM_NULL_COPY_FN MPI_Collnet_comm_null_copy_fn
+#define MPI_COMM_DUP_FN MPI_Collnet_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN MPI_Collnet_comm_null_delete_fn
+#define MPI_TYPE_NULL_COPY_FN MPI_Collnet_type_null_copy_fn
+#define MPI_TYPE_DUP_FN MPI_Collnet_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN MPI_Collnet_type_null_delete_fn
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval, void* extra_state);
+int MPI_Comm_free_keyval(int* comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval, void* extra_state);
+int MPI_Type_free_keyval(int* type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Comm_set_name(MPI_Comm comm, const char* name);
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen);
 int MPI_Group_size(MPI_Group group, int* size);

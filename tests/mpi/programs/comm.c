@@ -346,6 +346,77 @@ static void test_ranges_split_type_idup(void)
     check_section(PROG, "group ranges, split_type and idup", 1);
 }
 
+/* Attributes of the program's own: copied by a dup through the copy callback, deleted
+   through the delete callback on free, on delete_attr and when replaced. */
+static int deletes, copies;
+static int count_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm; (void)key; (void)value;
+    deletes += *(int *)extra;
+    return MPI_SUCCESS;
+}
+static int count_copy(MPI_Comm comm, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm; (void)key; (void)extra;
+    copies++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+static int type_delete(MPI_Datatype t, int key, void *value, void *extra)
+{
+    (void)t; (void)key; (void)value; (void)extra;
+    deletes += 100;
+    return MPI_SUCCESS;
+}
+
+static void test_attributes(void)
+{
+    static int one = 1, value_a = 42, value_b = 7;
+    int copied_key, plain_key, tkey, flag = -1;
+    void *got = NULL;
+    MPI_Comm_create_keyval(count_copy, count_delete, &copied_key, &one);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &plain_key, NULL);
+    MPI_Comm dup, dup2;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_attr(dup, copied_key, &value_a);
+    MPI_Comm_set_attr(dup, plain_key, &value_b);
+    MPI_Comm_get_attr(dup, copied_key, &got, &flag);
+    CHECK(flag && got == &value_a, "the attribute set is read back");
+    MPI_Comm_get_attr(MPI_COMM_WORLD, copied_key, &got, &flag);
+    CHECK(!flag, "another communicator has no such attribute");
+    MPI_Comm_dup(dup, &dup2);
+    CHECK(copies == 1, "the copy callback ran once (%d)", copies);
+    MPI_Comm_get_attr(dup2, copied_key, &got, &flag);
+    CHECK(flag && got == &value_a, "the duplicate has the copied attribute");
+    MPI_Comm_get_attr(dup2, plain_key, &got, &flag);
+    CHECK(!flag, "MPI_COMM_NULL_COPY_FN copies nothing");
+    MPI_Comm_set_attr(dup, copied_key, &value_b); /* replaces: the delete callback runs */
+    CHECK(deletes == 1, "replacing a value deletes the old one (%d)", deletes);
+    MPI_Comm_delete_attr(dup, copied_key);
+    CHECK(deletes == 2, "delete_attr runs the delete callback (%d)", deletes);
+    MPI_Comm_free(&dup2);
+    CHECK(deletes == 3, "freeing the duplicate deletes its attribute (%d)", deletes);
+    MPI_Comm_free(&dup);
+    CHECK(deletes == 3, "a freed communicator without the attribute deletes nothing (%d)", deletes);
+    MPI_Comm_free_keyval(&copied_key);
+    CHECK(copied_key == MPI_KEYVAL_INVALID, "a freed keyval is MPI_KEYVAL_INVALID");
+    MPI_Comm_free_keyval(&plain_key);
+
+    MPI_Datatype t, t2;
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_create_keyval(MPI_TYPE_DUP_FN, type_delete, &tkey, NULL);
+    MPI_Type_set_attr(t, tkey, &value_a);
+    MPI_Type_dup(t, &t2);
+    MPI_Type_get_attr(t2, tkey, &got, &flag);
+    CHECK(flag && got == &value_a, "MPI_TYPE_DUP_FN copies a datatype's attribute");
+    MPI_Type_free(&t2);
+    MPI_Type_free(&t);
+    CHECK(deletes == 203, "freeing the types deletes both attributes (%d)", deletes);
+    MPI_Type_free_keyval(&tkey);
+    check_section(PROG, "attributes", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -358,6 +429,7 @@ int main(int argc, char **argv)
     test_isolation();
     test_many();
     test_ranges_split_type_idup();
+    test_attributes();
     check_report(PROG);
     MPI_Finalize();
     return 0;

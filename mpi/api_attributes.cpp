@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+// mpi.h: attributes of the program's own on communicators and datatypes: keyvals with copy
+// and delete callbacks, values set, read and deleted. (The predefined attributes,
+// MPI_TAG_UB and the others, are MPI_Comm_get_attr's in api_comm.cpp.)
+#include <string>
+
+#include "mpi/api_support.hpp"
+#include "mpi/attributes.hpp"
+
+using namespace collnet::mpi;
+
+namespace {
+
+Rank::Keyval& keyval(Rank& r, int k, bool for_types, bool live = true) {
+  const long i = static_cast<long>(k) - Rank::kFirstKeyval;
+  if (i < 0 || static_cast<size_t>(i) >= r.keyvals.size() || r.keyvals[static_cast<size_t>(i)].for_types != for_types)
+    fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(k) + " is not a " + (for_types ? "datatype" : "communicator") +
+                             " keyval of this rank");
+  Rank::Keyval& kv = r.keyvals[static_cast<size_t>(i)];
+  if (live && kv.freed) fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(k) + " was freed");
+  return kv;
+}
+
+int create(Rank& r, void* copy, void* del, void* extra, bool for_types) {
+  r.keyvals.push_back(Rank::Keyval{copy, del, extra, for_types, false});
+  return Rank::kFirstKeyval + static_cast<int>(r.keyvals.size() - 1);
+}
+
+void check_rc(int rc, const char* which, int k) {
+  if (rc != MPI_SUCCESS)
+    fail(MPI_ERR_OTHER, std::string("the ") + which + " callback of keyval " + std::to_string(k) + " returned " +
+                            std::to_string(rc));
+}
+
+// The delete callback of keyval k on `value` of object `obj`.
+template <class Object, class DeleteFn>
+void run_delete(Rank& r, Object obj, int k, void* value, bool for_types) {
+  Rank::Keyval& kv = keyval(r, k, for_types, false);
+  if (kv.del) check_rc(reinterpret_cast<DeleteFn*>(kv.del)(obj, k, value, kv.extra), "delete", k);
+}
+
+// Copies `from`'s attributes into `to` through their copy callbacks.
+template <class Object, class CopyFn>
+std::map<int, void*> copied(Rank& r, Object from, const std::map<int, void*>& attributes, bool for_types) {
+  std::map<int, void*> out;
+  for (const auto& [k, value] : attributes) {
+    Rank::Keyval& kv = keyval(r, k, for_types, false);
+    if (!kv.copy) continue;
+    void* result = nullptr;
+    int flag = 0;
+    check_rc(reinterpret_cast<CopyFn*>(kv.copy)(from, k, kv.extra, value, &result, &flag), "copy", k);
+    if (flag) out[k] = result;
+  }
+  return out;
+}
+
+}  // namespace
+
+void collnet::mpi::copy_comm_attributes(Rank& r, MPI_Comm from, MPI_Comm to) {
+  const std::map<int, void*> attrs = r.comm(from).attributes;
+  std::map<int, void*> out = copied<MPI_Comm, MPI_Comm_copy_attr_function>(r, from, attrs, false);
+  r.comm(to).attributes = std::move(out);
+}
+
+void collnet::mpi::delete_comm_attributes(Rank& r, MPI_Comm comm) {
+  const std::map<int, void*> attrs = r.comm(comm).attributes;
+  for (const auto& [k, value] : attrs) run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, k, value, false);
+  r.comm(comm).attributes.clear();
+}
+
+void collnet::mpi::copy_type_attributes(Rank& r, MPI_Datatype from, MPI_Datatype to) {
+  auto it = r.type_attributes.find(from);
+  if (it == r.type_attributes.end()) return;
+  const std::map<int, void*> attrs = it->second;
+  r.type_attributes[to] = copied<MPI_Datatype, MPI_Type_copy_attr_function>(r, from, attrs, true);
+}
+
+void collnet::mpi::delete_type_attributes(Rank& r, MPI_Datatype type) {
+  auto it = r.type_attributes.find(type);
+  if (it == r.type_attributes.end()) return;
+  const std::map<int, void*> attrs = it->second;
+  for (const auto& [k, value] : attrs)
+    run_delete<MPI_Datatype, MPI_Type_delete_attr_function>(r, type, k, value, true);
+  r.type_attributes.erase(type);
+}
+
+extern "C" {
+
+// The predefined callbacks.
+int MPI_Collnet_comm_null_copy_fn(MPI_Comm, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+int MPI_Collnet_comm_dup_fn(MPI_Comm, int, void*, void* in, void* out, int* flag) {
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+int MPI_Collnet_comm_null_delete_fn(MPI_Comm, int, void*, void*) { return MPI_SUCCESS; }
+int MPI_Collnet_type_null_copy_fn(MPI_Datatype, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+int MPI_Collnet_type_dup_fn(MPI_Datatype, int, void*, void* in, void* out, int* flag) {
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+int MPI_Collnet_type_null_delete_fn(MPI_Datatype, int, void*, void*) { return MPI_SUCCESS; }
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* del, int* comm_keyval,
+                           void* extra_state) {
+  return api("MPI_Comm_create_keyval", MPI_COMM_WORLD, [&](Rank& r) {
+    *comm_keyval = create(r, reinterpret_cast<void*>(copy), reinterpret_cast<void*>(del), extra_state, false);
+  });
+}
+
+int MPI_Comm_free_keyval(int* comm_keyval) {
+  return api("MPI_Comm_free_keyval", MPI_COMM_WORLD, [&](Rank& r) {
+    keyval(r, *comm_keyval, false).freed = true;
+    *comm_keyval = MPI_KEYVAL_INVALID;
+  });
+}
+
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
+  return api("MPI_Comm_set_attr", comm, [&](Rank& r) {
+    keyval(r, comm_keyval, false);
+    auto& attrs = r.comm(comm).attributes;
+    auto it = attrs.find(comm_keyval);
+    if (it != attrs.end())
+      run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, comm_keyval, it->second, false);
+    r.comm(comm).attributes[comm_keyval] = attribute_val;
+  });
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+  return api("MPI_Comm_delete_attr", comm, [&](Rank& r) {
+    keyval(r, comm_keyval, false, false);
+    auto& attrs = r.comm(comm).attributes;
+    auto it = attrs.find(comm_keyval);
+    if (it == attrs.end()) fail(MPI_ERR_KEYVAL, "the communicator has no attribute of keyval " + std::to_string(comm_keyval));
+    void* value = it->second;
+    run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, comm_keyval, value, false);
+    r.comm(comm).attributes.erase(comm_keyval);
+  });
+}
+
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* copy, MPI_Type_delete_attr_function* del, int* type_keyval,
+                           void* extra_state) {
+  return api("MPI_Type_create_keyval", MPI_COMM_WORLD, [&](Rank& r) {
+    *type_keyval = create(r, reinterpret_cast<void*>(copy), reinterpret_cast<void*>(del), extra_state, true);
+  });
+}
+
+int MPI_Type_free_keyval(int* type_keyval) {
+  return api("MPI_Type_free_keyval", MPI_COMM_WORLD, [&](Rank& r) {
+    keyval(r, *type_keyval, true).freed = true;
+    *type_keyval = MPI_KEYVAL_INVALID;
+  });
+}
+
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val) {
+  return api("MPI_Type_set_attr", MPI_COMM_WORLD, [&](Rank& r) {
+    r.any_type(datatype);
+    keyval(r, type_keyval, true);
+    auto& attrs = r.type_attributes[datatype];
+    auto it = attrs.find(type_keyval);
+    if (it != attrs.end())
+      run_delete<MPI_Datatype, MPI_Type_delete_attr_function>(r, datatype, type_keyval, it->second, true);
+    r.type_attributes[datatype][type_keyval] = attribute_val;
+  });
+}
+
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag) {
+  return api("MPI_Type_get_attr", MPI_COMM_WORLD, [&](Rank& r) {
+    r.any_type(datatype);
+    keyval(r, type_keyval, true, false);
+    *flag = 0;
+    auto t = r.type_attributes.find(datatype);
+    if (t == r.type_attributes.end()) return;
+    auto it = t->second.find(type_keyval);
+    if (it == t->second.end()) return;
+    *flag = 1;
+    *static_cast<void**>(attribute_val) = it->second;
+  });
+}
+
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
+  return api("MPI_Type_delete_attr", MPI_COMM_WORLD, [&](Rank& r) {
+    r.any_type(datatype);
+    keyval(r, type_keyval, true, false);
+    auto t = r.type_attributes.find(datatype);
+    if (t == r.type_attributes.end() || !t->second.count(type_keyval))
+      fail(MPI_ERR_KEYVAL, "the datatype has no attribute of keyval " + std::to_string(type_keyval));
+    void* value = t->second[type_keyval];
+    run_delete<MPI_Datatype, MPI_Type_delete_attr_function>(r, datatype, type_keyval, value, true);
+    r.type_attributes[datatype].erase(type_keyval);
+  });
+}
+
+}  // extern "C"
