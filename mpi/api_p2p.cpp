@@ -161,6 +161,7 @@ bool finish(Rank& r, MPI_Request& q, MPI_Status* status, bool block) {
   complete(e, status);
   if (e.start) {  // a persistent request stays, inactive, for the next MPI_Start
     RequestEntry idle;
+    idle.used = true;
     idle.start = std::move(e.start);
     idle.active = false;
     e = std::move(idle);
@@ -232,6 +233,7 @@ void start(Rank& r, MPI_Request q) {
   if (e.active) fail(MPI_ERR_REQUEST, "request " + std::to_string(q) + " is already started (wait for it first)");
   std::function<RequestEntry(Rank&)> how = std::move(e.start);
   RequestEntry fresh = how(r);  // may add requests: `e` is not used after this
+  fresh.used = true;
   fresh.start = std::move(how);
   fresh.active = true;
   r.request(q) = std::move(fresh);
