@@ -79,7 +79,7 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   CommEntry& c = r.comm(comm);
   const bool self = c.self;
   const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-  const std::optional<CommEntry::Cart> cart = c.cart;
+  const std::optional<Cartesian> cart = c.cart;
   const MPI_Comm out = r.add_comm(self ? *c.comm : c.comm->dup());
   r.comm_slot(out).self = self;
   r.comm_slot(out).errhandler = eh;
@@ -89,6 +89,25 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
 }
 
 }  // namespace
+
+MPI_Comm collnet::mpi::split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key) {
+  CommEntry& c = r.comm(parent);
+  const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
+  MPI_Comm out = MPI_COMM_NULL;
+  if (c.self) {
+    if (!member) return MPI_COMM_NULL;
+    // A communicator of this rank alone: it shares MPI_COMM_SELF's transport.
+    out = r.add_comm(*c.comm);
+    r.comm_slot(out).self = true;
+  } else {
+    std::optional<collnet::driver::Communicator> n =
+        c.comm->split(member ? color : collnet::driver::Communicator::kUndefined, key);
+    if (!n) return MPI_COMM_NULL;
+    out = r.add_comm(std::move(*n));
+  }
+  r.comm_slot(out).errhandler = eh;
+  return out;
+}
 
 extern "C" {
 
@@ -102,24 +121,10 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   return api("MPI_Comm_split", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
+    r.comm(comm);
     if (color < 0 && color != MPI_UNDEFINED)
       fail(MPI_ERR_ARG, "colour " + std::to_string(color) + " is negative (and not MPI_UNDEFINED)");
-    *newcomm = MPI_COMM_NULL;
-    if (c.self) {
-      if (color == MPI_UNDEFINED) return;
-      // A communicator of this rank alone: it shares MPI_COMM_SELF's transport.
-      *newcomm = r.add_comm(*c.comm);
-      r.comm_slot(*newcomm).self = true;
-      return;
-    }
-    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-    std::optional<collnet::driver::Communicator> n =
-        c.comm->split(color == MPI_UNDEFINED ? collnet::driver::Communicator::kUndefined : color, key);
-    if (n) {
-      *newcomm = r.add_comm(std::move(*n));
-      r.comm_slot(*newcomm).errhandler = eh;
-    }
+    *newcomm = split_comm(r, comm, color != MPI_UNDEFINED, color, key);
   });
 }
 
@@ -141,23 +146,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
       fail(MPI_ERR_ARG, "split_type " + std::to_string(split_type) +
                             " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED");
-    CommEntry& c = r.comm(comm);
-    *newcomm = MPI_COMM_NULL;
-    const bool in = split_type == MPI_COMM_TYPE_SHARED;
-    if (c.self) {
-      if (!in) return;
-      *newcomm = r.add_comm(*c.comm);
-      r.comm_slot(*newcomm).self = true;
-      return;
-    }
+    r.comm(comm);
     // The ranks that share memory are a node's tasks.
-    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-    std::optional<collnet::driver::Communicator> n = c.comm->split(
-        in ? static_cast<int>(r.task().node()) : collnet::driver::Communicator::kUndefined, key);
-    if (n) {
-      *newcomm = r.add_comm(std::move(*n));
-      r.comm_slot(*newcomm).errhandler = eh;
-    }
+    *newcomm = split_comm(r, comm, split_type == MPI_COMM_TYPE_SHARED, static_cast<int>(r.task().node()), key);
   });
 }
 
@@ -169,24 +160,10 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     for (unsigned w : g)
       if (!contains(m, w))
         fail(MPI_ERR_GROUP, "the group holds world rank " + std::to_string(w) + ", which is not in the communicator");
-    *newcomm = MPI_COMM_NULL;
-    if (c.self) {
-      if (!g.empty()) {
-        *newcomm = r.add_comm(*c.comm);
-        r.comm_slot(*newcomm).self = true;
-      }
-      return;
-    }
     // The driver ranks a created communicator in increasing order of the parent's ranks;
     // MPI ranks it in the group's order: a split with the group index as key does that.
     const int mine = index_of(g, r.world_rank());
-    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-    std::optional<collnet::driver::Communicator> n =
-        c.comm->split(mine == MPI_UNDEFINED ? collnet::driver::Communicator::kUndefined : 0, mine);
-    if (n) {
-      *newcomm = r.add_comm(std::move(*n));
-      r.comm_slot(*newcomm).errhandler = eh;
-    }
+    *newcomm = split_comm(r, comm, mine != MPI_UNDEFINED, 0, mine);
   });
 }
 

@@ -21,31 +21,11 @@ namespace {
 // The neighbours of this rank in the communicator's Cartesian topology, in MPI's order.
 std::vector<int> neighbours(CommEntry& c) {
   if (!c.cart) fail(MPI_ERR_TOPOLOGY, "the communicator has no Cartesian topology (MPI_Cart_create)");
-  const CommEntry::Cart& k = *c.cart;
-  std::vector<int> at(k.dims.size());
-  int rank = comm_rank(c);
-  for (size_t i = k.dims.size(); i-- > 0;) {
-    at[i] = rank % k.dims[i];
-    rank /= k.dims[i];
-  }
-  const auto rank_at = [&](std::vector<int> x) {
-    int out = 0;
-    for (size_t i = 0; i < k.dims.size(); ++i) {
-      if (k.periods[i])
-        x[i] = ((x[i] % k.dims[i]) + k.dims[i]) % k.dims[i];
-      else if (x[i] < 0 || x[i] >= k.dims[i])
-        return MPI_PROC_NULL;
-      out = out * k.dims[i] + x[i];
-    }
-    return out;
-  };
   std::vector<int> n;
-  for (size_t d = 0; d < k.dims.size(); ++d) {
-    std::vector<int> below = at, above = at;
-    --below[d];
-    ++above[d];
-    n.push_back(rank_at(below));
-    n.push_back(rank_at(above));
+  for (size_t d = 0; d < c.cart->dims.size(); ++d) {
+    const auto [below, above] = c.cart->shift(comm_rank(c), static_cast<int>(d), 1);
+    n.push_back(below == Cartesian::kOffGrid ? MPI_PROC_NULL : below);
+    n.push_back(above == Cartesian::kOffGrid ? MPI_PROC_NULL : above);
   }
   return n;
 }

@@ -75,6 +75,11 @@ inline void check_root(int root, int size) {
 }
 inline size_t as_size(int v) { return static_cast<size_t>(v); }
 
+// MPI_Comm_split's work (api_comm.cpp): a communicator of the ranks of `parent` that are
+// `member`s, those of one `color` together, ordered by `key`; MPI_COMM_NULL on a rank that
+// is not a member. It inherits the parent's error handler. Collective over `parent`.
+MPI_Comm split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key);
+
 // A request that is complete already: a non-blocking call done when it returns.
 inline void complete_request(Rank& r, MPI_Request* request) {
   if (!request) fail(MPI_ERR_ARG, "request is null");

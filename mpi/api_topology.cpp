@@ -14,45 +14,17 @@ using namespace collnet::mpi;
 
 namespace {
 
-const CommEntry::Cart& cart_of(CommEntry& c) {
-  if (!c.cart) fail(MPI_ERR_TOPOLOGY, "the communicator has no Cartesian topology");
+const Cartesian& cart_of(CommEntry& c) {
+  if (!c.cart) fail(MPI_ERR_TOPOLOGY, "the communicator has no Cartesian topology (MPI_Cart_create)");
   return *c.cart;
 }
 
-int product(const std::vector<int>& dims) {
-  long p = 1;
-  for (int d : dims) p *= d;
-  return static_cast<int>(p);
-}
-
-// Rank `rank`'s coordinates.
-std::vector<int> coords_of(const CommEntry::Cart& k, int rank) {
-  std::vector<int> c(k.dims.size());
-  for (size_t i = k.dims.size(); i-- > 0;) {
-    c[i] = rank % k.dims[i];
-    rank /= k.dims[i];
-  }
-  return c;
-}
-
-// The rank at `coords`, wrapping periodic dimensions; -1 off a non-periodic edge.
-int rank_at(const CommEntry::Cart& k, std::vector<int> coords) {
-  int rank = 0;
-  for (size_t i = 0; i < k.dims.size(); ++i) {
-    int x = coords[i];
-    if (k.periods[i])
-      x = ((x % k.dims[i]) + k.dims[i]) % k.dims[i];
-    else if (x < 0 || x >= k.dims[i])
-      return -1;
-    rank = rank * k.dims[i] + x;
-  }
-  return rank;
-}
+int or_proc_null(int rank) { return rank == Cartesian::kOffGrid ? MPI_PROC_NULL : rank; }
 
 // The grid's shape from the caller's arrays, checked.
-CommEntry::Cart shape(int ndims, const int dims[], const int periods[]) {
+Cartesian shape(int ndims, const int dims[], const int periods[]) {
   if (ndims < 0) fail(MPI_ERR_DIMS, "ndims " + std::to_string(ndims) + " is negative");
-  CommEntry::Cart k;
+  Cartesian k;
   for (int i = 0; i < ndims; ++i) {
     if (dims[i] <= 0) fail(MPI_ERR_DIMS, "dims[" + std::to_string(i) + "] " + std::to_string(dims[i]) + " is not positive");
     k.dims.push_back(dims[i]);
@@ -61,23 +33,10 @@ CommEntry::Cart shape(int ndims, const int dims[], const int periods[]) {
   return k;
 }
 
-// A communicator of this rank alone (MPI_COMM_SELF's transport) or of the ranks whose
-// `color` is 0, in `key` order, with `k` as its topology.
-MPI_Comm make_cart(Rank& r, CommEntry& c, bool member, int key, CommEntry::Cart k) {
-  const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-  MPI_Comm out = MPI_COMM_NULL;
-  if (c.self) {
-    if (!member) return MPI_COMM_NULL;
-    out = r.add_comm(*c.comm);
-    r.comm_slot(out).self = true;
-  } else {
-    std::optional<collnet::driver::Communicator> n =
-        c.comm->split(member ? 0 : collnet::driver::Communicator::kUndefined, key);
-    if (!n) return MPI_COMM_NULL;
-    out = r.add_comm(std::move(*n));
-  }
-  r.comm_slot(out).errhandler = eh;
-  r.comm_slot(out).cart = std::move(k);
+// split_comm's communicator, with `k` as its topology.
+MPI_Comm make_cart(Rank& r, MPI_Comm parent, bool member, int color, int key, Cartesian k) {
+  const MPI_Comm out = split_comm(r, parent, member, color, key);
+  if (out != MPI_COMM_NULL) r.comm_slot(out).cart = std::move(k);
   return out;
 }
 
@@ -130,13 +89,13 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int, MPI_Comm* comm_cart) {
   return api("MPI_Cart_create", comm_old, [&](Rank& r) {
     CommEntry& c = r.comm(comm_old);
-    CommEntry::Cart k = shape(ndims, dims, periods);
-    const int size = comm_size(c), rank = comm_rank(c), cells = product(k.dims);
+    Cartesian k = shape(ndims, dims, periods);
+    const int size = comm_size(c), rank = comm_rank(c), cells = k.size();
     if (cells > size)
       fail(MPI_ERR_DIMS, "the grid has " + std::to_string(cells) + " places and the communicator " +
                              std::to_string(size) + " ranks");
     // The first `cells` ranks, in their order; the others get MPI_COMM_NULL.
-    *comm_cart = make_cart(r, c, rank < cells, rank, std::move(k));
+    *comm_cart = make_cart(r, comm_old, rank < cells, 0, rank, std::move(k));
   });
 }
 
@@ -148,8 +107,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
   return api("MPI_Cart_get", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    const CommEntry::Cart& k = cart_of(c);
-    const std::vector<int> mine = coords_of(k, comm_rank(c));
+    const Cartesian& k = cart_of(c);
+    const std::vector<int> mine = k.coords(comm_rank(c));
     for (size_t i = 0; i < k.dims.size() && static_cast<int>(i) < maxdims; ++i) {
       dims[i] = k.dims[i];
       periods[i] = k.periods[i];
@@ -160,10 +119,10 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   return api("MPI_Cart_rank", comm, [&](Rank& r) {
-    const CommEntry::Cart& k = cart_of(r.comm(comm));
+    const Cartesian& k = cart_of(r.comm(comm));
     const std::vector<int> at(coords, coords + k.dims.size());
-    const int found = rank_at(k, at);
-    if (found < 0) fail(MPI_ERR_ARG, "the coordinates leave a non-periodic dimension");
+    const int found = k.rank_at(at);
+    if (found == Cartesian::kOffGrid) fail(MPI_ERR_ARG, "the coordinates leave a non-periodic dimension");
     *rank = found;
   });
 }
@@ -171,13 +130,13 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return api("MPI_Cart_coords", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    const CommEntry::Cart& k = cart_of(c);
+    const Cartesian& k = cart_of(c);
     check_rank(rank, comm_size(c), "rank");
     if (rank == MPI_PROC_NULL) fail(MPI_ERR_RANK, "rank is MPI_PROC_NULL");
     if (maxdims < static_cast<int>(k.dims.size()))
       fail(MPI_ERR_ARG, "maxdims " + std::to_string(maxdims) + " is less than the grid's " +
                             std::to_string(k.dims.size()) + " dimensions");
-    const std::vector<int> v = coords_of(k, rank);
+    const std::vector<int> v = k.coords(rank);
     std::copy(v.begin(), v.end(), coords);
   });
 }
@@ -185,28 +144,23 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
   return api("MPI_Cart_shift", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    const CommEntry::Cart& k = cart_of(c);
+    const Cartesian& k = cart_of(c);
     if (direction < 0 || direction >= static_cast<int>(k.dims.size()))
       fail(MPI_ERR_DIMS, "direction " + std::to_string(direction) + " is not a dimension of the grid (it has " +
                              std::to_string(k.dims.size()) + ")");
-    std::vector<int> at = coords_of(k, comm_rank(c));
-    const int here = at[direction];
-    at[direction] = here + disp;
-    const int dest = rank_at(k, at);
-    at[direction] = here - disp;
-    const int source = rank_at(k, at);
-    *rank_dest = dest < 0 ? MPI_PROC_NULL : dest;
-    *rank_source = source < 0 ? MPI_PROC_NULL : source;
+    const auto [source, dest] = k.shift(comm_rank(c), direction, disp);
+    *rank_source = or_proc_null(source);
+    *rank_dest = or_proc_null(dest);
   });
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   return api("MPI_Cart_sub", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    const CommEntry::Cart k = cart_of(c);
-    const std::vector<int> at = coords_of(k, comm_rank(c));
+    const Cartesian k = cart_of(c);
+    const std::vector<int> at = k.coords(comm_rank(c));
     // One grid per place in the dropped dimensions; in it, the kept ones in their order.
-    CommEntry::Cart kept;
+    Cartesian kept;
     int color = 0;
     for (size_t i = 0; i < k.dims.size(); ++i) {
       if (remain_dims[i]) {
@@ -216,23 +170,15 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
         color = color * k.dims[i] + at[i];
       }
     }
-    const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
-    if (c.self) {
-      *newcomm = make_cart(r, c, true, 0, std::move(kept));
-      return;
-    }
-    std::optional<collnet::driver::Communicator> n = c.comm->split(color, comm_rank(c));
-    *newcomm = r.add_comm(std::move(*n));
-    r.comm_slot(*newcomm).errhandler = eh;
-    r.comm_slot(*newcomm).cart = std::move(kept);
+    *newcomm = make_cart(r, comm, true, color, comm_rank(c), std::move(kept));
   });
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   return api("MPI_Cart_map", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    const CommEntry::Cart k = shape(ndims, dims, periods);
-    const int cells = product(k.dims), rank = comm_rank(c);
+    const Cartesian k = shape(ndims, dims, periods);
+    const int cells = k.size(), rank = comm_rank(c);
     if (cells > comm_size(c))
       fail(MPI_ERR_DIMS, "the grid has " + std::to_string(cells) + " places and the communicator " +
                              std::to_string(comm_size(c)) + " ranks");

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/cartesian.hpp"
 #include "mpi/datatypes.hpp"
 #include "driver/communicator.hpp"
 #include "driver/job.hpp"
@@ -52,13 +53,7 @@ struct CommEntry {
   bool self = false;                         // MPI_COMM_SELF: one rank, collectives are local copies
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
-  // A Cartesian topology (MPI_Cart_create, MPI_Cart_sub): each dimension's size and whether
-  // it wraps; ranks are numbered row-major (the last dimension varies fastest).
-  struct Cart {
-    std::vector<int> dims;
-    std::vector<bool> periods;
-  };
-  std::optional<Cart> cart;
+  std::optional<Cartesian> cart;  // a Cartesian topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
 };
 
