@@ -36,15 +36,31 @@ void empty_status(MPI_Status* s, int source = MPI_ANY_SOURCE) { set_status(s, so
 
 enum class Mode { Standard, Synchronous, Buffered };
 
-// Starts a send; the entry owns the packed copy the message is sent from.
-RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                        Mode mode) {
+// A send's and a receive's arguments, checked (when they start, and when a persistent
+// request is made).
+void check_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int dest, int tag) {
   CommEntry& c = r.comm(comm);
   check_count(count);
   const TypeDesc& t = r.type(type);
   check_tag(tag, false);
   check_rank(dest, comm_size(c), "destination");
   check_buffer(buf, as_size(count), t);
+}
+void check_recv(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int source, int tag) {
+  CommEntry& c = r.comm(comm);
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  check_tag(tag, true);
+  check_rank(source, comm_size(c), "source", true);
+  check_buffer(buf, as_size(count), t);
+}
+
+// Starts a send; the entry owns the packed copy the message is sent from.
+RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                        Mode mode) {
+  check_send(r, comm, buf, count, type, dest, tag);
+  CommEntry& c = r.comm(comm);
+  const TypeDesc& t = r.type(type);
   r.call_detail = "dest " + std::to_string(dest) + ", tag " + std::to_string(tag) + ", comm " + std::to_string(comm);
   RequestEntry e;
   e.dcomm = c.comm;
@@ -80,12 +96,9 @@ RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_
 }
 
 RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int source, int tag) {
+  check_recv(r, comm, buf, count, type, source, tag);
   CommEntry& c = r.comm(comm);
-  check_count(count);
   const TypeDesc& t = r.type(type);
-  check_tag(tag, true);
-  check_rank(source, comm_size(c), "source", true);
-  check_buffer(buf, as_size(count), t);
   r.call_detail = "source " + (source == MPI_ANY_SOURCE ? std::string("MPI_ANY_SOURCE") : std::to_string(source)) +
                   ", tag " + (tag == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(tag)) + ", comm " +
                   std::to_string(comm);
@@ -210,13 +223,7 @@ int persistent(const char* name, MPI_Comm comm, MPI_Request* request, std::funct
 
 int send_init(const char* name, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               MPI_Request* request, Mode mode) {
-  const auto check = [=](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_count(count);
-    check_buffer(buf, as_size(count), r.type(type));
-    check_tag(tag, false);
-    check_rank(dest, comm_size(c), "destination");
-  };
+  const auto check = [=](Rank& r) { check_send(r, comm, buf, count, type, dest, tag); };
   return persistent(name, comm, request, [=](Rank& r) {
     RequestEntry e = start_send(r, comm, buf, count, type, dest, tag, mode);
     if (mode != Mode::Buffered) return e;
@@ -504,13 +511,7 @@ int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                   MPI_Request* request) {
-  const auto check = [=](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_count(count);
-    check_buffer(buf, as_size(count), r.type(datatype));
-    check_tag(tag, true);
-    check_rank(source, comm_size(c), "source", true);
-  };
+  const auto check = [=](Rank& r) { check_recv(r, comm, buf, count, datatype, source, tag); };
   return persistent(
       "MPI_Recv_init", comm, request,
       [=](Rank& r) { return start_recv(r, comm, buf, count, datatype, source, tag); }, check);
