@@ -390,16 +390,6 @@ void alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype
 
 // ------------------------------------------------ the vector forms (bytes as the unit)
 
-std::vector<size_t> byte_counts(const int* counts, int n, const TypeDesc& t, const char* what) {
-  std::vector<size_t> out(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    if (counts[i] < 0)
-      fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
-    out[i] = as_size(counts[i]) * t.packed;
-  }
-  return out;
-}
-
 std::vector<size_t> prefix(const std::vector<size_t>& v) {
   std::vector<size_t> out(v.size());
   size_t at = 0;
@@ -410,77 +400,55 @@ std::vector<size_t> prefix(const std::vector<size_t>& v) {
   return out;
 }
 
-// Blocks `counts[j]` (elements) of `t` at displs[j] (extents) of a program's buffer, as
-// one packed area (block j at packed offset poffs[j]).
+// Blocks of a program's buffer as one packed area (block j at packed offset poffs[j]):
+// counts[j] elements of types[j] at byte displacement displs[j]. The v-forms' blocks are
+// of one type at displacements in extents; MPI_Alltoallw's of a type each at byte
+// displacements.
 struct VBlocks {
-  const TypeDesc& t;
+  std::vector<const TypeDesc*> types;
   uint8_t* buf;
   std::vector<size_t> counts, bytes, poffs;
   std::vector<ptrdiff_t> displs;
   std::vector<uint8_t> area;
   VBlocks(const TypeDesc& type, void* b, const int* c, const int* d, int n, const char* what)
-      : t(type), buf(static_cast<uint8_t*>(b)) {
-    bytes = byte_counts(c, n, t, what);
-    for (int i = 0; i < n; ++i) {
-      counts.push_back(as_size(c[i]));
-      displs.push_back(static_cast<ptrdiff_t>(d[i]) * t.extent);
-    }
-    poffs = prefix(bytes);
-    area.resize(poffs.empty() ? 0 : poffs.back() + bytes.back());
+      : types(static_cast<size_t>(n), &type), buf(static_cast<uint8_t*>(b)) {
+    for (int i = 0; i < n; ++i) displs.push_back(static_cast<ptrdiff_t>(d[i]) * type.extent);
+    sized(c, what);
+  }
+  VBlocks(Rank& r, void* b, const int* c, const int* d, const MPI_Datatype* t, int n, const char* what)
+      : buf(static_cast<uint8_t*>(b)), displs(d, d + n) {
+    for (int i = 0; i < n; ++i) types.push_back(&r.type(t[i], "a datatypes entry"));
+    sized(c, what);
   }
   void pack_all() {
-    for (size_t j = 0; j < counts.size(); ++j) pack(t, buf + displs[j], counts[j], area.data() + poffs[j]);
+    for (size_t j = 0; j < counts.size(); ++j) pack_block(j);
   }
-  void pack_block(size_t j) { pack(t, buf + displs[j], counts[j], area.data() + poffs[j]); }
+  void pack_block(size_t j) { pack(*types[j], buf + displs[j], counts[j], area.data() + poffs[j]); }
   void unpack_all(std::optional<size_t> skip = std::nullopt) {
     for (size_t j = 0; j < counts.size(); ++j)
-      if (j != skip) unpack(t, area.data() + poffs[j], counts[j], buf + displs[j]);
+      if (j != skip) unpack(*types[j], area.data() + poffs[j], counts[j], buf + displs[j]);
   }
-};
 
-// Blocks of a type each (MPI_Alltoallw): counts[j] elements of types[j] at byte
-// displacement displs[j] of a program's buffer, as one packed area.
-struct WBlocks {
-  std::vector<const TypeDesc*> types;
-  std::vector<size_t> counts, bytes, poffs;
-  std::vector<ptrdiff_t> displs;
-  std::vector<uint8_t> area;
-  uint8_t* buf;
-  WBlocks(Rank& r, void* b, const int* c, const int* d, const MPI_Datatype* t, int n, const char* what)
-      : buf(static_cast<uint8_t*>(b)) {
-    for (int j = 0; j < n; ++j) {
-      types.push_back(&r.type(t[j], "a datatypes entry"));
-      if (c[j] < 0)
-        fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(j) + "] = " + std::to_string(c[j]) + " is negative");
-      counts.push_back(as_size(c[j]));
-      bytes.push_back(counts.back() * types.back()->packed);
-      displs.push_back(d[j]);
+ private:
+  void sized(const int* c, const char* what) {
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (c[i] < 0)
+        fail(MPI_ERR_COUNT, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(c[i]) + " is negative");
+      counts.push_back(as_size(c[i]));
+      bytes.push_back(counts.back() * types[i]->packed);
     }
     poffs = prefix(bytes);
     area.resize(poffs.empty() ? 0 : poffs.back() + bytes.back());
   }
-  void pack_all() {
-    for (size_t j = 0; j < counts.size(); ++j) pack(*types[j], buf + displs[j], counts[j], area.data() + poffs[j]);
-  }
-  void unpack_all() {
-    for (size_t j = 0; j < counts.size(); ++j) unpack(*types[j], area.data() + poffs[j], counts[j], buf + displs[j]);
-  }
 };
 
-void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls,
-               const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
-               const MPI_Datatype* rtypes) {
-  Ctx x = ctx(r, comm);
-  if (!rcounts || !rdispls || !rtypes) fail(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is null");
-  WBlocks rv(r, recv, rcounts, rdispls, rtypes, x.size, "recvcounts");
-  std::optional<WBlocks> sv;
-  if (in_place(send)) {
-    rv.pack_all();  // the data comes from the receive buffer
-  } else {
-    if (!scounts || !sdispls || !stypes) fail(MPI_ERR_ARG, "sendcounts, sdispls or sendtypes is null");
-    sv.emplace(r, const_cast<void*>(send), scounts, sdispls, stypes, x.size, "sendcounts");
+// MPI_Alltoallv's and MPI_Alltoallw's exchange of the packed blocks (from the receive
+// buffer's when `sv` is empty: MPI_IN_PLACE).
+void exchange_blocks(Rank& r, const Ctx& x, std::optional<VBlocks>& sv, VBlocks& rv) {
+  if (sv)
     sv->pack_all();
-  }
+  else
+    rv.pack_all();  // the data comes from the receive buffer
   r.bytes_sent += (sv ? *sv : rv).area.size();
   r.bytes_received += rv.area.size();
   if (x.c.self) {
@@ -496,6 +464,20 @@ void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, con
                         rv.area.data(), rv.bytes, rv.poffs, drv::Datatype::U8);
   }
   rv.unpack_all();
+}
+
+void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls,
+               const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
+               const MPI_Datatype* rtypes) {
+  Ctx x = ctx(r, comm);
+  if (!rcounts || !rdispls || !rtypes) fail(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is null");
+  VBlocks rv(r, recv, rcounts, rdispls, rtypes, x.size, "recvcounts");
+  std::optional<VBlocks> sv;
+  if (!in_place(send)) {
+    if (!scounts || !sdispls || !stypes) fail(MPI_ERR_ARG, "sendcounts, sdispls or sendtypes is null");
+    sv.emplace(r, const_cast<void*>(send), scounts, sdispls, stypes, x.size, "sendcounts");
+  }
+  exchange_blocks(r, x, sv, rv);
 }
 
 // MPI_Reduce_scatter's counts, checked.
@@ -593,24 +575,11 @@ void alltoallv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, con
   if (!rcounts || !rdispls) fail(MPI_ERR_ARG, "recvcounts or rdispls is null");
   VBlocks rv(r.type(rtype, "recvtype"), recv, rcounts, rdispls, x.size, "recvcounts");
   std::optional<VBlocks> sv;
-  if (in_place(send)) {
-    rv.pack_all();  // the data comes from the receive buffer
-  } else {
+  if (!in_place(send)) {
     if (!scounts || !sdispls) fail(MPI_ERR_ARG, "sendcounts or sdispls is null");
     sv.emplace(r.type(stype, "sendtype"), const_cast<void*>(send), scounts, sdispls, x.size, "sendcounts");
-    sv->pack_all();
   }
-  const VBlocks& from = sv ? *sv : rv;
-  r.bytes_sent += from.area.size();
-  r.bytes_received += rv.area.size();
-  if (x.c.self) {
-    if (sv) std::copy(sv->area.begin(), sv->area.end(), rv.area.begin());
-  } else {
-    x.c.comm->alltoallv(sv ? static_cast<const void*>(sv->area.data()) : drv::Communicator::kInPlace,
-                        sv ? sv->bytes : std::vector<size_t>(x.size), sv ? sv->poffs : std::vector<size_t>(x.size),
-                        rv.area.data(), rv.bytes, rv.poffs, drv::Datatype::U8);
-  }
-  rv.unpack_all();
+  exchange_blocks(r, x, sv, rv);
 }
 
 void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const std::vector<size_t>& counts,
