@@ -37,6 +37,18 @@ std::vector<int> joined(std::initializer_list<int> head, const int* a, int n, co
   return v;
 }
 
+// MPI_Pack's and MPI_Unpack's place in the buffer: `bytes` at *position of a buffer of
+// `size`; moves *position past them and returns where they start (MPI_ERR_TRUNCATE if they
+// do not fit).
+size_t advance(int* position, size_t bytes, int size) {
+  if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(size, 0)))
+    fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes at position " + std::to_string(*position) +
+                               " do not fit a buffer of " + std::to_string(size));
+  const size_t at = static_cast<size_t>(*position);
+  *position += static_cast<int>(bytes);
+  return at;
+}
+
 }  // namespace
 
 extern "C" {
@@ -296,12 +308,8 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
     r.comm(comm);
     const TypeDesc& t = r.type(datatype);
     check_buffer(inbuf, as_size(incount), t, "inbuf");
-    const size_t bytes = as_size(incount) * t.packed;
-    if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(outsize, 0)))
-      fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes do not fit at position " + std::to_string(*position) +
-                                 " of a buffer of " + std::to_string(outsize));
-    pack(t, inbuf, as_size(incount), static_cast<uint8_t*>(outbuf) + *position);
-    *position += static_cast<int>(bytes);
+    const size_t at = advance(position, as_size(incount) * t.packed, outsize);
+    pack(t, inbuf, as_size(incount), static_cast<uint8_t*>(outbuf) + at);
   });
 }
 
@@ -312,12 +320,8 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
     r.comm(comm);
     const TypeDesc& t = r.type(datatype);
     check_buffer(outbuf, as_size(outcount), t, "outbuf");
-    const size_t bytes = as_size(outcount) * t.packed;
-    if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(insize, 0)))
-      fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes are not there at position " +
-                                 std::to_string(*position) + " of a buffer of " + std::to_string(insize));
-    unpack(t, static_cast<const uint8_t*>(inbuf) + *position, as_size(outcount), outbuf);
-    *position += static_cast<int>(bytes);
+    unpack(t, static_cast<const uint8_t*>(inbuf) + advance(position, as_size(outcount) * t.packed, insize),
+           as_size(outcount), outbuf);
   });
 }
 
