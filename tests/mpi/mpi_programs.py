@@ -39,6 +39,16 @@ def build(compiler, name, out_dir, extra=()):
     return exe
 
 
+def build_source(compiler, work, name, text, extra=()):
+    """A program written here (`text`, C) built as `name` in `work`; its path."""
+    src = os.path.join(work, name + ".c")
+    with open(src, "w") as f:
+        f.write(text)
+    exe = os.path.join(work, name)
+    subprocess.run([compiler, *extra, "-o", exe, src], check=True)
+    return exe
+
+
 def run(cmd, timeout=1800):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
@@ -224,57 +234,48 @@ def behaviour(a, work):
            not os.path.exists(missing), "a call to an MPI function collnet lacks fails the link, naming it")
     # The profiling interface: a program's own MPI_Send and MPI_Allreduce count their calls
     # and call collnet's through PMPI_.
-    src = os.path.join(work, "profile.c")
-    with open(src, "w") as f:
-        f.write('#include <mpi.h>\n#include <stdio.h>\nstatic int sends, reduces;\n'
-                'int MPI_Send(const void* b, int c, MPI_Datatype t, int d, int g, MPI_Comm m) {\n'
-                '  sends++; return PMPI_Send(b, c, t, d, g, m); }\n'
-                'int MPI_Allreduce(const void* s, void* r, int c, MPI_Datatype t, MPI_Op o, MPI_Comm m) {\n'
-                '  reduces++; return PMPI_Allreduce(s, r, c, t, o, m); }\n'
-                'int main(int c, char** v) { int r, n, x = 1, sum = 0; MPI_Init(&c, &v);\n'
-                '  PMPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
-                '  if (r == 0) for (int i = 1; i < n; i++) MPI_Send(&x, 1, MPI_INT, i, 0, MPI_COMM_WORLD);\n'
-                '  else MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n'
-                '  MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);\n'
-                '  printf("rank %d: %d sends, %d allreduces, sum %d\\n", r, sends, reduces, sum);\n'
-                '  MPI_Finalize(); return 0; }\n')
-    profile = os.path.join(work, "profile")
-    subprocess.run([a.mpicc, "-Wall", "-Werror", "-o", profile, src], check=True)
+    profile = build_source(a.mpicc, work, "profile",
+                     '#include <mpi.h>\n#include <stdio.h>\nstatic int sends, reduces;\n'
+                     'int MPI_Send(const void* b, int c, MPI_Datatype t, int d, int g, MPI_Comm m) {\n'
+                     '  sends++; return PMPI_Send(b, c, t, d, g, m); }\n'
+                     'int MPI_Allreduce(const void* s, void* r, int c, MPI_Datatype t, MPI_Op o, MPI_Comm m) {\n'
+                     '  reduces++; return PMPI_Allreduce(s, r, c, t, o, m); }\n'
+                     'int main(int c, char** v) { int r, n, x = 1, sum = 0; MPI_Init(&c, &v);\n'
+                     '  PMPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
+                     '  if (r == 0) for (int i = 1; i < n; i++) MPI_Send(&x, 1, MPI_INT, i, 0, MPI_COMM_WORLD);\n'
+                     '  else MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n'
+                     '  MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);\n'
+                     '  printf("rank %d: %d sends, %d allreduces, sum %d\\n", r, sends, reduces, sum);\n'
+                     '  MPI_Finalize(); return 0; }\n', extra=("-Wall", "-Werror"))
     rc, out, err = run(mpirun + ["-n", "4", "--", profile])
     expect(rc == 0 and sorted(out.splitlines()) == ["rank 0: 3 sends, 1 allreduces, sum 4"] +
            ["rank %d: 0 sends, 1 allreduces, sum 4" % i for i in (1, 2, 3)],
            "a program's MPI_ wrappers call collnet's functions through PMPI_ (%s)" % out)
     # MPI-1's error handler names (removed in MPI-3.0; Open MPI refuses them at compile time)
     # still work, as programs written for MPI-1 call them.
-    src = os.path.join(work, "mpi1.c")
-    with open(src, "w") as f:
-        f.write('#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Errhandler e; int x = 0;\n'
-                '  MPI_Init(&c, &v); MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN);\n'
-                '  MPI_Errhandler_get(MPI_COMM_WORLD, &e);\n'
-                '  int rc = MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);\n'
-                '  printf("%d %d\\n", e == MPI_ERRORS_RETURN, rc != MPI_SUCCESS); MPI_Finalize(); return 0; }\n')
-    mpi1 = os.path.join(work, "mpi1")
-    subprocess.run([a.mpicc, "-o", mpi1, src], check=True)
+    mpi1 = build_source(a.mpicc, work, "mpi1",
+                     '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Errhandler e; int x = 0;\n'
+                     '  MPI_Init(&c, &v); MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN);\n'
+                     '  MPI_Errhandler_get(MPI_COMM_WORLD, &e);\n'
+                     '  int rc = MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);\n'
+                     '  printf("%d %d\\n", e == MPI_ERRORS_RETURN, rc != MPI_SUCCESS); MPI_Finalize(); return 0; }\n')
     rc, out, err = run(mpirun + ["-n", "2", "--", mpi1])
     expect(rc == 0 and out.split() == ["1", "1", "1", "1"], "MPI_Errhandler_set/get, MPI-1's names, work (%s)" % out)
     # MPI_Type_get_contents gives back a type's constructor arguments, a derived member as a
     # new handle.
-    src = os.path.join(work, "contents.c")
-    with open(src, "w") as f:
-        f.write('#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Init(&c, &v);\n'
-                '  MPI_Datatype vec, st, got[2]; int ints[8], sv = 0, sg = 0; MPI_Aint aints[4];\n'
-                '  MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec);\n'
-                '  MPI_Type_get_contents(vec, 8, 4, 2, ints, aints, got);\n'
-                '  printf("%d %d %d %d\\n", ints[0], ints[1], ints[2], got[0] == MPI_DOUBLE);\n'
-                '  int lens[2] = {1, 2}; MPI_Aint d[2] = {0, 16}; MPI_Datatype ts[2] = {MPI_INT, vec};\n'
-                '  MPI_Type_create_struct(2, lens, d, ts, &st); MPI_Type_free(&vec);\n'
-                '  MPI_Type_get_contents(st, 8, 4, 2, ints, aints, got);\n'
-                '  MPI_Type_size(got[1], &sg); MPI_Type_size(st, &sv);\n'
-                '  printf("%d %d %d %ld %ld %d %d %d\\n", ints[0], ints[1], ints[2], (long)aints[0], (long)aints[1],\n'
-                '         got[0] == MPI_INT, sg, sv);\n'
-                '  MPI_Type_free(&got[1]); MPI_Type_free(&st); MPI_Finalize(); return 0; }\n')
-    contents = os.path.join(work, "contents")
-    subprocess.run([a.mpicc, "-o", contents, src], check=True)
+    contents = build_source(a.mpicc, work, "contents",
+                     '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { MPI_Init(&c, &v);\n'
+                     '  MPI_Datatype vec, st, got[2]; int ints[8], sv = 0, sg = 0; MPI_Aint aints[4];\n'
+                     '  MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec);\n'
+                     '  MPI_Type_get_contents(vec, 8, 4, 2, ints, aints, got);\n'
+                     '  printf("%d %d %d %d\\n", ints[0], ints[1], ints[2], got[0] == MPI_DOUBLE);\n'
+                     '  int lens[2] = {1, 2}; MPI_Aint d[2] = {0, 16}; MPI_Datatype ts[2] = {MPI_INT, vec};\n'
+                     '  MPI_Type_create_struct(2, lens, d, ts, &st); MPI_Type_free(&vec);\n'
+                     '  MPI_Type_get_contents(st, 8, 4, 2, ints, aints, got);\n'
+                     '  MPI_Type_size(got[1], &sg); MPI_Type_size(st, &sv);\n'
+                     '  printf("%d %d %d %ld %ld %d %d %d\\n", ints[0], ints[1], ints[2], (long)aints[0], (long)aints[1],\n'
+                     '         got[0] == MPI_INT, sg, sv);\n'
+                     '  MPI_Type_free(&got[1]); MPI_Type_free(&st); MPI_Finalize(); return 0; }\n')
     rc, out, err = run(mpirun + ["-n", "1", "--", contents])
     expect(rc == 0 and out.splitlines() == ["3 2 5 1", "2 1 2 0 16 1 48 100"],
            "MPI_Type_get_contents gives back the arguments, a freed derived member as a new type (%s %s)" % (out, err))
