@@ -249,6 +249,13 @@ class Communicator {
   std::optional<Status> iprobe(unsigned source = kAnySource, unsigned tag = kAnyTag);
   // Moves the node's packets once (what every call above does); returns whether any moved.
   bool progress();
+  // Whether this task has something for progress() to do (P2pEngine::wants_progress).
+  bool wants_progress();
+  // The layer above's handler for this task, run by its progress() calls, and whether a
+  // message on this communicator that waits for its receive wakes it
+  // (P2pEngine::set_handler, watch).
+  void set_handler(std::function<void()> fn);
+  void watch(bool on);
   // The node's engine: its counters and configuration.
   const P2pEngine& p2p_engine() const { return node_.p2p; }
 

@@ -177,6 +177,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
       ux.send = req;
     }
     const bool copied = ux.kind == Kind::Eager;
+    wake(ux);
     unexpected_.push_back(std::move(ux));
     ++stats_.unexpected;
     note_records();
@@ -286,10 +287,52 @@ std::vector<unsigned> P2pEngine::take_released_routes() { return std::exchange(r
 
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
   return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
-         task.cpu.torus_pending();
+         task.cpu.torus_pending() ||
+         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running);
+}
+
+void P2pEngine::set_handler(unsigned task, std::function<void()> fn) {
+  if (handlers_.size() <= task) handlers_.resize(task + 1);
+  handlers_[task].fn = std::move(fn);
+}
+
+void P2pEngine::watch(unsigned task, unsigned context, bool on) {
+  if (handlers_.size() <= task) handlers_.resize(task + 1);
+  if (on) {
+    handlers_[task].contexts.insert(context);
+    for (const Unexpected& u : unexpected_) wake(u);  // what came before the watch began
+  } else {
+    handlers_[task].contexts.erase(context);
+  }
+}
+
+void P2pEngine::wake(const Unexpected& u) {
+  if (u.dst_task < handlers_.size() && handlers_[u.dst_task].contexts.count(u.context))
+    handlers_[u.dst_task].woken = true;
+}
+
+void P2pEngine::run_handler(fw::TaskContext& task) {
+  if (task.task >= handlers_.size()) return;
+  Handler& h = handlers_[task.task];
+  if (!h.fn || h.running || !h.woken) return;
+  h.running = true;
+  h.woken = false;
+  try {
+    h.fn();
+  } catch (...) {
+    h.running = false;
+    throw;
+  }
+  h.running = false;
 }
 
 bool P2pEngine::progress(fw::TaskContext& task) {
+  const bool did = move_packets(task);
+  run_handler(task);
+  return did;
+}
+
+bool P2pEngine::move_packets(fw::TaskContext& task) {
   if (!try_lock(task)) return false;
   bool did = false;
   {
@@ -395,6 +438,7 @@ size_t P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const ui
     Unexpected ux = arrived(Kind::Eager, env, src_node);
     ux.data.assign(s.bytes, 0);
     ux.charge = s.bytes;
+    wake(ux);
     unexpected_.push_back(std::move(ux));
     s.ux = std::prev(unexpected_.end());
     s.queued = true;
@@ -460,6 +504,7 @@ void P2pEngine::on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t sen
   }
   Unexpected ux = arrived(Kind::Rts, env, src_node);
   ux.send_id = send_id;
+  wake(ux);
   unexpected_.push_back(std::move(ux));
   ++stats_.unexpected;
   note_records();

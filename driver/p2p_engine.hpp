@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -127,6 +128,14 @@ class P2pEngine {
   // processor sees for free, as an interrupt line).
   bool wants_progress(fw::TaskContext& task) const;
 
+  // A task's handler, for a layer above that serves requests arriving on some of its
+  // communicators (one-sided MPI, mpi/window.cpp): it runs at the end of every progress()
+  // that task calls (never inside itself), and a message for the task on a `watched`
+  // context that arrives before its receive makes wants_progress() true for that task, so
+  // a task waiting in any call serves it. Null `fn` removes it.
+  void set_handler(unsigned task, std::function<void()> fn);
+  void watch(unsigned task, unsigned context, bool on);
+
   const Stats& stats() const { return stats_; }
   const P2pConfig& config() const { return config_; }
 
@@ -215,6 +224,7 @@ class P2pEngine {
   void on_forward(fw::TaskContext& task, const fw::TorusPacket& p);
   bool try_lock(fw::TaskContext& task);
   void unlock(fw::TaskContext& task);
+  bool move_packets(fw::TaskContext& task);  // progress() without the handler
   // With the FIFOs held.
   void drain(fw::TaskContext& task, unsigned fifo);
   void file(fw::TaskContext& task, const fw::TorusPacket& p);
@@ -264,6 +274,16 @@ class P2pEngine {
 
   std::list<Posted> posted_;
   std::list<Unexpected> unexpected_;
+  struct Handler {
+    std::function<void()> fn;
+    std::set<unsigned> contexts;  // watched
+    bool woken = false;            // a message arrived on one since it last ran
+    bool running = false;
+  };
+  std::vector<Handler> handlers_;  // by task of the node
+  // Wakes the handler of `u`'s task if it watches `u`'s context (an unexpected message filed).
+  void wake(const Unexpected& u);
+  void run_handler(fw::TaskContext& task);
   std::map<unsigned, Stream> streams_;         // by the sender's world rank
   std::map<uint32_t, RndvRecv> rndv_recv_;     // by receive id
   std::deque<std::shared_ptr<SendOp>> ordered_;  // eager messages and requests to send, in order

@@ -92,6 +92,9 @@ Status Communicator::sendrecv(const void* send_buf, size_t send_count, Datatype 
 }
 
 bool Communicator::progress() { return engine().progress(task_); }
+bool Communicator::wants_progress() { return engine().wants_progress(task_); }
+void Communicator::set_handler(std::function<void()> fn) { engine().set_handler(task_.task, std::move(fn)); }
+void Communicator::watch(bool on) { engine().watch(task_.task, context(), on); }
 
 Status Communicator::finish(Request& r) {
   Status st;

@@ -620,6 +620,21 @@ int started(Rank& r, MPI_Request* request) {
 
 }  // namespace
 
+void collnet::mpi::combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, const uint8_t* in, uint8_t* inout,
+                                  size_t count) {
+  const Reduction red = reduction(r, op, t);
+  if (red.user && !red.flat) fail(MPI_ERR_OP, "a user op cannot combine here (a predefined op is needed)");
+  if (count == 0) return;
+  if (red.flat) {  // the processors' function, on the packed basic elements
+    int len = static_cast<int>(red.fold_count(t, count));
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    red.user->fn(const_cast<uint8_t*>(in), inout, &len, &type);
+    return;
+  }
+  // inout = in op inout, element by element, as the driver combines two ranks' data.
+  drv::reduce_local("MPI_Reduce_local", in, inout, count * t.basics, *t.elem, red.op);
+}
+
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
@@ -656,20 +671,9 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
       red.user->fn(const_cast<void*>(inbuf), inoutbuf, &len, &type);
       return;
     }
-    if (red.flat) {  // on the packed basic elements
-      Packed a(t, inbuf, as_size(count));
-      Packed b(t, inoutbuf, as_size(count), true);
-      int len = static_cast<int>(red.fold_count(t, as_size(count)));
-      MPI_Datatype type = datatype;
-      red.user->fn(const_cast<uint8_t*>(a.data), b.copy.data(), &len, &type);
-      unpack(t, b.copy.data(), as_size(count), inoutbuf);
-      return;
-    }
-    // inout = in op inout, element by element, as the driver combines two ranks' data.
-    const size_t n = as_size(count) * t.basics;
     Packed a(t, inbuf, as_size(count));
     Packed b(t, inoutbuf, as_size(count), true);  // a copy, combined in place
-    drv::reduce_local("MPI_Reduce_local", a.data, b.copy.data(), n, *t.elem, red.op);
+    combine_packed(r, op, t, a.data, b.copy.data(), as_size(count));
     unpack(t, b.copy.data(), as_size(count), inoutbuf);
   });
 }

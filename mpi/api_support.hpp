@@ -80,6 +80,11 @@ inline size_t as_size(int v) { return static_cast<size_t>(v); }
 // is not a member. It inherits the parent's error handler. Collective over `parent`.
 MPI_Comm split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key);
 
+// `in` combined into `inout` by the predefined op `op` (inout = in op inout), both `count`
+// packed elements of `t` (api_coll.cpp): MPI_Reduce_local's work and an accumulate's at
+// its target. MPI_ERR_OP / MPI_ERR_TYPE when the op cannot reduce the type.
+void combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, const uint8_t* in, uint8_t* inout, size_t count);
+
 // A request that is complete already: a non-blocking call done when it returns.
 inline void complete_request(Rank& r, MPI_Request* request) {
   if (!request) fail(MPI_ERR_ARG, "request is null");

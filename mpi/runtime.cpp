@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mpi/window.hpp"
+
 namespace collnet::mpi {
 
 Runtime* Runtime::active_ = nullptr;
@@ -22,7 +24,9 @@ const char* class_name(int cls) {
       "MPI_ERR_OP",       "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS",    "MPI_ERR_ARG",     "MPI_ERR_UNKNOWN",
       "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER",   "MPI_ERR_INTERN",   "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING",
       "MPI_ERR_KEYVAL",   "MPI_ERR_NO_MEM",  "MPI_ERR_INFO_KEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO_NOKEY",
-      "MPI_ERR_INFO"};
+      "MPI_ERR_INFO",     "MPI_ERR_BASE",    "MPI_ERR_SIZE",     "MPI_ERR_DISP",    "MPI_ERR_LOCKTYPE",
+      "MPI_ERR_ASSERT",   "MPI_ERR_RMA_CONFLICT", "MPI_ERR_RMA_SYNC", "MPI_ERR_RMA_RANGE", "MPI_ERR_RMA_ATTACH",
+      "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR", "MPI_ERR_WIN"};
   if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
   return "MPI_ERR_UNKNOWN";
 }
@@ -48,6 +52,18 @@ const char* class_text(int cls) {
     case MPI_ERR_INFO_VALUE: return "invalid info value";
     case MPI_ERR_INFO_NOKEY: return "info key not found";
     case MPI_ERR_INFO: return "invalid info object";
+    case MPI_ERR_BASE: return "invalid base address";
+    case MPI_ERR_SIZE: return "invalid size";
+    case MPI_ERR_DISP: return "invalid displacement";
+    case MPI_ERR_LOCKTYPE: return "invalid lock type";
+    case MPI_ERR_ASSERT: return "invalid assertion";
+    case MPI_ERR_RMA_CONFLICT: return "conflicting accesses to a window";
+    case MPI_ERR_RMA_SYNC: return "wrong synchronisation of RMA calls";
+    case MPI_ERR_RMA_RANGE: return "target memory outside the window";
+    case MPI_ERR_RMA_ATTACH: return "memory cannot be attached";
+    case MPI_ERR_RMA_SHARED: return "memory cannot be shared";
+    case MPI_ERR_RMA_FLAVOR: return "wrong window flavor";
+    case MPI_ERR_WIN: return "invalid window";
     default: return "other error";
   }
 }
@@ -251,7 +267,8 @@ void Rank::call_errhandler(MPI_Comm c, int code, const std::string& fatal_text) 
   if (eh == MPI_ERRORS_ARE_FATAL)
     rt_.abort_run(*this, error_class(code), "rank " + std::to_string(world_rank_) + ": " + fatal_text);
   if (MPI_Comm_errhandler_function* fn = user_errhandler(eh)) {
-    MPI_Comm comm = c;
+    // A window's transport: its handler gets the window (MPI_Win_create_errhandler's).
+    MPI_Comm comm = static_cast<size_t>(c) < comms_.size() && comms_[c].win ? comms_[c].win : c;
     int error = code;
     fn(&comm, &error);
   }
@@ -445,7 +462,10 @@ Call::Call(const char* name) : r_(Runtime::current()) {
     const auto cycles = static_cast<uint64_t>(host * rt.options().compute_scale * rt.options().clock_mhz * 1e6);
     if (cycles > 0 && r_.initialized) {
       r_.compute_cycles += cycles;
-      r_.task().cpu().idle(cycles);
+      if (r_.serving_windows)
+        compute_interruptible(r_, cycles);
+      else
+        r_.task().cpu().idle(cycles);
       rt.set_current(r_);
     }
   }

@@ -55,9 +55,12 @@ struct CommEntry {
   std::string name;
   std::optional<Cartesian> cart;  // a Cartesian topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
+  MPI_Win win = MPI_WIN_NULL;       // the window whose transport it is (its handler is the window's)
 };
 
 class Rank;
+struct WinEntry;
+struct WindowShared;
 
 // A request handle's operation: a driver request, or one already complete (a
 // non-blocking collective, a send to MPI_PROC_NULL), with what to do once it completes
@@ -138,16 +141,21 @@ class Rank {
   // ------------------------------------------------ attributes (api_attributes.cpp)
   // A keyval: its callbacks (copy, delete; a communicator's or a datatype's), their extra
   // state, and whether the program freed it (attributes set with it stay until deleted).
+  enum class Object { Comm, Type, Win };  // what a keyval's attributes are set on
   struct Keyval {
     void* copy = nullptr;
     void* del = nullptr;
     void* extra = nullptr;
-    bool for_types = false;
+    Object object = Object::Comm;
     bool freed = false;
   };
   static constexpr int kFirstKeyval = 100;  // above the predefined attribute keys
   std::vector<Keyval> keyvals;               // keyval kFirstKeyval + i
   std::map<MPI_Datatype, std::map<int, void*>> type_attributes;
+
+  // ------------------------------------------------ windows (window.hpp)
+  std::vector<std::shared_ptr<WinEntry>> windows;  // handle i + 1
+  bool serving_windows = false;  // a window of several members: its handler serves them
 
   // ------------------------------------------------ state
   bool initialized = false, finalized = false;
@@ -245,6 +253,14 @@ class Runtime {
  private:
   static Runtime* active_;
   Options options_;
+
+ public:
+  // Windows being made and in use, by serial (window.cpp): how their members find the
+  // state they share.
+  std::map<uint64_t, std::shared_ptr<WindowShared>> windows;
+  uint64_t window_serial = 0;
+
+ private:
   int attributes_[MPI_APPNUM + 1] = {};
   std::vector<std::unique_ptr<Rank>> ranks_;
   Rank* current_ = nullptr;

@@ -28,6 +28,7 @@ typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
+typedef int MPI_Win;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
@@ -178,6 +179,18 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_ERR_INFO_VALUE 23
 #define MPI_ERR_INFO_NOKEY 24
 #define MPI_ERR_INFO 25
+#define MPI_ERR_BASE 26
+#define MPI_ERR_SIZE 27
+#define MPI_ERR_DISP 28
+#define MPI_ERR_LOCKTYPE 29
+#define MPI_ERR_ASSERT 30
+#define MPI_ERR_RMA_CONFLICT 31
+#define MPI_ERR_RMA_SYNC 32
+#define MPI_ERR_RMA_RANGE 33
+#define MPI_ERR_RMA_ATTACH 34
+#define MPI_ERR_RMA_SHARED 35
+#define MPI_ERR_RMA_FLAVOR 36
+#define MPI_ERR_WIN 37
 #define MPI_ERR_LASTCODE 127
 
 /* Environment */
@@ -504,6 +517,103 @@ int MPI_Get_address(const void* location, MPI_Aint* address);
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
 int MPI_Op_free(MPI_Op* op);
 int MPI_Op_commutative(MPI_Op op, int* commute);
+
+/* One-sided communication (windows over the torus; docs/mpi.md says how they progress) */
+#define MPI_WIN_NULL 0
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_WIN_BASE 7 /* window attribute keys (MPI_Win_get_attr) */
+#define MPI_WIN_SIZE 8
+#define MPI_WIN_DISP_UNIT 9
+#define MPI_WIN_CREATE_FLAVOR 10
+#define MPI_WIN_MODEL 11
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                            MPI_Win* win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void* base);
+int MPI_Win_free(MPI_Win* win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
+int MPI_Win_set_name(MPI_Win win, const char* win_name);
+int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used);
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+            int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+/* Request-based operations (in a passive-target epoch): complete at the target when they return */
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request);
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request);
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request* request);
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int* flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+typedef void MPI_Win_errhandler_function(MPI_Win* win, int* errorcode, ...);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                                       void* attribute_val_out, int* flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void* attribute_val, void* extra_state);
+int MPI_Collnet_win_null_copy_fn(MPI_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                                 void* attribute_val_out, int* flag);
+int MPI_Collnet_win_dup_fn(MPI_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                           void* attribute_val_out, int* flag);
+int MPI_Collnet_win_null_delete_fn(MPI_Win win, int win_keyval, void* attribute_val, void* extra_state);
+#define MPI_WIN_NULL_COPY_FN MPI_Collnet_win_null_copy_fn
+#define MPI_WIN_DUP_FN MPI_Collnet_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN MPI_Collnet_win_null_delete_fn
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state);
+int MPI_Win_free_keyval(int* win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 /* The profiling interface: every function above as PMPI_ too. */
 #include "mpi_profiling.h"

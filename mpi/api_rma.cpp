@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: Apache-2.0
+// mpi.h: one-sided communication. Windows, operations and synchronisation are
+// window.hpp's; here the C functions check their arguments and turn them into RmaOps.
+// Errors go to the window's error handler.
+#include <algorithm>
+#include <cstring>
+
+#include "mpi/api_support.hpp"
+#include "mpi/attributes.hpp"
+#include "mpi/window.hpp"
+
+using namespace collnet::mpi;
+
+namespace {
+
+// The communicator whose handler a window's errors go to (the world's if it is not one).
+MPI_Comm errors_of(MPI_Win win) {
+  Rank* r = Runtime::current_or_null();
+  if (!r || win < 1 || static_cast<size_t>(win) > r->windows.size() || !r->windows[static_cast<size_t>(win) - 1])
+    return MPI_COMM_WORLD;
+  return r->windows[static_cast<size_t>(win) - 1]->comm;
+}
+
+template <class F>
+int win_api(const char* name, MPI_Win win, F&& body) {
+  return api(name, errors_of(win), [&](Rank& r) { body(r, window(r, win)); });
+}
+
+std::shared_ptr<const TypeDesc> type_copy(Rank& r, MPI_Datatype t, const char* what) {
+  return std::make_shared<const TypeDesc>(r.type(t, what));
+}
+
+unsigned target_of(WinEntry& w, int rank) {
+  check_rank(rank, static_cast<int>(w.shared->members.size()), "target_rank");
+  return static_cast<unsigned>(rank);
+}
+
+// The operation's target part and, for the kinds that carry data, the origin's packed.
+RmaOp make_op(Rank& r, RmaOp::Kind kind, const void* origin, int origin_count, MPI_Datatype origin_type,
+              MPI_Aint disp, int target_count, MPI_Datatype target_type) {
+  check_count(origin_count, "origin_count");
+  check_count(target_count, "target_count");
+  if (disp < 0) fail(MPI_ERR_DISP, "target_disp " + std::to_string(disp) + " is negative");
+  RmaOp op;
+  op.kind = kind;
+  op.disp = static_cast<uint64_t>(disp);
+  op.count = as_size(target_count);
+  op.type = type_copy(r, target_type, "target_datatype");
+  const TypeDesc& ot = r.type(origin_type, "origin_datatype");
+  const size_t origin_bytes = as_size(origin_count) * ot.packed;
+  if (origin_bytes != op.count * op.type->packed)
+    fail(MPI_ERR_TYPE, std::to_string(origin_count) + " of " + ot.name + " (" + std::to_string(origin_bytes) +
+                           " bytes) do not match " + std::to_string(target_count) + " of " + op.type->name + " (" +
+                           std::to_string(op.count * op.type->packed) + " bytes)");
+  if (kind == RmaOp::Kind::Get) {
+    check_buffer(origin, as_size(origin_count), ot, "origin_addr");
+    op.result = const_cast<void*>(origin);
+    op.result_count = as_size(origin_count);
+    op.result_type = std::make_shared<const TypeDesc>(ot);
+  } else if (origin_count > 0) {
+    check_buffer(origin, as_size(origin_count), ot, "origin_addr");
+    op.data.resize(origin_bytes);
+    pack(ot, origin, as_size(origin_count), op.data.data());
+  }
+  return op;
+}
+
+void check_accumulate_op(Rank& r, MPI_Op op, const TypeDesc& t, bool fetching) {
+  if (op == MPI_REPLACE || (op == MPI_NO_OP && fetching)) return;
+  if (op == MPI_NO_OP) fail(MPI_ERR_OP, "MPI_NO_OP is for MPI_Get_accumulate and MPI_Fetch_and_op only");
+  if (op < MPI_MAX || op > MPI_MINLOC)
+    fail(MPI_ERR_OP, "an accumulate takes a predefined op or MPI_REPLACE, not op " + std::to_string(op));
+  std::vector<uint8_t> a(t.packed), b(t.packed);
+  combine_packed(r, op, t, a.data(), b.data(), 0);  // refuses an op the type cannot take
+}
+
+void add_result(Rank& r, RmaOp& op, void* result, int count, MPI_Datatype type) {
+  check_count(count, "result_count");
+  const TypeDesc& rt = r.type(type, "result_datatype");
+  if (as_size(count) * rt.packed != op.count * op.type->packed)
+    fail(MPI_ERR_TYPE, "the result (" + std::to_string(count) + " of " + rt.name + ") does not match the target's " +
+                           std::to_string(op.count) + " of " + op.type->name);
+  check_buffer(result, as_size(count), rt, "result_addr");
+  op.result = result;
+  op.result_count = as_size(count);
+  op.result_type = std::make_shared<const TypeDesc>(rt);
+}
+
+std::vector<unsigned> window_ranks(Rank& r, WinEntry& w, MPI_Group group) {
+  std::vector<unsigned> out;
+  for (unsigned world : r.group(group)) {
+    auto it = std::find(w.shared->world_ranks.begin(), w.shared->world_ranks.end(), world);
+    if (it == w.shared->world_ranks.end())
+      fail(MPI_ERR_GROUP, "world rank " + std::to_string(world) + " of the group is not a member of the window");
+    out.push_back(static_cast<unsigned>(it - w.shared->world_ranks.begin()));
+  }
+  return out;
+}
+
+// The request-based forms: issued and flushed to the target, so complete when they return.
+void request_based(Rank& r, WinEntry& w, unsigned target, RmaOp op, MPI_Request* request) {
+  if (!w.lock_all && !w.locks.count(target))
+    fail(MPI_ERR_RMA_SYNC, "request-based operations need a passive-target epoch (MPI_Win_lock or _lock_all)");
+  issue(r, w, target, std::move(op));
+  flush(r, w, target);
+  complete_request(r, request);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  return api("MPI_Win_create", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);
+    if (!base && size > 0) fail(MPI_ERR_BASE, "base is null with a size of " + std::to_string(size));
+    *win = create_window(r, comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE);
+  });
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  return api("MPI_Win_allocate", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);
+    *win = create_window(r, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE);
+    *static_cast<void**>(baseptr) = window(r, *win).attr_base;
+  });
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                            MPI_Win* win) {
+  return api("MPI_Win_allocate_shared", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);
+    CommEntry& c = r.comm(comm);
+    if (!c.self)
+      for (unsigned i = 0; i < c.comm->size(); ++i)
+        if (c.comm->node_of(i) != r.task().node())
+          fail(MPI_ERR_RMA_SHARED, "rank " + std::to_string(i) + " of the communicator is on another node: " +
+                                       "shared memory is a node's (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED)");
+    *win = create_window(r, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_SHARED);
+    *static_cast<void**>(baseptr) = window(r, *win).attr_base;
+  });
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  return win_api("MPI_Win_shared_query", win, [&](Rank&, WinEntry& w) {
+    if (w.shared->flavor != MPI_WIN_FLAVOR_SHARED)
+      fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+    const int n = static_cast<int>(w.shared->members.size());
+    int at = rank;
+    if (rank == MPI_PROC_NULL) {  // the first member with memory
+      at = 0;
+      while (at < n - 1 && w.shared->members[static_cast<size_t>(at)].size == 0) ++at;
+    } else {
+      check_rank(rank, n, "rank");
+    }
+    const WindowShared::Member& m = w.shared->members[static_cast<size_t>(at)];
+    *size = static_cast<MPI_Aint>(m.size);
+    *disp_unit = m.disp_unit;
+    *static_cast<void**>(baseptr) = m.base;
+  });
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  return api("MPI_Win_create_dynamic", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);
+    *win = create_window(r, comm, nullptr, 0, 1, MPI_WIN_FLAVOR_DYNAMIC);
+  });
+}
+
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  return win_api("MPI_Win_attach", win, [&](Rank&, WinEntry& w) {
+    if (w.shared->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+      fail(MPI_ERR_RMA_FLAVOR, "only a window of MPI_Win_create_dynamic takes attached memory");
+    if (size < 0) fail(MPI_ERR_SIZE, "size " + std::to_string(size) + " is negative");
+    if (!base && size > 0) fail(MPI_ERR_RMA_ATTACH, "base is null");
+    w.shared->members[w.me].attached.emplace_back(reinterpret_cast<uintptr_t>(base), static_cast<size_t>(size));
+  });
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  return win_api("MPI_Win_detach", win, [&](Rank&, WinEntry& w) {
+    auto& regions = w.shared->members[w.me].attached;
+    auto it = std::find_if(regions.begin(), regions.end(),
+                           [&](const auto& reg) { return reg.first == reinterpret_cast<uintptr_t>(base); });
+    if (it == regions.end()) fail(MPI_ERR_RMA_ATTACH, "no region attached at that address");
+    regions.erase(it);
+  });
+}
+
+int MPI_Win_free(MPI_Win* win) {
+  return api("MPI_Win_free", win ? errors_of(*win) : MPI_COMM_WORLD, [&](Rank& r) {
+    if (!win) fail(MPI_ERR_ARG, "win is null");
+    delete_win_attributes(r, *win);
+    free_window(r, *win);
+  });
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  return win_api("MPI_Win_get_group", win,
+                 [&](Rank& r, WinEntry& w) { *group = r.add_group(w.shared->world_ranks); });
+}
+
+int MPI_Win_set_name(MPI_Win win, const char* win_name) {
+  return win_api("MPI_Win_set_name", win, [&](Rank&, WinEntry& w) {
+    if (!win_name) fail(MPI_ERR_ARG, "win_name is null");
+    w.name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
+  });
+}
+
+int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
+  return win_api("MPI_Win_get_name", win, [&](Rank&, WinEntry& w) {
+    std::memcpy(win_name, w.name.c_str(), w.name.size() + 1);
+    *resultlen = static_cast<int>(w.name.size());
+  });
+}
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  return win_api("MPI_Win_set_info", win, [&](Rank& r, WinEntry&) {
+    if (info != MPI_INFO_NULL) r.info(info);
+  });
+}
+
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
+  return win_api("MPI_Win_get_info", win, [&](Rank& r, WinEntry&) { *info_used = r.add_info({}); });
+}
+
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return win_api("MPI_Put", win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = make_op(r, RmaOp::Kind::Put, origin_addr, origin_count, origin_datatype, target_disp, target_count,
+                       target_datatype);
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(op));
+  });
+}
+
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+            int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return win_api("MPI_Get", win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = make_op(r, RmaOp::Kind::Get, origin_addr, origin_count, origin_datatype, target_disp, target_count,
+                       target_datatype);
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(op));
+  });
+}
+
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return win_api("MPI_Accumulate", win, [&](Rank& r, WinEntry& w) {
+    RmaOp o = make_op(r, RmaOp::Kind::Accumulate, origin_addr, origin_count, origin_datatype, target_disp,
+                      target_count, target_datatype);
+    check_accumulate_op(r, op, *o.type, false);
+    o.op = op;
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+  });
+}
+
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return win_api("MPI_Get_accumulate", win, [&](Rank& r, WinEntry& w) {
+    // With MPI_NO_OP the origin buffer is ignored: it travels as nothing.
+    const bool no_op = op == MPI_NO_OP;
+    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, origin_addr, no_op ? target_count : origin_count,
+                      no_op ? target_datatype : origin_datatype, target_disp, target_count, target_datatype);
+    if (no_op) o.data.clear();
+    check_accumulate_op(r, op, *o.type, true);
+    o.op = op;
+    add_result(r, o, result_addr, result_count, result_datatype);
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+  });
+}
+
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  return win_api("MPI_Fetch_and_op", win, [&](Rank& r, WinEntry& w) {
+    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, op == MPI_NO_OP ? nullptr : origin_addr,
+                      op == MPI_NO_OP ? 0 : 1, datatype, target_disp, op == MPI_NO_OP ? 0 : 1, datatype);
+    o.count = 1;
+    check_accumulate_op(r, op, *o.type, true);
+    o.op = op;
+    add_result(r, o, result_addr, 1, datatype);
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+  });
+}
+
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+  return win_api("MPI_Compare_and_swap", win, [&](Rank& r, WinEntry& w) {
+    const TypeDesc& t = r.type(datatype);
+    if (!t.predefined || !t.elem || t.pairs)
+      fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined integer, byte or logical type, not " + t.name);
+    RmaOp o = make_op(r, RmaOp::Kind::CompareAndSwap, origin_addr, 1, datatype, target_disp, 1, datatype);
+    check_buffer(compare_addr, 1, t, "compare_addr");
+    o.data.insert(o.data.end(), static_cast<const uint8_t*>(compare_addr),
+                  static_cast<const uint8_t*>(compare_addr) + t.packed);
+    add_result(r, o, result_addr, 1, datatype);
+    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+  });
+}
+
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  return win_api("MPI_Rput", win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = make_op(r, RmaOp::Kind::Put, origin_addr, origin_count, origin_datatype, target_disp, target_count,
+                       target_datatype);
+    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
+    request_based(r, w, target_of(w, target_rank), std::move(op), request);
+  });
+}
+
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  return win_api("MPI_Rget", win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = make_op(r, RmaOp::Kind::Get, origin_addr, origin_count, origin_datatype, target_disp, target_count,
+                       target_datatype);
+    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
+    request_based(r, w, target_of(w, target_rank), std::move(op), request);
+  });
+}
+
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request* request) {
+  return win_api("MPI_Raccumulate", win, [&](Rank& r, WinEntry& w) {
+    RmaOp o = make_op(r, RmaOp::Kind::Accumulate, origin_addr, origin_count, origin_datatype, target_disp,
+                      target_count, target_datatype);
+    check_accumulate_op(r, op, *o.type, false);
+    o.op = op;
+    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
+    request_based(r, w, target_of(w, target_rank), std::move(o), request);
+  });
+}
+
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request) {
+  return win_api("MPI_Rget_accumulate", win, [&](Rank& r, WinEntry& w) {
+    const bool no_op = op == MPI_NO_OP;
+    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, origin_addr, no_op ? target_count : origin_count,
+                      no_op ? target_datatype : origin_datatype, target_disp, target_count, target_datatype);
+    if (no_op) o.data.clear();
+    check_accumulate_op(r, op, *o.type, true);
+    o.op = op;
+    add_result(r, o, result_addr, result_count, result_datatype);
+    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
+    request_based(r, w, target_of(w, target_rank), std::move(o), request);
+  });
+}
+
+int MPI_Win_fence(int assert, MPI_Win win) {
+  return win_api("MPI_Win_fence", win, [&](Rank& r, WinEntry& w) { fence(r, w, assert); });
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+  return win_api("MPI_Win_post", win, [&](Rank& r, WinEntry& w) { post(r, w, window_ranks(r, w, group), assert); });
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+  return win_api("MPI_Win_start", win, [&](Rank& r, WinEntry& w) { start(r, w, window_ranks(r, w, group), assert); });
+}
+
+int MPI_Win_complete(MPI_Win win) {
+  return win_api("MPI_Win_complete", win, [&](Rank& r, WinEntry& w) { complete(r, w); });
+}
+
+int MPI_Win_wait(MPI_Win win) {
+  return win_api("MPI_Win_wait", win, [&](Rank& r, WinEntry& w) { wait_exposure(r, w, true); });
+}
+
+int MPI_Win_test(MPI_Win win, int* flag) {
+  return win_api("MPI_Win_test", win, [&](Rank& r, WinEntry& w) { *flag = wait_exposure(r, w, false); });
+}
+
+int MPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
+  return win_api("MPI_Win_lock", win, [&](Rank& r, WinEntry& w) {
+    if (rank == MPI_PROC_NULL) return;
+    lock(r, w, lock_type, target_of(w, rank));
+  });
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win) {
+  return win_api("MPI_Win_unlock", win, [&](Rank& r, WinEntry& w) {
+    if (rank == MPI_PROC_NULL) return;
+    unlock(r, w, target_of(w, rank));
+  });
+}
+
+int MPI_Win_lock_all(int, MPI_Win win) {
+  return win_api("MPI_Win_lock_all", win, [&](Rank& r, WinEntry& w) {
+    if (w.lock_all || !w.locks.empty()) fail(MPI_ERR_RMA_SYNC, "the window is locked already by this rank");
+    w.lock_all = true;
+    lock_self_shared(r, w);
+  });
+}
+
+int MPI_Win_unlock_all(MPI_Win win) {
+  return win_api("MPI_Win_unlock_all", win, [&](Rank& r, WinEntry& w) {
+    if (!w.lock_all) fail(MPI_ERR_RMA_SYNC, "the window is not locked by MPI_Win_lock_all");
+    std::vector<unsigned> targets;
+    for (const auto& [target, l] : w.locks) targets.push_back(target);
+    for (unsigned target : targets) unlock(r, w, target);
+    w.lock_all = false;
+  });
+}
+
+int MPI_Win_flush(int rank, MPI_Win win) {
+  return win_api("MPI_Win_flush", win, [&](Rank& r, WinEntry& w) {
+    if (rank != MPI_PROC_NULL) flush(r, w, target_of(w, rank));
+  });
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+  return win_api("MPI_Win_flush_local", win, [&](Rank& r, WinEntry& w) {
+    if (rank != MPI_PROC_NULL) flush(r, w, target_of(w, rank));
+  });
+}
+
+int MPI_Win_flush_all(MPI_Win win) {
+  return win_api("MPI_Win_flush_all", win, [&](Rank& r, WinEntry& w) { flush_all(r, w); });
+}
+
+int MPI_Win_flush_local_all(MPI_Win win) {
+  return win_api("MPI_Win_flush_local_all", win, [&](Rank& r, WinEntry& w) { flush_all(r, w); });
+}
+
+int MPI_Win_sync(MPI_Win win) {
+  // The memory is unified (MPI_WIN_UNIFIED): there is nothing to make consistent.
+  return win_api("MPI_Win_sync", win, [&](Rank&, WinEntry&) {});
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
+  return api("MPI_Win_create_errhandler", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!function) fail(MPI_ERR_ARG, "function is null");
+    *errhandler = r.add_errhandler(reinterpret_cast<MPI_Comm_errhandler_function*>(function));
+  });
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+  return win_api("MPI_Win_set_errhandler", win, [&](Rank& r, WinEntry& w) {
+    r.user_errhandler(errhandler);  // MPI_ERR_ARG unless predefined or the program's
+    r.comm(w.comm).errhandler = errhandler;
+  });
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
+  return win_api("MPI_Win_get_errhandler", win,
+                 [&](Rank& r, WinEntry& w) { *errhandler = r.comm(w.comm).errhandler; });
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  return win_api("MPI_Win_call_errhandler", win, [&](Rank& r, WinEntry& w) {
+    r.call_errhandler(w.comm, errorcode, "MPI_Win_call_errhandler: " + r.error_string(errorcode));
+  });
+}
+
+}  // extern "C"
