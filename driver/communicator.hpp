@@ -87,6 +87,12 @@ class Communicator {
   // The same ranks in the same order with a context id of its own; it shares the class
   // route (and keeps the algorithm choices and argument checking).
   Communicator dup();
+  // On the world communicator: a communicator of the world ranks `members`, in that rank
+  // order, collective over those ranks only (MPI_Comm_create_group, intercommunicators):
+  // they agree on a context id through messages to the first of them. It has no class
+  // route (its collectives run on the torus). Every member passes the same list; throws
+  // collnet::Error naming a repeated or unknown rank, or this rank missing from it.
+  Communicator of_members(const std::vector<unsigned>& members);
   // Ends the communicator: once every rank has called it, its context id and (with its
   // last duplicate) its class route are free for others. Using it afterwards, or freeing
   // the world, raises collnet::Error.

@@ -177,6 +177,51 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   return Communicator(task_, node_, std::move(group), std::move(lease));
 }
 
+Communicator Communicator::of_members(const std::vector<unsigned>& members) {
+  check_live("of_members");
+  if (!group_.is_world()) throw Error("of_members: called on a communicator that is not the world");
+  std::vector<unsigned> sorted = members;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] >= size())
+      throw Error("of_members: world rank " + std::to_string(sorted[i]) + " does not exist (size " +
+                  std::to_string(size()) + ")");
+    if (i > 0 && sorted[i] == sorted[i - 1])
+      throw Error("of_members: world rank " + std::to_string(sorted[i]) + " is listed twice");
+  }
+  if (!std::binary_search(sorted.begin(), sorted.end(), rank()))
+    throw Error("of_members: world rank " + std::to_string(rank()) + " calls it and is not in the list");
+  // A context id free on every member: their free masks ANDed at the first, which answers.
+  ContextIds& ids = node_.contexts(task_.task);
+  ContextIds::Mask common = ids.free();
+  const unsigned first = members.front();
+  if (rank() == first) {
+    for (unsigned m : members) {
+      if (m == first) continue;
+      ContextIds::Mask theirs{};
+      recv_bytes(theirs.data(), ContextIds::kWords, sizeof(uint64_t), m, p2p::kReservedTag);
+      for (size_t w = 0; w < ContextIds::kWords; ++w) common[w] &= theirs[w];
+    }
+    for (unsigned m : members)
+      if (m != first) send_bytes(common.data(), ContextIds::kWords, sizeof(uint64_t), m, p2p::kReservedTag);
+  } else {
+    send_bytes(common.data(), ContextIds::kWords, sizeof(uint64_t), first, p2p::kReservedTag);
+    recv_bytes(common.data(), ContextIds::kWords, sizeof(uint64_t), first, p2p::kReservedTag);
+  }
+  const std::optional<unsigned> context = ContextIds::lowest(common);
+  if (!context)
+    throw Error("of_members: no context id is free on every member (a rank belongs to at most " +
+                std::to_string(p2p::kNumContexts) + " communicators at once, the world included)");
+  ids.take(*context);
+  Membership group;
+  group.size = static_cast<unsigned>(members.size());
+  group.cls = kNoClass;
+  group.context = *context;
+  group.tasks_per_node = task_.tasks;
+  group.members = members;
+  return Communicator(task_, node_, std::move(group), nullptr);
+}
+
 Communicator Communicator::dup() {
   check_live("dup");
   const unsigned context = common_context("dup");

@@ -14,6 +14,7 @@
 #include "driver/local_combine.hpp"
 #include "mpi/api_support.hpp"
 #include "mpi/host_ops.hpp"
+#include "mpi/intercomm.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -190,10 +191,12 @@ struct Ctx {
 
 Ctx ctx(Rank& r, MPI_Comm comm) {
   CommEntry& c = r.comm(comm);
+  if (c.inter) fail(MPI_ERR_COMM, "the call is not defined or not supported on an intercommunicator (intercomm.hpp)");
   return Ctx{r, c, comm_size(c), comm_rank(c)};
 }
 
 void bcast(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::bcast(r, ic, buf, count, type, root);
   Ctx x = ctx(r, comm);
   check_count(count);
   const TypeDesc& t = r.type(type);
@@ -211,6 +214,7 @@ void bcast(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int 
 // Reduce (root) or allreduce (no root).
 void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
             std::optional<int> root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::reduce(r, ic, send, recv, count, type, op, root);
   Ctx x = ctx(r, comm);
   check_count(count);
   const TypeDesc& t = r.type(type);
@@ -287,6 +291,7 @@ void check_match(size_t sent_bytes, size_t room_bytes, const char* what) {
 
 void gather(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
             MPI_Datatype rtype, std::optional<int> root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::gather(r, ic, send, scount, stype, recv, rcount, nullptr, nullptr, rtype, root);
   Ctx x = ctx(r, comm);
   if (root) check_root(*root, x.size);
   const bool receives = !root || x.rank == *root;
@@ -319,6 +324,7 @@ void gather(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype s
 
 void scatter(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
              MPI_Datatype rtype, int root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::scatter(r, ic, send, scount, nullptr, nullptr, stype, recv, rcount, rtype, root);
   Ctx x = ctx(r, comm);
   check_root(root, x.size);
   const bool sends = x.rank == root;
@@ -359,6 +365,7 @@ void scatter(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype 
 
 void alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
               MPI_Datatype rtype) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::alltoall(r, ic, send, scount, nullptr, nullptr, stype, recv, rcount, nullptr, nullptr, rtype);
   Ctx x = ctx(r, comm);
   check_count(rcount, "recvcount");
   const TypeDesc& rt = r.type(rtype, "recvtype");
@@ -481,10 +488,11 @@ void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, con
 }
 
 // MPI_Reduce_scatter's counts, checked.
-std::vector<size_t> scatter_counts(const Ctx& x, const int* recvcounts) {
+std::vector<size_t> scatter_counts(Rank& r, MPI_Comm comm, const int* recvcounts) {
   if (!recvcounts) fail(MPI_ERR_ARG, "recvcounts is null");
   std::vector<size_t> counts;
-  for (int i = 0; i < x.size; ++i) {
+  const int size = comm_size(r.comm(comm));
+  for (int i = 0; i < size; ++i) {
     check_count(recvcounts[i], "a recvcounts entry");
     counts.push_back(as_size(recvcounts[i]));
   }
@@ -493,6 +501,7 @@ std::vector<size_t> scatter_counts(const Ctx& x, const int* recvcounts) {
 
 void gatherv(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, const int* rcounts,
              const int* displs, MPI_Datatype rtype, std::optional<int> root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::gather(r, ic, send, scount, stype, recv, 0, rcounts, displs, rtype, root);
   Ctx x = ctx(r, comm);
   if (root) check_root(*root, x.size);
   const bool receives = !root || x.rank == *root;
@@ -534,6 +543,7 @@ void gatherv(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype 
 
 void scatterv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* displs, MPI_Datatype stype,
               void* recv, int rcount, MPI_Datatype rtype, int root) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::scatter(r, ic, send, 0, scounts, displs, stype, recv, rcount, rtype, root);
   Ctx x = ctx(r, comm);
   check_root(root, x.size);
   const bool sends = x.rank == root;
@@ -571,6 +581,7 @@ void scatterv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, cons
 
 void alltoallv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls, MPI_Datatype stype,
                void* recv, const int* rcounts, const int* rdispls, MPI_Datatype rtype) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::alltoall(r, ic, send, 0, scounts, sdispls, stype, recv, 0, rcounts, rdispls, rtype);
   Ctx x = ctx(r, comm);
   if (!rcounts || !rdispls) fail(MPI_ERR_ARG, "recvcounts or rdispls is null");
   VBlocks rv(r.type(rtype, "recvtype"), recv, rcounts, rdispls, x.size, "recvcounts");
@@ -584,6 +595,7 @@ void alltoallv(Rank& r, MPI_Comm comm, const void* send, const int* scounts, con
 
 void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const std::vector<size_t>& counts,
                     MPI_Datatype type, MPI_Op op) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::reduce_scatter(r, ic, send, recv, counts, type, op);
   Ctx x = ctx(r, comm);
   const TypeDesc& t = r.type(type);
   const Reduction red = reduction(r, op, t);
@@ -620,14 +632,23 @@ int started(Rank& r, MPI_Request* request) {
 
 }  // namespace
 
-void collnet::mpi::combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, const uint8_t* in, uint8_t* inout,
-                                  size_t count) {
+void collnet::mpi::combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, MPI_Datatype handle, const uint8_t* in,
+                                  uint8_t* inout, size_t count) {
   const Reduction red = reduction(r, op, t);
-  if (red.user && !red.flat) fail(MPI_ERR_OP, "a user op cannot combine here (a predefined op is needed)");
   if (count == 0) return;
+  if (red.user && !red.flat) {  // the program's function, on the elements in their layout
+    Typed a(t, count), b(t, count);
+    unpack(t, in, count, a.base());
+    unpack(t, inout, count, b.base());
+    int len = static_cast<int>(count);
+    MPI_Datatype type = handle;
+    red.user->fn(a.base(), b.base(), &len, &type);
+    pack(t, b.base(), count, inout);
+    return;
+  }
   if (red.flat) {  // the processors' function, on the packed basic elements
     int len = static_cast<int>(red.fold_count(t, count));
-    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Datatype type = handle;
     red.user->fn(const_cast<uint8_t*>(in), inout, &len, &type);
     return;
   }
@@ -640,7 +661,10 @@ extern "C" {
 int MPI_Barrier(MPI_Comm comm) {
   return api("MPI_Barrier", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    if (!c.self) c.comm->barrier();
+    if (c.inter)
+      inter::barrier(c);
+    else if (!c.self)
+      c.comm->barrier();
   });
 }
 
@@ -673,7 +697,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
     }
     Packed a(t, inbuf, as_size(count));
     Packed b(t, inoutbuf, as_size(count), true);  // a copy, combined in place
-    combine_packed(r, op, t, a.data, b.copy.data(), as_size(count));
+    combine_packed(r, op, t, datatype, a.data, b.copy.data(), as_size(count));
     unpack(t, b.copy.data(), as_size(count), inoutbuf);
   });
 }
@@ -734,7 +758,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
   return api("MPI_Reduce_scatter", comm, [&](Rank& r) {
-    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(ctx(r, comm), recvcounts), datatype, op);
+    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(r, comm, recvcounts), datatype, op);
   });
 }
 
@@ -749,9 +773,9 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
   return api("MPI_Reduce_scatter_block", comm, [&](Rank& r) {
-    Ctx x = ctx(r, comm);
     check_count(recvcount, "recvcount");
-    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(x.size, as_size(recvcount)), datatype, op);
+    const int size = comm_size(r.comm(comm));
+    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(as_size(size), as_size(recvcount)), datatype, op);
   });
 }
 
@@ -766,7 +790,10 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ibarrier", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
-    if (!c.self) c.comm->barrier();
+    if (c.inter)
+      inter::barrier(c);
+    else if (!c.self)
+      c.comm->barrier();
     started(r, request);
   });
 }
@@ -872,7 +899,7 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ireduce_scatter", comm, [&](Rank& r) {
-    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(ctx(r, comm), recvcounts), datatype, op);
+    reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(r, comm, recvcounts), datatype, op);
     started(r, request);
   });
 }
@@ -880,9 +907,9 @@ int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ireduce_scatter_block", comm, [&](Rank& r) {
-    Ctx x = ctx(r, comm);
     check_count(recvcount, "recvcount");
-    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(x.size, as_size(recvcount)), datatype, op);
+    const int size = comm_size(r.comm(comm));
+    reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(as_size(size), as_size(recvcount)), datatype, op);
     started(r, request);
   });
 }

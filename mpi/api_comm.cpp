@@ -13,10 +13,12 @@ using namespace collnet::mpi;
 namespace {
 
 // The world ranks of a communicator, in its rank order.
+// The world ranks of its (local) group, in rank order.
 std::vector<unsigned> members(Rank& r, CommEntry& c) {
   if (c.self) return {r.world_rank()};
-  std::vector<unsigned> m(c.comm->size());
-  for (unsigned i = 0; i < m.size(); ++i) m[i] = c.comm->world_rank(i);
+  const unsigned first = c.inter ? c.inter->local_offset : 0;
+  std::vector<unsigned> m(c.inter ? c.inter->local_size : c.comm->size());
+  for (unsigned i = 0; i < m.size(); ++i) m[i] = c.comm->world_rank(first + i);
   return m;
 }
 
@@ -80,7 +82,10 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   const bool self = c.self;
   const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
   const std::optional<Cartesian> cart = c.cart;
+  std::optional<CommEntry::Inter> inter = c.inter;
+  if (inter) inter->coll = std::make_shared<collnet::driver::Communicator>(inter->coll->dup());
   const MPI_Comm out = r.add_comm(self ? *c.comm : c.comm->dup());
+  r.comm_slot(out).inter = std::move(inter);
   r.comm_slot(out).self = self;
   r.comm_slot(out).errhandler = eh;
   r.comm_slot(out).cart = cart;
@@ -92,6 +97,7 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
 
 MPI_Comm collnet::mpi::split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key) {
   CommEntry& c = r.comm(parent);
+  if (c.inter) fail(MPI_ERR_COMM, "collnet splits and creates intracommunicators only (merge the intercommunicator first)");
   const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
   MPI_Comm out = MPI_COMM_NULL;
   if (c.self) {
@@ -175,6 +181,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
       fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
     delete_comm_attributes(r, *comm);
     if (!c.self) c.comm->free();
+    if (c.inter) c.inter->coll->free();
     r.comm_slot(*comm) = CommEntry{};
     *comm = MPI_COMM_NULL;
   });

@@ -16,10 +16,15 @@ namespace {
 
 constexpr drv::Datatype kBytes = drv::Datatype::U8;
 
-// The driver rank of `rank` of communicator `c` (MPI_COMM_SELF: this rank in its world dup).
+// The driver rank of `rank` of communicator `c` (MPI_COMM_SELF: this rank in its world dup;
+// an intercommunicator: the remote group's rank), and back (a received message's source).
 unsigned peer(Rank& r, CommEntry& c, int rank) {
   if (rank == MPI_ANY_SOURCE) return drv::kAnySource;
+  if (c.inter) return c.inter->remote_offset + static_cast<unsigned>(rank);
   return c.self ? r.world_rank() : static_cast<unsigned>(rank);
+}
+int source_of(const CommEntry& c, unsigned driver_source) {
+  return c.self ? 0 : static_cast<int>(driver_source - (c.inter ? c.inter->remote_offset : 0));
 }
 unsigned tag_of(int tag) { return tag == MPI_ANY_TAG ? drv::kAnyTag : static_cast<unsigned>(tag); }
 
@@ -43,7 +48,7 @@ void check_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype
   check_count(count);
   const TypeDesc& t = r.type(type);
   check_tag(tag, false);
-  check_rank(dest, comm_size(c), "destination");
+  check_rank(dest, peer_count(c), "destination");
   check_buffer(buf, as_size(count), t);
 }
 void check_recv(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype type, int source, int tag) {
@@ -51,7 +56,7 @@ void check_recv(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_Datatype
   check_count(count);
   const TypeDesc& t = r.type(type);
   check_tag(tag, true);
-  check_rank(source, comm_size(c), "source", true);
+  check_rank(source, peer_count(c), "source", true);
   check_buffer(buf, as_size(count), t);
 }
 
@@ -66,6 +71,7 @@ RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
+  e.shift = c.inter ? c.inter->remote_offset : 0;
   if (dest == MPI_PROC_NULL) {
     e.proc_null = true;
     return e;
@@ -106,6 +112,7 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
+  e.shift = c.inter ? c.inter->remote_offset : 0;
   e.is_recv = true;
   if (source == MPI_PROC_NULL) {
     e.proc_null = true;
@@ -136,7 +143,7 @@ void complete(RequestEntry& e, MPI_Status* status) {
   const drv::Status st = e.dcomm->wait(e.req);
   if (e.on_done) e.on_done(st);
   if (e.is_recv)
-    set_status(status, e.self ? 0 : static_cast<int>(st.source), static_cast<int>(st.tag), st.bytes);
+    set_status(status, e.self ? 0 : static_cast<int>(st.source - e.shift), static_cast<int>(st.tag), st.bytes);
   else
     empty_status(status);
 }
@@ -350,10 +357,10 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return api("MPI_Probe", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
     check_tag(tag, true);
-    check_rank(source, comm_size(c), "source", true);
+    check_rank(source, peer_count(c), "source", true);
     if (source == MPI_PROC_NULL) return empty_status(status, MPI_PROC_NULL);
     const drv::Status st = c.comm->probe(peer(r, c, source), tag_of(tag));
-    set_status(status, c.self ? 0 : static_cast<int>(st.source), static_cast<int>(st.tag), st.bytes);
+    set_status(status, source_of(c, st.source), static_cast<int>(st.tag), st.bytes);
   });
 }
 
@@ -361,14 +368,14 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   return api("MPI_Iprobe", comm, [&](Rank& r) {
     CommEntry& c = r.comm(comm);
     check_tag(tag, true);
-    check_rank(source, comm_size(c), "source", true);
+    check_rank(source, peer_count(c), "source", true);
     if (source == MPI_PROC_NULL) {
       *flag = 1;
       return empty_status(status, MPI_PROC_NULL);
     }
     const std::optional<drv::Status> st = c.comm->iprobe(peer(r, c, source), tag_of(tag));
     *flag = st.has_value();
-    if (st) set_status(status, c.self ? 0 : static_cast<int>(st->source), static_cast<int>(st->tag), st->bytes);
+    if (st) set_status(status, source_of(c, st->source), static_cast<int>(st->tag), st->bytes);
   });
 }
 

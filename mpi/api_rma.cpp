@@ -71,7 +71,7 @@ void check_accumulate_op(Rank& r, MPI_Op op, const TypeDesc& t, bool fetching) {
   if (op < MPI_MAX || op > MPI_MINLOC)
     fail(MPI_ERR_OP, "an accumulate takes a predefined op or MPI_REPLACE, not op " + std::to_string(op));
   std::vector<uint8_t> a(t.packed), b(t.packed);
-  combine_packed(r, op, t, a.data(), b.data(), 0);  // refuses an op the type cannot take
+  combine_packed(r, op, t, MPI_DATATYPE_NULL, a.data(), b.data(), 0);  // refuses an op the type cannot take
 }
 
 void add_result(Rank& r, RmaOp& op, void* result, int count, MPI_Datatype type) {

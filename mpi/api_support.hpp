@@ -80,10 +80,12 @@ inline size_t as_size(int v) { return static_cast<size_t>(v); }
 // is not a member. It inherits the parent's error handler. Collective over `parent`.
 MPI_Comm split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key);
 
-// `in` combined into `inout` by the predefined op `op` (inout = in op inout), both `count`
-// packed elements of `t` (api_coll.cpp): MPI_Reduce_local's work and an accumulate's at
-// its target. MPI_ERR_OP / MPI_ERR_TYPE when the op cannot reduce the type.
-void combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, const uint8_t* in, uint8_t* inout, size_t count);
+// `in` combined into `inout` by `op` (inout = in op inout), both `count` packed elements of
+// `t`, whose handle a user op's function is given (api_coll.cpp): MPI_Reduce_local's work,
+// an accumulate's at its target, an intercommunicator's reductions. MPI_ERR_OP /
+// MPI_ERR_TYPE when the op cannot reduce the type.
+void combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, MPI_Datatype handle, const uint8_t* in, uint8_t* inout,
+                    size_t count);
 
 // A request that is complete already: a non-blocking call done when it returns.
 inline void complete_request(Rank& r, MPI_Request* request) {
@@ -95,9 +97,16 @@ inline void complete_request(Rank& r, MPI_Request* request) {
 // MPI_Finalize); api_p2p.cpp.
 void finish_pending_sends(Rank& r);
 
-// The communicator's size and this rank's place in it.
-inline int comm_size(CommEntry& c) { return c.self ? 1 : static_cast<int>(c.comm->size()); }
-inline int comm_rank(CommEntry& c) { return c.self ? 0 : static_cast<int>(c.comm->rank()); }
+// The communicator's size and this rank's place in it (the local group's, on an
+// intercommunicator).
+inline int comm_size(CommEntry& c) {
+  return c.self ? 1 : c.inter ? static_cast<int>(c.inter->local_size) : static_cast<int>(c.comm->size());
+}
+inline int comm_rank(CommEntry& c) {
+  return c.self ? 0 : static_cast<int>(c.comm->rank() - (c.inter ? c.inter->local_offset : 0));
+}
+// The ranks a message on it can address: the remote group's on an intercommunicator.
+inline int peer_count(CommEntry& c) { return c.inter ? static_cast<int>(c.inter->remote_size) : comm_size(c); }
 
 // `count` elements of `t` at `buf`, packed: the buffer itself when `t` is contiguous.
 struct Packed {

@@ -56,6 +56,14 @@ struct CommEntry {
   std::optional<Cartesian> cart;  // a Cartesian topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
   MPI_Win win = MPI_WIN_NULL;       // the window whose transport it is (its handler is the window's)
+  // An intercommunicator (intercomm.cpp): `comm` spans both groups, the one holding the
+  // lower world rank first; where each group sits in it, and a duplicate
+  // of it for the collectives' messages.
+  struct Inter {
+    unsigned local_offset = 0, local_size = 0, remote_offset = 0, remote_size = 0;
+    std::shared_ptr<driver::Communicator> coll;
+  };
+  std::optional<Inter> inter;
 };
 
 class Rank;
@@ -71,6 +79,7 @@ struct RequestEntry {
   driver::Communicator* dcomm = nullptr;             // its communicator, kept alive past MPI_Comm_free
   std::shared_ptr<driver::Communicator> keep;
   bool self = false;                                 // on MPI_COMM_SELF: sources are rank 0
+  unsigned shift = 0;                                // on an intercommunicator: the remote group's offset
   bool is_recv = false;
   bool proc_null = false;
   std::function<void(const driver::Status&)> on_done;

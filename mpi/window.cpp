@@ -65,7 +65,7 @@ void apply(Rank& r, const WindowShared& s, const WindowShared::Member& m, const 
       if (op.op == MPI_REPLACE) return unpack(t, op.data.data(), op.count, at);
       std::vector<uint8_t> now(op.count * t.packed);
       pack(t, at, op.count, now.data());
-      combine_packed(r, op.op, t, op.data.data(), now.data(), op.count);
+      combine_packed(r, op.op, t, MPI_DATATYPE_NULL, op.data.data(), now.data(), op.count);
       unpack(t, now.data(), op.count, at);
       return;
     }
