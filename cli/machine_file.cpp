@@ -128,10 +128,12 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
   }
   if (j.contains("processor")) {
     const json& p = j["processor"];
-    check_keys(p, where, "processor", {"access_cycles"});
+    check_keys(p, where, "processor", {"access_cycles", "instructions_per_cycle"});
     if (p.contains("access_cycles"))
       out.access_cycles =
           whole(p["access_cycles"], where, "processor.access_cycles", 1, sim::MachineConfig::kMaxAccessCycles);
+    if (p.contains("instructions_per_cycle"))
+      out.instructions_per_cycle = number(p["instructions_per_cycle"], where, "processor.instructions_per_cycle");
   }
   try {
     out.validate();
@@ -174,7 +176,7 @@ json machine_json(const sim::MachineConfig& m) {
            {{"latency", {{"x", m.torus_latency[0]}, {"y", m.torus_latency[1]}, {"z", m.torus_latency[2]}}},
             {"cycles_per_flit", m.torus_cycles_per_flit}}},
           {"barrier", {{"latency", m.barrier_latency}}},
-          {"processor", {{"access_cycles", m.access_cycles}}}};
+          {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}}};
 }
 
 std::string torus_links_text(const sim::MachineConfig& m) {

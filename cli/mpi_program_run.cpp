@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -24,6 +25,7 @@
 #include "cli/machine_file.hpp"
 #include "cli/usage_error.hpp"
 #include "driver/job.hpp"
+#include "mpi/compute_time.hpp"
 #include "mpi/program.hpp"
 #include "mpi/runtime.hpp"
 #include "systemc/machine.hpp"
@@ -88,23 +90,39 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
   s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks << " per node), "
     << report.cycles << " cycles (" << us << " us at " << config.clock_mhz << " MHz), wall " << report.wall_seconds
     << " s";
-  if (c.compute_scale > 0)
-    s << ", compute time scaled by " << c.compute_scale;
+  const double scale = runtime.options().compute_scale;
+  if (c.compute_scale == "auto")
+    s << ", compute time auto (scale " << scale << ": the host's " << mpi::host_instructions_per_second() / 1e9
+      << "e9 instructions/s over the processor's " << config.clock_mhz << " MHz x " << config.instructions_per_cycle
+      << ")";
+  else if (scale > 0)
+    s << ", compute time scaled by " << scale;
   else
     s << ", compute time not modelled (--compute-scale 0)";
   s << "\n";
   uint64_t min_mpi = ~0ull, max_mpi = 0, sum_mpi = 0, sent = 0;
+  uint64_t min_cpu = ~0ull, max_cpu = 0, sum_cpu = 0;
   std::map<std::string, uint64_t> calls;
   for (unsigned r = 0; r < runtime.size(); ++r) {
     const mpi::Rank& k = runtime.rank(r);
     min_mpi = std::min(min_mpi, k.mpi_cycles);
     max_mpi = std::max(max_mpi, k.mpi_cycles);
     sum_mpi += k.mpi_cycles;
+    min_cpu = std::min(min_cpu, k.compute_cycles);
+    max_cpu = std::max(max_cpu, k.compute_cycles);
+    sum_cpu += k.compute_cycles;
     sent += k.bytes_sent;
     for (const auto& [name, n] : k.calls) calls[name] += n;
   }
   s << "  cycles in MPI per rank: min " << min_mpi << ", mean " << sum_mpi / runtime.size() << ", max " << max_mpi
-    << "; bytes sent in all " << sent << "\n  calls:";
+    << "; bytes sent in all " << sent << "\n";
+  if (scale > 0) {
+    const double share = sum_cpu + sum_mpi ? 100.0 * static_cast<double>(sum_cpu) / static_cast<double>(sum_cpu + sum_mpi) : 0;
+    s << "  cycles computing per rank: min " << min_cpu << ", mean " << sum_cpu / runtime.size() << ", max "
+      << max_cpu << " (" << std::fixed << std::setprecision(1) << share << std::defaultfloat
+      << "% of the ranks' time computing, the rest in MPI)\n";
+  }
+  s << "  calls:";
   for (const auto& [name, n] : calls) s << " " << name << " " << n;
   s << "\n";
   if (end.links && (end.links->bits_flipped || !end.links->down.empty())) s << "  " << end.links->text() << "\n";
@@ -132,7 +150,8 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
   j["machine"] = machine_json(config);
   j["wall_seconds"] = report.wall_seconds;
   j["links"] = end.links->json();
-  j["compute_scale"] = c.compute_scale;
+  j["compute_scale"] = runtime.options().compute_scale;
+  j["compute_scale_auto"] = c.compute_scale == "auto";
   j["exit_status"] = end.code;
   j["aborted"] = runtime.aborted();
   j["deadlock"] = runtime.deadlocked();
@@ -174,7 +193,9 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   }
   mpi::Runtime::Options o;
   o.clock_mhz = config.clock_mhz;
-  o.compute_scale = c.compute_scale;
+  o.compute_scale = c.compute_scale == "auto"
+                        ? mpi::auto_compute_scale(config.clock_mhz, config.instructions_per_cycle)
+                        : std::stod(c.compute_scale);
   o.tag_output = c.tag_output;
   o.deadlock_cycles = static_cast<uint64_t>(c.deadlock_cycles);
   o.stop = [&machine] { machine->stop(); };

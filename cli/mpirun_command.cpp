@@ -47,7 +47,8 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
   m->add_option("--json", c.json_path, "write the per-rank report as JSON");
   m->add_flag("--tag-output", c.tag_output, "prefix every line a rank prints with [1,RANK]<stdout>: (as Open MPI)");
   m->add_option("--compute-scale", c.compute_scale,
-                "simulated time for the host time a rank computes between MPI calls, scaled by this (0: none)")
+                "time a rank computes between MPI calls: auto (the host CPU time it took, scaled by the host's speed over "
+                "the machine's processor's), a scale S >= 0 (S simulated seconds per host CPU second), or 0 (none)")
       ->capture_default_str();
   m->add_option("--deadlock-cycles", c.deadlock_cycles,
                 "report a deadlock when every rank has waited in MPI this long with no packet moving")
@@ -81,7 +82,17 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
     return mpirun_usage("-n " + std::to_string(c.ranks) + " with --tasks " + std::to_string(c.tasks) + " makes " +
                         std::to_string(c.ranks / c.tasks) + " nodes; at most " +
                         std::to_string(sim::MachineConfig::kMaxNodes) + " are supported");
-  if (c.compute_scale < 0) return mpirun_usage("--compute-scale must not be negative");
+  if (c.compute_scale != "auto") {
+    size_t used = 0;
+    double v = -1;
+    try {
+      v = std::stod(c.compute_scale, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != c.compute_scale.size() || !(v >= 0))
+      return mpirun_usage("--compute-scale " + c.compute_scale + " is neither auto nor a number >= 0");
+  }
   if (c.deadlock_cycles < 2) return mpirun_usage("--deadlock-cycles must be at least 2");
   if (c.stack_kib < 64) return mpirun_usage("--stack must be at least 64 KiB");
   const auto nodes = static_cast<unsigned>(c.ranks / c.tasks);

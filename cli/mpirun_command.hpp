@@ -32,7 +32,7 @@ struct MpirunCommand {
   std::string trace_nodes;  // "0,1,5": the nodes the trace keeps
   std::string json_path;
   bool tag_output = false;
-  double compute_scale = 0.0;
+  std::string compute_scale = "auto";  // --compute-scale: "auto" or a number >= 0 (checked by check_mpirun_command)
   long long watchdog = 2'000'000'000;
   long long deadlock_cycles = 100'000;
   long long stack_kib = 1024;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mpi/compute_time.hpp"
 #include "mpi/window.hpp"
 
 namespace collnet::mpi {
@@ -350,7 +351,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   for (std::string& a : r.args) r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
   current_ = &r;
-  r.left_call = std::chrono::steady_clock::now();
+  r.left_call = thread_cpu_seconds();
   errno = 0;  // as a process starts
   int code = 0;
   try {
@@ -456,19 +457,7 @@ void Runtime::flush_output(Rank& r) {
 
 Call::Call(const char* name) : r_(Runtime::current()) {
   r_.saved_errno = errno;  // other ranks run while this call waits
-  Runtime& rt = r_.runtime();
-  if (rt.options().compute_scale > 0) {
-    const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - r_.left_call).count();
-    const auto cycles = static_cast<uint64_t>(host * rt.options().compute_scale * rt.options().clock_mhz * 1e6);
-    if (cycles > 0 && r_.initialized) {
-      r_.compute_cycles += cycles;
-      if (r_.serving_windows)
-        compute_interruptible(r_, cycles);
-      else
-        r_.task().cpu().idle(cycles);
-      rt.set_current(r_);
-    }
-  }
+  r_.charge_compute();
   ++r_.calls[name];
   r_.in_call = name;
   r_.call_detail.clear();
@@ -483,7 +472,23 @@ Call::~Call() {
   r_.in_call = nullptr;
   ++rt.calls_left_;
   errno = r_.saved_errno;
-  r_.left_call = std::chrono::steady_clock::now();
+  r_.left_call = thread_cpu_seconds();
+}
+
+void Rank::charge_compute() {
+  const Runtime::Options& o = rt_.options();
+  if (!(o.compute_scale > 0) || !initialized) return;
+  const double now = thread_cpu_seconds();
+  const double host = now - left_call;
+  const auto cycles = static_cast<uint64_t>(host * o.compute_scale * o.clock_mhz * 1e6);
+  if (cycles == 0) return;  // the fraction of a cycle stays for the next charge
+  compute_cycles += cycles;
+  if (serving_windows)
+    compute_interruptible(*this, cycles);
+  else
+    task().cpu().idle(cycles);
+  rt_.set_current(*this);
+  left_call = thread_cpu_seconds();  // the simulation of those cycles ran on this thread too
 }
 
 }  // namespace collnet::mpi

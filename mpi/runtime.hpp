@@ -183,7 +183,10 @@ class Rank {
   // Statistics (the run's report).
   uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
   std::map<std::string, uint64_t> calls;
-  std::chrono::steady_clock::time_point left_call;  // host time its code resumed (--compute-scale)
+  double left_call = 0;  // this host thread's CPU time when its code resumed (--compute-scale)
+  // Charges the compute time since its code resumed (the processor idles that long,
+  // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
+  void charge_compute();
   int saved_errno = 0;  // its errno while other ranks run (the C library's is one for all)
   // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
   std::string pending_out[3];

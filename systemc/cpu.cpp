@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "systemc/cpu.hpp"
 
+#include <cmath>
+
 #include "firmware/torus_firmware.hpp"
 
 namespace collnet::sim {
@@ -67,7 +69,17 @@ fw::RegisterBus::Vector Cpu::read_vector(uint32_t addr, bool privileged) {
 }
 
 void Cpu::idle(uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) wait_edge();
+  if (n == 0) return;
+  // One timed wait to half a cycle before the n-th edge from now (edges fall on whole
+  // nanoseconds), then that edge: the edge n waits for edge_event() reach, without
+  // resuming this thread at every edge between.
+  if (n > 1) {
+    if (cancelled_) throw TaskCancelled{};
+    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n) - 0.5;
+    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS));
+  }
+  wait_edge();
 }
 
 void Cpu::wait_edge() {

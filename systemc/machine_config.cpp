@@ -58,6 +58,9 @@ void MachineConfig::validate() const {
   if (access_cycles < 1 || access_cycles > kMaxAccessCycles)
     throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1.." +
                                 std::to_string(kMaxAccessCycles) + " cycles");
+  if (!(instructions_per_cycle > 0) || instructions_per_cycle > kMaxInstructionsPerCycle)
+    throw std::invalid_argument("processor instructions per cycle " + std::to_string(instructions_per_cycle) +
+                                " must be above 0 and at most " + std::to_string(kMaxInstructionsPerCycle));
   if (tasks_per_node < 1 || tasks_per_node > kMaxTasksPerNode)
     throw std::invalid_argument("tasks per node " + std::to_string(tasks_per_node) + " must be 1.." +
                                 std::to_string(kMaxTasksPerNode));

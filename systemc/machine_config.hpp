@@ -49,6 +49,10 @@ struct MachineConfig {
   static void check_rate(const std::string& what, double cycles_per_flit);
 
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
+  // The processor's speed for the code an MPI program runs between calls (--compute-scale
+  // auto): sustained instructions per cycle at clock_mhz, 0 < value <= kMaxInstructionsPerCycle.
+  double instructions_per_cycle = 1.0;
+  static constexpr double kMaxInstructionsPerCycle = 16.0;
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more

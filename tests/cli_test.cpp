@@ -674,6 +674,8 @@ TEST(CliMachine, ABadMachineFileIsRefusedNamingTheKey) {
       {R"({"tree": {"cycles_per_flit": 0.5}})", "tree link rate"},
       {R"({"shape": "4x4"})", "'shape'"},
       {R"({"clock_mhz": -1})", "'clock_mhz' must be positive"},
+      {R"({"processor": {"instructions_per_cycle": 0}})", "processor instructions per cycle 0.000000 must be above 0"},
+      {R"({"processor": {"instructions_per_cycle": "fast"}})", "'processor.instructions_per_cycle'"},
       {R"({"tree": 4)", "is not valid JSON"},
       {R"([1, 2])", "must be an object"}};
   for (const auto& [text, names] : cases) {
@@ -777,6 +779,10 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"compare", "allreduce", "--algorithms", "tree,torus-bruck"}, "'torus-bruck'"},
                       UsageCase{{"compare", "allreduce", "--sizes", "8,lots"}, "lots"},
                       UsageCase{{"run", "allreduce", "--machine", "nosuch"}, "neither a preset (bgl, default)"},
+                      UsageCase{{"mpirun", "-n", "2", "--compute-scale", "fast", "--", "prog"},
+                                "--compute-scale fast is neither auto nor a number >= 0"},
+                      UsageCase{{"mpirun", "-n", "2", "--compute-scale", "-1", "--", "prog"},
+                                "--compute-scale -1 is neither auto nor a number >= 0"},
                       UsageCase{{"run", "allreduce", "--tree-latency", "61"}, "--tree-latency: must be 1..60"},
                       UsageCase{{"run", "allreduce", "--torus-latency", "4,5"}, "--torus-latency: give one latency or three"},
                       UsageCase{{"run", "allreduce", "--torus-latency", "4,x,4"}, "--torus-latency"},
