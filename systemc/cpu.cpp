@@ -77,7 +77,8 @@ void Cpu::idle(uint64_t n) {
     if (cancelled_) throw TaskCancelled{};
     const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
     const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n) - 0.5;
-    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS));
+    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), node_.wake_event());
+    if (cancelled_) throw TaskCancelled{};
   }
   wait_edge();
 }

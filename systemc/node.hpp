@@ -86,7 +86,12 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   const sc_core::sc_event& edge_event() const { return edge_; }
   // Resumes the processors waiting on edge_event() without a clock edge, now: how a run
   // that has ended lets its cancelled tasks unwind (Machine::run).
-  void wake_processors() { edge_.notify(); }
+  void wake_processors() {
+    edge_.notify();
+    wake_.notify();
+  }
+  // What a processor idling through many cycles (Cpu::idle) also waits for: wake_processors.
+  const sc_core::sc_event& wake_event() const { return wake_; }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
   // Adds both models to a waveform (scopes <node>.nd_tree_net and <node>.nd_torus_net).
@@ -153,6 +158,7 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   fw::BusRequest request_;
   uint64_t next_ticket_ = 0, serving_ = 0;
   sc_core::sc_event edge_;
+  sc_core::sc_event wake_;  // wake_processors(), for processors in a timed wait
   uint64_t cycle_ = 0;
 };
 
