@@ -125,6 +125,7 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
   s << "  calls:";
   for (const auto& [name, n] : calls) s << " " << name << " " << n;
   s << "\n";
+  for (const auto& [what, times] : runtime.mappings()) s << "  mapping: " << what << " (" << times << "x)\n";
   if (end.links && (end.links->bits_flipped || !end.links->down.empty())) s << "  " << end.links->text() << "\n";
   // MPI has no fault tolerance: a rank cut off from the others waits until the deadlock
   // report, which should say what cut it.
@@ -170,6 +171,9 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
                    {"finished", k.done}});
   }
   j["per_rank"] = per;
+  nlohmann::json maps = nlohmann::json::array();
+  for (const auto& [what, times] : runtime.mappings()) maps.push_back({{"mapping", what}, {"times", times}});
+  j["mappings"] = maps;
   return j;
 }
 

@@ -10,6 +10,7 @@
 //   job.run([](collnet::driver::Task& t) { t.world().barrier(); });
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <mutex>
 
@@ -33,6 +34,9 @@ class Task {
   unsigned node() const { return t_.node; }
   unsigned task_on_node() const { return t_.task; }
   Communicator& world() { return world_; }
+  // The machine's torus shape (X, Y, Z) and its tasks per node.
+  std::array<unsigned, 3> torus_shape() const { return t_.personality.shape; }
+  unsigned tasks_per_node() const { return t_.tasks; }
   // Cycles since the machine started.
   uint64_t cycle() const { return t_.cpu.cycle(); }
   fw::Processor& cpu() { return t_.cpu; }

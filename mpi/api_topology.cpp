@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: process topologies: MPI_Dims_create, the balanced factorisation programs use to
 // shape a grid, and Cartesian communicators. A Cartesian communicator keeps its parent's
-// rank order (reorder is allowed and not acted on: the run is the same as without it);
-// its ranks are numbered row-major, the last dimension varying fastest.
+// rank order unless reorder finds the grid is the torus's own (cartesian.hpp:
+// TorusEmbedding); its ranks are numbered row-major, the last dimension varying fastest.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -86,16 +86,33 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   });
 }
 
-int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int, MPI_Comm* comm_cart) {
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart) {
   return api("MPI_Cart_create", comm_old, [&](Rank& r) {
     CommEntry& c = r.comm(comm_old);
+    if (c.inter) fail(MPI_ERR_COMM, "comm_old is an intercommunicator");
     Cartesian k = shape(ndims, dims, periods);
     const int size = comm_size(c), rank = comm_rank(c), cells = k.size();
     if (cells > size)
       fail(MPI_ERR_DIMS, "the grid has " + std::to_string(cells) + " places and the communicator " +
                              std::to_string(size) + " ranks");
-    // The first `cells` ranks, in their order; the others get MPI_COMM_NULL.
-    *comm_cart = make_cart(r, comm_old, rank < cells, 0, rank, std::move(k));
+    // reorder: a grid of the whole machine whose dimensions are its axes takes each rank's
+    // place on the torus (TorusEmbedding), as Blue Gene's MPI mapped grids; otherwise, and
+    // without reorder, the first `cells` ranks in their order (the others get MPI_COMM_NULL).
+    const collnet::driver::Task& t = r.task();
+    const std::array<unsigned, 3> torus = t.torus_shape();
+    const bool whole = !c.self && size == static_cast<int>(r.runtime().size()) && cells == size;
+    std::optional<TorusEmbedding> e = reorder && whole ? embed(k, torus, t.tasks_per_node()) : std::nullopt;
+    if (reorder && rank == 0) {
+      const std::string machine = std::to_string(torus[0]) + "x" + std::to_string(torus[1]) + "x" +
+                                  std::to_string(torus[2]) + " (" + std::to_string(t.tasks_per_node()) + " per node)";
+      std::string grid;
+      for (size_t i = 0; i < k.dims.size(); ++i) grid += (i ? "x" : "") + std::to_string(k.dims[i]);
+      r.runtime().note_mapping(e ? "MPI_Cart_create reordered " + e->text(k) + " of the torus " + machine
+                                 : "MPI_Cart_create kept rank order: grid " + grid + (whole ? " is not the torus " + machine + "'s axes" : " does not span the machine"));
+    }
+    const int key = e ? e->rank_of(k, r.world_rank(), torus, t.tasks_per_node()) : rank;
+    *comm_cart = make_cart(r, comm_old, e || rank < cells, 0, key, std::move(k));
   });
 }
 

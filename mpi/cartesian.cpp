@@ -41,4 +41,56 @@ std::pair<int, int> Cartesian::shift(int rank, int dim, int disp) const {
   return {source, rank_at(at)};
 }
 
+std::optional<TorusEmbedding> embed(const Cartesian& k, const std::array<unsigned, 3>& shape, unsigned tasks) {
+  // The machine's axes longer than 1: X, Y, Z and the tasks. Each grid dimension longer
+  // than 1 takes the first unused one of its length, or else a torus axis with the tasks
+  // inside it (a length of axis x tasks: the node's tasks side by side, then the next
+  // node along the axis, as Blue Gene/L's virtual-node mode mapped TXYZ); every such axis
+  // must be taken.
+  const unsigned lengths[4] = {shape[0], shape[1], shape[2], tasks};
+  bool used[4] = {false, false, false, false};
+  TorusEmbedding e;
+  for (int d : k.dims) {
+    int found = -1;
+    if (d > 1)
+      for (int a = 0; a < 4 && found < 0; ++a)
+        if (!used[a] && lengths[a] == static_cast<unsigned>(d)) found = a;
+    if (d > 1 && found < 0 && tasks > 1 && !used[3])
+      for (int a = 0; a < 3 && found < 0; ++a)
+        if (!used[a] && lengths[a] > 1 && lengths[a] * tasks == static_cast<unsigned>(d)) found = 4 + a;
+    if (d > 1 && found < 0) return std::nullopt;
+    if (found >= 4) used[3] = true;
+    if (found >= 0) used[found % 4] = true;
+    e.axis.push_back(found);
+  }
+  for (int a = 0; a < 4; ++a)
+    if (lengths[a] > 1 && !used[a]) return std::nullopt;
+  return e;
+}
+
+int TorusEmbedding::rank_of(const Cartesian& k, unsigned world, const std::array<unsigned, 3>& shape,
+                            unsigned tasks) const {
+  const unsigned node = world / tasks;
+  const unsigned place[4] = {node % shape[0], (node / shape[0]) % shape[1], node / (shape[0] * shape[1]),
+                             world % tasks};
+  std::vector<int> c(k.dims.size(), 0);
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (axis[i] >= 4)
+      c[i] = static_cast<int>(place[axis[i] - 4] * tasks + place[3]);
+    else if (axis[i] >= 0)
+      c[i] = static_cast<int>(place[axis[i]]);
+  }
+  return k.rank_at(c);
+}
+
+std::string TorusEmbedding::text(const Cartesian& k) const {
+  static const char* const names[7] = {"x", "y", "z", "tasks", "tasks+x", "tasks+y", "tasks+z"};
+  std::string grid, along;
+  for (size_t i = 0; i < k.dims.size(); ++i) {
+    grid += (i ? "x" : "") + std::to_string(k.dims[i]);
+    along += std::string(i ? "," : "") + (axis[i] < 0 ? "-" : names[axis[i]]);
+  }
+  return "grid " + grid + " along " + along;
+}
+
 }  // namespace collnet::mpi

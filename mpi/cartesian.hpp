@@ -3,6 +3,9 @@
 // it wraps. Ranks are numbered row-major, the last dimension varying fastest.
 #pragma once
 
+#include <array>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,5 +25,20 @@ struct Cartesian {
   // kOffGrid off a non-periodic edge.
   std::pair<int, int> shift(int rank, int dim, int disp) const;
 };
+
+// Where a grid's ranks go on the machine (MPI_Cart_create with reorder). When the grid's
+// dimensions, those of 1 aside, are the torus's X, Y and Z and the node's tasks (if more
+// than one) in some order, each follows one of them: `axis[i]` is 0, 1, 2 for X, Y, Z, 3
+// for the tasks of a node, 4 + a for torus axis a with the node's tasks inside it (a
+// length of tasks x that axis's), -1 for a dimension of 1. A rank then sits at the grid
+// coordinates of its own place on the machine, so Cartesian neighbours are torus
+// neighbours one hop apart (or tasks of one node), wrap-around included.
+struct TorusEmbedding {
+  std::vector<int> axis;
+  // The grid rank of world rank `world` (node `world / tasks`, at fw::TorusLayout's place).
+  int rank_of(const Cartesian& k, unsigned world, const std::array<unsigned, 3>& shape, unsigned tasks) const;
+  std::string text(const Cartesian& k) const;  // "grid 4x4x4: dims 0,1,2 along z,y,x"
+};
+std::optional<TorusEmbedding> embed(const Cartesian& k, const std::array<unsigned, 3>& shape, unsigned tasks);
 
 }  // namespace collnet::mpi

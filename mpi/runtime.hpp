@@ -267,12 +267,18 @@ class Runtime {
   Options options_;
 
  public:
+  // How the run placed ranks where a program let it (MPI_Cart_create with reorder): each
+  // description and how many times it happened, for the report.
+  void note_mapping(const std::string& what) { ++mappings_[what]; }
+  const std::map<std::string, unsigned>& mappings() const { return mappings_; }
+
   // Windows being made and in use, by serial (window.cpp): how their members find the
   // state they share.
   std::map<uint64_t, std::shared_ptr<WindowShared>> windows;
   uint64_t window_serial = 0;
 
  private:
+  std::map<std::string, unsigned> mappings_;
   int attributes_[MPI_APPNUM + 1] = {};
   std::vector<std::unique_ptr<Rank>> ranks_;
   Rank* current_ = nullptr;

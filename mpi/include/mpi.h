@@ -258,6 +258,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
 int MPI_Comm_remote_size(MPI_Comm comm, int* size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
+/* Communicators and groups, continued */
 int MPI_Comm_free(MPI_Comm* comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
@@ -300,6 +301,7 @@ int MPI_Type_free_keyval(int* type_keyval);
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+/* Communicators and groups, continued */
 int MPI_Comm_set_name(MPI_Comm comm, const char* name);
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen);
 int MPI_Group_size(MPI_Group group, int* size);
@@ -522,6 +524,7 @@ int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
 int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request* request);
+/* Datatypes, continued */
 int MPI_Get_address(const void* location, MPI_Aint* address);
 
 /* Operations */

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 COMPARED = ["env", "p2p", "nonblocking", "probe", "collectives", "vcollectives", "reductions", "scan", "comm",
             "datatypes", "userop", "errors", "globals", "ring", "process_state", "info", "cart", "packing", "persistent",
-            "rma", "intercomm"]
+            "rma", "intercomm", "coll_driver"]
 # The command line a program runs with (the same under Open MPI).
 ARGS = {"process_state": ["-s", "64", "--iters=5", "input.dat", "-v", "--name=x", "--", "-i"]}
 
@@ -203,6 +203,14 @@ def behaviour(a, work):
     expect(cycles[0][0] == 0 and cycles[1][0] == 0 and cycles[0][2] == 0 and cycles[1][2] > 100000 and
            cycles[1][1] > cycles[0][1] + 100000,
            "--compute-scale 1 turns the host time between calls into simulated cycles (%s)" % (cycles,))
+    # A benchmark written as suites are: getopt_long options, MPI_Alloc_mem buffers, one-sided
+    # put/get under locks, send/recv and collectives; every test checks its data.
+    rc, out, err = run(mpirun + ["-n", "4", "--", build(a.mpicc, "bench", work), "-m", "8:256", "--iterations=3",
+                                 "-x", "1", "--tests", "latency,put,get,allreduce,bcast,alltoall"])
+    rows = re.findall(r"^(\w+)\s+(\d+)\s+[\d.]+$", out, re.M)
+    expect(rc == 0 and len(rows) == 6 * 6 and "checks passed" in out and
+           {t for t, _ in rows} == {"latency", "put", "get", "allreduce", "bcast", "alltoall"},
+           "the suite-style benchmark runs unmodified: %d rows (%s)" % (len(rows), err.splitlines()[-1:]))
     # The default (auto): a loop of real work timed with MPI_Wtime on one rank takes time;
     # with --machine bgl the report splits each rank's time into computing and MPI.
     src = os.path.join(work, "wtime.c")

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes docs/mpi-functions.md: every MPI_ function mpi/include/mpi.h declares (so every
+one a program can link), what it runs as on collnet and what it does not do. The area
+a function belongs to is the mpi.h section it is declared under; AREAS says what the
+functions of an area run as, NOTES what one function adds or leaves out. --check fails
+(naming it) when a function has no area, or when the file is not what this would write.
+
+    scripts/mpi_function_table.py           # write the table
+    scripts/mpi_function_table.py --check   # ctest MPI.FunctionTableIsCurrent
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEADER = os.path.join(ROOT, "mpi", "include", "mpi.h")
+OUT = os.path.join(ROOT, "docs", "mpi-functions.md")
+
+# mpi.h's section comment (its first words) -> (area, what the functions run as).
+AREAS = [
+    ("Environment", "environment", "the rank's own state in `mpi::Rank`; no simulated time"),
+    ("Info objects", "info", "(key, value) lists of the rank's; collnet acts on no hint"),
+    ("Errors", "errors", "the communicator's error handler (`Rank::raise`)"),
+    ("MPI-1's names", "errors", "the MPI-2 functions of the same meaning"),
+    ("Error classes and codes", "errors", "codes and texts of the rank's (classes 64..127)"),
+    ("Communicators and groups", "communicators",
+     "the driver's communicators (split, dup, free: a class route when one is free, the torus otherwise); "
+     "groups are lists of world ranks"),
+    ("Collective over the group", "communicators", "`driver::Communicator::of_members`: no class route"),
+    ("Intercommunicators", "intercommunicators", "a driver communicator over both groups (`mpi/intercomm.hpp`)"),
+    ("Attributes of the program", "attributes", "the rank's keyvals and values; callbacks on dup and free"),
+    ("Point-to-point", "point-to-point",
+     "the node's point-to-point engine: eager or rendezvous over the torus, node memory between tasks"),
+    ("Persistent requests", "point-to-point", "the same operation, restarted by `MPI_Start`"),
+    ("Collectives", "collectives",
+     "the driver's collective: the combining network when the communicator has a class route and the op "
+     "maps onto the ALU, a torus algorithm otherwise (`auto`)"),
+    ("Non-blocking collectives", "collectives", "the blocking collective; complete when it returns"),
+    ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
+    ("Packing", "datatypes", "collnet's packed format (the bytes in type-map order)"),
+    ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),
+    ("Neighbourhood collectives", "topologies", "point-to-point messages to the neighbours"),
+    ("Operations", "ops", "the rank's user ops: folded by the processors along a binomial tree"),
+    ("One-sided", "one-sided",
+     "messages over the torus that the target's processor applies (docs/mpi.md#one-sided-communication)"),
+    ("Request-based operations", "one-sided", "the operation, then a flush: complete when it returns"),
+]
+
+# Function -> (what it runs as, what it does not do); either may be None (the area's / nothing).
+NOTES = {
+    "MPI_Init_thread": (None, "provides MPI_THREAD_SINGLE whatever is asked: a rank is one thread"),
+    "MPI_Query_thread": (None, "always MPI_THREAD_SINGLE"),
+    "MPI_Wtime": ("simulated cycles at the report clock, after charging the compute time since the last call",
+                  None),
+    "MPI_Wtick": ("one cycle at the report clock", None),
+    "MPI_Abort": ("ends the whole run with the code", "only MPI_COMM_WORLD's ranks exist: any comm ends all"),
+    "MPI_Alloc_mem": ("host memory", "hints ignored; no special memory"),
+    "MPI_Get_processor_name": ("collnet-nodeN, the rank's node", None),
+    "MPI_Comm_split_type": ("MPI_COMM_TYPE_SHARED: the ranks of one node", "no other split type"),
+    "MPI_Comm_idup": ("MPI_Comm_dup; complete when it returns", None),
+    "MPI_Comm_create": ("a split with the group's order as key", None),
+    "MPI_Rsend": ("a standard send", "no ready-mode protocol"),
+    "MPI_Irsend": ("a standard send", "no ready-mode protocol"),
+    "MPI_Rsend_init": ("a standard send, persistent", "no ready-mode protocol"),
+    "MPI_Ssend": ("rendezvous always: complete once matched", None),
+    "MPI_Bsend": ("copied into the attached buffer's room, then sent", None),
+    "MPI_Reduce_local": ("`driver::reduce_local`: the values a two-rank collective gives", None),
+    "MPI_Scan": (None, "not on an intercommunicator (MPI_ERR_COMM)"),
+    "MPI_Exscan": (None, "not on an intercommunicator (MPI_ERR_COMM)"),
+    "MPI_Alltoallw": ("each block packed, moved as MPI_Alltoallv moves bytes", "not on an intercommunicator"),
+    "MPI_Ialltoallw": (None, "not on an intercommunicator"),
+    "MPI_Cart_create": ("reorder places a grid whose dimensions are the machine's axes on the torus "
+                        "(cartesian.hpp: TorusEmbedding; the run report says which mapping)",
+                        "no folded embeddings (a grid of other shape keeps rank order)"),
+    "MPI_Cart_map": ("the rank in row-major order", "MPI_UNDEFINED outside the grid"),
+    "MPI_Dims_create": ("Open MPI's factorisation", None),
+    "MPI_Topo_test": (None, "no graph topologies: MPI_CART or MPI_UNDEFINED"),
+    "MPI_Type_get_true_extent": (None, "a (value, index) pair counts its padding"),
+    "MPI_Type_match_size": ("the C types", None),
+    "MPI_Win_allocate_shared": ("one block for the node's ranks, in rank order", "ranks of one node only"),
+    "MPI_Win_flush_local": ("MPI_Win_flush (complete at the target too)", None),
+    "MPI_Win_flush_local_all": ("MPI_Win_flush_all", None),
+    "MPI_Win_sync": ("nothing: the memory model is unified", None),
+    "MPI_Win_lock": ("exclusive: a request and its grant; shared: taken with the first operations", None),
+    "MPI_Win_set_info": (None, "hints kept nowhere"),
+    "MPI_Win_get_info": ("an empty info object", None),
+    "MPI_Op_create": (None, "not usable in one-sided accumulates (predefined ops only, as MPI says)"),
+    "MPI_Errhandler_free": ("nothing to free: handlers live as long as the rank", None),
+}
+
+
+def functions():
+    """(name, section) for every MPI_ function mpi.h declares, in its order."""
+    out, section = [], None
+    for line in open(HEADER):
+        m = re.match(r"/\* (.*)", line)
+        if m:
+            section = m.group(1)
+        m = re.match(r"(?:int|double) (MPI_\w+)\(", line)
+        if m:
+            out.append((m.group(1), section))
+    return out
+
+
+def area(section):
+    for prefix, name, runs_as in AREAS:
+        if section and section.startswith(prefix):
+            return name, runs_as
+    return None
+
+
+def table():
+    rows, missing = [], []
+    for name, section in functions():
+        a = area(section)
+        if a is None:
+            missing.append("%s (under '%s')" % (name, section))
+            continue
+        runs_as, limits = NOTES.get(name, (None, None))
+        rows.append("| `%s` | %s | %s | %s |" % (name, a[0], runs_as or a[1], limits or ""))
+    return rows, missing
+
+
+def text(rows):
+    return ("# Every MPI function collnet has\n\n"
+            "<!-- Written by scripts/mpi_function_table.py from mpi/include/mpi.h; edit the script. -->\n\n"
+            "Every `MPI_` function a program compiled with `collnet-mpicc` can call (%d, each with its\n"
+            "`PMPI_` twin): what it runs as on the simulated machine and what it does not do. A\n"
+            "function not here fails the program's link, naming it ([mpi.md](mpi.md)).\n\n"
+            "| function | area | runs as | does not |\n| --- | --- | --- | --- |\n" % len(rows) +
+            "\n".join(rows) + "\n")
+
+
+def main():
+    rows, missing = table()
+    if missing:
+        sys.exit("mpi_function_table: no area for " + ", ".join(missing) + " (add its mpi.h section to AREAS)")
+    want = text(rows)
+    if "--check" in sys.argv[1:]:
+        have = open(OUT).read() if os.path.exists(OUT) else ""
+        if have != want:
+            sys.exit("mpi_function_table: docs/mpi-functions.md is not current: run scripts/mpi_function_table.py")
+        print("mpi_function_table: %d functions, the table is current" % len(rows))
+        return
+    with open(OUT, "w") as f:
+        f.write(want)
+    print("mpi_function_table: wrote docs/mpi-functions.md (%d functions)" % len(rows))
+
+
+if __name__ == "__main__":
+    main()
