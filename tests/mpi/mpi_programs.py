@@ -211,6 +211,18 @@ def behaviour(a, work):
     expect(rc == 0 and len(rows) == 6 * 6 and "checks passed" in out and
            {t for t, _ in rows} == {"latency", "put", "get", "allreduce", "bcast", "alltoall"},
            "the suite-style benchmark runs unmodified: %d rows (%s)" % (len(rows), err.splitlines()[-1:]))
+    # MPI_Cart_create with reorder: a grid that is the torus's axes in another order takes
+    # each rank's place on the torus; its halo exchange is faster than the grid in rank order.
+    halo = os.path.join(work, "halo")
+    subprocess.run([a.mpicc, "-O2", "-o", halo, os.path.join(HERE, "..", "..", "examples", "mpi", "halo.c")],
+                   check=True)
+    rc, out, err = run(mpirun + ["-n", "16", "--torus", "4x2x2", "--", halo, "4", "2", "2", "4", "2", "2"])
+    got = {int(m.group(1)): (float(m.group(2)), int(m.group(3)))
+           for m in re.finditer(r"reorder (\d): .*: (\d+) cycles .* at most (\d+) hops", out)}
+    expect(rc == 0 and got.get(1, (0, 9))[1] == 1 and got.get(0, (0, 0))[1] > 1 and got[1][0] < got[0][0] and
+           "mapping: MPI_Cart_create reordered grid 4x2x2 along x,y,z" in err,
+           "MPI_Cart_create reorder puts Cartesian neighbours one torus hop apart, and the halo exchange is "
+           "faster (%s; %s)" % (got, [l for l in err.splitlines() if "mapping" in l]))
     # The default (auto): a loop of real work timed with MPI_Wtime on one rank takes time;
     # with --machine bgl the report splits each rank's time into computing and MPI.
     src = os.path.join(work, "wtime.c")
