@@ -930,4 +930,83 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
   });
 }
 
+
+// ------------------------------------------------ persistent collectives (MPI-4)
+// Each MPI_Start runs the blocking collective with the arguments given here; the request
+// is then complete. The info's hints are kept nowhere.
+
+#define COLLNET_PERSISTENT(name, comm, info, request, call)                    \
+  return api(name, comm, [&](Rank& r) {                                        \
+    if (info != MPI_INFO_NULL) r.info(info);                                   \
+    if (!request) fail(MPI_ERR_ARG, "request is null");                        \
+    r.comm(comm);                                                              \
+    *request = make_persistent(r, [=](Rank& rr) {                              \
+      call;                                                                    \
+      return RequestEntry{};                                                   \
+    });                                                                        \
+  })
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Barrier_init", comm, info, request, {
+    CommEntry& c = rr.comm(comm);
+    if (c.inter)
+      inter::barrier(c);
+    else if (!c.self)
+      c.comm->barrier();
+  });
+}
+int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Bcast_init", comm, info, request, bcast(rr, comm, buffer, count, datatype, root));
+}
+int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Reduce_init", comm, info, request,
+                     reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, root));
+}
+int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Allreduce_init", comm, info, request,
+                     reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt));
+}
+int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Gather_init", comm, info, request,
+                     gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+}
+int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Allgather_init", comm, info, request,
+                     gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt));
+}
+int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Scatter_init", comm, info, request,
+                     scatter(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+}
+int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Alltoall_init", comm, info, request,
+                     alltoall(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+}
+int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Scan_init", comm, info, request, scan(rr, comm, sendbuf, recvbuf, count, datatype, op, true));
+}
+int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Exscan_init", comm, info, request,
+                     scan(rr, comm, sendbuf, recvbuf, count, datatype, op, false));
+}
+int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Reduce_scatter_block_init", comm, info, request, {
+    check_count(recvcount, "recvcount");
+    const int size = comm_size(rr.comm(comm));
+    reduce_scatter(rr, comm, sendbuf, recvbuf, std::vector<size_t>(as_size(size), as_size(recvcount)), datatype, op);
+  });
+}
+
+#undef COLLNET_PERSISTENT
+
 }  // extern "C"

@@ -221,10 +221,7 @@ int persistent(const char* name, MPI_Comm comm, MPI_Request* request, std::funct
   return api(name, comm, [&](Rank& r) {
     if (!request) fail(MPI_ERR_ARG, "request is null");
     check(r);  // the arguments, now, as the standard's calls do
-    RequestEntry e;
-    e.start = std::move(start);
-    e.active = false;
-    *request = r.add_request(std::move(e));
+    *request = make_persistent(r, std::move(start));
   });
 }
 
@@ -254,6 +251,13 @@ void start(Rank& r, MPI_Request q) {
 }
 
 }  // namespace
+
+MPI_Request collnet::mpi::make_persistent(Rank& r, std::function<RequestEntry(Rank&)> start) {
+  RequestEntry e;
+  e.start = std::move(start);
+  e.active = false;
+  return r.add_request(std::move(e));
+}
 
 void collnet::mpi::finish_pending_sends(Rank& r) {
   for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ inline void complete_request(Rank& r, MPI_Request* request) {
   if (!request) fail(MPI_ERR_ARG, "request is null");
   *request = r.add_request(RequestEntry{});
 }
+
+// A persistent request, inactive: MPI_Start runs `start` for the operation it begins
+// (api_p2p.cpp; the persistent sends and receives, and the persistent collectives).
+MPI_Request make_persistent(Rank& r, std::function<RequestEntry(Rank&)> start);
 
 // Completes the rank's buffered and freed sends still going (MPI_Buffer_detach,
 // MPI_Finalize); api_p2p.cpp.

@@ -37,6 +37,7 @@ AREAS = [
      "the driver's collective: the combining network when the communicator has a class route and the op "
      "maps onto the ALU, a torus algorithm otherwise (`auto`)"),
     ("Non-blocking collectives", "collectives", "the blocking collective; complete when it returns"),
+    ("Persistent collectives", "collectives", "MPI_Start runs the blocking collective; complete when it returns"),
     ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
     ("Packing", "datatypes", "collnet's packed format (the bytes in type-map order)"),
     ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),

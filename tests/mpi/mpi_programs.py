@@ -309,6 +309,22 @@ def behaviour(a, work):
                      '  printf("%d %d\\n", e == MPI_ERRORS_RETURN, rc != MPI_SUCCESS); MPI_Finalize(); return 0; }\n')
     rc, out, err = run(mpirun + ["-n", "2", "--", mpi1])
     expect(rc == 0 and out.split() == ["1", "1", "1", "1"], "MPI_Errhandler_set/get, MPI-1's names, work (%s)" % out)
+    # MPI-4's persistent collectives (Open MPI 4.1 has them only as MPIX_): set up once,
+    # started three times with the buffer changed between starts.
+    pc = build_source(a.mpicc, work, "pcoll",
+                      '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { int r, n, x, s, b = 0, ok = 1;\n'
+                      '  MPI_Request q[3]; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                      '  MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
+                      '  MPI_Allreduce_init(&x, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]);\n'
+                      '  MPI_Bcast_init(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]);\n'
+                      '  MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &q[2]);\n'
+                      '  for (int it = 1; it <= 3; it++) { x = r * it; b = r == 0 ? 10 * it : -1;\n'
+                      '    MPI_Startall(3, q); MPI_Waitall(3, q, MPI_STATUSES_IGNORE);\n'
+                      '    ok &= s == it * n * (n - 1) / 2 && b == 10 * it && q[0] != MPI_REQUEST_NULL; }\n'
+                      '  for (int i = 0; i < 3; i++) MPI_Request_free(&q[i]);\n'
+                      '  printf("%d\\n", ok); MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "4", "--", pc])
+    expect(rc == 0 and out.split() == ["1"] * 4, "persistent collectives started three times (%s %s)" % (out, err[-300:]))
     # MPI_Type_get_contents gives back a type's constructor arguments, a derived member as a
     # new handle.
     contents = build_source(a.mpicc, work, "contents",
