@@ -82,6 +82,7 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   const bool self = c.self;
   const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
   const std::optional<Cartesian> cart = c.cart;
+  const std::optional<Graph> graph = c.graph;
   std::optional<CommEntry::Inter> inter = c.inter;
   if (inter) inter->coll = std::make_shared<collnet::driver::Communicator>(inter->coll->dup());
   const MPI_Comm out = r.add_comm(self ? *c.comm : c.comm->dup());
@@ -89,6 +90,7 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   r.comm_slot(out).self = self;
   r.comm_slot(out).errhandler = eh;
   r.comm_slot(out).cart = cart;
+  r.comm_slot(out).graph = graph;
   copy_comm_attributes(r, comm, out);
   return out;
 }

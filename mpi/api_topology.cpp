@@ -11,12 +11,22 @@
 #include "mpi/api_support.hpp"
 
 using namespace collnet::mpi;
+namespace drv = collnet::driver;
 
 namespace {
 
 const Cartesian& cart_of(CommEntry& c) {
   if (!c.cart) fail(MPI_ERR_TOPOLOGY, "the communicator has no Cartesian topology (MPI_Cart_create)");
   return *c.cart;
+}
+
+// The communicator's graph topology (`distributed`: a distributed graph one is wanted,
+// which a graph one also answers for, as MPI_Dist_graph_neighbors does on both).
+const Graph& graph_of(CommEntry& c, bool distributed) {
+  if (!c.graph || (!distributed && c.graph->distributed))
+    fail(MPI_ERR_TOPOLOGY, std::string("the communicator has no ") + (distributed ? "graph" : "MPI_Graph_create") +
+                               " topology");
+  return *c.graph;
 }
 
 int or_proc_null(int rank) { return rank == Cartesian::kOffGrid ? MPI_PROC_NULL : rank; }
@@ -204,7 +214,186 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 }
 
 int MPI_Topo_test(MPI_Comm comm, int* status) {
-  return api("MPI_Topo_test", comm, [&](Rank& r) { *status = r.comm(comm).cart ? MPI_CART : MPI_UNDEFINED; });
+  return api("MPI_Topo_test", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    *status = c.cart ? MPI_CART : c.graph ? (c.graph->distributed ? MPI_DIST_GRAPH : MPI_GRAPH) : MPI_UNDEFINED;
+  });
+}
+
+// ------------------------------------------------ graph topologies
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int,
+                     MPI_Comm* comm_graph) {
+  return api("MPI_Graph_create", comm_old, [&](Rank& r) {
+    CommEntry& c = r.comm(comm_old);
+    if (c.inter) fail(MPI_ERR_COMM, "comm_old is an intercommunicator");
+    const int size = comm_size(c), rank = comm_rank(c);
+    if (nnodes < 0 || nnodes > size)
+      fail(MPI_ERR_ARG, "nnodes " + std::to_string(nnodes) + " is not 0.." + std::to_string(size));
+    Graph g;
+    for (int i = 0; i < nnodes; ++i) {
+      if (index[i] < (i ? index[i - 1] : 0)) fail(MPI_ERR_ARG, "index[" + std::to_string(i) + "] decreases");
+      g.index.push_back(index[i]);
+    }
+    const int nedges = nnodes ? index[nnodes - 1] : 0;
+    for (int e = 0; e < nedges; ++e) {
+      if (edges[e] < 0 || edges[e] >= nnodes)
+        fail(MPI_ERR_ARG, "edges[" + std::to_string(e) + "] " + std::to_string(edges[e]) + " is not a node (0.." +
+                              std::to_string(nnodes - 1) + ")");
+      g.edges.push_back(edges[e]);
+    }
+    if (rank < nnodes) {
+      g.sources.assign(g.edges.begin() + (rank ? index[rank - 1] : 0), g.edges.begin() + index[rank]);
+      g.destinations = g.sources;
+    }
+    const MPI_Comm out = split_comm(r, comm_old, rank < nnodes, 0, rank);
+    if (out != MPI_COMM_NULL) r.comm_slot(out).graph = std::move(g);
+    *comm_graph = out;
+  });
+}
+
+int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
+  return api("MPI_Graphdims_get", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), false);
+    *nnodes = static_cast<int>(g.index.size());
+    *nedges = static_cast<int>(g.edges.size());
+  });
+}
+
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+  return api("MPI_Graph_get", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), false);
+    for (size_t i = 0; i < g.index.size() && static_cast<int>(i) < maxindex; ++i) index[i] = g.index[i];
+    for (size_t e = 0; e < g.edges.size() && static_cast<int>(e) < maxedges; ++e) edges[e] = g.edges[e];
+  });
+}
+
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
+  return api("MPI_Graph_neighbors_count", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), false);
+    check_rank(rank, static_cast<int>(g.index.size()), "rank");
+    *nneighbors = g.index[as_size(rank)] - (rank ? g.index[as_size(rank) - 1] : 0);
+  });
+}
+
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+  return api("MPI_Graph_neighbors", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), false);
+    check_rank(rank, static_cast<int>(g.index.size()), "rank");
+    const int first = rank ? g.index[as_size(rank) - 1] : 0;
+    for (int e = first, k = 0; e < g.index[as_size(rank)] && k < maxneighbors; ++e, ++k) neighbors[k] = g.edges[as_size(e)];
+  });
+}
+
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int[], const int[], int* newrank) {
+  return api("MPI_Graph_map", comm, [&](Rank& r) {
+    const int rank = comm_rank(r.comm(comm));
+    *newrank = rank < nnodes ? rank : MPI_UNDEFINED;
+  });
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int, MPI_Comm* comm_dist_graph) {
+  return api("MPI_Dist_graph_create_adjacent", comm_old, [&](Rank& r) {
+    CommEntry& c = r.comm(comm_old);
+    if (c.inter) fail(MPI_ERR_COMM, "comm_old is an intercommunicator");
+    if (info != MPI_INFO_NULL) r.info(info);
+    if (indegree < 0 || outdegree < 0) fail(MPI_ERR_ARG, "a degree is negative");
+    const int size = comm_size(c);
+    Graph g;
+    g.distributed = true;
+    g.weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
+    for (int i = 0; i < indegree; ++i) {
+      check_rank(sources[i], size, "a sources entry");
+      g.sources.push_back(sources[i]);
+      if (g.weighted && sourceweights != MPI_WEIGHTS_EMPTY) g.source_weights.push_back(sourceweights[i]);
+    }
+    for (int i = 0; i < outdegree; ++i) {
+      check_rank(destinations[i], size, "a destinations entry");
+      g.destinations.push_back(destinations[i]);
+      if (g.weighted && destweights != MPI_WEIGHTS_EMPTY) g.destination_weights.push_back(destweights[i]);
+    }
+    const MPI_Comm out = split_comm(r, comm_old, true, 0, comm_rank(c));
+    r.comm_slot(out).graph = std::move(g);
+    *comm_dist_graph = out;
+  });
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int, MPI_Comm* comm_dist_graph) {
+  return api("MPI_Dist_graph_create", comm_old, [&](Rank& r) {
+    CommEntry& c = r.comm(comm_old);
+    if (c.inter || c.self) fail(MPI_ERR_COMM, "comm_old must be an intracommunicator of several ranks or the world");
+    if (info != MPI_INFO_NULL) r.info(info);
+    if (n < 0) fail(MPI_ERR_ARG, "n " + std::to_string(n) + " is negative");
+    const int size = comm_size(c), me = comm_rank(c);
+    const bool weighted = weights != MPI_UNWEIGHTED;
+    // This rank's edges (source, destination, weight), then everyone's, in rank order.
+    std::vector<int64_t> mine;
+    for (int i = 0, at = 0; i < n; ++i) {
+      check_rank(sources[i], size, "a sources entry");
+      if (degrees[i] < 0) fail(MPI_ERR_ARG, "degrees[" + std::to_string(i) + "] is negative");
+      for (int k = 0; k < degrees[i]; ++k, ++at) {
+        check_rank(destinations[at], size, "a destinations entry");
+        mine.insert(mine.end(), {sources[i], destinations[at], weighted && weights != MPI_WEIGHTS_EMPTY ? weights[at] : 1});
+      }
+    }
+    drv::Communicator& dc = *c.comm;
+    const uint64_t count = mine.size();
+    std::vector<uint64_t> counts(as_size(size));
+    dc.allgather(&count, counts.data(), 1, drv::Datatype::U64);
+    std::vector<size_t> sizes, displs;
+    size_t total = 0;
+    for (uint64_t k : counts) {
+      sizes.push_back(k);
+      displs.push_back(total);
+      total += k;
+    }
+    std::vector<int64_t> all(total);
+    dc.allgatherv(mine.data(), mine.size(), all.data(), sizes, displs, drv::Datatype::I64);
+    Graph g;
+    g.distributed = true;
+    g.weighted = weighted;
+    for (size_t e = 0; e + 2 < all.size(); e += 3) {
+      if (all[e + 1] == me) {
+        g.sources.push_back(static_cast<int>(all[e]));
+        if (weighted) g.source_weights.push_back(static_cast<int>(all[e + 2]));
+      }
+      if (all[e] == me) {
+        g.destinations.push_back(static_cast<int>(all[e + 1]));
+        if (weighted) g.destination_weights.push_back(static_cast<int>(all[e + 2]));
+      }
+    }
+    const MPI_Comm out = split_comm(r, comm_old, true, 0, me);
+    r.comm_slot(out).graph = std::move(g);
+    *comm_dist_graph = out;
+  });
+}
+
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
+  return api("MPI_Dist_graph_neighbors_count", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), true);
+    *indegree = static_cast<int>(g.sources.size());
+    *outdegree = static_cast<int>(g.destinations.size());
+    *weighted = g.weighted;
+  });
+}
+
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                             int destinations[], int destweights[]) {
+  return api("MPI_Dist_graph_neighbors", comm, [&](Rank& r) {
+    const Graph& g = graph_of(r.comm(comm), true);
+    for (size_t i = 0; i < g.sources.size() && static_cast<int>(i) < maxindegree; ++i) {
+      sources[i] = g.sources[i];
+      if (g.weighted && sourceweights != MPI_UNWEIGHTED && i < g.source_weights.size()) sourceweights[i] = g.source_weights[i];
+    }
+    for (size_t i = 0; i < g.destinations.size() && static_cast<int>(i) < maxoutdegree; ++i) {
+      destinations[i] = g.destinations[i];
+      if (g.weighted && destweights != MPI_UNWEIGHTED && i < g.destination_weights.size())
+        destweights[i] = g.destination_weights[i];
+    }
+  });
 }
 
 }  // extern "C"

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mpi/cartesian.hpp"
+#include "mpi/graph.hpp"
 #include "mpi/datatypes.hpp"
 #include "driver/communicator.hpp"
 #include "driver/job.hpp"
@@ -54,6 +55,7 @@ struct CommEntry {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
   std::optional<Cartesian> cart;  // a Cartesian topology
+  std::optional<Graph> graph;     // a graph or distributed graph topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
   MPI_Win win = MPI_WIN_NULL;       // the window whose transport it is (its handler is the window's)
   // An intercommunicator (intercomm.cpp): `comm` spans both groups, the one holding the

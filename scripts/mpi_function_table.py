@@ -41,6 +41,7 @@ AREAS = [
     ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
     ("Packing", "datatypes", "collnet's packed format (the bytes in type-map order)"),
     ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),
+    ("Graph and distributed graph", "topologies", "a graph topology on a split of the communicator (rank order kept)"),
     ("Neighbourhood collectives", "topologies", "point-to-point messages to the neighbours"),
     ("Operations", "ops", "the rank's user ops: folded by the processors along a binomial tree"),
     ("One-sided", "one-sided",
