@@ -255,6 +255,8 @@ class Communicator {
   std::optional<Status> iprobe(unsigned source = kAnySource, unsigned tag = kAnyTag);
   // Moves the node's packets once (what every call above does); returns whether any moved.
   bool progress();
+  // Withdraws an unmatched receive (P2pEngine::cancel); whether it was.
+  bool cancel(const Request& r);
   // Whether this task has something for progress() to do (P2pEngine::wants_progress).
   bool wants_progress();
   // The layer above's handler for this task, run by its progress() calls, and whether a

@@ -120,6 +120,18 @@ bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world
          (p.source_world == kAnySource || p.source_world == source_world) && p2p::tag_matches(p.tag, tag, kAnyTag);
 }
 
+bool P2pEngine::cancel(fw::TaskContext& task, const Request& r) {
+  task.cpu.memory_access();  // the posted receives, in node memory
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (it->req.get() != r.state()) continue;
+    it->req->cancelled = true;
+    it->req->done = true;
+    posted_.erase(it);
+    return true;
+  }
+  return false;
+}
+
 std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned context, unsigned source_world, unsigned tag,
                                                      unsigned dst_task) {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {

@@ -96,6 +96,10 @@ class P2pEngine {
     size_t bytes = 0;
   };
   std::optional<Found> probe(fw::TaskContext& task, unsigned context, unsigned source_world, unsigned tag);
+  // Withdraws receive `r` if no message has matched it yet (MPI_Cancel): it completes as
+  // cancelled and true is returned; otherwise nothing changes. A send is never withdrawn
+  // (its packets may be on their way): false.
+  bool cancel(fw::TaskContext& task, const Request& r);
 
   // Line broadcasts, for the collectives' torus-deposit bcast: chunk `index` (at most
   // p2p::kDataWords words) of broadcast `id` (the caller's) in a deposit packet

@@ -22,6 +22,7 @@ struct Status {
   unsigned source = 0;  // the sender's rank in the communicator
   unsigned tag = 0;
   size_t bytes = 0;     // the message's length
+  bool cancelled = false;  // a receive withdrawn before a message matched it (no message)
   // Whole elements of `type` the message holds (MPI_Get_count); throws collnet::Error when
   // the length is not a multiple of the element size.
   size_t count(Datatype type) const;
@@ -33,6 +34,7 @@ struct RequestState {
   bool is_send = false;
   unsigned context = 0;     // the communicator's context id
   bool done = false;
+  bool cancelled = false;   // a receive withdrawn before anything matched it (P2pEngine::cancel)
   std::exception_ptr error; // set when the operation failed (a truncated receive)
   // A receive: its buffer and capacity; once matched, the message's sender (world rank),
   // tag and length. A send: the user's buffer, which must not change until done.

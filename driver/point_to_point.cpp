@@ -92,6 +92,7 @@ Status Communicator::sendrecv(const void* send_buf, size_t send_count, Datatype 
 }
 
 bool Communicator::progress() { return engine().progress(task_); }
+bool Communicator::cancel(const Request& r) { return !r.null() && engine().cancel(task_, r); }
 bool Communicator::wants_progress() { return engine().wants_progress(task_); }
 void Communicator::set_handler(std::function<void()> fn) { engine().set_handler(task_.task, std::move(fn)); }
 void Communicator::watch(bool on) { engine().watch(task_.task, context(), on); }
@@ -100,6 +101,11 @@ Status Communicator::finish(Request& r) {
   Status st;
   RequestState* s = r.state();
   if (s == nullptr) return st;
+  if (s->cancelled) {
+    st.cancelled = true;
+    r.reset();
+    return st;
+  }
   if (!s->is_send) {
     st.source = rank_of_world(s->source_world);
     st.tag = s->tag;

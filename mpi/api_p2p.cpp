@@ -141,6 +141,11 @@ void complete(RequestEntry& e, MPI_Status* status) {
     return;
   }
   const drv::Status st = e.dcomm->wait(e.req);
+  if (st.cancelled) {  // MPI_Cancel withdrew it: nothing arrived
+    empty_status(status);
+    if (status != MPI_STATUS_IGNORE) status->collnet_cancelled = 1;
+    return;
+  }
   if (e.on_done) e.on_done(st);
   if (e.is_recv)
     set_status(status, e.self ? 0 : static_cast<int>(st.source - e.shift), static_cast<int>(st.tag), st.bytes);
@@ -526,6 +531,23 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
   return persistent(
       "MPI_Recv_init", comm, request,
       [=](Rank& r) { return start_recv(r, comm, buf, count, datatype, source, tag); }, check);
+}
+
+int MPI_Cancel(MPI_Request* request) {
+  return api("MPI_Cancel", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    RequestEntry& e = r.request(*request);
+    // A receive nothing has matched yet is withdrawn; a send, or a receive already matched,
+    // completes as it would have (MPI_Test_cancelled then says false).
+    if (e.is_recv && !e.proc_null && !e.req.null() && !e.req.done()) e.dcomm->cancel(e.req);
+  });
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  return api("MPI_Test_cancelled", MPI_COMM_WORLD, [&](Rank&) {
+    if (!status) fail(MPI_ERR_ARG, "status is null");
+    *flag = status->collnet_cancelled != 0;
+  });
 }
 
 int MPI_Start(MPI_Request* request) {

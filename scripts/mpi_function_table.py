@@ -89,6 +89,8 @@ NOTES = {
     "MPI_Win_get_info": ("an empty info object", None),
     "MPI_Op_create": (None, "not usable in one-sided accumulates (predefined ops only, as MPI says)"),
     "MPI_Errhandler_free": ("nothing to free: handlers live as long as the rank", None),
+    "MPI_Cancel": ("withdraws a receive nothing has matched yet",
+                   "never withdraws a send (its packets may be on their way)"),
 }
 
 

@@ -362,6 +362,10 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Start(MPI_Request* request);
 int MPI_Startall(int count, MPI_Request requests[]);
 int MPI_Request_free(MPI_Request* request);
+/* Point-to-point, continued: MPI_Cancel withdraws a receive nothing has matched yet; a send
+   is never withdrawn (MPI_Test_cancelled: false) */
+int MPI_Cancel(MPI_Request* request);
+int MPI_Test_cancelled(const MPI_Status* status, int* flag);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
 

@@ -118,6 +118,8 @@ int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int 
 int PMPI_Start(MPI_Request* request);
 int PMPI_Startall(int count, MPI_Request requests[]);
 int PMPI_Request_free(MPI_Request* request);
+int PMPI_Cancel(MPI_Request* request);
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag);
 int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int PMPI_Barrier(MPI_Comm comm);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * nonblocking.c - Isend/Irecv with Waitall, Waitany, Test, Testall, Testany,
- * MPI_Request_free on a send request, Issend, and MPI_REQUEST_NULL handling.
+ * MPI_Request_free on a send request, Issend, MPI_REQUEST_NULL handling, and MPI_Cancel
+ * of a receive nothing matches (MPI_Test_cancelled), the next receive still getting its
+ * message.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -301,6 +303,27 @@ static void test_wildcard_across_collectives(void)
     check_section(PROG, "a wildcard receive across collectives", 1);
 }
 
+static void test_cancel(void)
+{
+    /* A receive from the left neighbour on a tag nobody sends: withdrawn. */
+    const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    int never = -1, got = -1, flag = 0, value = rank * 3;
+    MPI_Request r;
+    MPI_Status st;
+    MPI_Irecv(&never, 1, MPI_INT, left, 777, MPI_COMM_WORLD, &r);
+    CHECK_RC(MPI_Cancel(&r), "MPI_Cancel");
+    MPI_Wait(&r, &st);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(flag && never == -1 && r == MPI_REQUEST_NULL, "a cancelled receive completes cancelled, untouched");
+    /* A message on that tag afterwards (once every rank has withdrawn its receive) goes to
+       the next receive, not the withdrawn one. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Sendrecv(&value, 1, MPI_INT, right, 777, &got, 1, MPI_INT, left, 777, MPI_COMM_WORLD, &st);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(got == left * 3 && !flag, "the next receive gets the message (%d)", got);
+    check_section(PROG, "MPI_Cancel of a receive", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -313,6 +336,7 @@ int main(int argc, char **argv)
     test_issend();
     test_request_null();
     test_wildcard_across_collectives();
+    test_cancel();
     check_report(PROG);
     MPI_Finalize();
     return 0;
