@@ -148,10 +148,12 @@ void exchange(Rank& r, WinEntry& w, std::vector<std::pair<unsigned, std::shared_
     }
     w.shared->members[target].mailbox[w.me].push_back(b);
     o.send = c.isend(o.wire.data(), o.wire.size(), Datatype::U8, target, kRmaTag);
+    r.bytes_sent += o.wire.size();
   }
   for (Out& o : outs) {
     c.wait(o.send);
     c.wait(o.recv);
+    r.bytes_received += o.reply.size();
   }
   for (size_t i = 0; i < batches.size(); ++i) {
     const RmaBatch& b = *batches[i].second;
