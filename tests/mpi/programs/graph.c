@@ -16,7 +16,8 @@ static int rank, size;
 static int cmp(const void* a, const void* b) { return *(const int*)a - *(const int*)b; }
 
 static void graph(void) {
-    /* Node i's neighbours: i-1, i+1 and, with 4 or more nodes, i+size/2. */
+    /* Node i's neighbours: i-1, i+1 and, with an even 4 or more nodes, i+size/2 (the graph
+       must be symmetric: each rank sends to and receives from its adjacency list). */
     int* index = malloc(sizeof(int) * (size_t)size);
     int* edges = malloc(sizeof(int) * (size_t)size * 3);
     int e = 0;
@@ -25,7 +26,7 @@ static void graph(void) {
             edges[e++] = (i + size - 1) % size;
             edges[e++] = (i + 1) % size;
         }
-        if (size >= 4) edges[e++] = (i + size / 2) % size;
+        if (size >= 4 && size % 2 == 0) edges[e++] = (i + size / 2) % size;
         index[i] = e;
     }
     MPI_Comm g;
