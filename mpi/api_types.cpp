@@ -184,6 +184,84 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
   });
 }
 
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
+                           const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_darray", MPI_COMM_WORLD, [&](Rank& r) {
+    check_out(newtype, "newtype");
+    if (ndims < 1) fail(MPI_ERR_ARG, "ndims " + std::to_string(ndims) + " is less than 1");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+      fail(MPI_ERR_ARG, "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+    long procs = 1;
+    for (int i = 0; i < ndims; ++i) {
+      if (gsizes[i] < 1 || psizes[i] < 1)
+        fail(MPI_ERR_ARG, "dimension " + std::to_string(i) + ": gsize " + std::to_string(gsizes[i]) + " and psize " +
+                              std::to_string(psizes[i]) + " must be positive");
+      procs *= psizes[i];
+    }
+    if (procs != size)
+      fail(MPI_ERR_ARG, "the process grid has " + std::to_string(procs) + " processes, size is " + std::to_string(size));
+    if (rank < 0 || rank >= size) fail(MPI_ERR_ARG, "rank " + std::to_string(rank) + " is not 0.." + std::to_string(size - 1));
+    // This process's place in the grid (row-major, as the standard says whatever `order`),
+    // and in each dimension the global indices it holds, in increasing order.
+    std::vector<std::vector<long>> held(as_size(ndims));
+    for (int i = ndims - 1, rest = rank; i >= 0; --i) {
+      const int c = rest % psizes[i];
+      rest /= psizes[i];
+      const long n = gsizes[i], p = psizes[i];
+      const bool dflt = dargs[i] == MPI_DISTRIBUTE_DFLT_DARG;
+      if (!dflt && dargs[i] < 1) fail(MPI_ERR_ARG, "dargs[" + std::to_string(i) + "] " + std::to_string(dargs[i]) + " is not positive");
+      switch (distribs[i]) {
+        case MPI_DISTRIBUTE_NONE:
+          if (p != 1) fail(MPI_ERR_ARG, "dimension " + std::to_string(i) + " is not distributed but psize is " + std::to_string(p));
+          for (long g = 0; g < n; ++g) held[as_size(i)].push_back(g);
+          break;
+        case MPI_DISTRIBUTE_BLOCK: {
+          const long b = dflt ? (n + p - 1) / p : dargs[i];
+          if (b * p < n)
+            fail(MPI_ERR_ARG, "dimension " + std::to_string(i) + ": blocks of " + std::to_string(b) + " on " +
+                                  std::to_string(p) + " processes do not cover " + std::to_string(n));
+          for (long g = c * b; g < std::min((c + 1) * b, n); ++g) held[as_size(i)].push_back(g);
+          break;
+        }
+        case MPI_DISTRIBUTE_CYCLIC: {
+          const long b = dflt ? 1 : dargs[i];
+          for (long start = c * b; start < n; start += b * p)
+            for (long g = start; g < std::min(start + b, n); ++g) held[as_size(i)].push_back(g);
+          break;
+        }
+        default:
+          fail(MPI_ERR_ARG, "distribs[" + std::to_string(i) + "] " + std::to_string(distribs[i]) +
+                                " is not MPI_DISTRIBUTE_BLOCK, _CYCLIC or _NONE");
+      }
+    }
+    // The local array's elements in its own order (C: the last dimension fastest), each
+    // at its place in the global array; the type spans the whole global array.
+    const TypeDesc& old = r.any_type(oldtype, "oldtype");
+    const auto dim = [&](int k) { return order == MPI_ORDER_C ? ndims - 1 - k : k; };  // k = 0 fastest
+    std::vector<ptrdiff_t> stride(as_size(ndims));
+    ptrdiff_t whole = old.extent;
+    for (int k = 0; k < ndims; ++k) {
+      stride[as_size(dim(k))] = whole;
+      whole *= gsizes[dim(k)];
+    }
+    std::vector<ptrdiff_t> displs{0};
+    for (int k = ndims - 1; k >= 0; --k) {  // slowest first: each level multiplies the list
+      std::vector<ptrdiff_t> next;
+      for (ptrdiff_t d : displs)
+        for (long g : held[as_size(dim(k))]) next.push_back(d + g * stride[as_size(dim(k))]);
+      displs.swap(next);
+    }
+    const TypeDesc local = make_indexed(std::vector<size_t>(displs.size(), 1), displs, old);
+    std::vector<int> ints{size, rank, ndims};
+    ints.insert(ints.end(), gsizes, gsizes + ndims);
+    ints.insert(ints.end(), distribs, distribs + ndims);
+    ints.insert(ints.end(), dargs, dargs + ndims);
+    ints.insert(ints.end(), psizes, psizes + ndims);
+    ints.push_back(order);
+    *newtype = add_made(r, make_resized(local, 0, whole), MPI_COMBINER_DARRAY, ints, {}, {oldtype});
+  });
+}
+
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype) {
   return api("MPI_Type_create_struct", MPI_COMM_WORLD, [&](Rank& r) {

@@ -491,6 +491,12 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
                                    MPI_Datatype oldtype, MPI_Datatype* newtype);
 int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
                              MPI_Datatype oldtype, MPI_Datatype* newtype);
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
+                           const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2

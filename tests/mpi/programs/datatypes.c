@@ -359,6 +359,54 @@ static void test_allreduce_derived(void)
     check_section(PROG, "allreduce with derived types", 1);
 }
 
+/* MPI_Type_create_darray: a 6x5 global array of ints, rows in blocks and columns cyclic
+   in pairs over a process grid of size x 1 (C order) and, in Fortran order, 1 x size. Each
+   rank receives through the type from itself: its elements in type-map order. */
+static void test_darray(void)
+{
+    enum { R = 6, C = 5 };
+    int global[R * C], local[R * C], want[R * C];
+    for (int i = 0; i < R * C; i++) global[i] = i;
+    for (int f = 0; f < 2; f++) {
+        int gsizes[2] = {R, C}, distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+        int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, psizes[2] = {size, 1};
+        if (f) { psizes[0] = 1; psizes[1] = size; }
+        MPI_Datatype t;
+        CHECK_RC(MPI_Type_create_darray(size, rank, 2, gsizes, distribs, dargs, psizes,
+                                        f ? MPI_ORDER_FORTRAN : MPI_ORDER_C, MPI_INT, &t), "MPI_Type_create_darray");
+        MPI_Type_commit(&t);
+        /* The elements this rank holds, computed here: row block, column pairs dealt round. */
+        const int p0 = psizes[0], p1 = psizes[1], c0 = rank / p1, c1 = rank % p1;
+        const int b0 = (R + p0 - 1) / p0;
+        int n = 0;
+        if (!f) {
+            for (int i = c0 * b0; i < R && i < (c0 + 1) * b0; i++)
+                for (int j = 0; j < C; j++)
+                    if ((j / 2) % p1 == c1) want[n++] = i * C + j;
+        } else { /* Fortran order: the first index fastest, element (i, j) at i + j * R */
+            for (int j = 0; j < C; j++)
+                if ((j / 2) % p1 == c1)
+                    for (int i = c0 * b0; i < R && i < (c0 + 1) * b0; i++) want[n++] = i + j * R;
+        }
+        int tsize;
+        MPI_Aint lb, extent;
+        MPI_Type_size(t, &tsize);
+        MPI_Type_get_extent(t, &lb, &extent);
+        CHECK(tsize == n * (int)sizeof(int) && lb == 0 && extent == R * C * (MPI_Aint)sizeof(int),
+              "darray %d: size %d (want %d), extent %ld", f, tsize, n * (int)sizeof(int), (long)extent);
+        for (int i = 0; i < R * C; i++) local[i] = -1;
+        MPI_Sendrecv(global, 1, t, 0, 40, local, n, MPI_INT, 0, 40, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        int ok = 1;
+        for (int i = 0; i < n; i++) ok &= local[i] == want[i];
+        CHECK(ok, "darray %d: the elements in type-map order", f);
+        int ni, na, nd, comb;
+        MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+        CHECK(comb == MPI_COMBINER_DARRAY && ni == 4 * 2 + 4 && na == 0 && nd == 1, "darray's envelope");
+        MPI_Type_free(&t);
+    }
+    check_section(PROG, "MPI_Type_create_darray", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -372,6 +420,7 @@ int main(int argc, char **argv)
     test_struct();
     test_gather_contig();
     test_allreduce_derived();
+    test_darray();
     check_report(PROG);
     MPI_Finalize();
     return 0;
