@@ -1007,6 +1007,45 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
   });
 }
 
+int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Gatherv_init", comm, info, request,
+                     gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root));
+}
+int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Allgatherv_init", comm, info, request,
+                     gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             std::nullopt));
+}
+int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Scatterv_init", comm, info, request,
+                     scatterv(rr, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root));
+}
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Alltoallv_init", comm, info, request,
+                     alltoallv(rr, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                               recvtype));
+}
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Alltoallw_init", comm, info, request,
+                     alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                               recvtypes));
+}
+int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT("MPI_Reduce_scatter_init", comm, info, request,
+                     reduce_scatter(rr, comm, sendbuf, recvbuf, scatter_counts(rr, comm, recvcounts), datatype, op));
+}
+
 #undef COLLNET_PERSISTENT
 
 }  // extern "C"

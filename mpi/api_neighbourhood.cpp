@@ -223,4 +223,57 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
   });
 }
 
+// The persistent forms (MPI-4): each MPI_Start runs the blocking one.
+#define COLLNET_PERSISTENT_NEIGHBOUR(name, call)                  \
+  return api(name, comm, [&](Rank& r) {                           \
+    if (info != MPI_INFO_NULL) r.info(info);                      \
+    if (!request) fail(MPI_ERR_ARG, "request is null");           \
+    neighbours(r.comm(comm));                                     \
+    *request = make_persistent(r, [=](Rank& rr) {                 \
+      call;                                                       \
+      return RequestEntry{};                                      \
+    });                                                           \
+  })
+
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_allgather_init",
+                               allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount,
+                                         recvtype));
+}
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_allgatherv_init", {
+    check_arrays({recvcounts, displs});
+    allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype);
+  });
+}
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoall_init",
+                               alltoall(rr, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr,
+                                        nullptr, recvcount, recvtype));
+}
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoallv_init", {
+    check_arrays({sendcounts, sdispls, recvcounts, rdispls});
+    alltoall(rr, comm, sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0, recvtype);
+  });
+}
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoallw_init",
+                               alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                         rdispls, recvtypes));
+}
+
+#undef COLLNET_PERSISTENT_NEIGHBOUR
+
 }  // extern "C"

@@ -43,6 +43,7 @@ AREAS = [
     ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),
     ("Graph and distributed graph", "topologies", "a graph topology on a split of the communicator (rank order kept)"),
     ("Neighbourhood collectives", "topologies", "point-to-point messages to the neighbours"),
+    ("Persistent neighbourhood collectives", "topologies", "MPI_Start runs the blocking neighbourhood collective"),
     ("Operations", "ops", "the rank's user ops: folded by the processors along a binomial tree"),
     ("One-sided", "one-sided",
      "messages over the torus that the target's processor applies (docs/mpi.md#one-sided-communication)"),

@@ -313,18 +313,27 @@ def behaviour(a, work):
     # started three times with the buffer changed between starts.
     pc = build_source(a.mpicc, work, "pcoll",
                       '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { int r, n, x, s, b = 0, ok = 1;\n'
-                      '  MPI_Request q[3]; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                      '  MPI_Request q[5]; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
                       '  MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
                       '  MPI_Allreduce_init(&x, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]);\n'
                       '  MPI_Bcast_init(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]);\n'
                       '  MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &q[2]);\n'
+                      '  int g[8], cnt[8], dsp[8], nb[2], dims[1] = {0}, per[1] = {1}; MPI_Comm ring;\n'
+                      '  for (int i = 0; i < n; i++) { cnt[i] = 1; dsp[i] = n - 1 - i; }\n'
+                      '  MPI_Dims_create(n, 1, dims); MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);\n'
+                      '  MPI_Allgatherv_init(&x, 1, MPI_INT, g, cnt, dsp, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &q[3]);\n'
+                      '  MPI_Neighbor_allgather_init(&x, 1, MPI_INT, nb, 1, MPI_INT, ring, MPI_INFO_NULL, &q[4]);\n'
                       '  for (int it = 1; it <= 3; it++) { x = r * it; b = r == 0 ? 10 * it : -1;\n'
-                      '    MPI_Startall(3, q); MPI_Waitall(3, q, MPI_STATUSES_IGNORE);\n'
-                      '    ok &= s == it * n * (n - 1) / 2 && b == 10 * it && q[0] != MPI_REQUEST_NULL; }\n'
-                      '  for (int i = 0; i < 3; i++) MPI_Request_free(&q[i]);\n'
+                      '    MPI_Startall(5, q); MPI_Waitall(5, q, MPI_STATUSES_IGNORE);\n'
+                      '    ok &= s == it * n * (n - 1) / 2 && b == 10 * it && q[0] != MPI_REQUEST_NULL;\n'
+                      '    for (int i = 0; i < n; i++) ok &= g[n - 1 - i] == i * it;\n'
+                      '    ok &= nb[0] == ((r + n - 1) % n) * it && nb[1] == ((r + 1) % n) * it; }\n'
+                      '  for (int i = 0; i < 5; i++) MPI_Request_free(&q[i]);\n'
                       '  printf("%d\\n", ok); MPI_Finalize(); return 0; }\n')
     rc, out, err = run(mpirun + ["-n", "4", "--", pc])
-    expect(rc == 0 and out.split() == ["1"] * 4, "persistent collectives started three times (%s %s)" % (out, err[-300:]))
+    expect(rc == 0 and out.split() == ["1"] * 4,
+           "persistent collectives (a v-form and a neighbourhood one too) started three times (%s %s)" %
+           (out, err[-300:]))
     # MPI_Type_get_contents gives back a type's constructor arguments, a derived member as a
     # new handle.
     contents = build_source(a.mpicc, work, "contents",
