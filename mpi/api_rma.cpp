@@ -4,6 +4,7 @@
 // Errors go to the window's error handler.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "mpi/api_support.hpp"
 #include "mpi/attributes.hpp"
@@ -26,43 +27,49 @@ int win_api(const char* name, MPI_Win win, F&& body) {
   return api(name, errors_of(win), [&](Rank& r) { body(r, window(r, win)); });
 }
 
-std::shared_ptr<const TypeDesc> type_copy(Rank& r, MPI_Datatype t, const char* what) {
-  return std::make_shared<const TypeDesc>(r.type(t, what));
-}
-
 unsigned target_of(WinEntry& w, int rank) {
   check_rank(rank, static_cast<int>(w.shared->members.size()), "target_rank");
   return static_cast<unsigned>(rank);
 }
 
-// The operation's target part and, for the kinds that carry data, the origin's packed.
-RmaOp make_op(Rank& r, RmaOp::Kind kind, const void* origin, int origin_count, MPI_Datatype origin_type,
-              MPI_Aint disp, int target_count, MPI_Datatype target_type) {
-  check_count(origin_count, "origin_count");
-  check_count(target_count, "target_count");
+// An operation on `count` elements of `type` at displacement `disp` of the target.
+RmaOp target_part(Rank& r, RmaOp::Kind kind, MPI_Aint disp, int count, MPI_Datatype type) {
+  check_count(count, "target_count");
   if (disp < 0) fail(MPI_ERR_DISP, "target_disp " + std::to_string(disp) + " is negative");
   RmaOp op;
   op.kind = kind;
   op.disp = static_cast<uint64_t>(disp);
-  op.count = as_size(target_count);
-  op.type = type_copy(r, target_type, "target_datatype");
-  const TypeDesc& ot = r.type(origin_type, "origin_datatype");
-  const size_t origin_bytes = as_size(origin_count) * ot.packed;
-  if (origin_bytes != op.count * op.type->packed)
-    fail(MPI_ERR_TYPE, std::to_string(origin_count) + " of " + ot.name + " (" + std::to_string(origin_bytes) +
-                           " bytes) do not match " + std::to_string(target_count) + " of " + op.type->name + " (" +
-                           std::to_string(op.count * op.type->packed) + " bytes)");
-  if (kind == RmaOp::Kind::Get) {
-    check_buffer(origin, as_size(origin_count), ot, "origin_addr");
-    op.result = const_cast<void*>(origin);
-    op.result_count = as_size(origin_count);
-    op.result_type = std::make_shared<const TypeDesc>(ot);
-  } else if (origin_count > 0) {
-    check_buffer(origin, as_size(origin_count), ot, "origin_addr");
-    op.data.resize(origin_bytes);
-    pack(ot, origin, as_size(origin_count), op.data.data());
-  }
+  op.count = as_size(count);
+  op.type = std::make_shared<const TypeDesc>(r.type(type, "target_datatype"));
   return op;
+}
+
+// A buffer of the origin's (`what`), `count` of `type`, checked to hold the target part's bytes.
+const TypeDesc& matching(Rank& r, const RmaOp& op, const void* buf, int count, MPI_Datatype type, const char* what) {
+  check_count(count, (std::string(what) + " count").c_str());
+  const TypeDesc& t = r.type(type, (std::string(what) + " datatype").c_str());
+  const size_t bytes = as_size(count) * t.packed;
+  if (bytes != op.count * op.type->packed)
+    fail(MPI_ERR_TYPE, std::string(what) + ": " + std::to_string(count) + " of " + t.name + " (" +
+                           std::to_string(bytes) + " bytes) do not match the target's " + std::to_string(op.count) +
+                           " of " + op.type->name + " (" + std::to_string(op.count * op.type->packed) + " bytes)");
+  check_buffer(buf, as_size(count), t, what);
+  return t;
+}
+
+// The data the operation carries: the origin buffer, packed.
+void add_origin(Rank& r, RmaOp& op, const void* origin, int count, MPI_Datatype type) {
+  const TypeDesc& t = matching(r, op, origin, count, type, "origin");
+  op.data.resize(as_size(count) * t.packed);
+  if (!op.data.empty()) pack(t, origin, as_size(count), op.data.data());
+}
+
+// Where what the target sends back goes.
+void add_result(Rank& r, RmaOp& op, void* result, int count, MPI_Datatype type) {
+  const TypeDesc& t = matching(r, op, result, count, type, "result");
+  op.result = result;
+  op.result_count = as_size(count);
+  op.result_type = std::make_shared<const TypeDesc>(t);
 }
 
 void check_accumulate_op(Rank& r, MPI_Op op, const TypeDesc& t, bool fetching) {
@@ -74,16 +81,25 @@ void check_accumulate_op(Rank& r, MPI_Op op, const TypeDesc& t, bool fetching) {
   combine_packed(r, op, t, MPI_DATATYPE_NULL, a.data(), b.data(), 0);  // refuses an op the type cannot take
 }
 
-void add_result(Rank& r, RmaOp& op, void* result, int count, MPI_Datatype type) {
-  check_count(count, "result_count");
-  const TypeDesc& rt = r.type(type, "result_datatype");
-  if (as_size(count) * rt.packed != op.count * op.type->packed)
-    fail(MPI_ERR_TYPE, "the result (" + std::to_string(count) + " of " + rt.name + ") does not match the target's " +
-                           std::to_string(op.count) + " of " + op.type->name);
-  check_buffer(result, as_size(count), rt, "result_addr");
-  op.result = result;
-  op.result_count = as_size(count);
-  op.result_type = std::make_shared<const TypeDesc>(rt);
+RmaOp accumulate_op(Rank& r, const void* origin, int origin_count, MPI_Datatype origin_type, MPI_Aint disp,
+                    int target_count, MPI_Datatype target_type, MPI_Op op) {
+  RmaOp o = target_part(r, RmaOp::Kind::Accumulate, disp, target_count, target_type);
+  check_accumulate_op(r, op, *o.type, false);
+  o.op = op;
+  add_origin(r, o, origin, origin_count, origin_type);
+  return o;
+}
+
+// With MPI_NO_OP the origin buffer is not read (it may be null): nothing travels.
+RmaOp get_accumulate_op(Rank& r, const void* origin, int origin_count, MPI_Datatype origin_type, void* result,
+                        int result_count, MPI_Datatype result_type, MPI_Aint disp, int target_count,
+                        MPI_Datatype target_type, MPI_Op op) {
+  RmaOp o = target_part(r, RmaOp::Kind::GetAccumulate, disp, target_count, target_type);
+  check_accumulate_op(r, op, *o.type, true);
+  o.op = op;
+  if (op != MPI_NO_OP) add_origin(r, o, origin, origin_count, origin_type);
+  add_result(r, o, result, result_count, result_type);
+  return o;
 }
 
 std::vector<unsigned> window_ranks(Rank& r, WinEntry& w, MPI_Group group) {
@@ -97,13 +113,69 @@ std::vector<unsigned> window_ranks(Rank& r, WinEntry& w, MPI_Group group) {
   return out;
 }
 
-// The request-based forms: issued and flushed to the target, so complete when they return.
-void request_based(Rank& r, WinEntry& w, unsigned target, RmaOp op, MPI_Request* request) {
-  if (!w.lock_all && !w.locks.count(target))
+// Issues `op` to `target_rank` (nothing for MPI_PROC_NULL). With a `request` (the
+// request-based forms, whose request may not be null) it is flushed to the target too, so
+// complete when this returns.
+void send_op(Rank& r, WinEntry& w, int target_rank, RmaOp op, std::optional<MPI_Request*> request = std::nullopt) {
+  if (request && !*request) fail(MPI_ERR_ARG, "request is null");
+  if (target_rank == MPI_PROC_NULL) {
+    if (request) complete_request(r, *request);
+    return;
+  }
+  const unsigned target = target_of(w, target_rank);
+  if (request && !w.lock_all && !w.locks.count(target))
     fail(MPI_ERR_RMA_SYNC, "request-based operations need a passive-target epoch (MPI_Win_lock or _lock_all)");
   issue(r, w, target, std::move(op));
+  if (!request) return;
   flush(r, w, target);
-  complete_request(r, request);
+  complete_request(r, *request);
+}
+
+// The operations, as MPI call `name`; with a `request` (MPI_Rput, ...) flushed to the
+// target as well.
+using OptionalRequest = std::optional<MPI_Request*>;
+
+int put(const char* name, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+        OptionalRequest request = std::nullopt) {
+  return win_api(name, win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = target_part(r, RmaOp::Kind::Put, target_disp, target_count, target_datatype);
+    add_origin(r, op, origin_addr, origin_count, origin_datatype);
+    send_op(r, w, target_rank, std::move(op), request);
+  });
+}
+
+int get(const char* name, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+        OptionalRequest request = std::nullopt) {
+  return win_api(name, win, [&](Rank& r, WinEntry& w) {
+    RmaOp op = target_part(r, RmaOp::Kind::Get, target_disp, target_count, target_datatype);
+    add_result(r, op, origin_addr, origin_count, origin_datatype);
+    send_op(r, w, target_rank, std::move(op), request);
+  });
+}
+
+int accumulate(const char* name, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+               MPI_Win win, OptionalRequest request = std::nullopt) {
+  return win_api(name, win, [&](Rank& r, WinEntry& w) {
+    send_op(
+        r, w, target_rank,
+        accumulate_op(r, origin_addr, origin_count, origin_datatype, target_disp, target_count, target_datatype, op),
+        request);
+  });
+}
+
+int get_accumulate(const char* name, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                   OptionalRequest request = std::nullopt) {
+  return win_api(name, win, [&](Rank& r, WinEntry& w) {
+    send_op(r, w, target_rank,
+            get_accumulate_op(r, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                              target_disp, target_count, target_datatype, op),
+            request);
+  });
 }
 
 }  // namespace
@@ -126,8 +198,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   });
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
-                            MPI_Win* win) {
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   return api("MPI_Win_allocate_shared", comm, [&](Rank& r) {
     if (info != MPI_INFO_NULL) r.info(info);
     CommEntry& c = r.comm(comm);
@@ -196,8 +267,7 @@ int MPI_Win_free(MPI_Win* win) {
 }
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
-  return win_api("MPI_Win_get_group", win,
-                 [&](Rank& r, WinEntry& w) { *group = r.add_group(w.shared->world_ranks); });
+  return win_api("MPI_Win_get_group", win, [&](Rank& r, WinEntry& w) { *group = r.add_group(w.shared->world_ranks); });
 }
 
 int MPI_Win_set_name(MPI_Win win, const char* win_name) {
@@ -226,125 +296,77 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
 
 int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  return win_api("MPI_Put", win, [&](Rank& r, WinEntry& w) {
-    RmaOp op = make_op(r, RmaOp::Kind::Put, origin_addr, origin_count, origin_datatype, target_disp, target_count,
-                       target_datatype);
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(op));
-  });
+  return put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win);
 }
 
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  return win_api("MPI_Get", win, [&](Rank& r, WinEntry& w) {
-    RmaOp op = make_op(r, RmaOp::Kind::Get, origin_addr, origin_count, origin_datatype, target_disp, target_count,
-                       target_datatype);
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(op));
-  });
+  return get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win);
 }
 
 int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  return win_api("MPI_Accumulate", win, [&](Rank& r, WinEntry& w) {
-    RmaOp o = make_op(r, RmaOp::Kind::Accumulate, origin_addr, origin_count, origin_datatype, target_disp,
-                      target_count, target_datatype);
-    check_accumulate_op(r, op, *o.type, false);
-    o.op = op;
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
-  });
+  return accumulate("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win);
 }
 
 int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  return win_api("MPI_Get_accumulate", win, [&](Rank& r, WinEntry& w) {
-    // With MPI_NO_OP the origin buffer is ignored: it travels as nothing.
-    const bool no_op = op == MPI_NO_OP;
-    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, origin_addr, no_op ? target_count : origin_count,
-                      no_op ? target_datatype : origin_datatype, target_disp, target_count, target_datatype);
-    if (no_op) o.data.clear();
-    check_accumulate_op(r, op, *o.type, true);
-    o.op = op;
-    add_result(r, o, result_addr, result_count, result_datatype);
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
-  });
+  return get_accumulate("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 }
 
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   return win_api("MPI_Fetch_and_op", win, [&](Rank& r, WinEntry& w) {
-    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, op == MPI_NO_OP ? nullptr : origin_addr,
-                      op == MPI_NO_OP ? 0 : 1, datatype, target_disp, op == MPI_NO_OP ? 0 : 1, datatype);
-    o.count = 1;
-    check_accumulate_op(r, op, *o.type, true);
-    o.op = op;
-    add_result(r, o, result_addr, 1, datatype);
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+    send_op(r, w, target_rank,
+            get_accumulate_op(r, origin_addr, 1, datatype, result_addr, 1, datatype, target_disp, 1, datatype, op));
   });
 }
 
-int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
-                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr, MPI_Datatype datatype,
+                         int target_rank, MPI_Aint target_disp, MPI_Win win) {
   return win_api("MPI_Compare_and_swap", win, [&](Rank& r, WinEntry& w) {
     const TypeDesc& t = r.type(datatype);
     if (!t.predefined || !t.elem || t.pairs)
       fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined integer, byte or logical type, not " + t.name);
-    RmaOp o = make_op(r, RmaOp::Kind::CompareAndSwap, origin_addr, 1, datatype, target_disp, 1, datatype);
+    RmaOp o = target_part(r, RmaOp::Kind::CompareAndSwap, target_disp, 1, datatype);
+    add_origin(r, o, origin_addr, 1, datatype);
     check_buffer(compare_addr, 1, t, "compare_addr");
     o.data.insert(o.data.end(), static_cast<const uint8_t*>(compare_addr),
                   static_cast<const uint8_t*>(compare_addr) + t.packed);
     add_result(r, o, result_addr, 1, datatype);
-    if (target_rank != MPI_PROC_NULL) issue(r, w, target_of(w, target_rank), std::move(o));
+    send_op(r, w, target_rank, std::move(o));
   });
 }
 
 int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  return win_api("MPI_Rput", win, [&](Rank& r, WinEntry& w) {
-    RmaOp op = make_op(r, RmaOp::Kind::Put, origin_addr, origin_count, origin_datatype, target_disp, target_count,
-                       target_datatype);
-    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
-    request_based(r, w, target_of(w, target_rank), std::move(op), request);
-  });
+  return put("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win, request);
 }
 
 int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  return win_api("MPI_Rget", win, [&](Rank& r, WinEntry& w) {
-    RmaOp op = make_op(r, RmaOp::Kind::Get, origin_addr, origin_count, origin_datatype, target_disp, target_count,
-                       target_datatype);
-    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
-    request_based(r, w, target_of(w, target_rank), std::move(op), request);
-  });
+  return get("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win, request);
 }
 
 int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                     MPI_Request* request) {
-  return win_api("MPI_Raccumulate", win, [&](Rank& r, WinEntry& w) {
-    RmaOp o = make_op(r, RmaOp::Kind::Accumulate, origin_addr, origin_count, origin_datatype, target_disp,
-                      target_count, target_datatype);
-    check_accumulate_op(r, op, *o.type, false);
-    o.op = op;
-    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
-    request_based(r, w, target_of(w, target_rank), std::move(o), request);
-  });
+  return accumulate("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, request);
 }
 
 int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
                         int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                        MPI_Request* request) {
-  return win_api("MPI_Rget_accumulate", win, [&](Rank& r, WinEntry& w) {
-    const bool no_op = op == MPI_NO_OP;
-    RmaOp o = make_op(r, RmaOp::Kind::GetAccumulate, origin_addr, no_op ? target_count : origin_count,
-                      no_op ? target_datatype : origin_datatype, target_disp, target_count, target_datatype);
-    if (no_op) o.data.clear();
-    check_accumulate_op(r, op, *o.type, true);
-    o.op = op;
-    add_result(r, o, result_addr, result_count, result_datatype);
-    if (target_rank == MPI_PROC_NULL) return complete_request(r, request);
-    request_based(r, w, target_of(w, target_rank), std::move(o), request);
-  });
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  return get_accumulate("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
 }
 
 int MPI_Win_fence(int assert, MPI_Win win) {
@@ -443,8 +465,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
 }
 
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
-  return win_api("MPI_Win_get_errhandler", win,
-                 [&](Rank& r, WinEntry& w) { *errhandler = r.comm(w.comm).errhandler; });
+  return win_api("MPI_Win_get_errhandler", win, [&](Rank& r, WinEntry& w) { *errhandler = r.comm(w.comm).errhandler; });
 }
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {

@@ -139,6 +139,11 @@ static void lock_all(void) {
     MPI_Get_accumulate(add, 4, MPI_INT, before, 4, MPI_INT, right, 0, 4, MPI_INT, MPI_SUM, win);
     MPI_Win_flush(right, win);
     CHECK(before[0] == right && before[3] == right, "get-accumulate fetched the old values");
+    /* MPI_NO_OP reads the target only: the origin buffer is not looked at (null here). */
+    int now[4] = {-1, -1, -1, -1};
+    MPI_Get_accumulate(NULL, 0, MPI_INT, now, 4, MPI_INT, right, 0, 4, MPI_INT, MPI_NO_OP, win);
+    MPI_Win_flush(right, win);
+    CHECK(now[0] == right + 10 && now[3] == right + 40, "a get-accumulate with MPI_NO_OP reads the sums");
     MPI_Request req[2];
     int put = 7 * rank, back = -1;
     MPI_Rput(&put, 1, MPI_INT, right, 3, 1, MPI_INT, win, &req[0]);
