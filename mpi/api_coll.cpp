@@ -195,6 +195,14 @@ Ctx ctx(Rank& r, MPI_Comm comm) {
   return Ctx{r, c, comm_size(c), comm_rank(c)};
 }
 
+void barrier(Rank& r, MPI_Comm comm) {
+  CommEntry& c = r.comm(comm);
+  if (c.inter)
+    inter::barrier(c);
+  else if (!c.self)
+    c.comm->barrier();
+}
+
 void bcast(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Datatype type, int root) {
   if (CommEntry& ic = r.comm(comm); ic.inter) return inter::bcast(r, ic, buf, count, type, root);
   Ctx x = ctx(r, comm);
@@ -659,13 +667,7 @@ void collnet::mpi::combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, MPI_Dat
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
-  return api("MPI_Barrier", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    if (c.inter)
-      inter::barrier(c);
-    else if (!c.self)
-      c.comm->barrier();
-  });
+  return api("MPI_Barrier", comm, [&](Rank& r) { barrier(r, comm); });
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
@@ -935,72 +937,66 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 // Each MPI_Start runs the blocking collective with the arguments given here; the request
 // is then complete. The info's hints are kept nowhere.
 
-#define COLLNET_PERSISTENT(name, comm, info, request, call)                    \
-  return api(name, comm, [&](Rank& r) {                                        \
-    if (info != MPI_INFO_NULL) r.info(info);                                   \
-    if (!request) fail(MPI_ERR_ARG, "request is null");                        \
-    r.comm(comm);                                                              \
-    *request = make_persistent(r, [=](Rank& rr) {                              \
-      call;                                                                    \
-      return RequestEntry{};                                                   \
-    });                                                                        \
-  })
-
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Barrier_init", comm, info, request, {
-    CommEntry& c = rr.comm(comm);
-    if (c.inter)
-      inter::barrier(c);
-    else if (!c.self)
-      c.comm->barrier();
-  });
+  return persistent_collective("MPI_Barrier_init", comm, info, request, [=](Rank& rr) { barrier(rr, comm); });
 }
 int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Bcast_init", comm, info, request, bcast(rr, comm, buffer, count, datatype, root));
+  return persistent_collective("MPI_Bcast_init", comm, info, request, [=](Rank& rr) {
+    bcast(rr, comm, buffer, count, datatype, root);
+  });
 }
 int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Reduce_init", comm, info, request,
-                     reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, root));
+  return persistent_collective("MPI_Reduce_init", comm, info, request, [=](Rank& rr) {
+    reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, root);
+  });
 }
 int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Allreduce_init", comm, info, request,
-                     reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt));
+  return persistent_collective("MPI_Allreduce_init", comm, info, request, [=](Rank& rr) {
+    reduce(rr, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt);
+  });
 }
 int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Gather_init", comm, info, request,
-                     gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return persistent_collective("MPI_Gather_init", comm, info, request, [=](Rank& rr) {
+    gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
 }
 int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Allgather_init", comm, info, request,
-                     gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt));
+  return persistent_collective("MPI_Allgather_init", comm, info, request, [=](Rank& rr) {
+    gather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt);
+  });
 }
 int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Scatter_init", comm, info, request,
-                     scatter(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return persistent_collective("MPI_Scatter_init", comm, info, request, [=](Rank& rr) {
+    scatter(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
 }
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Alltoall_init", comm, info, request,
-                     alltoall(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  return persistent_collective("MPI_Alltoall_init", comm, info, request, [=](Rank& rr) {
+    alltoall(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  });
 }
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                   MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Scan_init", comm, info, request, scan(rr, comm, sendbuf, recvbuf, count, datatype, op, true));
+  return persistent_collective("MPI_Scan_init", comm, info, request, [=](Rank& rr) {
+    scan(rr, comm, sendbuf, recvbuf, count, datatype, op, true);
+  });
 }
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Exscan_init", comm, info, request,
-                     scan(rr, comm, sendbuf, recvbuf, count, datatype, op, false));
+  return persistent_collective("MPI_Exscan_init", comm, info, request, [=](Rank& rr) {
+    scan(rr, comm, sendbuf, recvbuf, count, datatype, op, false);
+  });
 }
 int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Reduce_scatter_block_init", comm, info, request, {
+  return persistent_collective("MPI_Reduce_scatter_block_init", comm, info, request, [=](Rank& rr) {
     check_count(recvcount, "recvcount");
     const int size = comm_size(rr.comm(comm));
     reduce_scatter(rr, comm, sendbuf, recvbuf, std::vector<size_t>(as_size(size), as_size(recvcount)), datatype, op);
@@ -1010,42 +1006,43 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
 int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Gatherv_init", comm, info, request,
-                     gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root));
+  return persistent_collective("MPI_Gatherv_init", comm, info, request, [=](Rank& rr) {
+    gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  });
 }
 int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Allgatherv_init", comm, info, request,
-                     gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                             std::nullopt));
+  return persistent_collective("MPI_Allgatherv_init", comm, info, request, [=](Rank& rr) {
+    gatherv(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, std::nullopt);
+  });
 }
 int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Scatterv_init", comm, info, request,
-                     scatterv(rr, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root));
+  return persistent_collective("MPI_Scatterv_init", comm, info, request, [=](Rank& rr) {
+    scatterv(rr, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+  });
 }
 int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Alltoallv_init", comm, info, request,
-                     alltoallv(rr, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                               recvtype));
+  return persistent_collective("MPI_Alltoallv_init", comm, info, request, [=](Rank& rr) {
+    alltoallv(rr, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  });
 }
 int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Alltoallw_init", comm, info, request,
-                     alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                               recvtypes));
+  return persistent_collective("MPI_Alltoallw_init", comm, info, request, [=](Rank& rr) {
+    alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
+  });
 }
 int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT("MPI_Reduce_scatter_init", comm, info, request,
-                     reduce_scatter(rr, comm, sendbuf, recvbuf, scatter_counts(rr, comm, recvcounts), datatype, op));
+  return persistent_collective("MPI_Reduce_scatter_init", comm, info, request, [=](Rank& rr) {
+    reduce_scatter(rr, comm, sendbuf, recvbuf, scatter_counts(rr, comm, recvcounts), datatype, op);
+  });
 }
-
-#undef COLLNET_PERSISTENT
 
 }  // extern "C"

@@ -10,6 +10,7 @@
 // their order: on a Cartesian grid (a periodic dimension of 2, or of 1: the rank itself) a
 // rank sends to its neighbour above before the one below, and receives from the one below
 // first; on a graph the k-th edge from one rank to another meets the k-th back.
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -128,6 +129,11 @@ void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, con
                      Blocks(r, n.sources.size(), rcounts, rdispls, rtypes));
 }
 
+// A persistent neighbourhood collective's check when it is made: `comm` has a topology.
+std::function<void(Rank&)> has_topology(MPI_Comm comm) {
+  return [comm](Rank& r) { neighbours(r.comm(comm)); };
+}
+
 void check_arrays(std::initializer_list<const int*> arrays) {
   for (const int* a : arrays)
     if (!a) fail(MPI_ERR_ARG, "a count or displacement array is null");
@@ -223,57 +229,45 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
   });
 }
 
-// The persistent forms (MPI-4): each MPI_Start runs the blocking one.
-#define COLLNET_PERSISTENT_NEIGHBOUR(name, call)                  \
-  return api(name, comm, [&](Rank& r) {                           \
-    if (info != MPI_INFO_NULL) r.info(info);                      \
-    if (!request) fail(MPI_ERR_ARG, "request is null");           \
-    neighbours(r.comm(comm));                                     \
-    *request = make_persistent(r, [=](Rank& rr) {                 \
-      call;                                                       \
-      return RequestEntry{};                                      \
-    });                                                           \
-  })
-
+// The persistent forms (MPI-4): the topology checked now, the blocking one run by each MPI_Start.
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
-  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_allgather_init",
-                               allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount,
-                                         recvtype));
+  return persistent_collective("MPI_Neighbor_allgather_init", comm, info, request, [=](Rank& rr) {
+    allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
+  }, has_topology(comm));
 }
 int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_allgatherv_init", {
+  return persistent_collective("MPI_Neighbor_allgatherv_init", comm, info, request, [=](Rank& rr) {
     check_arrays({recvcounts, displs});
     allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype);
-  });
+  }, has_topology(comm));
 }
 int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
-  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoall_init",
-                               alltoall(rr, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr,
-                                        nullptr, recvcount, recvtype));
+  return persistent_collective("MPI_Neighbor_alltoall_init", comm, info, request, [=](Rank& rr) {
+    alltoall(rr, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount,
+             recvtype);
+  }, has_topology(comm));
 }
 int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoallv_init", {
+  return persistent_collective("MPI_Neighbor_alltoallv_init", comm, info, request, [=](Rank& rr) {
     check_arrays({sendcounts, sdispls, recvcounts, rdispls});
     alltoall(rr, comm, sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0, recvtype);
-  });
+  }, has_topology(comm));
 }
 int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                 const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
-  COLLNET_PERSISTENT_NEIGHBOUR("MPI_Neighbor_alltoallw_init",
-                               alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                         rdispls, recvtypes));
+  return persistent_collective("MPI_Neighbor_alltoallw_init", comm, info, request, [=](Rank& rr) {
+    alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
+  }, has_topology(comm));
 }
-
-#undef COLLNET_PERSISTENT_NEIGHBOUR
 
 }  // extern "C"

@@ -221,6 +221,14 @@ int isend(const char* name, const void* buf, int count, MPI_Datatype type, int d
 }
 
 // A persistent request, inactive, whose MPI_Start runs `start`.
+// A persistent request, inactive: MPI_Start runs `start` for the operation it begins.
+MPI_Request make_persistent(Rank& r, std::function<RequestEntry(Rank&)> start) {
+  RequestEntry e;
+  e.start = std::move(start);
+  e.active = false;
+  return r.add_request(std::move(e));
+}
+
 int persistent(const char* name, MPI_Comm comm, MPI_Request* request, std::function<RequestEntry(Rank&)> start,
                const std::function<void(Rank&)>& check) {
   return api(name, comm, [&](Rank& r) {
@@ -257,11 +265,19 @@ void start(Rank& r, MPI_Request q) {
 
 }  // namespace
 
-MPI_Request collnet::mpi::make_persistent(Rank& r, std::function<RequestEntry(Rank&)> start) {
-  RequestEntry e;
-  e.start = std::move(start);
-  e.active = false;
-  return r.add_request(std::move(e));
+int collnet::mpi::persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                                        std::function<void(Rank&)> collective, std::function<void(Rank&)> check) {
+  return persistent(
+      name, comm, request,
+      [collective = std::move(collective)](Rank& r) {
+        collective(r);
+        return RequestEntry{};  // complete: the collective has run
+      },
+      [=](Rank& r) {
+        r.comm(comm);
+        if (info != MPI_INFO_NULL) r.info(info);
+        if (check) check(r);
+      });
 }
 
 void collnet::mpi::finish_pending_sends(Rank& r) {

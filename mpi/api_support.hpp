@@ -94,9 +94,12 @@ inline void complete_request(Rank& r, MPI_Request* request) {
   *request = r.add_request(RequestEntry{});
 }
 
-// A persistent request, inactive: MPI_Start runs `start` for the operation it begins
-// (api_p2p.cpp; the persistent sends and receives, and the persistent collectives).
-MPI_Request make_persistent(Rank& r, std::function<RequestEntry(Rank&)> start);
+// MPI_Bcast_init and the other persistent collectives (MPI-4), as mpi.h call `name`: checks
+// the communicator, the info and (`check`) what else must hold now, and makes an inactive
+// request each MPI_Start of which runs `collective` (the blocking one; api_p2p.cpp, beside
+// the persistent sends and receives).
+int persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                          std::function<void(Rank&)> collective, std::function<void(Rank&)> check = nullptr);
 
 // Completes the rank's buffered and freed sends still going (MPI_Buffer_detach,
 // MPI_Finalize); api_p2p.cpp.
