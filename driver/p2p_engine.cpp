@@ -329,13 +329,8 @@ void P2pEngine::run_handler(fw::TaskContext& task) {
   if (!h.fn || h.running || !h.woken) return;
   h.running = true;
   h.woken = false;
-  try {
-    h.fn();
-  } catch (...) {
-    h.running = false;
-    throw;
-  }
-  h.running = false;
+  Held running(h.running);  // not running again once it returns or throws
+  h.fn();
 }
 
 bool P2pEngine::progress(fw::TaskContext& task) {

@@ -10,17 +10,15 @@
 
 using namespace collnet::mpi;
 
-namespace {
-
-// The world ranks of a communicator, in its rank order.
-// The world ranks of its (local) group, in rank order.
-std::vector<unsigned> members(Rank& r, CommEntry& c) {
+std::vector<unsigned> collnet::mpi::members(Rank& r, CommEntry& c) {
   if (c.self) return {r.world_rank()};
   const unsigned first = c.inter ? c.inter->local_offset : 0;
   std::vector<unsigned> m(c.inter ? c.inter->local_size : c.comm->size());
   for (unsigned i = 0; i < m.size(); ++i) m[i] = c.comm->world_rank(first + i);
   return m;
 }
+
+namespace {
 
 int index_of(const std::vector<unsigned>& v, unsigned w) {
   auto it = std::find(v.begin(), v.end(), w);

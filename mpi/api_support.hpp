@@ -113,6 +113,8 @@ inline int comm_size(CommEntry& c) {
 inline int comm_rank(CommEntry& c) {
   return c.self ? 0 : static_cast<int>(c.comm->rank() - (c.inter ? c.inter->local_offset : 0));
 }
+// The world ranks of its (local) group, in rank order (api_comm.cpp).
+std::vector<unsigned> members(Rank& r, CommEntry& c);
 // The ranks a message on it can address: the remote group's on an intercommunicator.
 inline int peer_count(CommEntry& c) { return c.inter ? static_cast<int>(c.inter->remote_size) : comm_size(c); }
 

@@ -25,13 +25,11 @@ struct Block {
 };
 using Blocks = std::vector<std::optional<Block>>;  // by rank of the other group
 
-CommEntry::Inter& inter_of(CommEntry& c) { return *c.inter; }
-
 // Sends sends[j] to the other group's rank j and receives recvs[j] from it (where set),
 // packed; returns the received blocks packed, by rank (for the reductions).
 std::vector<std::vector<uint8_t>> exchange(Rank& r, CommEntry& c, const Blocks& sends, const Blocks& recvs,
                                            bool keep_packed = false) {
-  CommEntry::Inter& x = inter_of(c);
+  CommEntry::Inter& x = *c.inter;
   drv::Communicator& coll = *x.coll;
   std::vector<std::vector<uint8_t>> in(x.remote_size), out(x.remote_size);
   std::vector<drv::Request> reqs;
@@ -72,6 +70,19 @@ Block block(const TypeDesc& t, const void* buf, size_t count, size_t index_eleme
                count};
 }
 
+// One block per rank of the other group: `counts[j]` (or `count`) elements of `t` at
+// `displs[j]` (or j * count) elements into `buf` (a v-form's or a plain form's layout).
+Blocks laid_out(const TypeDesc& t, const void* buf, unsigned n, int count, const int* counts, const int* displs,
+                const char* what) {
+  Blocks out(n);
+  for (unsigned j = 0; j < n; ++j) {
+    const int k = counts ? counts[j] : count;
+    check_count(k, what);
+    out[j] = block(t, buf, as_size(k), displs ? as_size(displs[j]) : j * as_size(count));
+  }
+  return out;
+}
+
 // The other group's contributions folded in their rank order: c0 op (c1 op (...)).
 std::vector<uint8_t> fold(Rank& r, const TypeDesc& t, MPI_Datatype handle, MPI_Op op, size_t count,
                           std::vector<std::vector<uint8_t>>& parts) {
@@ -80,12 +91,6 @@ std::vector<uint8_t> fold(Rank& r, const TypeDesc& t, MPI_Datatype handle, MPI_O
   return acc;
 }
 
-std::vector<unsigned> members_of(Rank& r, CommEntry& c) {
-  if (c.self) return {r.world_rank()};
-  std::vector<unsigned> m(c.comm->size());
-  for (unsigned i = 0; i < m.size(); ++i) m[i] = c.comm->world_rank(i);
-  return m;
-}
 
 }  // namespace
 
@@ -145,15 +150,8 @@ void gather(Rank& r, CommEntry& c, const void* send, int scount, MPI_Datatype st
     else
       std::fill(sends.begin(), sends.end(), block(st, send, as_size(scount)));
   }
-  if (!root || role_here == Role::Root) {
-    const TypeDesc& rt = r.type(rtype, "recvtype");
-    for (unsigned j = 0; j < others; ++j) {
-      const int cnt = rcounts ? rcounts[j] : rcount;
-      check_count(cnt, "recvcount");
-      const size_t at = displs ? as_size(displs[j]) : j * as_size(rcount);
-      recvs[j] = block(rt, recv, as_size(cnt), at);
-    }
-  }
+  if (!root || role_here == Role::Root)
+    recvs = laid_out(r.type(rtype, "recvtype"), recv, others, rcount, rcounts, displs, "recvcount");
   exchange(r, c, sends, recvs);
 }
 
@@ -162,15 +160,8 @@ void scatter(Rank& r, CommEntry& c, const void* send, int scount, const int* sco
   const Role role_here = role(c, root);
   const unsigned others = c.inter->remote_size;
   Blocks sends(others), recvs(others);
-  if (role_here == Role::Root) {
-    const TypeDesc& st = r.type(stype, "sendtype");
-    for (unsigned j = 0; j < others; ++j) {
-      const int cnt = scounts ? scounts[j] : scount;
-      check_count(cnt, "sendcount");
-      const size_t at = displs ? as_size(displs[j]) : j * as_size(scount);
-      sends[j] = block(st, send, as_size(cnt), at);
-    }
-  }
+  if (role_here == Role::Root)
+    sends = laid_out(r.type(stype, "sendtype"), send, others, scount, scounts, displs, "sendcount");
   if (role_here == Role::Leaf) {
     check_count(rcount, "recvcount");
     const TypeDesc& rt = r.type(rtype, "recvtype");
@@ -183,18 +174,9 @@ void scatter(Rank& r, CommEntry& c, const void* send, int scount, const int* sco
 void alltoall(Rank& r, CommEntry& c, const void* send, int scount, const int* scounts, const int* sdispls,
               MPI_Datatype stype, void* recv, int rcount, const int* rcounts, const int* rdispls, MPI_Datatype rtype) {
   if (send == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an intercommunicator");
-  const TypeDesc& st = r.type(stype, "sendtype");
-  const TypeDesc& rt = r.type(rtype, "recvtype");
   const unsigned others = c.inter->remote_size;
-  Blocks sends(others), recvs(others);
-  for (unsigned j = 0; j < others; ++j) {
-    const int sc = scounts ? scounts[j] : scount, rc = rcounts ? rcounts[j] : rcount;
-    check_count(sc, "sendcount");
-    check_count(rc, "recvcount");
-    sends[j] = block(st, send, as_size(sc), sdispls ? as_size(sdispls[j]) : j * as_size(scount));
-    recvs[j] = block(rt, recv, as_size(rc), rdispls ? as_size(rdispls[j]) : j * as_size(rcount));
-  }
-  exchange(r, c, sends, recvs);
+  exchange(r, c, laid_out(r.type(stype, "sendtype"), send, others, scount, scounts, sdispls, "sendcount"),
+           laid_out(r.type(rtype, "recvtype"), recv, others, rcount, rcounts, rdispls, "recvcount"));
 }
 
 void reduce_scatter(Rank& r, CommEntry& c, const void* send, void* recv, const std::vector<size_t>& counts,
@@ -223,7 +205,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
     if (c.inter) fail(MPI_ERR_COMM, "MPI_Comm_create_group takes an intracommunicator");
     check_tag(tag, false);
     const std::vector<unsigned> g = r.group(group);
-    const std::vector<unsigned> m = members_of(r, c);
+    const std::vector<unsigned> m = members(r, c);
     for (unsigned w : g)
       if (std::find(m.begin(), m.end(), w) == m.end())
         fail(MPI_ERR_GROUP, "the group holds world rank " + std::to_string(w) + ", which is not in the communicator");
@@ -253,7 +235,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     if (lc.inter) fail(MPI_ERR_COMM, "local_comm is an intercommunicator");
     check_root(local_leader, comm_size(lc));
     check_tag(tag, false);
-    const std::vector<unsigned> local = members_of(r, lc);
+    const std::vector<unsigned> local = members(r, lc);
     // The leaders swap their groups over peer_comm; each tells its group.
     std::vector<uint64_t> remote;
     const bool leader = comm_rank(lc) == local_leader;

@@ -18,7 +18,7 @@ constexpr unsigned kPostTag = 3;   // target -> origin: MPI_Win_post
 constexpr uint64_t kInterruptCycles = 256;  // how often a computing processor looks for packets (Call)
 using driver::Datatype;
 
-size_t multi_member(const WinEntry& w) { return w.shared->members.size() > 1; }
+bool multi_member(const WinEntry& w) { return w.shared->members.size() > 1; }
 driver::Communicator& transport(Rank& r, WinEntry& w) { return r.dcomm(w.comm); }
 
 // Where operation `op` lands in target `m`'s memory (its first element's start), after
@@ -234,11 +234,15 @@ MPI_Win create_window(Rank& r, MPI_Comm comm, void* base, MPI_Aint size, int dis
   CommEntry& c = r.comm(comm);
   if (size < 0) fail(MPI_ERR_SIZE, "size " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) fail(MPI_ERR_DISP, "disp_unit " + std::to_string(disp_unit) + " is not positive");
+  if (c.inter) fail(MPI_ERR_COMM, "a window is made on an intracommunicator");
   const unsigned n = static_cast<unsigned>(comm_size(c));
+  const bool self = c.self;
   auto w = std::make_shared<WinEntry>();
   w->me = static_cast<unsigned>(comm_rank(c));
-  // The window's own transport (a duplicate; collective), which also holds its error handler.
-  MPI_Comm wc = split_comm(r, comm, true, 0, static_cast<int>(w->me));
+  // The window's own transport (a duplicate; collective), which also holds its error
+  // handler: MPI_ERRORS_ARE_FATAL, a window's default whatever the communicator's.
+  const MPI_Comm wc = r.add_comm(self ? *c.comm : c.comm->dup());  // `c` may move
+  r.comm_slot(wc).self = self;
   w->comm = wc;
   r.comm(wc).name = "a window's communicator";
   // Every member's base, size and unit, as the creation's allgather gives them.
@@ -323,6 +327,10 @@ void free_window(Rank& r, MPI_Win& handle) {
   if (!c.self) c.comm->free();
   r.comm_slot(wc) = CommEntry{};
   handle = MPI_WIN_NULL;
+  // The last window with other members gone: no handler, and compute time in one piece again.
+  r.serving_windows = std::any_of(r.windows.begin(), r.windows.end(),
+                                  [](const std::shared_ptr<WinEntry>& e) { return e && multi_member(*e); });
+  if (!r.serving_windows) r.task().world().set_handler(nullptr);
 }
 
 void issue(Rank& r, WinEntry& w, unsigned target, RmaOp op) {
