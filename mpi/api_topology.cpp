@@ -116,10 +116,9 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     if (reorder && rank == 0) {
       const std::string machine = std::to_string(torus[0]) + "x" + std::to_string(torus[1]) + "x" +
                                   std::to_string(torus[2]) + " (" + std::to_string(t.tasks_per_node()) + " per node)";
-      std::string grid;
-      for (size_t i = 0; i < k.dims.size(); ++i) grid += (i ? "x" : "") + std::to_string(k.dims[i]);
       r.runtime().note_mapping(e ? "MPI_Cart_create reordered " + e->text(k) + " of the torus " + machine
-                                 : "MPI_Cart_create kept rank order: grid " + grid + (whole ? " is not the torus " + machine + "'s axes" : " does not span the machine"));
+                                 : "MPI_Cart_create kept rank order: grid " + k.text() +
+                                       (whole ? " is not the torus " + machine + "'s axes" : " does not span the machine"));
     }
     const int key = e ? e->rank_of(k, r.world_rank(), torus, t.tasks_per_node()) : rank;
     *comm_cart = make_cart(r, comm_old, e || rank < cells, 0, key, std::move(k));

@@ -2,12 +2,19 @@
 #include "mpi/cartesian.hpp"
 
 #include <cstddef>
+#include <string>
 namespace collnet::mpi {
 
 int Cartesian::size() const {
   long p = 1;
   for (int d : dims) p *= d;
   return static_cast<int>(p);
+}
+
+std::string Cartesian::text() const {
+  std::string t;
+  for (size_t i = 0; i < dims.size(); ++i) t += (i ? "x" : "") + std::to_string(dims[i]);
+  return t;
 }
 
 std::vector<int> Cartesian::coords(int rank) const {
@@ -85,12 +92,9 @@ int TorusEmbedding::rank_of(const Cartesian& k, unsigned world, const std::array
 
 std::string TorusEmbedding::text(const Cartesian& k) const {
   static const char* const names[7] = {"x", "y", "z", "tasks", "tasks+x", "tasks+y", "tasks+z"};
-  std::string grid, along;
-  for (size_t i = 0; i < k.dims.size(); ++i) {
-    grid += (i ? "x" : "") + std::to_string(k.dims[i]);
-    along += std::string(i ? "," : "") + (axis[i] < 0 ? "-" : names[axis[i]]);
-  }
-  return "grid " + grid + " along " + along;
+  std::string along;
+  for (size_t i = 0; i < k.dims.size(); ++i) along += std::string(i ? "," : "") + (axis[i] < 0 ? "-" : names[axis[i]]);
+  return "grid " + k.text() + " along " + along;
 }
 
 }  // namespace collnet::mpi

@@ -16,6 +16,7 @@ struct Cartesian {
   std::vector<bool> periods;
 
   int size() const;
+  std::string text() const;  // "4x2x2"
   // Rank `rank`'s coordinates.
   std::vector<int> coords(int rank) const;
   // The rank at `coords`, periodic dimensions wrapped; kOffGrid off a non-periodic edge.

@@ -225,14 +225,12 @@ def behaviour(a, work):
            "faster (%s; %s)" % (got, [l for l in err.splitlines() if "mapping" in l]))
     # The default (auto): a loop of real work timed with MPI_Wtime on one rank takes time;
     # with --machine bgl the report splits each rank's time into computing and MPI.
-    src = os.path.join(work, "wtime.c")
-    with open(src, "w") as f:
-        f.write('#include <mpi.h>\n#include <stdio.h>\nvolatile double sink;\n'
-                'int main(int c, char** v) { MPI_Init(&c, &v); double t0 = MPI_Wtime();\n'
-                '  for (long i = 0; i < 300000; i++) sink += i * 0.5;\n'
-                '  double t1 = MPI_Wtime(); printf("elapsed %.9f\\n", t1 - t0); MPI_Finalize(); return 0; }\n')
-    exe_w = os.path.join(work, "wtime")
-    subprocess.run([a.mpicc, "-O1", "-o", exe_w, src], check=True)
+    exe_w = build_source(a.mpicc, work, "wtime",
+                         '#include <mpi.h>\n#include <stdio.h>\nvolatile double sink;\n'
+                         'int main(int c, char** v) { MPI_Init(&c, &v); double t0 = MPI_Wtime();\n'
+                         '  for (long i = 0; i < 300000; i++) sink += i * 0.5;\n'
+                         '  double t1 = MPI_Wtime(); printf("elapsed %.9f\\n", t1 - t0); MPI_Finalize(); return 0; }\n',
+                         ["-O1"])
     rc, out, err = run(default + ["-n", "1", "--", exe_w])
     elapsed = float(out.split()[1]) if rc == 0 and out.startswith("elapsed") else 0.0
     expect(rc == 0 and elapsed > 0 and "compute time auto" in err,
