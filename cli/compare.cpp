@@ -47,6 +47,7 @@ size_t column(driver::Algorithm a) { return std::max<size_t>(12, std::string(to_
 CompareTable compare_algorithms(const CompareOptions& o) {
   CompareTable t;
   t.collective = *driver::collective_named(o.run.collective);
+  t.type = o.run.type;
   t.algorithms = o.algorithms;
   if (t.algorithms.empty())
     for (driver::Algorithm a : driver::algorithms_for(t.collective))
@@ -70,7 +71,14 @@ CompareTable compare_algorithms(const CompareOptions& o) {
     CompareRow row;
     row.bytes = barrier ? 0 : r.count * elem;
     std::cout << std::setw(10) << row.bytes << std::flush;
-    for (driver::Algorithm a : t.algorithms) {
+    for (size_t i = 0; i < t.algorithms.size(); ++i) {
+      const driver::Algorithm a = t.algorithms[i];
+      row.pruned.push_back(pruned_next(t, i, o.prune));
+      if (row.pruned.back()) {
+        row.cycles.emplace_back();
+        row.busiest.emplace_back();
+        continue;
+      }
       r.algorithm = a;
       const auto m =
           measure_one(r, o.run.collective + " " + to_string(a) + " at " + std::to_string(row.bytes) + " bytes");
@@ -91,7 +99,7 @@ CompareTable compare_algorithms(const CompareOptions& o) {
       if (row.cycles[i])
         cell << *row.cycles[i] << (row.fastest == i ? "*" : " ");
       else
-        cell << "FAILED ";
+        cell << (row.pruned[i] ? "- " : "FAILED ");
       std::cout << std::setw(static_cast<int>(column(t.algorithms[i]))) << cell.str();
     }
     std::cout << "   "

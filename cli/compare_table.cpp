@@ -2,10 +2,12 @@
 // compare's table as --json writes it and tune --from reads it back.
 #include "cli/compare_table.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
 #include "cli/machine_file.hpp"
+#include "driver/error.hpp"
 #include "systemc/shape.hpp"
 
 namespace collnet::cli {
@@ -15,6 +17,20 @@ std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cyc
   for (size_t i = 0; i < cycles.size(); ++i)
     if (cycles[i] && (!fastest || *cycles[i] < *cycles[*fastest])) fastest = i;
   return fastest;
+}
+
+bool pruned_next(const CompareTable& t, size_t i, double factor) {
+  if (factor <= 0 || t.rows.empty()) return false;
+  const CompareRow& last = t.rows.back();
+  if (i < last.pruned.size() && last.pruned[i]) return true;
+  if (t.rows.size() < 2) return false;
+  // How many times the fastest algorithm `i` took at row `r`; nothing where either failed.
+  auto behind = [&](const CompareRow& r) -> std::optional<double> {
+    if (!r.fastest || !r.cycles[i] || *r.cycles[*r.fastest] == 0) return std::nullopt;
+    return static_cast<double>(*r.cycles[i]) / static_cast<double>(*r.cycles[*r.fastest]);
+  };
+  const auto before = behind(t.rows[t.rows.size() - 2]), now = behind(last);
+  return before && now && *before > factor && *now > factor && *now >= *before;
 }
 
 nlohmann::json compare_table_json(const CompareTable& t, const RunOptions& run) {
@@ -35,6 +51,9 @@ nlohmann::json compare_table_json(const CompareTable& t, const RunOptions& run) 
       j["busiest_torus_link_flits"][name] = row.busiest[i] ? nlohmann::json(*row.busiest[i]) : nlohmann::json(nullptr);
     }
     if (row.fastest) j["fastest"] = to_string(t.algorithms[*row.fastest]);
+    j["pruned"] = nlohmann::json::array();
+    for (size_t i = 0; i < row.pruned.size(); ++i)
+      if (row.pruned[i]) j["pruned"].push_back(to_string(t.algorithms[i]));
     j["auto"] = {{"algorithm", row.auto_algorithm},
                  {"cycles", row.auto_cycles ? nlohmann::json(*row.auto_cycles) : nlohmann::json(nullptr)}};
     js["rows"].push_back(j);
@@ -51,6 +70,11 @@ CompareTable read_compare_file(const std::string& path, unsigned* ranks) {
     const auto c = driver::collective_named(js.at("collective").get<std::string>());
     if (!c) throw std::invalid_argument("'" + path + "': unknown collective " + js.at("collective").dump());
     t.collective = *c;
+    try {
+      t.type = driver::parse_datatype(js.value("type", std::string("u64")));
+    } catch (const Error& e) {
+      throw std::invalid_argument("'" + path + "': " + e.what());
+    }
     // Tables from before "ranks" was written: the shape's nodes times the tasks per node.
     *ranks = js.contains("ranks")
                  ? js["ranks"].get<unsigned>()
@@ -64,9 +88,11 @@ CompareTable read_compare_file(const std::string& path, unsigned* ranks) {
     for (const auto& row : js.at("rows")) {
       CompareRow r;
       r.bytes = row.at("bytes").get<size_t>();
+      const nlohmann::json pruned = row.value("pruned", nlohmann::json::array());
       for (driver::Algorithm a : t.algorithms) {
         const nlohmann::json& c = row.at("cycles").at(to_string(a));
         r.cycles.push_back(c.is_null() ? std::nullopt : std::optional<uint64_t>(c.get<uint64_t>()));
+        r.pruned.push_back(std::find(pruned.begin(), pruned.end(), to_string(a)) != pruned.end());
       }
       r.fastest = fastest_of(r.cycles);
       t.rows.push_back(std::move(r));

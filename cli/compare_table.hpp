@@ -14,12 +14,14 @@
 
 #include "cli/run_options.hpp"
 #include "driver/algorithm.hpp"
+#include "driver/datatype.hpp"
 
 namespace collnet::cli {
 
 struct CompareRow {
   size_t bytes = 0;
-  std::vector<std::optional<uint64_t>> cycles, busiest;  // per algorithm; empty: the run failed
+  std::vector<std::optional<uint64_t>> cycles, busiest;  // per algorithm; empty: failed or pruned
+  std::vector<bool> pruned;                              // per algorithm: not run (CompareOptions::prune)
   std::optional<uint64_t> auto_cycles;
   std::string auto_algorithm;     // what auto ran
   std::optional<size_t> fastest;  // index into the algorithms
@@ -28,12 +30,17 @@ struct CompareRow {
 struct CompareTable {
   driver::Collective collective = driver::Collective::Barrier;
   std::vector<driver::Algorithm> algorithms;
+  driver::Datatype type = driver::Datatype::U64;  // the element type it was measured with
   std::vector<CompareRow> rows;
   bool all_verified = true;
 };
 
 // The index of the fewest cycles (the first of equals), none if every run failed.
 std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cycles);
+// Whether algorithm `i` is pruned at the size after the table's last row: it was pruned
+// there, or took more than `factor` times the fastest at each of the last two rows and
+// more times at the last (CompareOptions::prune; a factor of 0 never prunes).
+bool pruned_next(const CompareTable& table, size_t i, double factor);
 // The table as --json writes it, with the machine and the runs' common options `run`.
 nlohmann::json compare_table_json(const CompareTable& table, const RunOptions& run);
 // A table `collnet compare --json` wrote, and in `ranks` the ranks it was measured on.

@@ -128,7 +128,7 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
     if (driver_coll) comm->set_algorithm(*driver_coll, o.algorithm);
     comm->set_segment_options(o.segment);
     const unsigned k = comm->rank();
-    if (k == 0 && driver_coll) r.algorithm = comm->choose(*driver_coll, r.count * driver::bytes(o.type));
+    if (k == 0 && driver_coll) r.algorithm = comm->choose(*driver_coll, r.count * driver::bytes(o.type), o.type);
     if (k == 0) class_route = comm->class_route();
     t.cpu().idle(s.arrival_delay[k]);
     start[k] = t.cycle();

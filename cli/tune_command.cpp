@@ -27,14 +27,20 @@ struct TuneArguments {
   TorusOption torus;
   MachineOptions machine;
   long long tasks = 1;
-  std::string sizes = "8,512,4k,32k";
+  std::string sizes = "4,8,16,32,64,128,256,512,1k,2k,4k,8k,16k,32k,64k", collectives;
 };
 
 void add_options(CLI::App* tune, TuneArguments& a, TuneOptions& o) {
   add_torus_option(tune, a.torus);
   add_machine_options(tune, a.machine);
   tune->add_option("--tasks", a.tasks, "tasks (ranks) per node")->capture_default_str();
-  tune->add_option("--sizes", a.sizes, "bytes per rank, e.g. 8,512,4k,32k")->capture_default_str();
+  tune->add_option("--sizes", a.sizes, "bytes per rank (per pair for alltoall and scatter), e.g. 8,512,4k,32k")
+      ->capture_default_str();
+  tune->add_option("--collectives", a.collectives, "only these, comma-separated (default: every one)");
+  tune->add_option("--prune", o.prune,
+                   "skip an algorithm at larger sizes once it took more than this many times the fastest at two "
+                   "sizes in a row, falling behind (0: run every one everywhere)")
+      ->capture_default_str();
   tune->add_option("--output", o.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
       ->required();
   tune->add_option("--from", o.from, "take the rules from these 'collnet compare --json' tables instead of measuring");
@@ -48,12 +54,21 @@ std::string check_tune(const TuneArguments& a, TuneOptions& o) {
   } catch (const std::exception& e) {
     return std::string("tune: --sizes: ") + e.what();
   }
+  for (const std::string& name : reference::split_list(a.collectives)) {
+    const auto c = driver::collective_named(name);
+    if (!c) return "tune: --collectives: '" + name + "' is not a collective 'collnet algorithms' lists";
+    o.collectives.push_back(*c);
+  }
+  if (!(o.prune == 0 || (o.prune >= 1 && o.prune <= 1e6)))
+    return "tune: --prune must be 0 (off) or a factor from 1 to 10^6, got " + std::to_string(o.prune);
   return "";
 }
 
 // The rules a measured table gives: per size the fastest, held up to the geometric middle
-// of the next size.
+// of the next size; for a reduction, for the class of the type it was measured with.
 std::vector<driver::TuningRule> rules_from(const CompareTable& t, unsigned ranks) {
+  const driver::TypeClass types =
+      driver::per_type_class(t.collective) ? driver::type_class(t.type) : driver::TypeClass::Any;
   std::vector<driver::TuningRule> rules;
   for (size_t k = 0; k < t.rows.size(); ++k) {
     if (!t.rows[k].fastest) continue;
@@ -65,7 +80,7 @@ std::vector<driver::TuningRule> rules_from(const CompareTable& t, unsigned ranks
     if (!rules.empty() && rules.back().algorithm == a)
       rules.back().up_to_bytes = up_to;  // the same winner: one rule
     else
-      rules.push_back({t.collective, ranks, up_to, a});
+      rules.push_back({t.collective, ranks, up_to, a, types});
   }
   return rules;
 }
@@ -116,16 +131,28 @@ int run_tune_command(const TuneOptions& o) {
     std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules from " << where << ")\n";
     return 0;
   }
+  std::vector<driver::Collective> collectives = o.collectives;
+  if (collectives.empty())
+    for (unsigned i = 0; i < driver::kNumCollectives; ++i) collectives.push_back(static_cast<driver::Collective>(i));
   bool ok = true;
-  for (unsigned i = 0; i < driver::kNumCollectives; ++i) {
-    CompareOptions c;
-    c.run = o.run;
-    c.run.collective = to_string(static_cast<driver::Collective>(i));
-    c.sizes = o.sizes;
-    const CompareTable t = compare_algorithms(c);
-    ok = ok && t.all_verified;
-    for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
-    std::cout << "\n";
+  for (driver::Collective collective : collectives) {
+    // A reduction at each type class's type; the others' cost does not depend on it.
+    std::vector<driver::Datatype> types{o.run.type};
+    if (driver::per_type_class(collective))
+      types = {driver::measured_type(driver::TypeClass::Int), driver::measured_type(driver::TypeClass::Int64),
+               driver::measured_type(driver::TypeClass::Float)};
+    for (driver::Datatype type : types) {
+      CompareOptions c;
+      c.run = o.run;
+      c.run.collective = to_string(collective);
+      c.run.type = type;
+      c.sizes = o.sizes;
+      c.prune = o.prune;
+      const CompareTable t = compare_algorithms(c);
+      ok = ok && t.all_verified;
+      for (const driver::TuningRule& r : rules_from(t, ranks)) rules.push_back(r);
+      std::cout << "\n";
+    }
   }
   if (!write_table(o.output, rules, o.run.machine.shape.str())) return 1;
   std::cout << "tuning table: " << o.output << " (" << rules.size() << " rules for " << ranks << " ranks)\n";

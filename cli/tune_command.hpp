@@ -17,6 +17,8 @@ namespace collnet::cli {
 struct TuneOptions {
   RunOptions run;
   std::vector<size_t> sizes;
+  std::vector<driver::Collective> collectives;  // the ones to measure (empty: every one)
+  double prune = 2;                              // CompareOptions::prune
   std::vector<std::string> from;  // compare tables to take the rules from instead of measuring
   std::string output;             // the table (JSON)
 };

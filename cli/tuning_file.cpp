@@ -37,7 +37,13 @@ driver::Tuning read_tuning(std::istream& f, const std::string& path) {
       if (!a) throw std::invalid_argument(where + ": unknown algorithm " + r.at("algorithm").dump());
       const nlohmann::json& up = r.at("up_to_bytes");
       const size_t up_to = up.is_null() ? SIZE_MAX : up.get<size_t>();
-      rules.push_back({*c, r.at("ranks").get<unsigned>(), up_to, *a});
+      driver::TypeClass types = driver::TypeClass::Any;
+      if (r.contains("types")) {
+        const auto k = driver::type_class_named(r["types"].get<std::string>());
+        if (!k) throw std::invalid_argument(where + ": unknown type class " + r["types"].dump() + " (any, int, int64, float)");
+        types = *k;
+      }
+      rules.push_back({*c, r.at("ranks").get<unsigned>(), up_to, *a, types});
     } catch (const nlohmann::json::exception& e) {
       throw std::invalid_argument(where + ": " + e.what());
     }
@@ -54,12 +60,15 @@ void write_tuning_file(const std::string& path, const std::vector<driver::Tuning
   nlohmann::json js;
   js["measured_on"] = measured_on;
   js["rules"] = nlohmann::json::array();
-  for (const driver::TuningRule& r : rules)
-    js["rules"].push_back(
-        {{"collective", to_string(r.collective)},
-         {"ranks", r.ranks},
-         {"up_to_bytes", r.up_to_bytes == SIZE_MAX ? nlohmann::json(nullptr) : nlohmann::json(r.up_to_bytes)},
-         {"algorithm", to_string(r.algorithm)}});
+  for (const driver::TuningRule& r : rules) {
+    nlohmann::json j = {
+        {"collective", to_string(r.collective)},
+        {"ranks", r.ranks},
+        {"up_to_bytes", r.up_to_bytes == SIZE_MAX ? nlohmann::json(nullptr) : nlohmann::json(r.up_to_bytes)},
+        {"algorithm", to_string(r.algorithm)}};
+    if (r.types != driver::TypeClass::Any) j["types"] = to_string(r.types);
+    js["rules"].push_back(j);
+  }
   std::ofstream f(path);
   if (!f) throw std::invalid_argument("cannot write '" + path + "'");
   f << js.dump(2) << "\n";

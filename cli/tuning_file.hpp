@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A tuning table file, what auto picks from (driver/tuning.hpp) as `collnet tune` writes
 // it and --tuning reads it: {"measured_on": "...", "rules": [{"collective", "ranks",
-// "up_to_bytes", "algorithm"}, ...]}.
+// "up_to_bytes", "algorithm", and for the reductions "types": "int" / "int64" / "float"},
+// ...]}.
 #pragma once
 
 #include <istream>

@@ -43,7 +43,9 @@ CollectiveContext Communicator::context(const CollectiveCall& call) {
   return CollectiveContext(*this, task_, node_, group_, state_, call);
 }
 
-void Communicator::run(Collective c, CollectiveContext& ctx, size_t bytes) { runner(c, choose(c, bytes))(ctx); }
+void Communicator::run(Collective c, CollectiveContext& ctx, size_t bytes) {
+  runner(c, choose(c, bytes, ctx.call.type))(ctx);
+}
 
 void Communicator::check_root(const char* call, unsigned root) const {
   if (root >= size())
@@ -71,14 +73,14 @@ void Communicator::set_segment_options(const SegmentOptions& o) {
   state_.segment = o;
 }
 
-Algorithm Communicator::choose(Collective c, size_t bytes) const {
+Algorithm Communicator::choose(Collective c, size_t bytes, Datatype type) const {
   const Algorithm a = algorithm(c);
   if (a != Algorithm::Auto) return a;
   // The job's table (tuning.hpp); where it says nothing, the combining network wherever it
   // applies, and the personalised collectives linear. Without a class route, the torus.
   Algorithm pick = applies(c, Algorithm::Tree) ? Algorithm::Tree : Algorithm::TorusLinear;
   if (node_.tuning)
-    if (const std::optional<Algorithm> t = node_.tuning->pick(c, size(), bytes)) pick = *t;
+    if (const std::optional<Algorithm> t = node_.tuning->pick(c, size(), bytes, type)) pick = *t;
   // Line broadcasts reach every node of a line: a table measured on a whole machine may
   // name them for a communicator of the same size that is not one.
   if (pick == Algorithm::TorusDeposit && !group_.spans_world()) pick = Algorithm::Tree;

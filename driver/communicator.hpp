@@ -105,8 +105,8 @@ class Communicator {
   // same. The vector and personalised collectives not in Collective keep theirs.
   void set_algorithm(Collective c, Algorithm a);
   Algorithm algorithm(Collective c) const { return state_.algorithms[static_cast<unsigned>(c)]; }
-  // The algorithm a call of `c` moving `bytes` bytes per rank runs (Auto resolved).
-  Algorithm choose(Collective c, size_t bytes) const;
+  // The algorithm a call of `c` moving `bytes` bytes per rank of `type` runs (Auto resolved).
+  Algorithm choose(Collective c, size_t bytes, Datatype type) const;
   // How alltoallv-segment (the segmented allgather) sends: piece size and destination order.
   void set_segment_options(const SegmentOptions& o);
   const SegmentOptions& segment_options() const { return state_.segment; }

@@ -4,6 +4,12 @@
 // (every algorithm at every size of a grid, `collnet compare`); the table shipped in the
 // driver (tuning_shipped.cpp) comes from `make bench`. A collective no rule covers runs
 // the built-in choice: the tree where it applies, torus-linear otherwise.
+//
+// The reductions (reduce, allreduce, scan, exscan) cost differently per element type: the
+// combining network adds integers of up to 32 bits in one pass with room to carry, 64-bit
+// ones in one pass of full words, and floats in two (exponents, then aligned mantissas),
+// and a torus algorithm combines them in the processors at their own costs. Their rules
+// are kept per type class; every other collective moves bytes, whatever they hold.
 #pragma once
 
 #include <cstddef>
@@ -11,27 +17,44 @@
 #include <vector>
 
 #include "driver/algorithm.hpp"
+#include "driver/datatype.hpp"
 
 namespace collnet::driver {
+
+// Which element types a rule holds for: any, or one class of the reductions'.
+enum class TypeClass {
+  Any,
+  Int,    // integers of 8 to 32 bits (measured at i32)
+  Int64,  // 64-bit integers (measured at i64)
+  Float,  // f32 and f64 (measured at f32)
+};
+const char* to_string(TypeClass k);                               // "any", "int", "int64", "float"
+std::optional<TypeClass> type_class_named(const std::string& name);
+TypeClass type_class(Datatype t);  // never Any
+Datatype measured_type(TypeClass k);  // the type a class is tuned at (Any: u64)
+// The collectives whose cost depends on the element type (their rules are per class).
+bool per_type_class(Collective c);
 
 struct TuningRule {
   Collective collective;
   unsigned ranks;        // the communicator size it was measured at
   size_t up_to_bytes;    // bytes per rank (per pair for alltoall and scatter) it holds up to
   Algorithm algorithm;   // never Auto
+  TypeClass types = TypeClass::Any;  // the element types it holds for
 };
 
 class Tuning {
  public:
   Tuning() = default;
   // Throws collnet::Error naming a rule whose algorithm does not apply to its collective,
-  // is auto, or has zero ranks.
+  // is auto, or has zero ranks, or a type class on a collective that is not per_type_class.
   explicit Tuning(std::vector<TuningRule> rules);
 
-  // Among the rules of collective `c`, those measured at the communicator size nearest
-  // `ranks` (on a log scale; a tie goes to the smaller): the first whose up_to_bytes holds
-  // `bytes`, or the last. Nothing when no rule names `c`.
-  std::optional<Algorithm> pick(Collective c, unsigned ranks, size_t bytes) const;
+  // Among the rules of collective `c` for `type`'s class (the class-free ones where `c` has
+  // none for it), those measured at the communicator size nearest `ranks` (on a log scale;
+  // a tie goes to the smaller): the first whose up_to_bytes holds `bytes`, or the last.
+  // Nothing when no rule names `c`.
+  std::optional<Algorithm> pick(Collective c, unsigned ranks, size_t bytes, Datatype type) const;
   const std::vector<TuningRule>& rules() const { return rules_; }
 
   // The table measured by make bench.

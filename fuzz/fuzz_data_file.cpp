@@ -83,9 +83,10 @@ void tuning(const std::string& text, unsigned ranks, size_t bytes) {
     const driver::Tuning t = cli::read_tuning(in, "fuzz.json");
     for (unsigned c = 0; c < driver::kNumCollectives; ++c) {
       const auto col = static_cast<driver::Collective>(c);
-      if (const auto a = t.pick(col, ranks, bytes)) {
-        FUZZ_CHECK(driver::applies(col, *a) && *a != driver::Algorithm::Auto);
-      }
+      for (driver::Datatype type : driver::all_datatypes())
+        if (const auto a = t.pick(col, ranks, bytes, type)) {
+          FUZZ_CHECK(driver::applies(col, *a) && *a != driver::Algorithm::Auto);
+        }
     }
   } catch (const std::invalid_argument&) {
   }

@@ -19,6 +19,8 @@ ALGS = {
     "torus-neighbourhood": "TorusNeighbourhood",
 }
 
+CLASSES = {"any": "Any", "int": "Int", "int64": "Int64", "float": "Float"}
+
 rules, sources = [], []
 for path in sys.argv[1:]:
     table = json.load(open(path))
@@ -34,10 +36,14 @@ print("const Tuning& Tuning::shipped() {")
 if rules:
     print("  using A = Algorithm;")
     print("  using C = Collective;")
+    if any(r.get("types", "any") != "any" for r in rules):
+        print("  using K = TypeClass;")
 print("  static const Tuning table(std::vector<TuningRule>{")
 for r in rules:
     up = "SIZE_MAX" if r["up_to_bytes"] is None else str(r["up_to_bytes"])
-    print(f"      {{C::{NAMES[r['collective']]}, {r['ranks']}, {up}, A::{ALGS[r['algorithm']]}}},")
+    types = CLASSES[r.get("types", "any")]
+    tail = "" if types == "Any" else f", K::{types}"
+    print(f"      {{C::{NAMES[r['collective']]}, {r['ranks']}, {up}, A::{ALGS[r['algorithm']]}{tail}}},")
 print("  });")
 print("  return table;")
 print("}\n\n}  // namespace collnet::driver")

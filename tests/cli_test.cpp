@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -215,17 +216,28 @@ TEST(CliCompare, RunsEveryAlgorithmAtEverySizeAndMarksTheFastest) {
 // --tuning` picks from it.
 TEST(CliTune, WritesATableWithWhichAutoRunsTheFastest) {
   const std::string table = kTmp + "/tune_3x1x1.json";
-  const auto t = collnet({"tune", "--torus", "3x1x1", "--sizes", "8,4k", "--output", table});
+  const auto t = collnet(
+      {"tune", "--torus", "3x1x1", "--sizes", "8,4k", "--collectives", "allgather,allreduce", "--output", table});
   ASSERT_EQ(t.status, 0) << t.out << t.err;
-  const auto rules = read_json(table).at("rules");
-  EXPECT_GE(rules.size(), 11u);  // at least one per collective
+  const nlohmann::json rules = read_json(table).at("rules");
+  std::set<std::string> classes;  // the type classes of the allreduce rules
+  for (const auto& r : rules) {
+    EXPECT_TRUE(r.at("collective") == "allgather" || r.at("collective") == "allreduce") << r.dump();
+    if (r.at("collective") == "allgather") EXPECT_FALSE(r.contains("types")) << r.dump();
+    if (r.at("collective") == "allreduce") classes.insert(r.at("types").get<std::string>());
+  }
+  EXPECT_EQ(classes, (std::set<std::string>{"int", "int64", "float"}));
   const std::string json = kTmp + "/tune_compare.json";
-  const auto c = collnet({"compare", "allgather", "--torus", "3x1x1", "--sizes", "8,4k", "--tuning", table, "--json", json});
-  ASSERT_EQ(c.status, 0) << c.out << c.err;
-  const nlohmann::json compared = read_json(json);  // kept: a range-for over a temporary's member dangles
-  for (const auto& row : compared.at("rows")) {
-    EXPECT_EQ(row.at("auto").at("algorithm"), row.at("fastest")) << row.dump();
-    EXPECT_EQ(row.at("auto").at("cycles"), row.at("cycles").at(row.at("fastest").get<std::string>())) << row.dump();
+  for (const char* type : {"f32", "u64"}) {  // allreduce of f32, then allgather (kept in json)
+    const std::string c = type == std::string("u64") ? "allgather" : "allreduce";
+    const auto r = collnet({"compare", c, "--torus", "3x1x1", "--type", type, "--sizes", "8,4k", "--tuning", table,
+                            "--json", json});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const nlohmann::json compared = read_json(json);  // kept: a range-for over a temporary's member dangles
+    for (const auto& row : compared.at("rows")) {
+      EXPECT_EQ(row.at("auto").at("algorithm"), row.at("fastest")) << c << " " << row.dump();
+      EXPECT_EQ(row.at("auto").at("cycles"), row.at("cycles").at(row.at("fastest").get<std::string>())) << row.dump();
+    }
   }
   const std::string one = kTmp + "/tune_run.json";
   ASSERT_EQ(collnet({"run", "allgather", "--torus", "3x1x1", "--count", "512", "--tuning", table, "--json", one}).status, 0);
@@ -235,6 +247,11 @@ TEST(CliTune, WritesATableWithWhichAutoRunsTheFastest) {
   const auto b = collnet({"run", "bcast", "--torus", "3x1x1", "--tuning", bad});
   EXPECT_EQ(b.status, 2);
   EXPECT_NE(b.err.find("torus-ring is not an algorithm of bcast"), std::string::npos) << b.err;
+  std::ofstream(bad) << R"({"rules": [{"collective": "allreduce", "ranks": 3, "up_to_bytes": null,
+                                        "algorithm": "tree", "types": "complex"}]})";
+  const auto k = collnet({"run", "allreduce", "--torus", "3x1x1", "--tuning", bad});
+  EXPECT_EQ(k.status, 2);
+  EXPECT_NE(k.err.find("rule 0: unknown type class \"complex\" (any, int, int64, float)"), std::string::npos) << k.err;
 }
 
 TEST(CliBarrier, IsVerifiedOnEveryShape) {
