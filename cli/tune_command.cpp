@@ -54,7 +54,7 @@ std::string check_tune(const TuneArguments& a, TuneOptions& o) {
   } catch (const std::exception& e) {
     return std::string("tune: --sizes: ") + e.what();
   }
-  for (const std::string& name : reference::split_list(a.collectives)) {
+  for (const std::string& name : a.collectives.empty() ? std::vector<std::string>{} : reference::split_list(a.collectives)) {
     const auto c = driver::collective_named(name);
     if (!c) return "tune: --collectives: '" + name + "' is not a collective 'collnet algorithms' lists";
     o.collectives.push_back(*c);
