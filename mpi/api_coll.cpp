@@ -484,6 +484,8 @@ void exchange_blocks(Rank& r, const Ctx& x, std::optional<VBlocks>& sv, VBlocks&
 void alltoallw(Rank& r, MPI_Comm comm, const void* send, const int* scounts, const int* sdispls,
                const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
                const MPI_Datatype* rtypes) {
+  if (CommEntry& ic = r.comm(comm); ic.inter)
+    return inter::alltoallw(r, ic, send, scounts, sdispls, stypes, recv, rcounts, rdispls, rtypes);
   Ctx x = ctx(r, comm);
   if (!rcounts || !rdispls || !rtypes) fail(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is null");
   VBlocks rv(r, recv, rcounts, rdispls, rtypes, x.size, "recvcounts");

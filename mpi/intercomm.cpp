@@ -179,6 +179,28 @@ void alltoall(Rank& r, CommEntry& c, const void* send, int scount, const int* sc
            laid_out(r.type(rtype, "recvtype"), recv, others, rcount, rcounts, rdispls, "recvcount"));
 }
 
+void alltoallw(Rank& r, CommEntry& c, const void* send, const int* scounts, const int* sdispls,
+               const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
+               const MPI_Datatype* rtypes) {
+  if (send == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an intercommunicator");
+  const unsigned others = c.inter->remote_size;
+  // Block j: counts[j] elements of types[j] at byte displacement displs[j].
+  auto laid_out_w = [&](const void* buf, const int* counts, const int* displs, const MPI_Datatype* types,
+                        const char* what) {
+    if (others > 0 && (!counts || !displs || !types))
+      fail(MPI_ERR_ARG, std::string(what) + "s, their displacements or types are null");
+    Blocks out(others);
+    for (unsigned j = 0; j < others; ++j) {
+      check_count(counts[j], what);
+      out[j] = Block{&r.type(types[j], "a datatypes entry"),
+                     static_cast<uint8_t*>(const_cast<void*>(buf)) + displs[j], as_size(counts[j])};
+    }
+    return out;
+  };
+  exchange(r, c, laid_out_w(send, scounts, sdispls, stypes, "sendcount"),
+           laid_out_w(recv, rcounts, rdispls, rtypes, "recvcount"));
+}
+
 void reduce_scatter(Rank& r, CommEntry& c, const void* send, void* recv, const std::vector<size_t>& counts,
                     MPI_Datatype type, MPI_Op op) {
   const TypeDesc& t = r.type(type);

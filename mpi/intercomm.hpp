@@ -6,8 +6,8 @@
 // passes MPI_ROOT, the rest of its group MPI_PROC_NULL, and the other group the root's
 // rank; the all-to-all ones send every rank's blocks to every rank of the other group,
 // and a reduction's result in one group is the other group's contributions, folded in
-// their rank order (c0 op c1 op ...). MPI_Scan, MPI_Exscan and MPI_Alltoallw are not
-// defined or not supported there (MPI_ERR_COMM).
+// their rank order (c0 op c1 op ...). MPI_Scan and MPI_Exscan are not defined there
+// (MPI_ERR_COMM).
 #pragma once
 
 #include <optional>
@@ -30,6 +30,10 @@ void scatter(Rank& r, CommEntry& c, const void* send, int scount, const int* sco
 // Alltoall(v): `scounts`/`rcounts` null: `scount`/`rcount` each, in order.
 void alltoall(Rank& r, CommEntry& c, const void* send, int scount, const int* scounts, const int* sdispls,
               MPI_Datatype stype, void* recv, int rcount, const int* rcounts, const int* rdispls, MPI_Datatype rtype);
+// Alltoallw: block j counts[j] elements of types[j] at byte displacement displs[j].
+void alltoallw(Rank& r, CommEntry& c, const void* send, const int* scounts, const int* sdispls,
+               const MPI_Datatype* stypes, void* recv, const int* rcounts, const int* rdispls,
+               const MPI_Datatype* rtypes);
 // Reduce_scatter(_block): `counts` are the local group's blocks of the other group's reduction.
 void reduce_scatter(Rank& r, CommEntry& c, const void* send, void* recv, const std::vector<size_t>& counts,
                     MPI_Datatype type, MPI_Op op);

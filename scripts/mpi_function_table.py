@@ -71,7 +71,7 @@ NOTES = {
     "MPI_Reduce_local": ("`driver::reduce_local`: the values a two-rank collective gives", None),
     "MPI_Scan": (None, "not on an intercommunicator (MPI_ERR_COMM)"),
     "MPI_Exscan": (None, "not on an intercommunicator (MPI_ERR_COMM)"),
-    "MPI_Alltoallw": ("each block packed, moved as MPI_Alltoallv moves bytes", "not on an intercommunicator"),
+    "MPI_Alltoallw": ("each block packed, moved as MPI_Alltoallv moves bytes", ""),
     "MPI_Ialltoallw": (None, "not on an intercommunicator"),
     "MPI_Cart_create": ("reorder places a grid whose dimensions are the machine's axes on the torus "
                         "(cartesian.hpp: TorusEmbedding; the run report says which mapping)",

@@ -123,6 +123,28 @@ static void inter(void) {
     ok = 1;
     for (int j = 0; j < rsize; j++) ok &= recvb[j] == (colour ? 2 * j : 2 * j + 1) * 100 + lrank;
     CHECK(ok, "alltoall across");
+    /* alltoallw: block j a double (as two ints' bytes reversed) or an int, by the partner's parity. */
+    int* wcounts = malloc(sizeof(int) * (size_t)rsize);
+    int* wdispls = malloc(sizeof(int) * (size_t)rsize);
+    MPI_Datatype* wtypes = malloc(sizeof(MPI_Datatype) * (size_t)rsize);
+    double* wsend = malloc(sizeof(double) * (size_t)rsize);
+    double* wrecv = malloc(sizeof(double) * (size_t)rsize);
+    for (int j = 0; j < rsize; j++) {
+        wcounts[j] = 1;
+        wdispls[j] = (int)sizeof(double) * (rsize - 1 - j);
+        wtypes[j] = MPI_DOUBLE;
+        wsend[rsize - 1 - j] = rank + 0.25 * j;
+        wrecv[j] = -1;
+    }
+    MPI_Alltoallw(wsend, wcounts, wdispls, wtypes, wrecv, wcounts, wdispls, wtypes, ic);
+    ok = 1;
+    for (int j = 0; j < rsize; j++) ok &= wrecv[rsize - 1 - j] == (colour ? 2 * j : 2 * j + 1) + 0.25 * lrank;
+    CHECK(ok, "alltoallw across, blocks reversed");
+    free(wcounts);
+    free(wdispls);
+    free(wtypes);
+    free(wsend);
+    free(wrecv);
     /* reduce_scatter_block: each group's vectors have one element per rank of the other. */
     int* vec = malloc(sizeof(int) * (size_t)lsize);
     for (int j = 0; j < lsize; j++) vec[j] = rank + j;
