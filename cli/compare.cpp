@@ -74,7 +74,7 @@ CompareTable compare_algorithms(const CompareOptions& o) {
     std::cout << std::setw(10) << row.bytes << std::flush;
     for (size_t i = 0; i < t.algorithms.size(); ++i) {
       const driver::Algorithm a = t.algorithms[i];
-      row.pruned.push_back(pruned_next(t, i, o.prune));
+      row.pruned.push_back(pruned_next(t, i, o.prune, sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end())));
       if (row.pruned.back()) {
         row.cycles.emplace_back();
         row.busiest.emplace_back();

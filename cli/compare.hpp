@@ -18,9 +18,10 @@ struct CompareOptions {
   RunOptions run;                             // the machine, type, op, root, seed, tuning; count set per size
   std::vector<size_t> sizes;                  // bytes per rank (count = bytes / element size, at least 1)
   std::vector<driver::Algorithm> algorithms;  // empty: every one that applies
-  // Above 0: an algorithm that took more than `prune` times the fastest at two sizes in a
-  // row, falling further behind at the second, is not run at the larger sizes (the table
-  // shows "-"): what tuning on a fine grid skips. 0 runs every one everywhere.
+  // Above 0: an algorithm that took more than `prune` times the fastest at a size, and on
+  // the line through its last two sizes would still at the largest, is not run at the
+  // larger sizes (the table shows "-"; pruned_next): what tuning on a fine grid skips. 0
+  // runs every one everywhere.
   double prune = 0;
   std::string json_path;
 };

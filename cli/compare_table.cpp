@@ -19,18 +19,24 @@ std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cyc
   return fastest;
 }
 
-bool pruned_next(const CompareTable& t, size_t i, double factor) {
+bool pruned_next(const CompareTable& t, size_t i, double factor, size_t top_bytes) {
   if (factor <= 0 || t.rows.empty()) return false;
   const CompareRow& last = t.rows.back();
   if (i < last.pruned.size() && last.pruned[i]) return true;
-  if (t.rows.size() < 2) return false;
-  // How many times the fastest algorithm `i` took at row `r`; nothing where either failed.
-  auto behind = [&](const CompareRow& r) -> std::optional<double> {
-    if (!r.fastest || !r.cycles[i] || *r.cycles[*r.fastest] == 0) return std::nullopt;
-    return static_cast<double>(*r.cycles[i]) / static_cast<double>(*r.cycles[*r.fastest]);
+  if (t.rows.size() < 2 || !last.fastest || *last.fastest == i) return false;
+  const CompareRow& before = t.rows[t.rows.size() - 2];
+  const size_t f = *last.fastest;
+  if (!last.cycles[i] || !before.cycles[i] || !before.cycles[f] || last.bytes <= before.bytes) return false;
+  // Each of the two on the line through its last two sizes (costs grow about linearly in
+  // bytes past a few packets), at the top of the grid; the ratio at the sizes between lies
+  // between the last row's and that one.
+  auto at_top = [&](size_t k) {
+    const double c1 = static_cast<double>(*before.cycles[k]), c2 = static_cast<double>(*last.cycles[k]);
+    const double slope = (c2 - c1) / static_cast<double>(last.bytes - before.bytes);
+    return c2 + slope * static_cast<double>(std::max(top_bytes, last.bytes) - last.bytes);
   };
-  const auto before = behind(t.rows[t.rows.size() - 2]), now = behind(last);
-  return before && now && *before > factor && *now > factor && *now >= *before;
+  return static_cast<double>(*last.cycles[i]) > factor * static_cast<double>(*last.cycles[f]) &&
+         at_top(i) > factor * at_top(f);
 }
 
 nlohmann::json compare_table_json(const CompareTable& t, const RunOptions& run) {

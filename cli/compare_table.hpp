@@ -37,10 +37,12 @@ struct CompareTable {
 
 // The index of the fewest cycles (the first of equals), none if every run failed.
 std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cycles);
-// Whether algorithm `i` is pruned at the size after the table's last row: it was pruned
-// there, or took more than `factor` times the fastest at each of the last two rows and
-// more times at the last (CompareOptions::prune; a factor of 0 never prunes).
-bool pruned_next(const CompareTable& table, size_t i, double factor);
+// Whether algorithm `i` is not run at the sizes after the table's last row: it was pruned
+// there, or it took more than `factor` times the fastest at the last row and, each
+// extrapolated along the line through its last two rows, would still at `top_bytes` (the
+// grid's largest size): it is behind and not catching up (CompareOptions::prune; a factor
+// of 0 never prunes).
+bool pruned_next(const CompareTable& table, size_t i, double factor, size_t top_bytes);
 // The table as --json writes it, with the machine and the runs' common options `run`.
 nlohmann::json compare_table_json(const CompareTable& table, const RunOptions& run);
 // A table `collnet compare --json` wrote, and in `ranks` the ranks it was measured on.

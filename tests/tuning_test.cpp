@@ -70,31 +70,38 @@ TEST(Tuning, TheReductionsPickTheRulesOfTheirTypeClass) {
   }
 }
 
-// An algorithm is pruned once it was more than the factor behind the fastest at two sizes
-// in a row and fell further behind; never with a factor of 0; and it stays pruned.
-TEST(Tuning, CompareStopsRunningAnAlgorithmThatFallsEverFurtherBehind) {
+// An algorithm is pruned once it is more than the factor behind the fastest and, each
+// extrapolated from its last two sizes, would still be at the grid's largest size; never
+// with a factor of 0; and it stays pruned.
+TEST(Tuning, CompareStopsRunningAnAlgorithmThatIsFarBehindAndNotCatchingUp) {
   cli::CompareTable t;
   t.algorithms = {Algorithm::Tree, Algorithm::TorusBinomial, Algorithm::TorusRing};
-  auto row = [&](std::vector<std::optional<uint64_t>> cycles) {
+  auto row = [&](size_t bytes, std::vector<std::optional<uint64_t>> cycles) {
     cli::CompareRow r;
+    r.bytes = bytes;
     r.pruned = std::vector<bool>(cycles.size(), false);
     r.cycles = std::move(cycles);
     r.fastest = cli::fastest_of(r.cycles);
     t.rows.push_back(r);
   };
-  row({100, 250, 900});
-  EXPECT_FALSE(cli::pruned_next(t, 1, 2));  // one row only
-  row({200, 600, 1000});
-  EXPECT_TRUE(cli::pruned_next(t, 1, 2));   // 2.5 then 3 times the fastest
-  EXPECT_FALSE(cli::pruned_next(t, 2, 2));  // 9 then 5 times: catching up
-  EXPECT_FALSE(cli::pruned_next(t, 0, 2));  // the fastest
-  EXPECT_FALSE(cli::pruned_next(t, 1, 0));
-  EXPECT_FALSE(cli::pruned_next(t, 1, 4));  // not 4 times behind
-  row({400, std::nullopt, 1000});
+  row(1000, {100, 250, 900});
+  EXPECT_FALSE(cli::pruned_next(t, 1, 2, 8000));  // one row only
+  row(2000, {200, 600, 1000});
+  // Binomial: 3 times the tree, and on the lines 2700 against 800 at 8000 bytes.
+  EXPECT_TRUE(cli::pruned_next(t, 1, 2, 8000));
+  // The ring: 5 times now and growing as fast as the tree: 1200 against 400 at 4000 bytes
+  // (pruned), 1600 against 800 at 8000 (not more than twice), 2400 against 1600 at 16000.
+  EXPECT_TRUE(cli::pruned_next(t, 2, 2, 4000));
+  EXPECT_FALSE(cli::pruned_next(t, 2, 2, 8000));
+  EXPECT_FALSE(cli::pruned_next(t, 2, 2, 16000));
+  EXPECT_FALSE(cli::pruned_next(t, 0, 2, 8000));  // the fastest
+  EXPECT_FALSE(cli::pruned_next(t, 1, 0, 8000));
+  EXPECT_FALSE(cli::pruned_next(t, 1, 4, 8000));  // not 4 times behind
+  row(4000, {400, std::nullopt, 1200});
   t.rows.back().pruned[1] = true;
-  EXPECT_TRUE(cli::pruned_next(t, 1, 2));  // stays pruned
-  row({400, 2000, std::nullopt});          // a failed run is no evidence
-  EXPECT_FALSE(cli::pruned_next(t, 2, 2));
+  EXPECT_TRUE(cli::pruned_next(t, 1, 2, 8000));  // stays pruned
+  row(8000, {800, 2000, std::nullopt});          // a failed run is no evidence
+  EXPECT_FALSE(cli::pruned_next(t, 2, 2, 8000));
 }
 
 TEST(Tuning, ARuleThatCannotRunIsRefusedByName) {
