@@ -27,6 +27,11 @@ bool pruned_next(const CompareTable& t, size_t i, double factor, size_t top_byte
   const CompareRow& before = t.rows[t.rows.size() - 2];
   const size_t f = *last.fastest;
   if (!last.cycles[i] || !before.cycles[i] || !before.cycles[f] || last.bytes <= before.bytes) return false;
+  // Below a few packets the costs are latencies that do not extrapolate (a ring allgather
+  // on 64 ranks costs the same at 8 and 16 bytes and grows 3 times the tree's rate from 16
+  // to 32, then the tree's), and the runs are cheap: every algorithm runs there.
+  constexpr size_t kPruneFromBytes = 512;
+  if (before.bytes < kPruneFromBytes) return false;
   // Each of the two on the line through its last two sizes (costs grow about linearly in
   // bytes past a few packets), at the top of the grid; the ratio at the sizes between lies
   // between the last row's and that one.

@@ -38,7 +38,8 @@ struct CompareTable {
 // The index of the fewest cycles (the first of equals), none if every run failed.
 std::optional<size_t> fastest_of(const std::vector<std::optional<uint64_t>>& cycles);
 // Whether algorithm `i` is not run at the sizes after the table's last row: it was pruned
-// there, or it took more than `factor` times the fastest at the last row and, each
+// there, or (the last two rows at 512 bytes or more) it took more than `factor` times the
+// fastest at the last row and, each
 // extrapolated along the line through its last two rows, would still at `top_bytes` (the
 // grid's largest size): it is behind and not catching up (CompareOptions::prune; a factor
 // of 0 never prunes).

@@ -70,7 +70,7 @@ TEST(Tuning, TheReductionsPickTheRulesOfTheirTypeClass) {
   }
 }
 
-// An algorithm is pruned once it is more than the factor behind the fastest and, each
+// From 512 bytes, an algorithm is pruned once it is more than the factor behind the fastest and, each
 // extrapolated from its last two sizes, would still be at the grid's largest size; never
 // with a factor of 0; and it stays pruned.
 TEST(Tuning, CompareStopsRunningAnAlgorithmThatIsFarBehindAndNotCatchingUp) {
@@ -102,6 +102,12 @@ TEST(Tuning, CompareStopsRunningAnAlgorithmThatIsFarBehindAndNotCatchingUp) {
   EXPECT_TRUE(cli::pruned_next(t, 1, 2, 8000));  // stays pruned
   row(8000, {800, 2000, std::nullopt});          // a failed run is no evidence
   EXPECT_FALSE(cli::pruned_next(t, 2, 2, 8000));
+  // Below 512 bytes every algorithm runs.
+  cli::CompareTable small = t;
+  small.rows = {t.rows[0], t.rows[1]};
+  small.rows[0].bytes = 256;
+  small.rows[1].bytes = 512;
+  EXPECT_FALSE(cli::pruned_next(small, 1, 2, 8000));
 }
 
 TEST(Tuning, ARuleThatCannotRunIsRefusedByName) {
