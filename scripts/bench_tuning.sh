@@ -11,6 +11,8 @@
 # On 8x8x8 only bcast, reduce and allreduce go to 64 KiB, the others to 1 KiB
 # (PERSONAL_UP_TO overrides the largest size of the personalised and gathering
 # collectives on every machine: alltoall of 64 KiB per pair on 4x4x4 alone takes hours).
+# TUNING_COLLECTIVES="allreduce bcast" measures only those; TUNING_RESUME=1 keeps the
+# tables an interrupted run finished (newer than the collnet binary) and runs the rest.
 # Usage: scripts/bench_tuning.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -32,8 +34,11 @@ while n <= top:
 print(','.join(s))" "$1"
 }
 
+only=${TUNING_COLLECTIVES:-}
+wanted() { [[ -z $only || " $only " == *" $1 "* ]]; }
+
 for shape in $shapes; do
-  rm -f "$out/$shape"-*.json
+  [[ -n ${TUNING_RESUME:-} ]] || rm -f "$out/$shape"-*.json
   # One line per compare run: collective type sizes. The longest first, so the jobs end together.
   specs=()
   for c in alltoall scatter allgather allgatherv gather; do
@@ -50,8 +55,16 @@ for shape in $shapes; do
     done
   done
   specs+=("bcast u64 $(grid 64k)" "barrier u64 0")
+  todo=()
+  for spec in "${specs[@]}"; do
+    set -- $spec
+    wanted "$1" || continue
+    f="$out/$shape-$1-$2.json"
+    [[ -n ${TUNING_RESUME:-} && -f $f && $f -nt $collnet ]] && continue
+    todo+=("$spec")
+  done
   start=$(date +%s)
-  printf "%s $shape $out\n" "${specs[@]}" | xargs -P "$jobs" -L 1 sh -c \
+  ((${#todo[@]})) && printf "%s $shape $out\n" "${todo[@]}" | xargs -P "$jobs" -L 1 sh -c \
     '"$0" compare "$1" --type "$2" --sizes "$3" --torus "$4" --prune 2 --json "$5/$4-$1-$2.json" >/dev/null ||
      echo "collnet compare $1 --type $2 on $4 failed" >&2' "$collnet"
   echo "## auto against the fastest algorithm on $shape ($(($(date +%s) - start)) s)"
