@@ -6,10 +6,11 @@
 // the built-in choice: the tree where it applies, torus-linear otherwise.
 //
 // The reductions (reduce, allreduce, scan, exscan) cost differently per element type: the
-// combining network adds integers of up to 32 bits in one pass with room to carry, 64-bit
-// ones in one pass of full words, and floats in two (exponents, then aligned mantissas),
-// and a torus algorithm combines them in the processors at their own costs. Their rules
-// are kept per type class; every other collective moves bytes, whatever they hold.
+// combining network carries integers of up to 32 bits in 16- or 32-bit lanes, several to a
+// word, 64-bit ones a word each, and sums floats exactly in two passes, five words per
+// element (docs/collectives.md), and a torus algorithm combines them in the processors at
+// their own costs. Their rules are kept per type class; every other collective moves
+// bytes, whatever they hold.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,8 @@
 # On 8x8x8 only bcast, reduce and allreduce go to 64 KiB, the others to 1 KiB
 # (PERSONAL_UP_TO overrides the largest size of the personalised and gathering
 # collectives on every machine: alltoall of 64 KiB per pair on 4x4x4 alone takes hours).
+# Measured on a 2-core host: 2x2x2 in 4 minutes; 4x4x4 with PERSONAL_UP_TO=16k in about
+# 45 minutes of both cores, most of it the float scans' (the tree's prefix of floats).
 # TUNING_COLLECTIVES="allreduce bcast" measures only those; TUNING_RESUME=1 keeps the
 # tables an interrupted run finished (newer than the collnet binary) and runs the rest.
 # Usage: scripts/bench_tuning.sh [BUILD_DIR]
