@@ -55,6 +55,7 @@ CompareTable compare_algorithms(const CompareOptions& o) {
   const size_t elem = driver::bytes(o.run.type);
   const bool barrier = t.collective == driver::Collective::Barrier;
   const std::vector<size_t> sizes = barrier ? std::vector<size_t>{0} : o.sizes;
+  const size_t top = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());  // for pruned_next
 
   std::cout << o.run.collective << " on " << o.run.machine.shape.str() << " ("
             << o.run.machine.shape.nodes() * o.run.machine.tasks_per_node << " ranks), type "
@@ -74,7 +75,7 @@ CompareTable compare_algorithms(const CompareOptions& o) {
     std::cout << std::setw(10) << row.bytes << std::flush;
     for (size_t i = 0; i < t.algorithms.size(); ++i) {
       const driver::Algorithm a = t.algorithms[i];
-      row.pruned.push_back(pruned_next(t, i, o.prune, sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end())));
+      row.pruned.push_back(pruned_next(t, i, o.prune, top));
       if (row.pruned.back()) {
         row.cycles.emplace_back();
         row.busiest.emplace_back();

@@ -42,10 +42,7 @@ void add_options(CLI::App* compare, CompareArguments& a, CompareOptions& o) {
   compare->add_option("--algorithms", a.algorithms, "only these, comma-separated (default: every one that applies)");
   compare->add_option("--piece-bytes", a.piece_bytes, "alltoallv-segment: bytes per piece")->capture_default_str();
   compare->add_option("--order", a.order, "alltoallv-segment: random | rank | shifted")->capture_default_str();
-  compare->add_option("--prune", o.prune,
-                      "skip an algorithm at larger sizes once it took more than this many times the fastest at two "
-                      "sizes in a row, falling behind (0: run every one)")
-      ->capture_default_str();
+  add_prune_option(compare, o.prune);
   compare->add_option("--json", o.json_path, "write the table as JSON");
   compare->add_option("--tuning", a.tuning_path, "the table auto picks from (default: the shipped one)");
 }
@@ -71,8 +68,7 @@ std::string check_compare(const CompareArguments& a, CompareOptions& o) {
     return "compare: --root " + std::to_string(a.root) + " is not one of the " + std::to_string(ranks) + " ranks";
   o.run.root = static_cast<unsigned>(a.root);
   if (!driver::accepts(o.run.op, o.run.type)) return "compare: --op " + a.op + " cannot reduce " + a.type + " elements";
-  if (!(o.prune == 0 || (o.prune >= 1 && o.prune <= 1e6)))
-    return "compare: --prune must be 0 (off) or a factor from 1 to 10^6, got " + std::to_string(o.prune);
+  if (const std::string bad = check_prune("compare", o.prune); !bad.empty()) return bad;
   if (a.piece_bytes < 1 || a.piece_bytes > (1LL << 30)) return "compare: --piece-bytes must be 1..2^30";
   o.run.segment.piece_bytes = static_cast<size_t>(a.piece_bytes);
   const auto order = driver::segment_order_named(a.order);
@@ -107,6 +103,18 @@ Subcommand add_compare(CLI::App& app, CommandLine& cl) {
             cl.command = CommandLine::Command::Compare;
             return std::nullopt;
           }};
+}
+
+void add_prune_option(CLI::App* app, double& prune) {
+  app->add_option("--prune", prune,
+                  "from 512 bytes, skip an algorithm at larger sizes once it is more than this many times the "
+                  "fastest and, extrapolated from its last two sizes, would still be at the largest (0: run every one)")
+      ->capture_default_str();
+}
+
+std::string check_prune(const char* command, double prune) {
+  if (prune == 0 || (prune >= 1 && prune <= 1e6)) return "";
+  return std::string(command) + ": --prune must be 0 (off) or a factor from 1 to 10^6, got " + std::to_string(prune);
 }
 
 int run_compare_command(const CompareOptions& o) {

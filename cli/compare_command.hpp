@@ -5,6 +5,8 @@
 // --json writes the table (cli/compare_table.hpp). Its options, their checks and its run.
 #pragma once
 
+#include <string>
+
 #include "cli/compare.hpp"
 #include "cli/subcommand.hpp"
 
@@ -14,5 +16,10 @@ namespace collnet::cli {
 Subcommand add_compare(CLI::App& app, CommandLine& cl);
 // Runs the grid and writes --json; returns the exit status: 0 when every run verified.
 int run_compare_command(const CompareOptions& options);
+
+// --prune (CompareOptions::prune), on compare and tune; and what is wrong with its value
+// (`command` names the subcommand), or nothing.
+void add_prune_option(CLI::App* app, double& prune);
+std::string check_prune(const char* command, double prune);
 
 }  // namespace collnet::cli

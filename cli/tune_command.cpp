@@ -13,6 +13,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/compare.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/tuning_file.hpp"
 #include "cli/usage_error.hpp"
@@ -37,10 +38,7 @@ void add_options(CLI::App* tune, TuneArguments& a, TuneOptions& o) {
   tune->add_option("--sizes", a.sizes, "bytes per rank (per pair for alltoall and scatter), e.g. 8,512,4k,32k")
       ->capture_default_str();
   tune->add_option("--collectives", a.collectives, "only these, comma-separated (default: every one)");
-  tune->add_option("--prune", o.prune,
-                   "skip an algorithm at larger sizes once it took more than this many times the fastest at two "
-                   "sizes in a row, falling behind (0: run every one everywhere)")
-      ->capture_default_str();
+  add_prune_option(tune, o.prune);
   tune->add_option("--output", o.output, "the table to write (JSON), for --tuning and scripts/tuning_to_cpp.py")
       ->required();
   tune->add_option("--from", o.from, "take the rules from these 'collnet compare --json' tables instead of measuring");
@@ -59,9 +57,7 @@ std::string check_tune(const TuneArguments& a, TuneOptions& o) {
     if (!c) return "tune: --collectives: '" + name + "' is not a collective 'collnet algorithms' lists";
     o.collectives.push_back(*c);
   }
-  if (!(o.prune == 0 || (o.prune >= 1 && o.prune <= 1e6)))
-    return "tune: --prune must be 0 (off) or a factor from 1 to 10^6, got " + std::to_string(o.prune);
-  return "";
+  return check_prune("tune", o.prune);
 }
 
 // The rules a measured table gives: per size the fastest, held up to the geometric middle

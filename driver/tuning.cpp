@@ -80,7 +80,7 @@ std::optional<Algorithm> Tuning::pick(Collective c, unsigned ranks, size_t bytes
   // At that size, the type's own class where the table has rules for it, else the class-free ones.
   TypeClass k = TypeClass::Any;
   for (const TuningRule& r : rules_)
-    if (holds(r) && r.ranks == *nearest && r.types == own) k = own;
+    if (r.collective == c && r.ranks == *nearest && r.types == own) k = own;
   std::optional<Algorithm> last;
   for (const TuningRule& r : rules_) {
     if (r.collective != c || r.types != k || r.ranks != *nearest) continue;
