@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace collnet::sim {
@@ -102,6 +103,7 @@ class DelayWire {
   Flit put(uint64_t cycle, Flit f) {
     if (f.valid) ++flits_;
     if (faulty_) f = damage(cycle, f);
+    if constexpr (std::is_same_v<Flit, BarrierBits>) raised_ += f.gi != 0;
     slots_[cycle & mask_] = f;
     if (read_until_) read_until_->store(cycle + latency_, std::memory_order_relaxed);
     return f;
@@ -123,6 +125,9 @@ class DelayWire {
   const Flit& get(uint64_t cycle) const { return slots_[(cycle - latency_) & mask_]; }
 
   uint64_t flits() const { return flits_; }
+  // Barrier wires: the words carried with a bit set (a level carries no flits; what a
+  // cut wire was given is not counted, as it carries nothing).
+  uint64_t raised() const { return raised_; }
   uint64_t slots() const { return slots_.size(); }
 
   // The receiver's note of the last cycle it must read this wire at: every put sets it to
@@ -164,7 +169,7 @@ class DelayWire {
   std::vector<Flit> slots_;
   uint64_t mask_;
   std::atomic<uint64_t>* read_until_ = nullptr;
-  uint64_t flits_ = 0;
+  uint64_t flits_ = 0, raised_ = 0;
   bool faulty_ = false;
   double ber_ = 0;
   uint64_t rng_ = 1, gap_ = 0, cut_at_ = kNever, flipped_ = 0;

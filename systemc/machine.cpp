@@ -6,6 +6,7 @@
 #include "systemc/machine.hpp"
 #include "systemc/host_limits.hpp"
 #include "systemc/coverage.hpp"
+#include "firmware/tree_layout.hpp"
 #include "systemc/trace_writer.hpp"
 // clang-format on
 
@@ -83,6 +84,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   apply_link_faults(torus);
 
   personalities_.resize(n);
+  std::shared_ptr<const fw::DownNodes> down;
+  if (!config_.down_nodes.empty()) down = std::make_shared<const fw::DownNodes>(config_.down_nodes, n);
   std::shared_ptr<const std::vector<std::vector<fw::TorusRoute>>> routes;
   const fw::TorusFaults faults = config_.torus_faults();
   if (std::any_of(faults.links_down.begin(), faults.links_down.end(), [](unsigned b) { return b != 0; }))
@@ -92,7 +95,8 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
     p.rank = r;
     p.nodes = n;
     p.shape = config_.shape.dims();
-    wiring_.describe(r, p);
+    wiring_.describe(r, p, down.get());
+    p.down = down;
     p.coord = torus.coord(r);
     p.torus_links_down = config_.torus_links_down(r);
     p.torus_routes = routes;
@@ -296,6 +300,27 @@ uint64_t Machine::link_flits(unsigned rank, unsigned link) const {
   return w ? w->flits() : 0;
 }
 
+Machine::NodeTraffic Machine::node_traffic(unsigned rank) const {
+  NodeTraffic t;
+  const fw::TreeLayout tree(static_cast<unsigned>(nodes_.size()));
+  for (unsigned l = 0; l < 3; ++l) {
+    if (!out_wires_.at(rank)[l]) continue;
+    t.tree_out += out_wires_[rank][l]->flits();
+    t.barrier_out += out_barrier_wires_[rank][l]->raised();
+    // The far end's link back: the parent's link to this node, or a child's up link.
+    const unsigned far = l == fw::TreeLayout::kUpLink ? fw::TreeLayout::parent(rank) : fw::TreeLayout::child(rank, l);
+    const unsigned back = l == fw::TreeLayout::kUpLink ? fw::TreeLayout::link_to(rank) : fw::TreeLayout::kUpLink;
+    t.tree_in += out_wires_[far][back]->flits();
+    t.barrier_in += out_barrier_wires_[far][back]->raised();
+  }
+  const fw::TorusLayout torus(config_.shape.dims());
+  for (unsigned d = 0; d < 6; ++d) {
+    t.torus_out += torus_link_flits(rank, d);
+    if (torus.has_link(d)) t.torus_in += torus_link_flits(torus.neighbour(rank, d), fw::TorusLayout::opposite(d));
+  }
+  return t;
+}
+
 std::vector<Machine::LinkEnd> Machine::link_counters() {
   std::vector<LinkEnd> ends;
   for (unsigned r = 0; r < nodes_.size(); ++r) {
@@ -345,7 +370,7 @@ void Machine::apply_link_faults(const fw::TorusLayout& torus) {
     if (!c.torus && !out_wires_.at(c.rank).at(c.link))
       throw std::invalid_argument("link cut: tree link " + std::to_string(c.link) + " of node " +
                                   std::to_string(c.rank) + " is not connected");
-  if (config_.link_ber <= 0 && !config_.any_cut()) return;
+  if (config_.link_ber <= 0 && !config_.any_cut() && config_.down_nodes.empty()) return;
   uint64_t index = 0;
   for (const TreeEdge& e : wiring_.edges()) {
     // Both directions of a cut link stop, whichever end the cut names.

@@ -84,6 +84,13 @@ class Machine : public fw::MachineModel {
   uint64_t link_flits(unsigned rank, unsigned link) const;
   // Flits sent by `rank` on its torus link `dir` so far (0 where there is no link).
   uint64_t torus_link_flits(unsigned rank, unsigned dir) const;
+  // What crossed a node's edge so far on each network, both ways: flits sent on its tree
+  // and torus links, and the words with a bit set its barrier wires carried (a node down
+  // from boot shows zeros everywhere: nothing is sent to it, and its wires carry nothing).
+  struct NodeTraffic {
+    uint64_t tree_out = 0, tree_in = 0, torus_out = 0, torus_in = 0, barrier_out = 0, barrier_in = 0;
+  };
+  NodeTraffic node_traffic(unsigned rank) const;
   bool node_error(unsigned rank) const override { return nodes_.at(rank)->error_flag(); }
   // One connected link end's link-layer counters (lk_port), read through the node's service
   // port: reading changes nothing in the run.

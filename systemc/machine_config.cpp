@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "firmware/down_nodes.hpp"
 #include "firmware/torus_layout.hpp"
 
 namespace collnet::sim {
@@ -87,10 +88,9 @@ void MachineConfig::validate() const {
         throw std::invalid_argument("trace node " + std::to_string(trace_nodes[k]) + " is listed twice");
   }
   const fw::TorusLayout torus(shape.dims());
-  for (unsigned r : down_nodes)
-    if (r >= shape.nodes())
-      throw std::invalid_argument("down node " + std::to_string(r) + " is not on a machine of " +
-                                  std::to_string(shape.nodes()) + " nodes");
+  const fw::DownNodes down(down_nodes, shape.nodes());  // throws naming a node outside the machine or listed twice
+  if (!down_nodes.empty() && down.live_count() == 0)
+    throw std::invalid_argument("down nodes: every node of the machine is down");
   if (!(link_ber >= 0 && link_ber < 1))
     throw std::invalid_argument("link bit error rate " + std::to_string(link_ber) + " must be in [0, 1)");
   for (const LinkCut& c : link_cuts) {
@@ -155,6 +155,7 @@ uint64_t MachineConfig::cut_cycle(bool torus, unsigned rank, unsigned link) cons
     if (c.torus == torus && c.rank == rank && c.link == link) at = std::min(at, c.cycle);
   for (const NodeCut& c : node_cuts)
     if (c.rank == rank) at = std::min(at, c.cycle);
+  if (node_down(rank)) at = 0;  // down from boot: its wires never carry anything
   return at;
 }
 

@@ -73,8 +73,10 @@ struct MachineConfig {
   // evaluates everything.
   IdleSkip idle_skip = IdleSkip::On;
   double clock_mhz = 700.0;               // for reports only
-  // Torus parts marked down: every link of a down node, and each listed link (both of its
-  // directions), is marked down in the routers at both ends.
+  // Parts down from boot. A down node is down on every network: its torus links are marked
+  // down in the routers at both ends, its tree links and barrier wires carry nothing, the
+  // personality names it to every node (fw::DownNodes) and it runs no task. Each listed
+  // torus link (both of its directions) is marked down at both ends too.
   std::vector<unsigned> down_nodes;
   struct DownLink {
     unsigned rank, dir;  // the link leaving `rank` in direction `dir` (2 * dimension + 1 if minus)
@@ -107,6 +109,8 @@ struct MachineConfig {
   // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
   unsigned torus_links_down(unsigned rank) const;
   bool node_down(unsigned rank) const;
+  // The world's ranks: every task of every live node.
+  unsigned world_ranks() const { return (shape.nodes() - static_cast<unsigned>(down_nodes.size())) * tasks_per_node; }
   // Every node's down flag and down links, for software route choice (fw::routes_around).
   fw::TorusFaults torus_faults() const;
 

@@ -12,12 +12,14 @@ std::vector<TreeEdge> TreeWiring::edges() const {
   return out;
 }
 
-void TreeWiring::describe(unsigned rank, fw::Personality& p) const {
+void TreeWiring::describe(unsigned rank, fw::Personality& p, const fw::DownNodes* down) const {
   const fw::TreeLayout tree(nodes_);
-  p.tree_up_link = rank == 0 ? -1 : static_cast<int>(fw::TreeLayout::kUpLink);
+  const auto live = [down](unsigned node) { return down == nullptr || !down->contains(node); };
+  const bool me = live(rank);
+  p.tree_up_link = rank == 0 || !me || !live(fw::TreeLayout::parent(rank)) ? -1 : static_cast<int>(fw::TreeLayout::kUpLink);
   p.tree_down_links = 0;
   for (unsigned link = 1; link <= 2; ++link)
-    if (tree.has_child(rank, link)) p.tree_down_links |= 1u << link;
+    if (me && tree.has_child(rank, link) && live(fw::TreeLayout::child(rank, link))) p.tree_down_links |= 1u << link;
 }
 
 unsigned TreeWiring::depth() const { return fw::TreeLayout(nodes_).depth(); }

@@ -19,8 +19,9 @@ class TreeWiring {
   explicit TreeWiring(unsigned nodes) : nodes_(nodes) {}
 
   std::vector<TreeEdge> edges() const;
-  // Fills the tree part of a node's personality.
-  void describe(unsigned rank, fw::Personality& p) const;
+  // Fills the tree part of a node's personality: the links to live neighbours (a down
+  // node's links lead nowhere; `down` may be null).
+  void describe(unsigned rank, fw::Personality& p, const fw::DownNodes* down = nullptr) const;
   // Number of links between the root and the deepest node.
   unsigned depth() const;
 
