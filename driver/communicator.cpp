@@ -17,10 +17,14 @@
 namespace collnet::driver {
 
 Communicator::Communicator(fw::TaskContext& task, NodeTasks& node) : task_(task), node_(node) {
-  group_.rank = task.node * task.tasks + task.task;
-  group_.size = task.personality.nodes * task.tasks;
-  group_.cls = kWorldClass;
+  group_.down = task.personality.down;
   group_.tasks_per_node = task.tasks;
+  group_.rank = group_.world_of_task(task.node * task.tasks + task.task);
+  group_.size = (group_.down ? group_.down->live_count() : task.personality.nodes) * task.tasks;
+  // With nodes down, the machine tree's route still serves the world if it joins every
+  // live node (the personality's links leave the down ones out); if it does not, the
+  // world's collectives and barriers run on the torus.
+  group_.cls = !group_.down || group_.down->tree_joins_live_nodes() ? kWorldClass : kNoClass;
   group_.local_index = task.task;
   group_.local_count = task.tasks;
 }
@@ -83,7 +87,7 @@ Algorithm Communicator::choose(Collective c, size_t bytes, Datatype type) const 
     if (const std::optional<Algorithm> t = node_.tuning->pick(c, size(), bytes, type)) pick = *t;
   // Line broadcasts reach every node of a line: a table measured on a whole machine may
   // name them for a communicator of the same size that is not one.
-  if (pick == Algorithm::TorusDeposit && !group_.spans_world()) pick = Algorithm::Tree;
+  if (pick == Algorithm::TorusDeposit && !group_.spans_machine()) pick = Algorithm::Tree;
   if (pick == Algorithm::Tree && !has_class_route()) return torus_default(c);
   return pick;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // A group of ranks that run collectives together: the world communicator (every task of
 // every node, class route 0, context id 0) or any communicator split, duplicated or
-// created from another. A rank is a task: with T tasks per node, node n runs ranks
-// n*T .. n*T+T-1. A communicator rides the combining network when it holds a class route
+// created from another. A rank is a task: with T tasks per node, node n runs world ranks
+// n*T .. n*T+T-1. With nodes down from boot (fw::DownNodes) the world holds the tasks of
+// the live nodes only, in node order; its class route is the machine tree's if that still
+// joins them, and none otherwise. A communicator rides the combining network when it holds a class route
 // (class_routes.hpp); one that could not get one (none free on every node its route
 // passes, or the route leaves its parent's nodes) runs every collective on the torus.
 // Communicators are told apart by a context id (context_ids.hpp).
@@ -64,6 +66,8 @@ class Communicator {
   unsigned context() const { return group_.context; }
   // The world rank of this communicator's rank `r` (std::out_of_range if there is none).
   unsigned world_rank(unsigned r) const { return group_.world_rank(r); }
+  // Its task: node * tasks per node + task on the machine (the world rank when no node is down).
+  unsigned task_id(unsigned r) const { return group_.task_id(r); }
   // The node a rank runs on.
   unsigned node_of(unsigned r) const { return group_.node_of(r); }
   // Rank translation (MPI_Group_translate_ranks): the rank in `other` of this
@@ -341,8 +345,8 @@ class Communicator {
   // A completed request's status, with the source as a rank of this communicator; throws
   // what failed it.
   Status finish(Request& r);
-  // The communicator rank of world rank `w` (a member).
-  unsigned rank_of_world(unsigned w) const;
+  // The communicator rank of task `t` (node * tasks per node + task; a member).
+  unsigned rank_of_task(unsigned t) const;
   // Throws naming `call` when the request is another communicator's.
   void check_request(const char* call, const Request& r) const;
 

@@ -30,10 +30,12 @@ void Communicator::check_live(const char* call) const {
 }
 
 std::optional<unsigned> Communicator::rank_in(const Communicator& other, unsigned r) const {
-  const unsigned w = world_rank(r);
   const std::vector<unsigned>& m = other.group_.members;
-  if (other.group_.spans_world()) return w < other.size() ? std::optional<unsigned>(w) : std::nullopt;
-  const auto it = std::find(m.begin(), m.end(), w);
+  if (other.group_.spans_world()) {
+    const unsigned w = world_rank(r);
+    return w < other.size() ? std::optional<unsigned>(w) : std::nullopt;
+  }
+  const auto it = std::find(m.begin(), m.end(), group_.task_id(r));
   if (it == m.end()) return std::nullopt;
   return static_cast<unsigned>(it - m.begin());
 }
@@ -108,7 +110,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
     });
     Plan plan;
     for (unsigned p : ranks) {
-      plan.members.push_back(world_rank(p));
+      plan.members.push_back(group_.task_id(p));
       plan.lease.member_nodes.push_back(node_of(p));
     }
     std::vector<unsigned>& mn = plan.lease.member_nodes;
@@ -174,6 +176,7 @@ std::optional<Communicator> Communicator::split(int color, int key) {
   group.context = context;
   group.tasks_per_node = task_.tasks;
   group.members = std::move(my.members);
+  group.down = group_.down;
   return Communicator(task_, node_, std::move(group), std::move(lease));
 }
 
@@ -191,6 +194,8 @@ Communicator Communicator::of_members(const std::vector<unsigned>& members) {
   }
   if (!std::binary_search(sorted.begin(), sorted.end(), rank()))
     throw Error("of_members: world rank " + std::to_string(rank()) + " calls it and is not in the list");
+  std::vector<unsigned> tasks(members.size());
+  for (size_t i = 0; i < members.size(); ++i) tasks[i] = group_.task_id(members[i]);
   // A context id free on every member: their free masks ANDed at the first, which answers.
   ContextIds& ids = node_.contexts(task_.task);
   ContextIds::Mask common = ids.free();
@@ -218,7 +223,8 @@ Communicator Communicator::of_members(const std::vector<unsigned>& members) {
   group.cls = kNoClass;
   group.context = *context;
   group.tasks_per_node = task_.tasks;
-  group.members = members;
+  group.members = std::move(tasks);
+  group.down = group_.down;
   return Communicator(task_, node_, std::move(group), nullptr);
 }
 

@@ -17,6 +17,11 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
   RunReport report;
   finished_ = 0;
   const fw::MachineModel::Result res = model_.run([&](fw::TaskContext& t) {
+    if (t.personality.down && t.personality.down->contains(t.node)) {  // a down node runs nothing
+      model_.align();
+      ++finished_;
+      return;
+    }
     if (t.task == 0) {  // the node's first task boots it
       t.tree.probe();
       t.tree.configure_class_route(Communicator::kWorldClass, t.tree.machine_tree_route());

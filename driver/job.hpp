@@ -3,7 +3,8 @@
 // task of a machine model (the simulated machine, sim::Machine, or any other
 // fw::MachineModel). Each task boots its
 // node (probes the adapter and programs the world class route), all tasks then start
-// together, and the function gets the task's world communicator:
+// together, and the function gets the task's world communicator. The tasks of a node down
+// from boot (fw::DownNodes) run nothing:
 //
 //   collnet::sim::Machine model(config);  // the simulated machine
 //   collnet::driver::Job job(model);       // the driver on it
@@ -28,7 +29,7 @@ namespace collnet::driver {
 class Task {
  public:
   Task(fw::TaskContext& t, Communicator& world) : t_(t), world_(world) {}
-  // The world rank: node * tasks per node + task.
+  // The world rank: node * tasks per node + task (with nodes down, counting live nodes only).
   unsigned rank() const { return world_.rank(); }
   unsigned size() const { return world_.size(); }
   unsigned node() const { return t_.node; }

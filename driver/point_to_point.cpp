@@ -16,12 +16,12 @@ P2pEngine& Communicator::engine() {
   return node_.p2p;
 }
 
-unsigned Communicator::rank_of_world(unsigned w) const {
+unsigned Communicator::rank_of_task(unsigned t) const {
   const std::vector<unsigned>& m = group_.members;
-  if (m.empty()) return w;
-  const auto it = std::find(m.begin(), m.end(), w);
+  if (m.empty()) return group_.world_of_task(t);
+  const auto it = std::find(m.begin(), m.end(), t);
   if (it == m.end())
-    throw Error("point-to-point: world rank " + std::to_string(w) + " is not a member of the communicator");
+    throw Error("point-to-point: task " + std::to_string(t) + " is not a member of the communicator");
   return static_cast<unsigned>(it - m.begin());
 }
 
@@ -63,13 +63,13 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
 Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
                                   std::optional<size_t> eager_limit, bool synchronous) {
   const size_t length = check_p2p(synchronous ? "ssend" : "send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, context(), buf, length, world_rank(dest), tag, eager_limit, synchronous);
+  return engine().isend(task_, context(), buf, length, group_.task_id(dest), tag, eager_limit, synchronous);
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
   const size_t length = check_p2p("recv", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag,
                                   count, size, buf);
-  return engine().irecv(task_, context(), buf, length, source == kAnySource ? kAnySource : world_rank(source), tag);
+  return engine().irecv(task_, context(), buf, length, source == kAnySource ? kAnySource : group_.task_id(source), tag);
 }
 
 void Communicator::send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {
@@ -107,7 +107,7 @@ Status Communicator::finish(Request& r) {
     return st;
   }
   if (!s->is_send) {
-    st.source = rank_of_world(s->source_world);
+    st.source = rank_of_task(s->source_world);
     st.tag = s->tag;
     st.bytes = s->bytes;
   }
@@ -212,10 +212,10 @@ std::optional<Status> Communicator::iprobe(unsigned source, unsigned tag) {
   check_p2p("probe", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag, 0, 1, nullptr);
   P2pEngine& e = engine();
   e.progress(task_);
-  const auto f = e.probe(task_, context(), source == kAnySource ? kAnySource : world_rank(source), tag);
+  const auto f = e.probe(task_, context(), source == kAnySource ? kAnySource : group_.task_id(source), tag);
   if (!f) return std::nullopt;
   Status st;
-  st.source = rank_of_world(f->source_world);
+  st.source = rank_of_task(f->source_world);
   st.tag = f->tag;
   st.bytes = f->bytes;
   return st;

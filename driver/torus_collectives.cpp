@@ -30,10 +30,10 @@ void barrier_dissemination(CollectiveContext& c) {
 void bcast_binomial(CollectiveContext& c) { group_bcast(c, c.group.rotated(c.call.root), c.call.recv, block_bytes(c)); }
 
 void bcast_deposit(CollectiveContext& c) {
-  if (!c.group.spans_world())
+  if (!c.group.spans_machine())
     throw Error(
-        "bcast: torus-deposit runs on the world communicator and its duplicates only (a line broadcast reaches "
-        "every node of its line, members or not)");
+        "bcast: torus-deposit runs on the world communicator and its duplicates only, with no node down (a line "
+        "broadcast reaches every node of its line, members or not)");
   const fw::TorusLayout layout(c.task.personality.shape);
   const unsigned root_node = c.group.node_of(c.call.root);
   const fw::Coord me = layout.coord(c.task.node), rc = layout.coord(root_node);

@@ -69,7 +69,7 @@ void local_wait_release(CollectiveContext& c, NodeTasks::Slot& s, uint64_t gener
 
 // This communicator's slot in the node's memory.
 NodeTasks::Slot& slot(CollectiveContext& c) {
-  return c.node.slot((uint64_t{c.group.context} << 32) | c.group.world_rank(0));
+  return c.node.slot((uint64_t{c.group.context} << 32) | c.group.task_id(0));
 }
 
 // Runs `lead` on the node's leader once every task of the node has arrived; the others
