@@ -59,6 +59,11 @@ bool applies(Collective c, Algorithm a);
 // tree: binomial for the rooted collectives, recursive doubling for the reductions and
 // prefixes, ring for the gathers, dissemination for the barrier, pairwise for alltoall.
 Algorithm torus_default(Collective c);
+// Whether `a` runs `c` by line broadcasts (torus-deposit; the neighbourhood bcast): deposit
+// packets go straight along a torus line, so they cannot go around a node that is down.
+inline bool broadcasts_along_lines(Collective c, Algorithm a) {
+  return a == Algorithm::TorusDeposit || (c == Collective::Bcast && a == Algorithm::TorusNeighbourhood);
+}
 
 // How alltoallv-segment sends: a piece of `piece_bytes` to each destination in turn, the
 // destinations in an order: random (seeded per rank, as the segmented allgather sends), rank order 0, 1, 2, ...

@@ -63,6 +63,10 @@ void Communicator::set_algorithm(Collective c, Algorithm a) {
   if (a == Algorithm::Tree && !has_class_route())
     throw Error(std::string("set_algorithm: ") + to_string(c) +
                 " cannot run on the tree: this communicator has no class route (its collectives run on the torus)");
+  if (group_.down && broadcasts_along_lines(c, a))
+    throw Error(std::string("set_algorithm: ") + to_string(a) + " runs " + to_string(c) +
+                " by line broadcasts, which cannot go around node " + std::to_string(group_.down->list().front()) +
+                ", which is down");
   if (!applies(c, a)) {
     std::string names;
     for (Algorithm x : algorithms_for(c)) names += std::string(names.empty() ? "" : ", ") + to_string(x);
@@ -88,6 +92,7 @@ Algorithm Communicator::choose(Collective c, size_t bytes, Datatype type) const 
   // Line broadcasts reach every node of a line: a table measured on a whole machine may
   // name them for a communicator of the same size that is not one.
   if (pick == Algorithm::TorusDeposit && !group_.spans_machine()) pick = Algorithm::Tree;
+  if (group_.down && broadcasts_along_lines(c, pick)) pick = Algorithm::Tree;
   if (pick == Algorithm::Tree && !has_class_route()) return torus_default(c);
   return pick;
 }
