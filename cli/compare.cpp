@@ -51,15 +51,18 @@ CompareTable compare_algorithms(const CompareOptions& o) {
   t.algorithms = o.algorithms;
   if (t.algorithms.empty())
     for (driver::Algorithm a : driver::algorithms_for(t.collective))
-      if (a != driver::Algorithm::Auto) t.algorithms.push_back(a);
+      if (a != driver::Algorithm::Auto && unavailable(o.run, a).empty()) t.algorithms.push_back(a);
   const size_t elem = driver::bytes(o.run.type);
   const bool barrier = t.collective == driver::Collective::Barrier;
   const std::vector<size_t> sizes = barrier ? std::vector<size_t>{0} : o.sizes;
   const size_t top = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());  // for pruned_next
 
   std::cout << o.run.collective << " on " << o.run.machine.shape.str() << " ("
-            << o.run.machine.shape.nodes() * o.run.machine.tasks_per_node << " ranks), type "
+            << o.run.machine.world_ranks() << " ranks), type "
             << driver::to_string(o.run.type) << ": cycles per algorithm, * the fastest; auto's pick last\n";
+  for (driver::Algorithm a : driver::algorithms_for(t.collective))
+    if (const std::string why = unavailable(o.run, a); !why.empty())
+      std::cout << "  not run: " << to_string(a) << ": " << why << "\n";
   std::cout << std::setw(10) << "bytes";
   for (driver::Algorithm a : t.algorithms) std::cout << std::setw(static_cast<int>(column(a))) << to_string(a);
   std::cout << "   auto\n" << std::flush;

@@ -11,6 +11,7 @@
 #include "cli/command_line.hpp"
 #include "cli/json_file.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/run_collective.hpp"
 #include "cli/tuning_file.hpp"
 #include "cli/usage_error.hpp"
 #include "reference/number_list.hpp"
@@ -79,6 +80,8 @@ std::string check_compare(const CompareArguments& a, CompareOptions& o) {
       const auto algorithm = driver::algorithm_named(name);
       if (!algorithm || !driver::applies(*c, *algorithm) || *algorithm == driver::Algorithm::Auto)
         return "compare: --algorithms: '" + name + "' is not an algorithm of " + o.run.collective;
+      if (const std::string why = unavailable(o.run, *algorithm); !why.empty())
+        return "compare: --algorithms: " + name + ": " + why;
       o.algorithms.push_back(*algorithm);
     }
   if (!a.tuning_path.empty()) {

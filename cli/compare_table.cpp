@@ -50,7 +50,7 @@ nlohmann::json compare_table_json(const CompareTable& t, const RunOptions& run) 
   js["torus"] = run.machine.shape.str();
   js["machine"] = machine_json(run.machine);
   js["tasks_per_node"] = run.machine.tasks_per_node;
-  js["ranks"] = run.machine.shape.nodes() * run.machine.tasks_per_node;
+  js["ranks"] = run.machine.world_ranks();
   js["type"] = driver::to_string(run.type);
   js["rows"] = nlohmann::json::array();
   for (const CompareRow& row : t.rows) {

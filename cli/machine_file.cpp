@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/machine_file.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "firmware/down_nodes.hpp"
 
 namespace collnet::cli {
 
@@ -78,7 +81,8 @@ double number(const json& j, const std::string& where, const std::string& key) {
 }  // namespace
 
 void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string& where) {
-  check_keys(j, where, "", {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "sources"});
+  check_keys(j, where, "",
+             {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "down_nodes", "sources"});
   for (const char* text : {"name", "description"})
     if (j.contains(text) && !j[text].is_string()) fail(where, text, "must be a string");
   if (j.contains("sources") && !j["sources"].is_object()) fail(where, "sources", "must be an object of notes");
@@ -135,11 +139,26 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
     if (p.contains("instructions_per_cycle"))
       out.instructions_per_cycle = number(p["instructions_per_cycle"], where, "processor.instructions_per_cycle");
   }
+  // Down nodes are checked against the shape once it is known: the command's --torus may
+  // replace the file's.
+  std::vector<unsigned> down;
+  if (j.contains("down_nodes")) {
+    const json& d = j["down_nodes"];
+    if (!d.is_array()) fail(where, "down_nodes", "must be a list of node numbers, got " + d.dump());
+    for (const json& n : d) down.push_back(whole(n, where, "down_nodes", 0, sim::MachineConfig::kMaxNodes - 1));
+    out.down_nodes.clear();
+  }
   try {
     out.validate();
   } catch (const std::invalid_argument& e) {
     fail(where, "", e.what());
   }
+  try {
+    if (j.contains("shape")) (void)fw::DownNodes(down, out.shape.nodes());
+  } catch (const std::invalid_argument& e) {
+    fail(where, "down_nodes", e.what());
+  }
+  if (j.contains("down_nodes")) out.down_nodes = down;
   m = out;
 }
 
@@ -168,6 +187,13 @@ void apply_machine(const std::string& name_or_path, sim::MachineConfig& m, bool*
   if (has_shape) *has_shape = j.is_object() && j.contains("shape");
 }
 
+namespace {
+std::vector<unsigned> sorted(std::vector<unsigned> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+}  // namespace
+
 json machine_json(const sim::MachineConfig& m) {
   return {{"shape", m.shape.str()},
           {"clock_mhz", m.clock_mhz},
@@ -176,7 +202,8 @@ json machine_json(const sim::MachineConfig& m) {
            {{"latency", {{"x", m.torus_latency[0]}, {"y", m.torus_latency[1]}, {"z", m.torus_latency[2]}}},
             {"cycles_per_flit", m.torus_cycles_per_flit}}},
           {"barrier", {{"latency", m.barrier_latency}}},
-          {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}}};
+          {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}},
+          {"down_nodes", sorted(m.down_nodes)}};
 }
 
 std::string torus_links_text(const sim::MachineConfig& m) {

@@ -8,6 +8,7 @@
 //    "torus":     {"latency": {"x": 60, "y": 60, "z": 60}, "cycles_per_flit": 32},
 //    "barrier":   {"latency": 33},
 //    "processor": {"access_cycles": 1},
+//    "down_nodes": [21],
 //    "sources":   {"tree.latency": "where the number comes from", ...}}
 //
 // Every key is optional; what a file leaves out keeps the value it had (the defaults, or

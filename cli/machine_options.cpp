@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cli/machine_file.hpp"
+#include "firmware/down_nodes.hpp"
 #include "reference/number_list.hpp"
 #include "systemc/shape.hpp"
 
@@ -32,6 +33,22 @@ void add_machine_options(CLI::App* app, MachineOptions& o) {
       "torus link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256; default 1)");
   add(app, "--access-cycles", o.access_cycles, "cycles a processor's register or memory access costs (1..1000; default 1)");
   add(app, "--clock-mhz", o.clock_mhz, "the clock reports convert cycles to time at, MHz (default 700)");
+  add(app, "--down-nodes", o.down_nodes,
+      "nodes down from boot, e.g. 21,42: down on every network and running no rank; the collectives and "
+      "point-to-point go around them (docs/down-nodes.md)");
+}
+
+void apply_down_nodes(const MachineOptions& o, sim::MachineConfig& m) {
+  const unsigned nodes = m.shape.nodes();
+  const std::string what = o.down_nodes ? "--down-nodes: " : "the machine file's down_nodes: ";
+  try {
+    if (o.down_nodes) m.down_nodes = reference::parse_number_list(*o.down_nodes, nodes, "node");
+    (void)fw::DownNodes(m.down_nodes, nodes);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(what + e.what());
+  }
+  if (!m.down_nodes.empty() && m.down_nodes.size() >= nodes)
+    throw std::invalid_argument(what + "every node of the " + m.shape.str() + " machine is down");
 }
 
 void add_torus_option(CLI::App* app, TorusOption& torus) {
@@ -117,6 +134,11 @@ std::string set_machine(const std::string& command, const MachineOptions& o, con
   if (m.shape.nodes() > sim::MachineConfig::kMaxNodes)
     return command + ": --torus " + shape + " has more than " + std::to_string(sim::MachineConfig::kMaxNodes) +
            " nodes";
+  try {
+    apply_down_nodes(o, m);
+  } catch (const std::invalid_argument& e) {
+    return command + ": " + e.what();
+  }
   if (tasks < 1 || tasks > sim::MachineConfig::kMaxTasksPerNode)
     return command + ": --tasks must be 1.." + std::to_string(sim::MachineConfig::kMaxTasksPerNode) + ", got " +
            std::to_string(tasks);

@@ -2,7 +2,8 @@
 // The machine options every command that runs a machine takes (run, compare, tune, traffic,
 // mpirun): --machine (a preset or a machine file, cli/machine_file.hpp) and the timing
 // options that override it, in this order: the file, then --link-latency (every wire),
-// then the options for one network; and --torus as run, compare and tune take it.
+// then the options for one network; --down-nodes; and --torus as run, compare and tune
+// take it.
 #pragma once
 
 #include <optional>
@@ -21,6 +22,7 @@ struct MachineOptions {
   std::optional<long long> link_latency, tree_latency, barrier_latency, access_cycles;
   std::optional<std::string> torus_latency;  // "L" or "X,Y,Z"
   std::optional<double> tree_rate, torus_rate, clock_mhz;
+  std::optional<std::string> down_nodes;  // --down-nodes "21,42"
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);
@@ -39,6 +41,10 @@ void add_torus_option(CLI::App* app, TorusOption& torus);
 // std::invalid_argument naming the option and what is wrong.
 void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::string* torus = nullptr,
                            bool torus_given = false);
+// --down-nodes, over the machine file's down_nodes, once `m.shape` is set: throws
+// std::invalid_argument naming the option (or the file's key) and the node that is not on
+// the machine, listed twice, or the last one left.
+void apply_down_nodes(const MachineOptions& o, sim::MachineConfig& m);
 // The machine of a command that runs many machines (compare, tune): the machine options,
 // the shape and `tasks` per node. Returns what is wrong, named after `command`, or nothing.
 std::string set_machine(const std::string& command, const MachineOptions& o, const TorusOption& torus, long long tasks,

@@ -25,6 +25,7 @@
 #include "cli/machine_file.hpp"
 #include "cli/usage_error.hpp"
 #include "driver/job.hpp"
+#include "firmware/down_nodes.hpp"
 #include "mpi/compute_time.hpp"
 #include "mpi/program.hpp"
 #include "mpi/runtime.hpp"
@@ -87,7 +88,11 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
                         const driver::RunReport& report, const Ending& end) {
   const double us = static_cast<double>(report.cycles) / config.clock_mhz;
   std::ostringstream s;
-  s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks << " per node), "
+  const std::vector<unsigned> down = fw::DownNodes(config.down_nodes, config.shape.nodes()).list();
+  std::string down_text;
+  for (size_t k = 0; k < down.size(); ++k) down_text += (k ? "," : down.size() > 1 ? "; nodes " : "; node ") + std::to_string(down[k]);
+  if (!down.empty()) down_text += " down";
+  s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks << " per node" << down_text << "), "
     << report.cycles << " cycles (" << us << " us at " << config.clock_mhz << " MHz), wall " << report.wall_seconds
     << " s";
   const double scale = runtime.options().compute_scale;
@@ -157,11 +162,13 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
   j["aborted"] = runtime.aborted();
   j["deadlock"] = runtime.deadlocked();
   j["message"] = end.message;
+  const fw::DownNodes down(config.down_nodes, config.shape.nodes());
+  j["down_nodes"] = down.list();
   nlohmann::json per = nlohmann::json::array();
   for (unsigned r = 0; r < runtime.size(); ++r) {
     const mpi::Rank& k = runtime.rank(r);
     per.push_back({{"rank", r},
-                   {"node", r / c.tasks},
+                   {"node", down.task_of_world(r, static_cast<unsigned>(c.tasks)) / c.tasks},
                    {"mpi_cycles", k.mpi_cycles},
                    {"compute_cycles", k.compute_cycles},
                    {"calls", k.calls},

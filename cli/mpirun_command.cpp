@@ -11,6 +11,7 @@
 #include "cli/trace_options.hpp"
 #include "cli/usage_error.hpp"
 #include "driver/p2p_engine.hpp"
+#include "reference/number_list.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/shape.hpp"
 
@@ -95,7 +96,15 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   }
   if (c.deadlock_cycles < 2) return mpirun_usage("--deadlock-cycles must be at least 2");
   if (c.stack_kib < 64) return mpirun_usage("--stack must be at least 64 KiB");
-  const auto nodes = static_cast<unsigned>(c.ranks / c.tasks);
+  try {
+    apply_machine_options(c.machine, config);  // its shape, if it names one, is not mpirun's
+  } catch (const std::invalid_argument& e) {
+    return mpirun_usage(e.what());
+  }
+  // The ranks run on the live nodes: the machine has the down ones too.
+  const size_t down = c.machine.down_nodes ? reference::split_list(*c.machine.down_nodes).size() : config.down_nodes.size();
+  const auto nodes = static_cast<unsigned>(c.ranks / c.tasks + static_cast<long long>(down));
+  const std::string with_down = down ? " and " + std::to_string(down) + " node" + (down > 1 ? "s" : "") + " down" : "";
   try {
     config.shape = sim::Shape::parse(c.torus.empty() ? cubic_shape(nodes) : c.torus);
   } catch (const std::invalid_argument& e) {
@@ -103,8 +112,13 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   }
   if (config.shape.nodes() != nodes)
     return mpirun_usage("--torus " + c.torus + " has " + std::to_string(config.shape.nodes()) + " nodes; -n " +
-                        std::to_string(c.ranks) + " with --tasks " + std::to_string(c.tasks) + " needs " +
+                        std::to_string(c.ranks) + " with --tasks " + std::to_string(c.tasks) + with_down + " needs " +
                         std::to_string(nodes));
+  try {
+    apply_down_nodes(c.machine, config);
+  } catch (const std::invalid_argument& e) {
+    return mpirun_usage(e.what());
+  }
   config.tasks_per_node = static_cast<unsigned>(c.tasks);
   config.trace_path = c.trace_path;
   try {
@@ -115,7 +129,6 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   config.watchdog_cycles = static_cast<uint64_t>(c.watchdog);
   config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
   try {
-    apply_machine_options(c.machine, config);  // its shape, if it names one, is not mpirun's
     apply_fault_options(c.faults, nodes, config);
   } catch (const std::invalid_argument& e) {
     return mpirun_usage(e.what());

@@ -13,6 +13,7 @@
 #include "cli/machine_file.hpp"
 #include "cli/progress.hpp"
 #include "driver/job.hpp"
+#include "firmware/down_nodes.hpp"
 #include "firmware/torus_layout.hpp"
 #include "systemc/machine.hpp"
 
@@ -40,10 +41,13 @@ int run_pingpong(const PingpongOptions& o) {
   Progress progress = Progress::on_stderr("pingpong");
   if (progress.shown()) model.watch(Progress::kWatchCycles, [&] { progress.update(model.cycle()); });
   std::vector<Row> rows(o.sizes.size());
+  // o.a and o.b are tasks (node * tasks per node + task); the world's ranks count only the
+  // live nodes' tasks.
+  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
   const driver::RunReport rep = job.run([&](driver::Task& t) {
-    const unsigned me = t.rank();
+    const unsigned me = t.node() * t.tasks_per_node() + t.task_on_node();
     if (me != o.a && me != o.b) return;
-    const unsigned peer = me == o.a ? o.b : o.a;
+    const unsigned peer = down.world_of_task(me == o.a ? o.b : o.a, t.tasks_per_node());
     driver::Communicator& w = t.world();
     for (size_t s = 0; s < o.sizes.size(); ++s) {
       const size_t bytes = o.sizes[s];

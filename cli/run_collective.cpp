@@ -9,6 +9,8 @@
 #include "cli/progress.hpp"
 #include "cli/run_report.hpp"
 #include "driver/job.hpp"
+#include "firmware/down_nodes.hpp"
+#include "firmware/tree_layout.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"
 #include "reference/inputs.hpp"
@@ -40,11 +42,13 @@ RunSetup prepare(const RunOptions& o, RunResult& r) {
   r.op = s.spec->takes_op ? o.op : driver::Op::Bor;
   s.pairs = s.spec->takes_op && driver::is_loc(r.op);
 
-  // The participants: every world rank, or the --ranks subset, indexed by their rank in the
-  // communicator. A rank's seeded input depends only on the seed and its world rank.
+  // The participants: every task of the live nodes, or the --ranks subset, indexed by their
+  // rank in the communicator. A rank's seeded input depends only on the seed and its task
+  // (node * tasks per node + task: with no node down, its world rank).
   r.members = o.ranks;
   if (r.members.empty())
-    for (unsigned k = 0; k < o.machine.shape.nodes() * o.machine.tasks_per_node; ++k) r.members.push_back(k);
+    for (unsigned k = 0; k < o.machine.shape.nodes() * o.machine.tasks_per_node; ++k)
+      if (!o.machine.node_down(k / o.machine.tasks_per_node)) r.members.push_back(k);
   std::sort(r.members.begin(), r.members.end());
   const unsigned n = static_cast<unsigned>(r.members.size());
 
@@ -85,6 +89,8 @@ void measure_machine(const sim::Machine& m, RunResult& r) {
     }
   }
   r.activity = m.activity();
+  const fw::DownNodes down(m.config().down_nodes, m.nodes());
+  for (unsigned node : down.list()) r.down_traffic.emplace_back(node, m.node_traffic(node));
 }
 
 // When the members entered and left the collective, the collective's cycles and the most
@@ -120,8 +126,12 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
     r.samples.emplace(fw::TorusLayout(o.machine.shape.dims()), o.sample_every);
     machine.watch(o.sample_every, [&] { r.samples->take(machine, machine.cycle()); });
   }
+  // --ranks names tasks; the world's ranks count only the live nodes' tasks.
+  std::vector<unsigned> subset_ranks;
+  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
+  for (unsigned task : o.ranks) subset_ranks.push_back(down.world_of_task(task, o.machine.tasks_per_node));
   r.job = job.run([&](driver::Task& t) {
-    std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(o.ranks);
+    std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(subset_ranks);
     if (!o.ranks.empty() && !subset) return;  // not a member: its node's hardware still serves the route
     driver::Communicator* comm = subset ? &*subset : &t.world();
     comm->set_argument_check(o.check_arguments);
@@ -177,6 +187,32 @@ void verify(const RunOptions& o, const RunSetup& s, RunResult& r) {
 }
 
 }  // namespace
+
+std::string unavailable(const RunOptions& o, driver::Algorithm a) {
+  if (o.machine.down_nodes.empty()) return "";
+  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
+  const std::optional<driver::Collective> c = driver::collective_named(o.collective);
+  if (c && driver::broadcasts_along_lines(*c, a))
+    return "it broadcasts along torus lines, which cannot go around node " + std::to_string(down.list().front()) +
+           ", which is down";
+  if (a != driver::Algorithm::Tree) return "";
+  const unsigned tasks = o.machine.tasks_per_node;
+  std::vector<unsigned> nodes;
+  if (o.ranks.empty())
+    for (unsigned i = 0; i < down.live_count(); ++i) nodes.push_back(down.live_node(i));
+  for (unsigned r : o.ranks) nodes.push_back(r / tasks);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  const unsigned top = fw::TreeLayout::common_ancestor(nodes);
+  for (unsigned n : nodes)
+    if (const int d = down.down_on_path(n, top); d >= 0)
+      return "the members' route on the tree " +
+             (static_cast<unsigned>(d) == top ? "meets at node " + std::to_string(d) + ", which is down"
+                                              : "passes node " + std::to_string(d) + ", which is down (on the way from node " +
+                                                    std::to_string(n) + " to node " + std::to_string(top) + ")") +
+             "; auto runs them on the torus";
+  return "";
+}
 
 int run_collective(const RunOptions& o, std::ostream& text, RunResult* result) {
   RunResult r;

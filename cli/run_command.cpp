@@ -136,9 +136,10 @@ void add_options(CLI::App* run, RunArguments& a, RunOptions& o) {
 
 bool is_pingpong(const RunOptions& o) { return o.collective == "pingpong"; }
 
-// The ranks the collective runs on: the --ranks subset, or every rank of the machine.
+// The ranks the collective runs on: the --ranks subset, or every rank of the machine's
+// live nodes.
 unsigned members(const RunOptions& o) {
-  return o.ranks.empty() ? o.machine.shape.nodes() * o.machine.tasks_per_node : static_cast<unsigned>(o.ranks.size());
+  return o.ranks.empty() ? o.machine.world_ranks() : static_cast<unsigned>(o.ranks.size());
 }
 
 std::string check_collective(const RunOptions& o) {
@@ -158,6 +159,11 @@ std::string set_machine_and_shape(RunArguments& a, RunOptions& o) {
     o.machine.shape = sim::Shape::parse(a.torus.text);
   } catch (const std::invalid_argument& e) {
     return std::string("--torus: ") + e.what();
+  }
+  try {
+    apply_down_nodes(a.machine, o.machine);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
   }
   return "";
 }
@@ -256,7 +262,18 @@ std::string set_ranks(const RunArguments& a, RunOptions& o) {
   } catch (const std::invalid_argument& e) {
     return std::string("--ranks: ") + e.what();
   }
+  // A down node runs no rank.
+  for (unsigned r : o.ranks)
+    if (o.machine.node_down(r / tasks))
+      return "--ranks: rank " + std::to_string(r) + " is on node " + std::to_string(r / tasks) +
+             ", which is down (--down-nodes): a down node runs no rank";
   return "";
+}
+
+// An --algorithm that cannot run with the nodes that are down: refused, naming the node.
+std::string check_algorithm_with_down_nodes(const RunOptions& o) {
+  const std::string why = unavailable(o, o.algorithm);
+  return why.empty() ? "" : "--algorithm " + std::string(driver::to_string(o.algorithm)) + ": " + why;
 }
 
 // What the run holds in host memory, and --root.
@@ -359,6 +376,7 @@ std::optional<int> check_run(RunArguments& a, CommandLine& cl) {
       [&] { return set_nodes_and_tasks(a, o); },
       [&] { return set_elements(a, o); },
       [&] { return set_ranks(a, o); },
+      [&] { return check_algorithm_with_down_nodes(o); },
       [&] { return set_root(a, o); },
       [&] { return read_files(a, o); },
       [&] { return set_watchdog_faults_and_trace(a, o); },

@@ -11,6 +11,7 @@
 
 #include "cli/json_file.hpp"
 #include "cli/machine_file.hpp"
+#include "firmware/down_nodes.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"
 
@@ -89,18 +90,32 @@ nlohmann::json run_json(const RunOptions& o, const RunResult& r) {
   }
   if (r.samples) js["samples"] = r.samples->json();
   if (r.links) js["links"] = r.links->json();
+  // The nodes down from boot, and what crossed their edges (nothing, on every network).
+  nlohmann::json down = nlohmann::json::array();
+  for (const auto& [node, t] : r.down_traffic)
+    down.push_back({{"node", node},
+                    {"tree_flits_out", t.tree_out},
+                    {"tree_flits_in", t.tree_in},
+                    {"torus_flits_out", t.torus_out},
+                    {"torus_flits_in", t.torus_in},
+                    {"barrier_words_out", t.barrier_out},
+                    {"barrier_words_in", t.barrier_in}});
+  js["down_nodes"] = down;
   return js;
 }
 
-// " torus=4x4x4 nodes=64", the tasks per node and the members of a subset.
+// " torus=4x4x4 nodes=64", the nodes down, the tasks per node and the members of a subset.
 std::string machine_text(const RunOptions& o, const RunResult& r) {
   const unsigned tasks = o.machine.tasks_per_node;
-  std::string text = " torus=" + o.machine.shape.str() + " nodes=" + std::to_string(o.machine.shape.nodes()) +
-                     (tasks > 1 ? " tasks=" + std::to_string(tasks) : "");
-  if (o.ranks.empty()) return text;
-  text += " ranks=";
-  for (size_t k = 0; k < r.members.size(); ++k) text += (k ? "," : "") + std::to_string(r.members[k]);
-  if (!r.class_route) text += " (no class route: every collective on the torus)";
+  std::string text = " torus=" + o.machine.shape.str();
+  const std::vector<unsigned> down = fw::DownNodes(o.machine.down_nodes, o.machine.shape.nodes()).list();
+  for (size_t k = 0; k < down.size(); ++k) text += (k ? "," : " down=") + std::to_string(down[k]);
+  text += " nodes=" + std::to_string(o.machine.shape.nodes()) + (tasks > 1 ? " tasks=" + std::to_string(tasks) : "");
+  if (!o.ranks.empty()) {
+    text += " ranks=";
+    for (size_t k = 0; k < r.members.size(); ++k) text += (k ? "," : "") + std::to_string(r.members[k]);
+  }
+  if (!r.class_route && (!o.ranks.empty() || !down.empty())) text += " (no class route: every collective on the torus)";
   return text;
 }
 
@@ -109,7 +124,7 @@ std::string run_line(const RunOptions& o, const RunResult& r) {
   const reference::Collective& spec = spec_of(o);
   std::ostringstream line;
   line << o.collective;
-  if (o.algorithm != driver::Algorithm::Auto) line << " algorithm=" << r.algorithm_name();
+  if (o.algorithm != driver::Algorithm::Auto || !o.machine.down_nodes.empty()) line << " algorithm=" << r.algorithm_name();
   if (!spec.moves_data) {
     line << machine_text(o, r) << ": " << r.cycles << " cycles from the last arrival to the last departure ("
          << r.cycles / o.machine.clock_mhz << " us at " << o.machine.clock_mhz << " MHz)";

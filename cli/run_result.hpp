@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/link_report.hpp"
@@ -15,13 +16,14 @@
 #include "driver/job.hpp"
 #include "driver/op.hpp"
 #include "reference/verify.hpp"
+#include "systemc/machine.hpp"
 #include "systemc/node.hpp"
 
 namespace collnet::cli {
 
 struct RunResult {
   // prepare: the communicator and the buffers
-  std::vector<unsigned> members;    // its world ranks, sorted
+  std::vector<unsigned> members;    // its tasks (node * tasks per node + task), sorted
   driver::Op op = driver::Op::Bor;  // what it reduces with (bor for the collectives that take no op)
   uint64_t count = 0;               // elements per rank (0 for barrier; with --input, the file's)
   uint64_t bytes_per_rank = 0;      // what each rank sends, on average for the personalised and vector forms
@@ -41,6 +43,8 @@ struct RunResult {
   sim::Node::Activity activity;           // the node sides' clock edges evaluated and skipped
   std::optional<LinkSamples> samples;     // --sample-every
   std::optional<LinkReport> links;        // the link layer's counters, for --json or after faults
+  // Each node down from boot (sorted), and what crossed its edges during the run.
+  std::vector<std::pair<unsigned, sim::Machine::NodeTraffic>> down_traffic;
 
   // verify
   bool verified = false;

@@ -275,7 +275,6 @@ Subcommand add_traffic(CLI::App& app, CommandLine& cl) {
   t->add_option("--hotspot", c.hotspot, "the hotspot node (pattern hotspot)")->capture_default_str();
   t->add_option("--hotspot-fraction", c.hotspot_fraction, "share of packets sent to the hotspot")
       ->capture_default_str();
-  t->add_option("--down-nodes", c.down_nodes, "nodes marked down, e.g. 21,42 (traffic is routed around them)");
   t->add_option("--down-links", c.down_links, "links marked down, NODE:DIR with DIR x+ x- y+ y- z+ z-, e.g. 5:x+");
   t->add_option("--idle-limit", c.idle_limit, "deadlock watchdog: cycles without progress while packets are in flight")
       ->capture_default_str();
@@ -349,9 +348,9 @@ int run_traffic_command(const TrafficCommand& c) {
   if (c.idle_limit < 1) return usage("--idle-limit: must be at least 1 cycle");
   o.idle_limit = static_cast<uint64_t>(c.idle_limit);
   try {
-    if (!c.down_nodes.empty()) o.machine.down_nodes = reference::parse_number_list(c.down_nodes, nodes, "node");
+    apply_down_nodes(c.machine, o.machine);  // traffic is routed around them
   } catch (const std::invalid_argument& e) {
-    return usage(std::string("--down-nodes: ") + e.what());
+    return usage(e.what());
   }
   try {
     if (!c.down_links.empty())

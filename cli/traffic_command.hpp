@@ -31,7 +31,6 @@ struct TrafficCommand {
   long long hotspot = 0;
   double hotspot_fraction = 0.1;
   long long idle_limit = 10000;
-  std::string down_nodes;  // "5,17"
   std::string down_links;  // "5:x+,17:z-"
   FaultOptions faults;     // --link-ber, --link-down, --fault-seed
   std::string json_path;

@@ -108,7 +108,7 @@ Subcommand add_tune(CLI::App& app, CommandLine& cl) {
 }
 
 int run_tune_command(const TuneOptions& o) {
-  unsigned ranks = o.run.machine.shape.nodes() * o.run.machine.tasks_per_node;
+  unsigned ranks = o.run.machine.world_ranks();
   std::vector<driver::TuningRule> rules;
   if (!o.from.empty()) {
     std::string where;

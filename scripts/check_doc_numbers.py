@@ -30,7 +30,7 @@ OUTPUT_LINE = re.compile(r"^(?P<collective>[a-z]+) (?P<fields>(?:[a-z_]+=\S+ )*)
 MARKER = re.compile(r"<!-- docnum: (?P<args>.+?) => (?P<key>\w+) -->\s*(?P<value>[0-9][0-9,.]*)")
 # key=value fields of an output line, and the option each came from
 OPTIONS = {"op": "--op", "type": "--type", "count": "--count", "torus": "--torus", "ranks": "--ranks",
-           "root": "--root", "tasks": "--tasks", "algorithm": "--algorithm"}
+           "root": "--root", "tasks": "--tasks", "algorithm": "--algorithm", "down": "--down-nodes"}
 
 
 def quotes(path):

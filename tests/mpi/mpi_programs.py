@@ -3,10 +3,11 @@
 """The MPI interface's tests: the C programs of tests/mpi/programs, built with
 collnet-mpicc and run with `collnet mpirun`.
 
-  conformance RANKS [--tasks T] [--openmpi]
-      every self-checking program on each rank count (comma-separated) passes; with
-      --openmpi the same sources built with Open MPI's mpicc and run with its mpirun
-      print the same lines (each rank's lines in order, ranks compared one by one).
+  conformance RANKS [--tasks T] [--torus XxYxZ --down-nodes LIST] [--openmpi]
+      every self-checking program on each rank count (comma-separated) passes (with
+      --down-nodes, on the live nodes of a machine with those down); with --openmpi the
+      same sources built with Open MPI's mpicc and run with its mpirun print the same
+      lines (each rank's lines in order, ranks compared one by one).
   behaviour
       global state, a user op, derived types, a deadlock, MPI_Abort, an exit status, a
       crash, a call collnet lacks and bad usage each end as docs/mpi.md says.
@@ -78,13 +79,15 @@ def conformance(a, work):
             exe = build(a.mpicc, name, work)
             # Communication only (--compute-scale 0): the programs' checking code is not what
             # is tested, and simulating its time would slow the suite ten times over.
-            rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), "--tag-output",
+            machine = (["--torus", a.torus] if a.torus else []) + (["--down-nodes", a.down_nodes] if a.down_nodes else [])
+            rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), *machine, "--tag-output",
                                 "--compute-scale", "0", "--", exe,
                                 *ARGS.get(name, [])])
             mine = by_rank(out)
             passed = any(re.match(r"%s: \d+ checks passed$" % name, l) for l in mine.get(0, []))
             verdict = "ok" if rc == 0 and passed else "FAILED (exit %d)" % rc
-            line = "%-13s n=%-3d tasks=%d %s" % (name, n, a.tasks, verdict)
+            line = "%-13s n=%-3d tasks=%d%s %s" % (name, n, a.tasks,
+                                                  " down=" + a.down_nodes if a.down_nodes else "", verdict)
             if rc != 0 or not passed:
                 failures += 1
                 print(line + "\n" + out[-2000:] + err[-2000:])
@@ -394,6 +397,8 @@ def main():
     p.add_argument("--collnet", required=True)
     p.add_argument("--mpicc", required=True)
     p.add_argument("--tasks", type=int, default=1)
+    p.add_argument("--torus", help="conformance: the machine's shape (default: mpirun's for -n)")
+    p.add_argument("--down-nodes", help="conformance: nodes down from boot (the ranks run on the others)")
     p.add_argument("--openmpi", action="store_true")
     p.add_argument("--programs", help="only these programs (comma-separated)")
     a = p.parse_args()
