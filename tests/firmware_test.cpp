@@ -8,6 +8,7 @@
 
 #include "driver/error.hpp"
 #include "driver/op.hpp"
+#include "firmware/down_nodes.hpp"
 #include "firmware/packet.hpp"
 #include "firmware/torus_routes.hpp"
 #include "systemc/shape.hpp"
@@ -128,6 +129,47 @@ TEST(TreeWiring, PersonalityMatchesTheEdges) {
       if (e.parent == r) down |= 1u << e.parent_link;
     EXPECT_EQ(p.tree_down_links, down) << "rank " << r;
   }
+}
+
+// A node down from boot: the personality leaves out the links to it, and a child of it has
+// no up link.
+TEST(TreeWiring, PersonalityLeavesOutTheLinksToADownNode) {
+  const fw::DownNodes down({5}, 12);
+  const sim::TreeWiring w(12);
+  fw::Personality p;
+  w.describe(2, p, &down);  // children 5 (down) and 6
+  EXPECT_EQ(p.tree_up_link, 0);
+  EXPECT_EQ(p.tree_down_links, 1u << 2);
+  w.describe(11, p, &down);  // below node 5
+  EXPECT_EQ(p.tree_up_link, -1);
+  w.describe(5, p, &down);
+  EXPECT_EQ(p.tree_up_link, -1);
+  EXPECT_EQ(p.tree_down_links, 0u);
+}
+
+// The world's numbering of the live nodes' tasks, and when the machine tree still joins them.
+TEST(DownNodes, NumberTheLiveNodesAndTellWhetherTheTreeJoinsThem) {
+  const fw::DownNodes down({21, 3}, 64);
+  EXPECT_EQ(down.list(), (std::vector<unsigned>{3, 21}));
+  EXPECT_EQ(down.live_count(), 62u);
+  unsigned i = 0;
+  for (unsigned node = 0; node < 64; ++node) {
+    if (down.contains(node)) continue;
+    EXPECT_EQ(down.live_node(i), node);
+    EXPECT_EQ(down.live_index(node), i);
+    ++i;
+  }
+  EXPECT_EQ(down.task_of_world(39, 2), 41u);  // 2 per node: live node 19 is node 20 (3 is down), its task 1
+  EXPECT_EQ(down.world_of_task(down.task_of_world(77, 4), 4), 77u);
+  EXPECT_FALSE(down.tree_joins_live_nodes());             // 3's children 7 and 8 hang below it
+  EXPECT_TRUE(fw::DownNodes({30, 31}, 32).tree_joins_live_nodes());  // leaves
+  EXPECT_TRUE(fw::DownNodes({15, 31, 32}, 33).tree_joins_live_nodes());  // a whole subtree
+  EXPECT_FALSE(fw::DownNodes({0}, 8).tree_joins_live_nodes());
+  EXPECT_EQ(down.down_on_path(43, 0), 21);
+  EXPECT_EQ(down.down_on_path(44, 10), 21);
+  EXPECT_EQ(down.down_on_path(42, 0), -1);
+  EXPECT_THROW(fw::DownNodes({64}, 64), std::invalid_argument);
+  EXPECT_THROW(fw::DownNodes({2, 2}, 64), std::invalid_argument);
 }
 
 TEST(Ops, ParseTheirNamesAndRejectOthers) {
