@@ -49,9 +49,17 @@ CompareTable compare_algorithms(const CompareOptions& o) {
   t.collective = *driver::collective_named(o.run.collective);
   t.type = o.run.type;
   t.algorithms = o.algorithms;
+  // Every algorithm that applies, but those the down nodes rule out (compare_command
+  // refuses them when named).
+  std::vector<std::string> not_run;
   if (t.algorithms.empty())
-    for (driver::Algorithm a : driver::algorithms_for(t.collective))
-      if (a != driver::Algorithm::Auto && unavailable(o.run, a).empty()) t.algorithms.push_back(a);
+    for (driver::Algorithm a : driver::algorithms_for(t.collective)) {
+      if (a == driver::Algorithm::Auto) continue;
+      if (const std::string why = unavailable(o.run, a); !why.empty())
+        not_run.push_back(std::string(to_string(a)) + ": " + why);
+      else
+        t.algorithms.push_back(a);
+    }
   const size_t elem = driver::bytes(o.run.type);
   const bool barrier = t.collective == driver::Collective::Barrier;
   const std::vector<size_t> sizes = barrier ? std::vector<size_t>{0} : o.sizes;
@@ -60,9 +68,7 @@ CompareTable compare_algorithms(const CompareOptions& o) {
   std::cout << o.run.collective << " on " << o.run.machine.shape.str() << " ("
             << o.run.machine.world_ranks() << " ranks), type "
             << driver::to_string(o.run.type) << ": cycles per algorithm, * the fastest; auto's pick last\n";
-  for (driver::Algorithm a : driver::algorithms_for(t.collective))
-    if (const std::string why = unavailable(o.run, a); !why.empty())
-      std::cout << "  not run: " << to_string(a) << ": " << why << "\n";
+  for (const std::string& line : not_run) std::cout << "  not run: " << line << "\n";
   std::cout << std::setw(10) << "bytes";
   for (driver::Algorithm a : t.algorithms) std::cout << std::setw(static_cast<int>(column(a))) << to_string(a);
   std::cout << "   auto\n" << std::flush;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/machine_file.hpp"
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -187,13 +186,6 @@ void apply_machine(const std::string& name_or_path, sim::MachineConfig& m, bool*
   if (has_shape) *has_shape = j.is_object() && j.contains("shape");
 }
 
-namespace {
-std::vector<unsigned> sorted(std::vector<unsigned> v) {
-  std::sort(v.begin(), v.end());
-  return v;
-}
-}  // namespace
-
 json machine_json(const sim::MachineConfig& m) {
   return {{"shape", m.shape.str()},
           {"clock_mhz", m.clock_mhz},
@@ -203,7 +195,7 @@ json machine_json(const sim::MachineConfig& m) {
             {"cycles_per_flit", m.torus_cycles_per_flit}}},
           {"barrier", {{"latency", m.barrier_latency}}},
           {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}},
-          {"down_nodes", sorted(m.down_nodes)}};
+          {"down_nodes", m.down().list()}};
 }
 
 std::string torus_links_text(const sim::MachineConfig& m) {

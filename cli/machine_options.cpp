@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "cli/machine_file.hpp"
-#include "firmware/down_nodes.hpp"
 #include "reference/number_list.hpp"
 #include "systemc/shape.hpp"
 
@@ -43,7 +42,7 @@ void apply_down_nodes(const MachineOptions& o, sim::MachineConfig& m) {
   const std::string what = o.down_nodes ? "--down-nodes: " : "the machine file's down_nodes: ";
   try {
     if (o.down_nodes) m.down_nodes = reference::parse_number_list(*o.down_nodes, nodes, "node");
-    (void)fw::DownNodes(m.down_nodes, nodes);
+    (void)m.down();
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(what + e.what());
   }

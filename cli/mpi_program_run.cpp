@@ -88,7 +88,7 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
                         const driver::RunReport& report, const Ending& end) {
   const double us = static_cast<double>(report.cycles) / config.clock_mhz;
   std::ostringstream s;
-  const std::vector<unsigned> down = fw::DownNodes(config.down_nodes, config.shape.nodes()).list();
+  const std::vector<unsigned> down = config.down().list();
   std::string down_text;
   for (size_t k = 0; k < down.size(); ++k) down_text += (k ? "," : down.size() > 1 ? "; nodes " : "; node ") + std::to_string(down[k]);
   if (!down.empty()) down_text += " down";
@@ -162,7 +162,7 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
   j["aborted"] = runtime.aborted();
   j["deadlock"] = runtime.deadlocked();
   j["message"] = end.message;
-  const fw::DownNodes down(config.down_nodes, config.shape.nodes());
+  const fw::DownNodes down = config.down();
   j["down_nodes"] = down.list();
   nlohmann::json per = nlohmann::json::array();
   for (unsigned r = 0; r < runtime.size(); ++r) {

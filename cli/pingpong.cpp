@@ -43,7 +43,7 @@ int run_pingpong(const PingpongOptions& o) {
   std::vector<Row> rows(o.sizes.size());
   // o.a and o.b are tasks (node * tasks per node + task); the world's ranks count only the
   // live nodes' tasks.
-  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
+  const fw::DownNodes down = o.machine.down();
   const driver::RunReport rep = job.run([&](driver::Task& t) {
     const unsigned me = t.node() * t.tasks_per_node() + t.task_on_node();
     if (me != o.a && me != o.b) return;

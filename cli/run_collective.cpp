@@ -8,9 +8,9 @@
 #include "cli/collective_calls.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_report.hpp"
+#include "driver/class_routes.hpp"
 #include "driver/job.hpp"
 #include "firmware/down_nodes.hpp"
-#include "firmware/tree_layout.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"
 #include "reference/inputs.hpp"
@@ -89,7 +89,7 @@ void measure_machine(const sim::Machine& m, RunResult& r) {
     }
   }
   r.activity = m.activity();
-  const fw::DownNodes down(m.config().down_nodes, m.nodes());
+  const fw::DownNodes down = m.config().down();  // the list lives in it
   for (unsigned node : down.list()) r.down_traffic.emplace_back(node, m.node_traffic(node));
 }
 
@@ -128,7 +128,7 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
   }
   // --ranks names tasks; the world's ranks count only the live nodes' tasks.
   std::vector<unsigned> subset_ranks;
-  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
+  const fw::DownNodes down = o.machine.down();
   for (unsigned task : o.ranks) subset_ranks.push_back(down.world_of_task(task, o.machine.tasks_per_node));
   r.job = job.run([&](driver::Task& t) {
     std::optional<driver::Communicator> subset = o.ranks.empty() ? std::nullopt : t.world().create(subset_ranks);
@@ -190,12 +190,14 @@ void verify(const RunOptions& o, const RunSetup& s, RunResult& r) {
 
 std::string unavailable(const RunOptions& o, driver::Algorithm a) {
   if (o.machine.down_nodes.empty()) return "";
-  const fw::DownNodes down(o.machine.down_nodes, o.machine.shape.nodes());
+  const fw::DownNodes down = o.machine.down();
   const std::optional<driver::Collective> c = driver::collective_named(o.collective);
   if (c && driver::broadcasts_along_lines(*c, a))
     return "it broadcasts along torus lines, which cannot go around node " + std::to_string(down.list().front()) +
            ", which is down";
   if (a != driver::Algorithm::Tree) return "";
+  // The route a class for these members would take (the members' nodes, sorted; with no
+  // --ranks, every live node): its first node is where the members' paths meet.
   const unsigned tasks = o.machine.tasks_per_node;
   std::vector<unsigned> nodes;
   if (o.ranks.empty())
@@ -203,14 +205,12 @@ std::string unavailable(const RunOptions& o, driver::Algorithm a) {
   for (unsigned r : o.ranks) nodes.push_back(r / tasks);
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  const unsigned top = fw::TreeLayout::common_ancestor(nodes);
-  for (unsigned n : nodes)
-    if (const int d = down.down_on_path(n, top); d >= 0)
+  const std::vector<unsigned> route = driver::route_nodes(nodes);
+  for (unsigned n : route)
+    if (down.contains(n))
       return "the members' route on the tree " +
-             (static_cast<unsigned>(d) == top ? "meets at node " + std::to_string(d) + ", which is down"
-                                              : "passes node " + std::to_string(d) + ", which is down (on the way from node " +
-                                                    std::to_string(n) + " to node " + std::to_string(top) + ")") +
-             "; auto runs them on the torus";
+             std::string(n == route.front() ? "meets at node " : "passes node ") + std::to_string(n) +
+             ", which is down; auto runs them on the torus";
   return "";
 }
 

@@ -11,7 +11,6 @@
 
 #include "cli/json_file.hpp"
 #include "cli/machine_file.hpp"
-#include "firmware/down_nodes.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"
 
@@ -108,7 +107,7 @@ nlohmann::json run_json(const RunOptions& o, const RunResult& r) {
 std::string machine_text(const RunOptions& o, const RunResult& r) {
   const unsigned tasks = o.machine.tasks_per_node;
   std::string text = " torus=" + o.machine.shape.str();
-  const std::vector<unsigned> down = fw::DownNodes(o.machine.down_nodes, o.machine.shape.nodes()).list();
+  const std::vector<unsigned> down = o.machine.down().list();
   for (size_t k = 0; k < down.size(); ++k) text += (k ? "," : " down=") + std::to_string(down[k]);
   text += " nodes=" + std::to_string(o.machine.shape.nodes()) + (tasks > 1 ? " tasks=" + std::to_string(tasks) : "");
   if (!o.ranks.empty()) {

@@ -90,9 +90,10 @@ Algorithm Communicator::choose(Collective c, size_t bytes, Datatype type) const 
   if (node_.tuning)
     if (const std::optional<Algorithm> t = node_.tuning->pick(c, size(), bytes, type)) pick = *t;
   // Line broadcasts reach every node of a line: a table measured on a whole machine may
-  // name them for a communicator of the same size that is not one.
-  if (pick == Algorithm::TorusDeposit && !group_.spans_machine()) pick = Algorithm::Tree;
-  if (group_.down && broadcasts_along_lines(c, pick)) pick = Algorithm::Tree;
+  // name them for a communicator of the same size that is not one (deposit needs the whole
+  // machine), or for a machine with a node down (no line goes around it).
+  if ((group_.down && broadcasts_along_lines(c, pick)) || (pick == Algorithm::TorusDeposit && !group_.spans_machine()))
+    pick = Algorithm::Tree;
   if (pick == Algorithm::Tree && !has_class_route()) return torus_default(c);
   return pick;
 }

@@ -69,15 +69,6 @@ class DownNodes {
     return true;
   }
 
-  // The first down node on the machine tree's path from `node` up to `top` (an ancestor
-  // of it, both included), or -1 when none is.
-  int down_on_path(unsigned node, unsigned top) const {
-    for (unsigned x = node;; x = TreeLayout::parent(x)) {
-      if (contains(x)) return static_cast<int>(x);
-      if (x == top || x == 0) return -1;
-    }
-  }
-
  private:
   std::vector<unsigned> down_;
   unsigned nodes_ = 0;

@@ -85,7 +85,7 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
 
   personalities_.resize(n);
   std::shared_ptr<const fw::DownNodes> down;
-  if (!config_.down_nodes.empty()) down = std::make_shared<const fw::DownNodes>(config_.down_nodes, n);
+  if (!config_.down_nodes.empty()) down = std::make_shared<const fw::DownNodes>(config_.down());
   std::shared_ptr<const std::vector<std::vector<fw::TorusRoute>>> routes;
   const fw::TorusFaults faults = config_.torus_faults();
   if (std::any_of(faults.links_down.begin(), faults.links_down.end(), [](unsigned b) { return b != 0; }))

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "firmware/down_nodes.hpp"
 #include "firmware/torus_layout.hpp"
 
 namespace collnet::sim {
@@ -88,8 +87,7 @@ void MachineConfig::validate() const {
         throw std::invalid_argument("trace node " + std::to_string(trace_nodes[k]) + " is listed twice");
   }
   const fw::TorusLayout torus(shape.dims());
-  const fw::DownNodes down(down_nodes, shape.nodes());  // throws naming a node outside the machine or listed twice
-  if (!down_nodes.empty() && down.live_count() == 0)
+  if (!down_nodes.empty() && down().live_count() == 0)  // down() names a node outside the machine or listed twice
     throw std::invalid_argument("down nodes: every node of the machine is down");
   if (!(link_ber >= 0 && link_ber < 1))
     throw std::invalid_argument("link bit error rate " + std::to_string(link_ber) + " must be in [0, 1)");

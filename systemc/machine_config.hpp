@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/down_nodes.hpp"
 #include "firmware/torus_routes.hpp"
 #include "systemc/quiescence.hpp"
 #include "systemc/shape.hpp"
@@ -109,6 +110,10 @@ struct MachineConfig {
   // Bit d: torus link d of `rank` is marked down (by down_nodes and down_links).
   unsigned torus_links_down(unsigned rank) const;
   bool node_down(unsigned rank) const;
+  // The down nodes as the personality gives them (sorted; the live nodes' numbering).
+  // Throws std::invalid_argument, as validate() does, for a node outside the machine or
+  // listed twice.
+  fw::DownNodes down() const { return fw::DownNodes(down_nodes, shape.nodes()); }
   // The world's ranks: every task of every live node.
   unsigned world_ranks() const { return (shape.nodes() - static_cast<unsigned>(down_nodes.size())) * tasks_per_node; }
   // Every node's down flag and down links, for software route choice (fw::routes_around).

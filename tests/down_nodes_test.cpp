@@ -169,7 +169,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "--algorithm tree: the members' route on the tree meets at node 21, which is down"},
         Refusal{{"run", "allreduce", "--torus", "4x4x4", "--down-nodes", "10", "--ranks", "12,43,44", "--algorithm",
                  "tree"},
-                "passes node 10, which is down (on the way from node 43 to node 0)"},
+                "--algorithm tree: the members' route on the tree passes node 10, which is down"},
         Refusal{{"run", "allreduce", "--torus", "4x4x4", "--down-nodes", "21", "--ranks", "20,21"},
                 "--ranks: rank 21 is on node 21, which is down"},
         Refusal{{"run", "allreduce", "--torus", "2x2x2", "--tasks", "2", "--down-nodes", "3", "--ranks", "0,7"},

@@ -165,9 +165,6 @@ TEST(DownNodes, NumberTheLiveNodesAndTellWhetherTheTreeJoinsThem) {
   EXPECT_TRUE(fw::DownNodes({30, 31}, 32).tree_joins_live_nodes());  // leaves
   EXPECT_TRUE(fw::DownNodes({15, 31, 32}, 33).tree_joins_live_nodes());  // a whole subtree
   EXPECT_FALSE(fw::DownNodes({0}, 8).tree_joins_live_nodes());
-  EXPECT_EQ(down.down_on_path(43, 0), 21);
-  EXPECT_EQ(down.down_on_path(44, 10), 21);
-  EXPECT_EQ(down.down_on_path(42, 0), -1);
   EXPECT_THROW(fw::DownNodes({64}, 64), std::invalid_argument);
   EXPECT_THROW(fw::DownNodes({2, 2}, 64), std::invalid_argument);
 }
