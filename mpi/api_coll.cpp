@@ -100,18 +100,23 @@ struct Typed {
   uint8_t* base() { return bytes.data() + shift; }
 };
 
+// Calls a user op's function (or, for the types the ALU lacks, the processors' own): code
+// the rank's processor runs, so it takes simulated time as the code between calls does.
+void apply(Rank& r, const UserOp& u, void* in, void* inout, size_t count, MPI_Datatype type) {
+  int len = static_cast<int>(count);
+  r.user_code([&] { u.fn(in, inout, &len, &type); });
+}
+
 // Folds the packed contributions of ranks 0..last (each `count` elements of `t`) with the
 // user's function in rank order (c0 op (c1 op (... op c_last))); the result, packed.
-std::vector<uint8_t> fold(const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
+std::vector<uint8_t> fold(Rank& r, const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
                           const uint8_t* contributions, size_t last) {
   const size_t block = count * t.packed;
   Typed acc(t, count), in(t, count);
   unpack(t, contributions + last * block, count, acc.base());
-  int len = static_cast<int>(count);
-  MPI_Datatype type = handle;
   for (size_t i = last; i-- > 0;) {
     unpack(t, contributions + i * block, count, in.base());
-    u.fn(in.base(), acc.base(), &len, &type);
+    apply(r, u, in.base(), acc.base(), count, handle);
   }
   std::vector<uint8_t> out(block);
   pack(t, acc.base(), count, out.data());
@@ -127,7 +132,7 @@ std::vector<uint8_t> fold(const UserOp& u, const TypeDesc& t, MPI_Datatype handl
 // Without a root (allreduce) the result is broadcast. Returns the result, packed, on the
 // ranks that receive it. The messages go on the tag the driver's collectives reserve, in
 // the same order between any two ranks on every rank, so they never meet another call's.
-std::vector<uint8_t> tree_fold(CommEntry& c, const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
+std::vector<uint8_t> tree_fold(Rank& r, CommEntry& c, const UserOp& u, const TypeDesc& t, MPI_Datatype handle, size_t count,
                                const uint8_t* mine, std::optional<int> root) {
   const size_t bytes = count * t.packed;
   std::vector<uint8_t> packed(mine, mine + bytes);
@@ -138,8 +143,6 @@ std::vector<uint8_t> tree_fold(CommEntry& c, const UserOp& u, const TypeDesc& t,
   const unsigned pos = (rank + n - top) % n;
   Typed acc(t, count), in(t, count);
   unpack(t, packed.data(), count, acc.base());
-  int len = static_cast<int>(count);
-  MPI_Datatype type = handle;
   for (unsigned mask = 1; mask < n; mask <<= 1) {
     if (pos & mask) {
       pack(t, acc.base(), count, packed.data());
@@ -149,7 +152,7 @@ std::vector<uint8_t> tree_fold(CommEntry& c, const UserOp& u, const TypeDesc& t,
     if (pos + mask < n) {
       comm.recv(packed.data(), bytes, drv::Datatype::U8, (pos + mask + top) % n, tag);
       unpack(t, packed.data(), count, in.base());
-      u.fn(acc.base(), in.base(), &len, &type);  // in = acc op in: the lower ranks' first
+      apply(r, u, acc.base(), in.base(), count, handle);  // in = acc op in: the lower ranks' first
       std::swap(acc, in);
     }
   }
@@ -239,7 +242,7 @@ void reduce(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI
   if (receives) r.bytes_received += in.bytes;
   if (red.user) {
     const std::vector<uint8_t> out =
-        tree_fold(x.c, *red.user, red.fold_type(t), type, red.fold_count(t, n), in.data, root);
+        tree_fold(r, x.c, *red.user, red.fold_type(t), type, red.fold_count(t, n), in.data, root);
     if (receives) unpack(t, out.data(), n, recv);
     return;
   }
@@ -272,7 +275,7 @@ void scan(Rank& r, MPI_Comm comm, const void* send, void* recv, int count, MPI_D
     std::vector<uint8_t> all = gather_bytes(x.c, in.data, in.bytes, std::nullopt);
     if (!inclusive && x.rank == 0) return;
     const std::vector<uint8_t> out =
-        fold(*red.user, red.fold_type(t), type, red.fold_count(t, n), all.data(),
+        fold(r, *red.user, red.fold_type(t), type, red.fold_count(t, n), all.data(),
              static_cast<size_t>(inclusive ? x.rank : x.rank - 1));
     unpack(t, out.data(), n, recv);
     return;
@@ -619,7 +622,7 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   r.bytes_received += mine * t.packed;
   if (red.user) {
     const std::vector<uint8_t> out =
-        tree_fold(x.c, *red.user, red.fold_type(t), type, red.fold_count(t, total), in.data, std::nullopt);
+        tree_fold(r, x.c, *red.user, red.fold_type(t), type, red.fold_count(t, total), in.data, std::nullopt);
     unpack(t, out.data() + before * t.packed, mine, recv);
     return;
   }
@@ -650,16 +653,12 @@ void collnet::mpi::combine_packed(Rank& r, MPI_Op op, const TypeDesc& t, MPI_Dat
     Typed a(t, count), b(t, count);
     unpack(t, in, count, a.base());
     unpack(t, inout, count, b.base());
-    int len = static_cast<int>(count);
-    MPI_Datatype type = handle;
-    red.user->fn(a.base(), b.base(), &len, &type);
+    apply(r, *red.user, a.base(), b.base(), count, handle);
     pack(t, b.base(), count, inout);
     return;
   }
   if (red.flat) {  // the processors' function, on the packed basic elements
-    int len = static_cast<int>(red.fold_count(t, count));
-    MPI_Datatype type = handle;
-    red.user->fn(const_cast<uint8_t*>(in), inout, &len, &type);
+    apply(r, *red.user, const_cast<uint8_t*>(in), inout, red.fold_count(t, count), handle);
     return;
   }
   // inout = in op inout, element by element, as the driver combines two ranks' data.
@@ -694,9 +693,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
     check_buffer(inbuf, as_size(count), t, "inbuf");
     check_buffer(inoutbuf, as_size(count), t, "inoutbuf");
     if (red.user && !red.flat) {
-      int len = count;
-      MPI_Datatype type = datatype;
-      red.user->fn(const_cast<void*>(inbuf), inoutbuf, &len, &type);
+      apply(r, *red.user, const_cast<void*>(inbuf), inoutbuf, as_size(count), datatype);
       return;
     }
     Packed a(t, inbuf, as_size(count));

@@ -491,4 +491,11 @@ void Rank::charge_compute() {
   left_call = thread_cpu_seconds();  // the simulation of those cycles ran on this thread too
 }
 
+void Rank::user_code(const std::function<void()>& code) {
+  if (!(rt_.options().compute_scale > 0)) return code();
+  left_call = thread_cpu_seconds();
+  code();
+  charge_compute();
+}
+
 }  // namespace collnet::mpi

@@ -189,6 +189,9 @@ class Rank {
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
   void charge_compute();
+  // Runs the program's code that a call calls back (a user op's function): its host CPU
+  // time is simulated as the processor's, as between calls (--compute-scale > 0).
+  void user_code(const std::function<void()>& code);
   int saved_errno = 0;  // its errno while other ranks run (the C library's is one for all)
   // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
   std::string pending_out[3];

@@ -9,7 +9,7 @@ collnet-mpicc and run with `collnet mpirun`.
       same sources built with Open MPI's mpicc and run with its mpirun print the same
       lines (each rank's lines in order, ranks compared one by one).
   behaviour
-      global state, a user op, derived types, a deadlock, MPI_Abort, an exit status, a
+      global state, user ops (growing counts on 4, 11 and 16 ranks), derived types, a deadlock, MPI_Abort, an exit status, a
       crash, a call collnet lacks and bad usage each end as docs/mpi.md says.
   osu
       the OSU-style program's simulated latency and allreduce times agree with
@@ -139,6 +139,12 @@ def behaviour(a, work):
     for name in ("userop", "datatypes"):
         rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, name, work)])
         expect(rc == 0 and re.search(r"%s: \d+ checks passed" % name, out), name + " passes on 5 ranks")
+    # A user op on a derived type, repeated with growing counts at every root (once a
+    # deadlock on 4 ranks, minutes on 11 and 16: every contribution went through the root).
+    for n, top in ((4, 600), (11, 300), (16, 300)):
+        rc, out, err = run(mpirun + ["-n", str(n), "--", build(a.mpicc, "userop_scale", work), "growing", str(top)])
+        expect(rc == 0 and re.search(r"userop_scale: \d+ checks passed", out),
+               "a user op on a derived type with counts growing to %d passes on %d ranks" % (top, n))
     # A deadlock is reported, naming where each rank waits.
     js = os.path.join(work, "deadlock.json")
     rc, out, err = run(mpirun + ["-n", "4", "--json", js, "--", build(a.mpicc, "deadlock", work)])
@@ -206,6 +212,23 @@ def behaviour(a, work):
     expect(cycles[0][0] == 0 and cycles[1][0] == 0 and cycles[0][2] == 0 and cycles[1][2] > 100000 and
            cycles[1][1] > cycles[0][1] + 100000,
            "--compute-scale 1 turns the host time between calls into simulated cycles (%s)" % (cycles,))
+    # A user op's function is the rank's code too: its host time (20 ms of CPU) is charged
+    # inside the reduction, on the rank that applies it (rank 0 of 2), not lost.
+    exe_op = build_source(a.mpicc, work, "slow_op",
+                          '#include <mpi.h>\n#include <stdio.h>\n#include <time.h>\n'
+                          'static void slow(void* in, void* io, int* n, MPI_Datatype* t) { clock_t c0 = clock();\n'
+                          '  (void)n; (void)t; while (clock() - c0 < CLOCKS_PER_SEC / 50) {}\n'
+                          '  *(int*)io += *(int*)in; }\n'
+                          'int main(int c, char** v) { int x = 1, y = 0; MPI_Op op; MPI_Init(&c, &v);\n'
+                          '  MPI_Op_create(slow, 1, &op); MPI_Allreduce(&x, &y, 1, MPI_INT, op, MPI_COMM_WORLD);\n'
+                          '  printf("sum %d\\n", y); MPI_Finalize(); return 0; }\n')
+    js = os.path.join(work, "slow_op.json")
+    rc, out, err = run(default + ["-n", "2", "--compute-scale", "0.01", "--json", js, "--", exe_op])
+    per = json.load(open(js))["per_rank"] if rc == 0 else [{"compute_cycles": 0}] * 2
+    expect(rc == 0 and out.split() == ["sum", "2", "sum", "2"] and
+           per[0]["compute_cycles"] - per[1]["compute_cycles"] > 100000,
+           "a user op's own time is simulated on the rank that applies it (compute cycles %s)" %
+           [r["compute_cycles"] for r in per])
     # A benchmark written as suites are: getopt_long options, MPI_Alloc_mem buffers, one-sided
     # put/get under locks, send/recv and collectives; every test checks its data.
     rc, out, err = run(mpirun + ["-n", "4", "--", build(a.mpicc, "bench", work), "-m", "8:256", "--iterations=3",
