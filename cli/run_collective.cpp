@@ -147,7 +147,8 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
     packets[k] = comm->last().packets;
   });
   progress.finish();
-  if (r.samples) r.samples->take(machine, machine.cycle());  // the cycles after the last whole period
+  // The cycles after the last whole period, to the run's end (the machine stops at the quantum's).
+  if (r.samples) r.samples->take(machine, r.job.cycles);
   if (n > 0) time_members(!s.spec->moves_data, start, end, packets, r);
   if (!o.machine.trace_path.empty() && n > 0)  // the view opens on the collective
     machine.write_wave_view({{},

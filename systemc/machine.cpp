@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn, for watch()
 // Verilated headers first (see node.cpp).
 #include "verilated.h"
 // clang-format off
@@ -13,12 +12,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <set>
 #include <stdexcept>
 
 namespace collnet::sim {
 
-Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.shape.nodes()) {
+Machine::Machine(const MachineConfig& config, Transport* transport)
+    : config_(config), wiring_(config.shape.nodes()), transport_(transport) {
   config_.validate();
+  if (config_.partitions > 1 && (!transport_ || transport_->size() != config_.partitions))
+    throw std::invalid_argument("a machine in " + std::to_string(config_.partitions) +
+                                " partitions needs the transport of as many processes");
+  plan_ = PartitionPlan::cut(config_, config_.partitions);
+  self_ = config_.partitions > 1 ? transport_->rank() : 0;
   // SystemC prints a banner when its kernel first starts; a program built on collnet has
   // not asked for it (SYSTEMC_DISABLE_COPYRIGHT_MESSAGE set by the user still wins).
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -36,27 +43,48 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   clock_ = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(1, sc_core::SC_NS));
 
   const unsigned n = config_.shape.nodes();
+  // This partition's nodes (every node, in one process); the others' entries stay empty.
   std::vector<Node*> raw;
+  nodes_.resize(n);
   for (unsigned r = 0; r < n; ++r) {
-    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
-                                            config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off));
-    nodes_.back()->clk(*clock_);
-    raw.push_back(nodes_.back().get());
+    if (!local(r)) continue;
+    nodes_[r] = std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
+                                       config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off);
+    nodes_[r]->clk(*clock_);
+    raw.push_back(nodes_[r].get());
   }
+  first_ = raw.front();
 
   out_wires_.assign(n, {nullptr, nullptr, nullptr});
   out_barrier_wires_.assign(n, {nullptr, nullptr, nullptr});
-  for (const TreeEdge& e : wiring_.edges()) {
+  // A wire with one end in another partition is made at both: the sender's end carries
+  // what it puts to the receiver's replica once per quantum (its id the same in both).
+  const std::vector<TreeEdge> edges = wiring_.edges();
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    const TreeEdge& e = edges[i];
+    const bool parent = local(e.parent), child = local(e.child);
+    if (!parent && !child) continue;
     auto down = std::make_unique<LinkWire>(config_.tree_latency, quantum());  // parent -> child
     auto up = std::make_unique<LinkWire>(config_.tree_latency, quantum());    // child -> parent
     auto gi_down = std::make_unique<BarrierWire>(config_.barrier_latency, quantum());
     auto gi_up = std::make_unique<BarrierWire>(config_.barrier_latency, quantum());
-    nodes_[e.parent]->connect(e.parent_link, *down, *up, *gi_down, *gi_up);
-    nodes_[e.child]->connect(e.child_link, *up, *down, *gi_up, *gi_down);
-    out_wires_[e.parent][e.parent_link] = down.get();
-    out_wires_[e.child][e.child_link] = up.get();
-    out_barrier_wires_[e.parent][e.parent_link] = gi_down.get();
-    out_barrier_wires_[e.child][e.child_link] = gi_up.get();
+    if (parent) {
+      nodes_[e.parent]->connect(e.parent_link, *down, *up, *gi_down, *gi_up);
+      out_wires_[e.parent][e.parent_link] = down.get();
+      out_barrier_wires_[e.parent][e.parent_link] = gi_down.get();
+    }
+    if (child) {
+      nodes_[e.child]->connect(e.child_link, *up, *down, *gi_up, *gi_down);
+      out_wires_[e.child][e.child_link] = up.get();
+      out_barrier_wires_[e.child][e.child_link] = gi_up.get();
+    }
+    if (parent != child) {
+      const unsigned peer = plan_.owner[parent ? e.child : e.parent];
+      cut_tree_.add(4 * i, peer, parent, down.get());
+      cut_tree_.add(4 * i + 1, peer, child, up.get());
+      cut_barrier_.add(4 * i + 2, peer, parent, gi_down.get());
+      cut_barrier_.add(4 * i + 3, peer, child, gi_up.get());
+    }
     wires_.push_back(std::move(down));
     wires_.push_back(std::move(up));
     barrier_wires_.push_back(std::move(gi_down));
@@ -64,17 +92,24 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
   const uint16_t tree_rate = MachineConfig::rate_word(config_.tree_cycles_per_flit);
   const uint16_t torus_rate = MachineConfig::rate_word(config_.torus_cycles_per_flit);
-  for (auto& node : nodes_) node->set_link_rates(tree_rate, torus_rate);
+  for (Node* node : raw) node->set_link_rates(tree_rate, torus_rate);
 
   // The torus: node r's link d sends to its neighbour that way, which receives it on the
   // opposite link; dimensions of size 1 have no links.
   const fw::TorusLayout torus(config_.shape.dims());
   torus_out_.resize(n);
+  const uint32_t torus_ids = 4 * static_cast<uint32_t>(edges.size());
   for (unsigned r = 0; r < n; ++r)
-    for (unsigned d = 0; d < 6; ++d)
-      if (torus.has_link(d))
-        torus_out_[r][d] = std::make_unique<TorusWire>(config_.torus_latency[d / 2], quantum());
+    for (unsigned d = 0; d < 6; ++d) {
+      if (!torus.has_link(d)) continue;
+      const unsigned to = torus.neighbour(r, d);
+      if (!local(r) && !local(to)) continue;
+      torus_out_[r][d] = std::make_unique<TorusWire>(config_.torus_latency[d / 2], quantum());
+      if (local(r) != local(to))
+        cut_torus_.add(torus_ids + 6 * r + d, plan_.owner[local(r) ? to : r], local(r), torus_out_[r][d].get());
+    }
   for (unsigned r = 0; r < n; ++r) {
+    if (!local(r)) continue;
     for (unsigned d = 0; d < 6; ++d)
       if (torus.has_link(d))
         nodes_[r]->connect_torus(d, *torus_out_[r][d], *torus_out_[torus.neighbour(r, d)][fw::TorusLayout::opposite(d)]);
@@ -103,8 +138,9 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   }
 
   const unsigned tasks = config_.tasks_per_node;
+  total_tasks_ = n * tasks;
   // Every processor is a SystemC thread: say now if the host cannot hold them all.
-  if (const auto budget = MapBudget::of_this_process(uint64_t{n} * tasks)) budget->check();
+  if (const auto budget = MapBudget::of_this_process(uint64_t{raw.size()} * tasks)) budget->check();
   processors_.reserve(n * tasks);
   firmware_.reserve(n * tasks);
   system_firmware_.reserve(n * tasks);
@@ -112,8 +148,10 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
   torus_firmware_.reserve(n * tasks);
   tasks_.reserve(n * tasks);
   for (unsigned r = 0; r < n; ++r) {
+    if (!local(r)) continue;
     for (unsigned t = 0; t < tasks; ++t) {
-      const unsigned id = r * tasks + t;
+      const unsigned id = static_cast<unsigned>(processors_.size());  // this partition's numbering
+      task_ids_.push_back(r * tasks + t);
       const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
       processors_.push_back(std::make_unique<Cpu>(
           name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
@@ -135,19 +173,105 @@ Machine::Machine(const MachineConfig& config) : config_(config), wiring_(config.
                                            config_.shape.dims());
     trace_->clk(*clock_);
   }
-  const unsigned threads = std::min(config_.threads, n);
+  const unsigned local_nodes = static_cast<unsigned>(raw.size());
+  const unsigned threads = std::min(config_.threads, local_nodes);
   if (threads > 1) pool_ = std::make_unique<ShardPool>(threads);
   // Each host thread's nodes share a scratch buffer for idle detection (Quiescence).
   scratch_.resize(threads);
   for (unsigned s = 0; s < threads; ++s) {
-    const auto [begin, end] = ShardPool::range(n, threads, s);
-    for (unsigned r = begin; r < end; ++r) nodes_[r]->use_scratch(&scratch_[s]);
+    const auto [begin, end] = ShardPool::range(local_nodes, threads, s);
+    for (unsigned i = begin; i < end; ++i) raw[i]->use_scratch(&scratch_[s]);
+  }
+  local_nodes_ = std::move(raw);
+}
+
+template <class Flit>
+void Machine::CutWires<Flit>::add(uint32_t id, unsigned peer, bool sending, DelayWire<Flit>* wire) {
+  (sending ? out : in).push_back({id, peer, wire, 0});
+}
+
+template <class Flit>
+void Machine::CutWires<Flit>::pack(uint64_t from, unsigned n, std::map<unsigned, Transport::Bytes>& to) {
+  std::vector<Flit> words(n);
+  for (Wire& w : out) {
+    if (w.wire->puts() == w.seen) continue;  // nothing put this quantum: the replica is alike
+    w.seen = w.wire->puts();
+    w.wire->copy_out(from, n, words.data());
+    Transport::Bytes& b = to[w.peer];
+    const size_t at = b.size();
+    b.resize(at + sizeof w.id + n * sizeof(Flit));
+    std::memcpy(b.data() + at, &w.id, sizeof w.id);
+    std::memcpy(b.data() + at + sizeof w.id, words.data(), n * sizeof(Flit));
+  }
+}
+
+template <class Flit>
+void Machine::CutWires<Flit>::index() {
+  for (Wire& w : in) by_id[w.id] = w.wire;
+}
+
+template <class Flit>
+size_t Machine::CutWires<Flit>::unpack(uint64_t from, unsigned n, const uint8_t* data, size_t size) {
+  uint32_t id;
+  std::memcpy(&id, data, sizeof id);
+  const auto it = by_id.find(id);
+  if (it == by_id.end() || size < sizeof id + n * sizeof(Flit))
+    throw std::runtime_error("partitions: a quantum's message names wire " + std::to_string(id) +
+                             ", which does not enter this partition");
+  std::vector<Flit> words(n);
+  std::memcpy(words.data(), data + sizeof id, n * sizeof(Flit));
+  it->second->copy_in(from, n, words.data());
+  return sizeof id + n * sizeof(Flit);
+}
+
+void Machine::exchange(uint64_t from, unsigned n) {
+  if (!transport_ || plan_.partitions() < 2) return;
+  // One message per neighbouring partition: the tree wires', then the barrier wires', then
+  // the torus wires' words, each kind with its count first.
+  if (peers_.empty()) {
+    std::set<unsigned> peers;
+    for (auto* kind : {&cut_tree_.out, &cut_tree_.in}) for (auto& w : *kind) peers.insert(w.peer);
+    for (auto* kind : {&cut_barrier_.out, &cut_barrier_.in}) for (auto& w : *kind) peers.insert(w.peer);
+    for (auto* kind : {&cut_torus_.out, &cut_torus_.in}) for (auto& w : *kind) peers.insert(w.peer);
+    peers_.assign(peers.begin(), peers.end());
+    cut_tree_.index();
+    cut_barrier_.index();
+    cut_torus_.index();
+  }
+  std::map<unsigned, Transport::Bytes> tree, barrier, torus;
+  cut_tree_.pack(from, n, tree);
+  cut_barrier_.pack(from, n, barrier);
+  cut_torus_.pack(from, n, torus);
+  std::vector<Transport::Bytes> sends;
+  for (unsigned p : peers_) {
+    Transport::Bytes b;
+    for (auto* kind : {&tree, &barrier, &torus}) {
+      const Transport::Bytes& part = (*kind)[p];
+      const uint64_t length = part.size();
+      b.insert(b.end(), reinterpret_cast<const uint8_t*>(&length), reinterpret_cast<const uint8_t*>(&length) + 8);
+      b.insert(b.end(), part.begin(), part.end());
+    }
+    sends.push_back(std::move(b));
+  }
+  const std::vector<Transport::Bytes> got = transport_->exchange(peers_, sends);
+  for (const Transport::Bytes& b : got) {
+    size_t at = 0;
+    auto read_kind = [&](auto& kind) {
+      uint64_t length;
+      std::memcpy(&length, b.data() + at, 8);
+      at += 8;
+      const size_t end = at + length;
+      while (at < end) at += kind.unpack(from, n, b.data() + at, end - at);
+    };
+    read_kind(cut_tree_);
+    read_kind(cut_barrier_);
+    read_kind(cut_torus_);
   }
 }
 
 Node::Activity Machine::activity() const {
   Node::Activity sum;
-  for (const auto& node : nodes_) sum += node->activity();
+  for (const Node* node : local_nodes_) sum += node->activity();
   return sum;
 }
 
@@ -166,14 +290,13 @@ void Machine::task_finished(unsigned id) {
     } catch (...) {
     }
   }
-  if ((++finished_ == processors_.size() || hardware) && !advancing_) stop();
+  ++finished_;
+  last_finish_ = cycle();
+  if (hardware && !advancing_) stop();
 }
 
 void Machine::stop() {
-  if (stopped_) return;
-  stopped_ = true;
-  // Paused, not stopped: run() still resumes the kernel once, for the tasks to unwind.
-  sc_core::sc_pause();
+  if (stop_at_ == kNoStop) stop_at_ = cycle();
 }
 
 void Machine::advance(uint64_t cycles) {
@@ -194,12 +317,13 @@ void Machine::advance(uint64_t cycles) {
   // in cache. No processor runs in advance(), so nothing else needs the kernel. For the
   // same reason the nodes of one quantum may run in any order, or at once: with threads,
   // each takes a contiguous range of ranks, and the pool's join ends the quantum.
-  const unsigned n = nodes();
+  const unsigned n = static_cast<unsigned>(local_nodes_.size());
   for (uint64_t done = 0; done < cycles;) {
     const uint64_t q = std::min<uint64_t>(quantum(), cycles - done);
+    const uint64_t from = cycle();
     auto step_range = [this, q](unsigned begin, unsigned end) {
-      for (unsigned r = begin; r < end; ++r)
-        for (uint64_t i = 0; i < q; ++i) nodes_[r]->step();
+      for (unsigned i = begin; i < end; ++i)
+        for (uint64_t k = 0; k < q; ++k) local_nodes_[i]->step();
     };
     if (pool_) {
       pool_->run([&](unsigned s) {
@@ -209,15 +333,13 @@ void Machine::advance(uint64_t cycles) {
     } else {
       step_range(0, n);
     }
+    exchange(from, static_cast<unsigned>(q));
     done += q;
   }
 }
 
 void Machine::align() {
-  if (++aligned_ == processors_.size()) {
-    aligned_ = 0;
-    aligned_event_.notify(sc_core::SC_ZERO_TIME);
-  }
+  ++aligned_;  // run() releases the tasks once all are here (at the next quantum's start)
   sc_core::wait(aligned_event_);
   if (unwinding_) throw TaskCancelled{};
 }
@@ -230,28 +352,64 @@ Machine::Result Machine::run(TaskFn fn) {
                                 " and processors: processors run under the SystemC kernel, in one thread; "
                                 "use threads = 1");
   fn_ = std::move(fn);
-  for (const Watch& w : watches_)
-    sc_core::sc_spawn([w] {
-      for (;;) {
-        sc_core::wait(sc_core::sc_time(static_cast<double>(w.period), sc_core::SC_NS));
-        w.fn();
-      }
-    });
+  // The kernel runs a quantum at a time: the shortest wire's latency, cut short at the
+  // watchdog and when a watch is due. Between quanta (the kernel paused at a whole cycle,
+  // every edge before it done) the run decides what waits for everyone: tasks that all
+  // reached align() go on together, half a cycle into the next quantum; the run ends once
+  // every task has returned or one asked to stop (stop()), and reports the cycle that
+  // happened in. These rules depend on the quantum alone, not on how the machine is
+  // cut into processes, which is what keeps a partitioned run cycle for cycle the same.
+  const uint64_t quantum = config_.shortest_latency(), watchdog = config_.watchdog_cycles;
+  std::vector<uint64_t> due;
+  for (const Watch& w : watches_) due.push_back(w.period);
   const auto t0 = std::chrono::steady_clock::now();
-  sc_core::sc_start(sc_core::sc_time(static_cast<double>(config_.watchdog_cycles), sc_core::SC_NS));
+  uint64_t now = 0;
+  while (now < watchdog) {
+    uint64_t next = std::min(now + quantum, watchdog);
+    for (uint64_t d : due) next = std::min(next, d);
+    sc_core::sc_start(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
+    exchange(now, static_cast<unsigned>(next - now));
+    now = next;
+    for (size_t i = 0; i < watches_.size(); ++i)
+      if (due[i] == now) {
+        watches_[i].fn();
+        due[i] += watches_[i].period;
+      }
+    const Agreement a = agree();
+    if (a.stop_at != kNoStop || a.finished == total_tasks_) break;
+    if (a.aligned == total_tasks_) {
+      aligned_ = 0;
+      aligned_event_.notify(sc_core::sc_time(0.5, sc_core::SC_NS));
+    }
+  }
+  const Agreement end = agree();
+  stop_at_ = end.stop_at;
+  last_finish_ = end.last_finish;
+  finished_all_ = end.finished == total_tasks_;
   const auto t1 = std::chrono::steady_clock::now();
   if (trace_) trace_->close(wave_view({}));
 
   Result res;
   res.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
-  res.cycles = nodes_.front()->cycle();
-  for (unsigned r = 0; r < processors_.size(); ++r) {
-    if (!processors_[r]->finished()) res.unfinished.push_back(r);
-    if (processors_[r]->failure()) res.failures.emplace_back(r, processors_[r]->failure());
+  res.cycles = stop_at_ != kNoStop ? stop_at_ : finished_all_ ? last_finish_ : cycle();
+  std::vector<unsigned> waiting;  // this partition's processors whose task has not returned
+  for (unsigned i = 0; i < processors_.size(); ++i) {
+    if (!processors_[i]->finished()) waiting.push_back(i), res.unfinished.push_back(task_ids_[i]);
+    if (processors_[i]->failure()) res.failures.emplace_back(task_ids_[i], processors_[i]->failure());
   }
-  res.finished = res.unfinished.empty();
-  unwind(res.unfinished);
+  res.finished = finished_all_;
+  unwind(waiting);
   return res;
+}
+
+Machine::Agreement Machine::agree() {
+  Agreement a{aligned_, finished_, stop_at_, last_finish_};
+  if (!transport_ || plan_.partitions() < 2) return a;
+  std::vector<uint64_t> sums{a.aligned, a.finished};
+  transport_->allreduce(sums, Transport::Op::Sum);
+  std::vector<uint64_t> most{~a.stop_at, a.last_finish};  // the earliest stop: ~max(~x) = min(x)
+  transport_->allreduce(most, Transport::Op::Max);
+  return {sums[0], sums[1], ~most[0], most[1]};
 }
 
 void Machine::unwind(const std::vector<unsigned>& unfinished) {
@@ -261,7 +419,7 @@ void Machine::unwind(const std::vector<unsigned>& unfinished) {
   if (!unfinished.empty()) {
     unwinding_ = true;
     for (unsigned id : unfinished) processors_[id]->cancel();
-    for (const auto& node : nodes_) node->wake_processors();
+    for (Node* node : local_nodes_) node->wake_processors();
     aligned_event_.notify();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
   }
@@ -324,6 +482,7 @@ Machine::NodeTraffic Machine::node_traffic(unsigned rank) const {
 std::vector<Machine::LinkEnd> Machine::link_counters() {
   std::vector<LinkEnd> ends;
   for (unsigned r = 0; r < nodes_.size(); ++r) {
+    if (!nodes_[r]) continue;  // another partition's
     for (unsigned l = 0; l < 3; ++l)
       if (out_wires_[r][l]) ends.push_back({r, false, l, nodes_[r]->link_counters(false, l)});
     for (unsigned d = 0; d < 6; ++d)
@@ -335,7 +494,7 @@ std::vector<Machine::LinkEnd> Machine::link_counters() {
 std::vector<std::pair<unsigned, unsigned>> Machine::torus_links_declared_down() {
   std::vector<std::pair<unsigned, unsigned>> ends;
   for (unsigned r = 0; r < nodes_.size(); ++r) {
-    if (!nodes_[r]->error_flag()) continue;
+    if (!nodes_[r] || !nodes_[r]->error_flag()) continue;
     for (unsigned d = 0; d < 6; ++d)
       if (torus_out_[r][d] && nodes_[r]->link_counters(true, d).down) ends.emplace_back(r, d);
   }
@@ -366,27 +525,35 @@ void Machine::apply_link_faults(const fw::TorusLayout& torus) {
   const auto cut_at = [this](bool is_torus, unsigned rank, unsigned link) {
     return config_.cut_cycle(is_torus, rank, link);
   };
+  const std::vector<TreeEdge> edges = wiring_.edges();
   for (const MachineConfig::LinkCut& c : config_.link_cuts)
-    if (!c.torus && !out_wires_.at(c.rank).at(c.link))
+    if (!c.torus && std::none_of(edges.begin(), edges.end(), [&](const TreeEdge& e) {
+          return (e.parent == c.rank && e.parent_link == c.link) || (e.child == c.rank && e.child_link == c.link);
+        }))
       throw std::invalid_argument("link cut: tree link " + std::to_string(c.link) + " of node " +
                                   std::to_string(c.rank) + " is not connected");
   if (config_.link_ber <= 0 && !config_.any_cut() && config_.down_nodes.empty()) return;
+  // Each wire's seed is its index among every wire of the machine; a partition sets the
+  // faults of the wires it sends on (others' are another partition's, or replicas).
   uint64_t index = 0;
-  for (const TreeEdge& e : wiring_.edges()) {
+  for (const TreeEdge& e : edges) {
     // Both directions of a cut link stop, whichever end the cut names.
     const uint64_t at = std::min(cut_at(false, e.parent, e.parent_link), cut_at(false, e.child, e.child_link));
-    for (LinkWire* w : {out_wires_[e.parent][e.parent_link], out_wires_[e.child][e.child_link]})
-      w->set_faults(config_.link_ber, wire_seed(config_.fault_seed, index++), at);
+    for (LinkWire* w : {out_wires_[e.parent][e.parent_link], out_wires_[e.child][e.child_link]}) {
+      const uint64_t seed = wire_seed(config_.fault_seed, index++);
+      if (w) w->set_faults(config_.link_ber, seed, at);
+    }
     // The barrier wires beside it take no bit errors, but a cut link's go quiet too.
     for (BarrierWire* w : {out_barrier_wires_[e.parent][e.parent_link], out_barrier_wires_[e.child][e.child_link]})
-      w->set_faults(0, 1, at);
+      if (w) w->set_faults(0, 1, at);
   }
   for (unsigned r = 0; r < torus_out_.size(); ++r)
     for (unsigned d = 0; d < 6; ++d)
-      if (torus_out_[r][d]) {
+      if (torus.has_link(d)) {
         const uint64_t at =
             std::min(cut_at(true, r, d), cut_at(true, torus.neighbour(r, d), fw::TorusLayout::opposite(d)));
-        torus_out_[r][d]->set_faults(config_.link_ber, wire_seed(config_.fault_seed, 1'000'000'000ull + index++), at);
+        const uint64_t seed = wire_seed(config_.fault_seed, 1'000'000'000ull + index++);
+        if (local(r)) torus_out_[r][d]->set_faults(config_.link_ber, seed, at);
       }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -26,7 +27,9 @@
 #include "systemc/machine_config.hpp"
 #include "systemc/node.hpp"
 #include "systemc/cpu.hpp"
+#include "systemc/partition_plan.hpp"
 #include "systemc/shard_pool.hpp"
+#include "systemc/transport.hpp"
 #include "systemc/tree_wiring.hpp"
 #include "systemc/wave_view.hpp"
 
@@ -38,7 +41,9 @@ class TraceWriter;
 
 class Machine : public fw::MachineModel {
  public:
-  explicit Machine(const MachineConfig& config);
+  // With config.partitions > 1, this process builds and runs its partition only
+  // (partition_plan() names it), joined to the others by `transport` (one per process).
+  explicit Machine(const MachineConfig& config, Transport* transport = nullptr);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
@@ -48,10 +53,11 @@ class Machine : public fw::MachineModel {
   // std::invalid_argument if MachineConfig::threads > 1 (processors run in the kernel).
   Result run(TaskFn fn) override;
 
-  // Calls `fn` every `period` cycles while run() runs: a monitor, which may stop() it.
+  // Calls `fn` every `period` cycles while run() runs, between cycles (outside the
+  // kernel, with every edge up to the cycle done): a monitor, which may stop() it.
   void watch(uint64_t period, std::function<void()> fn) { watches_.push_back({period, std::move(fn)}); }
-  // Ends run() at the end of this cycle, as the watchdog would: tasks that have not
-  // returned are reported unfinished.
+  // Ends run() at the end of the current quantum, as the watchdog would: tasks that have
+  // not returned are reported unfinished, and the run's cycles are this cycle.
   void stop();
 
   // Runs the machine for `cycles` more cycles with no tasks: the agents attached to its
@@ -61,7 +67,11 @@ class Machine : public fw::MachineModel {
   // thread, agents of different nodes run concurrently: what they share must be
   // thread-safe (workload::TrafficLedger is).
   void advance(uint64_t cycles);
-  uint64_t cycle() const { return nodes_.front()->cycle(); }
+  uint64_t cycle() const { return first_->cycle(); }
+  const PartitionPlan& partition_plan() const { return plan_; }
+  unsigned partition() const { return self_; }
+  // Whether node `rank` is simulated by this process.
+  bool local(unsigned rank) const { return plan_.owner[rank] == self_; }
   // Host threads advance() steps the nodes with: MachineConfig::threads, at most one per node.
   unsigned threads() const { return pool_ ? pool_->shards() : 1; }
   // Ends an advance()d run: closes the waveform file, if any, and writes its view over the
@@ -91,7 +101,7 @@ class Machine : public fw::MachineModel {
     uint64_t tree_out = 0, tree_in = 0, torus_out = 0, torus_in = 0, barrier_out = 0, barrier_in = 0;
   };
   NodeTraffic node_traffic(unsigned rank) const;
-  bool node_error(unsigned rank) const override { return nodes_.at(rank)->error_flag(); }
+  bool node_error(unsigned rank) const override { return nodes_.at(rank) && nodes_[rank]->error_flag(); }
   // One connected link end's link-layer counters (lk_port), read through the node's service
   // port: reading changes nothing in the run.
   struct LinkEnd {
@@ -127,6 +137,45 @@ class Machine : public fw::MachineModel {
 
   MachineConfig config_;
   TreeWiring wiring_;
+  Transport* transport_ = nullptr;
+  PartitionPlan plan_;
+  unsigned self_ = 0;  // this process's partition
+  // The wires between this partition and the others, of one kind: those it sends on (the
+  // sender's end) and those it receives on (the replica), by id.
+  template <class Flit>
+  struct CutWires {
+    struct Wire {
+      uint32_t id;
+      unsigned peer;  // the partition at the other end
+      DelayWire<Flit>* wire;
+      uint64_t seen;  // its puts() when last sent
+    };
+    std::vector<Wire> out, in;
+    std::map<uint32_t, DelayWire<Flit>*> by_id;
+    void add(uint32_t id, unsigned peer, bool sending, DelayWire<Flit>* wire);
+    void index();
+    // The words put on the sending wires in cycles [from, from + n), per peer.
+    void pack(uint64_t from, unsigned n, std::map<unsigned, std::vector<uint8_t>>& to);
+    // One wire's words from a peer's message into its replica; the bytes read.
+    size_t unpack(uint64_t from, unsigned n, const uint8_t* data, size_t size);
+  };
+  CutWires<LinkFlit> cut_tree_;
+  CutWires<BarrierBits> cut_barrier_;
+  CutWires<TorusFlit> cut_torus_;
+  std::vector<unsigned> peers_;
+  // Carries the cut wires' words of cycles [from, from + n) between the partitions.
+  void exchange(uint64_t from, unsigned n);
+  // What the run decides between quanta, over every partition: tasks at align(), tasks
+  // returned, the earliest stop() and the latest return.
+  struct Agreement {
+    uint64_t aligned, finished, stop_at, last_finish;
+  };
+  Agreement agree();
+  std::vector<Node*> local_nodes_;
+  Node* first_ = nullptr;           // this partition's first node (its cycle is the machine's)
+  std::vector<unsigned> task_ids_;  // each of this partition's processors' task id
+  unsigned total_tasks_ = 0;        // every partition's
+  bool finished_all_ = false;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<sc_core::sc_clock> clock_;
   std::vector<std::unique_ptr<Node>> nodes_;
@@ -157,11 +206,13 @@ class Machine : public fw::MachineModel {
     std::function<void()> fn;
   };
   std::vector<Watch> watches_;
-  bool stopped_ = false;
+  static constexpr uint64_t kNoStop = ~uint64_t{0};
+  uint64_t stop_at_ = kNoStop;  // the cycle stop() was first called in
+  uint64_t last_finish_ = 0;    // the cycle the last task returned in
   unsigned finished_ = 0;
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   bool unwinding_ = false;  // run() has ended: tasks still waiting unwind (unwind())
-  unsigned aligned_ = 0;
+  uint64_t aligned_ = 0;
   sc_core::sc_event aligned_event_;
 };
 

@@ -68,6 +68,10 @@ struct MachineConfig {
   // stepping (not lockstep, no trace); run(), whose processors live in the SystemC kernel,
   // is always one thread. More threads than nodes are not started.
   unsigned threads = 1;
+  // Processes the machine is cut into (systemc/partition_plan.hpp): each builds and runs
+  // its block's nodes, processors and tasks, and the Machine is given the Transport that
+  // joins them. Results are cycle for cycle those of one process.
+  unsigned partitions = 1;
   // Whether a node side (tree or torus) that is quiescent is evaluated (Off), skipped (On),
   // or evaluated and checked to be quiescent (Check, which throws where skipping would
   // have been wrong). The results are the same cycle for cycle; see Quiescence. A trace

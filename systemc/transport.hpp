@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the processes of a partitioned machine talk: Open MPI, reached only through
+// libcollnet_transport.so (systemc/transport_openmpi.c), which is loaded into a link-map
+// namespace of its own (dlmopen), so that Open MPI's MPI_* never meet the ones the collnet
+// executable exports to the programs `collnet mpirun` runs. One Transport per process, made
+// once, before the machine; its destructor ends Open MPI's part (MPI_Finalize).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace collnet::sim {
+
+class Transport {
+ public:
+  // Whether Open MPI's launcher started this process (its OMPI_COMM_WORLD_SIZE is set),
+  // and as how many processes; 0 when it did not.
+  static unsigned launched_processes();
+  // The transport of a process Open MPI started: loads the library and joins the others
+  // (MPI_Init). Throws std::runtime_error naming what failed (no library, no namespace).
+  static std::unique_ptr<Transport> join();
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  unsigned rank() const { return rank_; }
+  unsigned size() const { return size_; }
+
+  using Bytes = std::vector<uint8_t>;
+  // One round with `peers`: sends[i] to peers[i] (every peer must name this process in
+  // its round); returns what each peer sent, in the same order.
+  std::vector<Bytes> exchange(const std::vector<unsigned>& peers, const std::vector<Bytes>& sends, int tag = 0);
+  enum class Op { Sum = 0, Max = 1, Min = 2 };
+  // `values`, element by element, over every process (in place).
+  void allreduce(std::vector<uint64_t>& values, Op op);
+  uint64_t allreduce(uint64_t value, Op op);
+  // Every process's `mine` at `root`, by process (elsewhere: empty).
+  std::vector<Bytes> gather(const Bytes& mine, unsigned root = 0);
+  // `root`'s `data` on every process.
+  Bytes broadcast(const Bytes& data, unsigned root = 0);
+  void barrier();
+  // Ends every process of the job with `code` (MPI_Abort).
+  [[noreturn]] void abort(int code);
+
+  // Where the library is looked for: $COLLNET_TRANSPORT_LIB, then beside the executable,
+  // then ../lib/collnet from it, then the build tree it was built in.
+  static std::vector<std::string> library_candidates();
+
+ private:
+  struct Api;
+  explicit Transport(std::unique_ptr<Api> api);
+  void check(int code, const char* what) const;
+  std::unique_ptr<Api> api_;
+  unsigned rank_ = 0, size_ = 1;
+};
+
+}  // namespace collnet::sim
