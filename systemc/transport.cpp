@@ -53,6 +53,9 @@ std::vector<std::string> Transport::library_candidates() {
     c.push_back((exe.parent_path() / "libcollnet_transport.so").string());
     c.push_back((exe.parent_path() / ".." / "lib" / "collnet" / "libcollnet_transport.so").string());
   }
+#ifdef COLLNET_TRANSPORT_INSTALL_PATH
+  c.emplace_back(COLLNET_TRANSPORT_INSTALL_PATH);
+#endif
 #ifdef COLLNET_TRANSPORT_BUILD_PATH
   c.emplace_back(COLLNET_TRANSPORT_BUILD_PATH);
 #endif

@@ -45,7 +45,7 @@ class Transport {
   [[noreturn]] void abort(int code);
 
   // Where the library is looked for: $COLLNET_TRANSPORT_LIB, then beside the executable,
-  // then ../lib/collnet from it, then the build tree it was built in.
+  // then ../lib/collnet from it, then where it was installed, then the build tree.
   static std::vector<std::string> library_candidates();
 
  private:
