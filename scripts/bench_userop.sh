@@ -26,7 +26,7 @@ start=$(date +%s)
   --json "$out/allreduce.json" >/dev/null &
 torus_allreduce=$!
 "$collnet" mpirun -n 64 --torus 4x4x4 --compute-scale 0 --watchdog 2000000000 -- "$out/userop_scale" time "$count" \
-  >"$out/userop.out"
+  >"$out/userop.out" 2>"$out/userop.err" || { cat "$out/userop.err" >&2; exit 1; }  # the report, kept beside it
 wait $torus_allreduce
 "$collnet" run reduce --torus 4x4x4 --type f64 --count "$count" --algorithm "$reduce_alg" --watchdog 2000000000 \
   --json "$out/reduce.json" >/dev/null
