@@ -101,7 +101,6 @@ class DelayWire {
   // What the sender drives after the clock edge of `cycle`; returns what the wire carries
   // (the same, unless a fault damaged it).
   Flit put(uint64_t cycle, Flit f) {
-    ++puts_;
     if (f.valid) ++flits_;
     if (faulty_) f = damage(cycle, f);
     if constexpr (std::is_same_v<Flit, BarrierBits>) raised_ += f.gi != 0;
@@ -143,10 +142,10 @@ class DelayWire {
   // read there, and a replica at the receiver, written once per quantum. Every slot holds
   // the word of its cycle (the sender skips only repeats every slot already holds), so a
   // quantum without puts leaves the two alike, and one with puts is mended by copying its
-  // cycles' slots. puts() counts the words put; copy_out reads the slots of cycles
-  // [from, from + n) (n <= the quantum the wire was made for); copy_in writes them into
-  // the replica and moves the receiver's note as put would.
-  uint64_t puts() const { return puts_; }
+  // cycles' slots (the sender's end has no receiver here, so its note — notify() — tells
+  // whether it was put to); copy_out reads the slots of cycles [from, from + n) (n <= the
+  // quantum the wire was made for); copy_in writes them into the replica and moves the
+  // receiver's note as put would.
   void copy_out(uint64_t from, unsigned n, Flit* to) const {
     for (unsigned i = 0; i < n; ++i) to[i] = slots_[(from + i) & mask_];
   }
@@ -186,7 +185,7 @@ class DelayWire {
   std::vector<Flit> slots_;
   uint64_t mask_;
   std::atomic<uint64_t>* read_until_ = nullptr;
-  uint64_t flits_ = 0, raised_ = 0, puts_ = 0;
+  uint64_t flits_ = 0, raised_ = 0;
   bool faulty_ = false;
   double ber_ = 0;
   uint64_t rng_ = 1, gap_ = 0, cut_at_ = kNever, flipped_ = 0;

@@ -108,6 +108,10 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
       if (local(r) != local(to))
         cut_torus_.add(torus_ids + 6 * r + d, plan_.owner[local(r) ? to : r], local(r), torus_out_[r][d].get());
     }
+  std::set<unsigned> peers;  // the partitions the cut wires join this one to
+  for (const auto& w : cut_tree_.out) peers.insert(w.peer);  // every cut tree link sends one way each
+  for (const auto& w : cut_torus_.out) peers.insert(w.peer);  // and every cut torus link
+  peers_.assign(peers.begin(), peers.end());
   for (unsigned r = 0; r < n; ++r) {
     if (!local(r)) continue;
     for (unsigned d = 0; d < 6; ++d)
@@ -187,15 +191,21 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
 
 template <class Flit>
 void Machine::CutWires<Flit>::add(uint32_t id, unsigned peer, bool sending, DelayWire<Flit>* wire) {
-  (sending ? out : in).push_back({id, peer, wire, 0});
+  if (!sending) {
+    in[id] = wire;
+    return;
+  }
+  out.push_back({id, peer, wire, std::make_unique<std::atomic<uint64_t>>(0)});
+  wire->notify(out.back().note.get());
 }
 
 template <class Flit>
 void Machine::CutWires<Flit>::pack(uint64_t from, unsigned n, std::map<unsigned, Transport::Bytes>& to) {
   std::vector<Flit> words(n);
   for (Wire& w : out) {
-    if (w.wire->puts() == w.seen) continue;  // nothing put this quantum: the replica is alike
-    w.seen = w.wire->puts();
+    const uint64_t note = w.note->load(std::memory_order_relaxed);
+    if (note == w.sent) continue;  // nothing put this quantum: the replica is alike
+    w.sent = note;
     w.wire->copy_out(from, n, words.data());
     Transport::Bytes& b = to[w.peer];
     const size_t at = b.size();
@@ -206,18 +216,13 @@ void Machine::CutWires<Flit>::pack(uint64_t from, unsigned n, std::map<unsigned,
 }
 
 template <class Flit>
-void Machine::CutWires<Flit>::index() {
-  for (Wire& w : in) by_id[w.id] = w.wire;
-}
-
-template <class Flit>
 size_t Machine::CutWires<Flit>::unpack(uint64_t from, unsigned n, const uint8_t* data, size_t size) {
   uint32_t id;
   std::memcpy(&id, data, sizeof id);
-  const auto it = by_id.find(id);
-  if (it == by_id.end() || size < sizeof id + n * sizeof(Flit))
-    throw std::runtime_error("partitions: a quantum's message names wire " + std::to_string(id) +
-                             ", which does not enter this partition");
+  const auto it = in.find(id);
+  if (it == in.end()) return 0;
+  if (size < sizeof id + n * sizeof(Flit))
+    throw std::runtime_error("partitions: a quantum's message ends inside wire " + std::to_string(id) + "'s words");
   std::vector<Flit> words(n);
   std::memcpy(words.data(), data + sizeof id, n * sizeof(Flit));
   it->second->copy_in(from, n, words.data());
@@ -225,47 +230,26 @@ size_t Machine::CutWires<Flit>::unpack(uint64_t from, unsigned n, const uint8_t*
 }
 
 void Machine::exchange(uint64_t from, unsigned n) {
-  if (!transport_ || plan_.partitions() < 2) return;
-  // One message per neighbouring partition: the tree wires', then the barrier wires', then
-  // the torus wires' words, each kind with its count first.
-  if (peers_.empty()) {
-    std::set<unsigned> peers;
-    for (auto* kind : {&cut_tree_.out, &cut_tree_.in}) for (auto& w : *kind) peers.insert(w.peer);
-    for (auto* kind : {&cut_barrier_.out, &cut_barrier_.in}) for (auto& w : *kind) peers.insert(w.peer);
-    for (auto* kind : {&cut_torus_.out, &cut_torus_.in}) for (auto& w : *kind) peers.insert(w.peer);
-    peers_.assign(peers.begin(), peers.end());
-    cut_tree_.index();
-    cut_barrier_.index();
-    cut_torus_.index();
-  }
-  std::map<unsigned, Transport::Bytes> tree, barrier, torus;
-  cut_tree_.pack(from, n, tree);
-  cut_barrier_.pack(from, n, barrier);
-  cut_torus_.pack(from, n, torus);
+  if (peers_.empty()) return;  // one partition
+  // One message per neighbouring partition: a record per wire put to, its id (unique over
+  // every kind of wire) and its words.
+  std::map<unsigned, Transport::Bytes> to;
+  cut_tree_.pack(from, n, to);
+  cut_barrier_.pack(from, n, to);
+  cut_torus_.pack(from, n, to);
   std::vector<Transport::Bytes> sends;
-  for (unsigned p : peers_) {
-    Transport::Bytes b;
-    for (auto* kind : {&tree, &barrier, &torus}) {
-      const Transport::Bytes& part = (*kind)[p];
-      const uint64_t length = part.size();
-      b.insert(b.end(), reinterpret_cast<const uint8_t*>(&length), reinterpret_cast<const uint8_t*>(&length) + 8);
-      b.insert(b.end(), part.begin(), part.end());
+  for (unsigned p : peers_) sends.push_back(std::move(to[p]));
+  for (const Transport::Bytes& b : transport_->exchange(peers_, sends)) {
+    for (size_t at = 0; at < b.size();) {
+      const uint8_t* record = b.data() + at;
+      const size_t left = b.size() - at;
+      size_t read = cut_tree_.unpack(from, n, record, left);
+      if (!read) read = cut_barrier_.unpack(from, n, record, left);
+      if (!read) read = cut_torus_.unpack(from, n, record, left);
+      if (!read)
+        throw std::runtime_error("partitions: a quantum's message names a wire that does not enter this partition");
+      at += read;
     }
-    sends.push_back(std::move(b));
-  }
-  const std::vector<Transport::Bytes> got = transport_->exchange(peers_, sends);
-  for (const Transport::Bytes& b : got) {
-    size_t at = 0;
-    auto read_kind = [&](auto& kind) {
-      uint64_t length;
-      std::memcpy(&length, b.data() + at, 8);
-      at += 8;
-      const size_t end = at + length;
-      while (at < end) at += kind.unpack(from, n, b.data() + at, end - at);
-    };
-    read_kind(cut_tree_);
-    read_kind(cut_barrier_);
-    read_kind(cut_torus_);
   }
 }
 
@@ -364,6 +348,7 @@ Machine::Result Machine::run(TaskFn fn) {
   for (const Watch& w : watches_) due.push_back(w.period);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t now = 0;
+  Agreement a{0, 0, kNoStop, 0};
   while (now < watchdog) {
     uint64_t next = std::min(now + quantum, watchdog);
     for (uint64_t d : due) next = std::min(next, d);
@@ -375,29 +360,26 @@ Machine::Result Machine::run(TaskFn fn) {
         watches_[i].fn();
         due[i] += watches_[i].period;
       }
-    const Agreement a = agree();
+    a = agree();
     if (a.stop_at != kNoStop || a.finished == total_tasks_) break;
     if (a.aligned == total_tasks_) {
       aligned_ = 0;
       aligned_event_.notify(sc_core::sc_time(0.5, sc_core::SC_NS));
     }
   }
-  const Agreement end = agree();
-  stop_at_ = end.stop_at;
-  last_finish_ = end.last_finish;
-  finished_all_ = end.finished == total_tasks_;
+  const bool finished_all = a.finished == total_tasks_;
   const auto t1 = std::chrono::steady_clock::now();
   if (trace_) trace_->close(wave_view({}));
 
   Result res;
   res.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
-  res.cycles = stop_at_ != kNoStop ? stop_at_ : finished_all_ ? last_finish_ : cycle();
+  res.cycles = a.stop_at != kNoStop ? a.stop_at : finished_all ? a.last_finish : cycle();
   std::vector<unsigned> waiting;  // this partition's processors whose task has not returned
   for (unsigned i = 0; i < processors_.size(); ++i) {
     if (!processors_[i]->finished()) waiting.push_back(i), res.unfinished.push_back(task_ids_[i]);
     if (processors_[i]->failure()) res.failures.emplace_back(task_ids_[i], processors_[i]->failure());
   }
-  res.finished = finished_all_;
+  res.finished = finished_all;
   unwind(waiting);
   return res;
 }

@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -148,21 +149,25 @@ class Machine : public fw::MachineModel {
       uint32_t id;
       unsigned peer;  // the partition at the other end
       DelayWire<Flit>* wire;
-      uint64_t seen;  // its puts() when last sent
+      // A sending wire's note (DelayWire::notify): put() moves it, so a value other than
+      // the one last sent means the wire was put to this quantum.
+      std::unique_ptr<std::atomic<uint64_t>> note;
+      uint64_t sent = 0;
     };
-    std::vector<Wire> out, in;
-    std::map<uint32_t, DelayWire<Flit>*> by_id;
+    std::vector<Wire> out;
+    std::map<uint32_t, DelayWire<Flit>*> in;  // the replicas, by id
     void add(uint32_t id, unsigned peer, bool sending, DelayWire<Flit>* wire);
-    void index();
-    // The words put on the sending wires in cycles [from, from + n), per peer.
+    // The words put on the sending wires in cycles [from, from + n), appended to each
+    // peer's message as (id, words).
     void pack(uint64_t from, unsigned n, std::map<unsigned, std::vector<uint8_t>>& to);
-    // One wire's words from a peer's message into its replica; the bytes read.
+    // The record at `data` into its replica, if its id is one of this kind's: the bytes
+    // read, or 0.
     size_t unpack(uint64_t from, unsigned n, const uint8_t* data, size_t size);
   };
   CutWires<LinkFlit> cut_tree_;
   CutWires<BarrierBits> cut_barrier_;
   CutWires<TorusFlit> cut_torus_;
-  std::vector<unsigned> peers_;
+  std::vector<unsigned> peers_;  // the partitions a cut wire leads to or comes from
   // Carries the cut wires' words of cycles [from, from + n) between the partitions.
   void exchange(uint64_t from, unsigned n);
   // What the run decides between quanta, over every partition: tasks at align(), tasks
@@ -175,7 +180,6 @@ class Machine : public fw::MachineModel {
   Node* first_ = nullptr;           // this partition's first node (its cycle is the machine's)
   std::vector<unsigned> task_ids_;  // each of this partition's processors' task id
   unsigned total_tasks_ = 0;        // every partition's
-  bool finished_all_ = false;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<sc_core::sc_clock> clock_;
   std::vector<std::unique_ptr<Node>> nodes_;
