@@ -15,11 +15,10 @@ Job::Job(fw::MachineModel& model, const P2pConfig& p2p, const Tuning* tuning) : 
 
 RunReport Job::run(const std::function<void(Task&)>& fn) {
   RunReport report;
-  finished_ = 0;
   const fw::MachineModel::Result res = model_.run([&](fw::TaskContext& t) {
     if (t.personality.down && t.personality.down->contains(t.node)) {  // a down node runs nothing
       model_.align();
-      ++finished_;
+      model_.mark_done();
       return;
     }
     if (t.task == 0) {  // the node's first task boots it
@@ -40,13 +39,13 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
     try {
       fn(task);
     } catch (...) {
-      ++finished_;
+      model_.mark_done();
       throw;
     }
-    ++finished_;
+    model_.mark_done();
     const unsigned all = model_.nodes() * model_.tasks_per_node();
     if (forwarding_)
-      while (finished_ < all)
+      while (model_.done() < all)
         if (!world.progress()) t.cpu.idle(16);
   });
   report.cycles = res.cycles;

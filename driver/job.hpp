@@ -71,10 +71,9 @@ class Job {
   std::vector<std::unique_ptr<NodeTasks>> node_tasks_;  // one per node
   // With nodes or links down, some pairs' packets are forwarded by an intermediate node's
   // engine, so a task that has finished keeps moving its node's packets until every task
-  // has (as MPI_Finalize waits): `finished_` counts them.
+  // has (as MPI_Finalize waits): the model counts them (MachineModel::mark_done).
   std::once_flag forwarding_once_;
   bool forwarding_ = false;
-  std::atomic<unsigned> finished_{0};
 };
 
 }  // namespace collnet::driver

@@ -38,6 +38,12 @@ class MachineModel {
   virtual void align() = 0;
   // Whether node `node`'s hardware has flagged an error (for reports on a run that hung).
   virtual bool node_error(unsigned node) const = 0;
+  // A count the tasks of a run raise once each when their own work is done (a task that
+  // goes on serving others until all are: driver::Job's forwarding). done() is the count
+  // over the whole machine as the model last agreed it (a simulated machine: at the end
+  // of each quantum), so it reads the same in every part of a machine split over processes.
+  virtual void mark_done() = 0;
+  virtual unsigned done() const = 0;
 };
 
 }  // namespace collnet::fw

@@ -7,10 +7,12 @@
 
 namespace collnet::sim {
 
-Cpu::Cpu(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
-                     std::function<void()> on_finish, size_t stack_bytes)
+Cpu::Cpu(sc_core::sc_module_name name, Node& node, unsigned task, unsigned access_cycles, std::function<void()> body,
+         std::function<void()> on_finish, size_t stack_bytes)
     : sc_module(name),
       node_(node),
+      task_(task),
+      edge_(&node.edge_event(task)),
       access_cycles_(access_cycles),
       body_(std::move(body)),
       on_finish_(std::move(on_finish)) {
@@ -35,11 +37,11 @@ void Cpu::access(const fw::BusRequest& req) {
   // is released right after the last cycle of an access, before any further edge, so the
   // caller still reads its own data.
   if (cancelled_) throw TaskCancelled{};
-  const uint64_t ticket = node_.take_bus_ticket();
-  while (!node_.bus_serving(ticket)) wait_edge();
-  node_.present(req);
+  node_.request_bus(task_, req);
+  do wait_edge();  // the edge that grants the bus evaluates the access's first cycle
+  while (!node_.bus_held_by(task_));
   ++accesses_;
-  for (unsigned i = 0; i < access_cycles_; ++i) wait_edge();
+  for (unsigned i = 1; i < access_cycles_; ++i) wait_edge();
   node_.release_bus();
 }
 
@@ -86,7 +88,7 @@ void Cpu::idle(uint64_t n) {
 void Cpu::wait_edge() {
   // Before the wait too: a handler that waits while the task unwinds must not suspend it.
   if (cancelled_) throw TaskCancelled{};
-  wait(node_.edge_event());
+  wait(*edge_);
   if (cancelled_) throw TaskCancelled{};
 }
 

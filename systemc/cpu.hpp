@@ -28,8 +28,9 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   // access_cycles >= 1: cycles one register access occupies the processor. `body` is the
   // task's code; `on_finish` runs after it returns or throws. `stack_bytes`: the task's
   // stack (0: SystemC's default).
-  Cpu(sc_core::sc_module_name name, Node& node, unsigned access_cycles, std::function<void()> body,
-            std::function<void()> on_finish, size_t stack_bytes = 0);
+  // `task`: its number on the node (the bus's arbitration order, Node::request_bus).
+  Cpu(sc_core::sc_module_name name, Node& node, unsigned task, unsigned access_cycles, std::function<void()> body,
+      std::function<void()> on_finish, size_t stack_bytes = 0);
 
   uint64_t read(uint32_t addr, bool privileged = false) override;
   void write(uint32_t addr, uint64_t data, bool privileged = false) override;
@@ -61,6 +62,8 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   void wait_edge();
 
   Node& node_;
+  unsigned task_;
+  const sc_core::sc_event* edge_;  // the node's edge, for this processor (Node::edge_event)
   unsigned access_cycles_;
   std::function<void()> body_;
   std::function<void()> on_finish_;

@@ -112,6 +112,9 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
   for (const auto& w : cut_tree_.out) peers.insert(w.peer);  // every cut tree link sends one way each
   for (const auto& w : cut_torus_.out) peers.insert(w.peer);  // and every cut torus link
   peers_.assign(peers.begin(), peers.end());
+  // The agreement rides on the exchanges if every partition neighbours every other.
+  if (this->transport())  // (the member; `transport` is the argument here)
+    agree_along_ = transport_->allreduce(peers_.size() + 1 == plan_.partitions() ? 1 : 0, Transport::Op::Min) == 1;
   for (unsigned r = 0; r < n; ++r) {
     if (!local(r)) continue;
     for (unsigned d = 0; d < 6; ++d)
@@ -158,7 +161,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
       task_ids_.push_back(r * tasks + t);
       const std::string name = tasks == 1 ? "cpu" + std::to_string(r) : "cpu" + std::to_string(r) + "_" + std::to_string(t);
       processors_.push_back(std::make_unique<Cpu>(
-          name.c_str(), *nodes_[r], config_.access_cycles, [this, id] { fn_(tasks_[id]); },
+          name.c_str(), *nodes_[r], t, config_.access_cycles, [this, id] { fn_(tasks_[id]); },
           [this, id] { task_finished(id); }, config_.stack_bytes));
       firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
       system_firmware_.push_back(
@@ -172,7 +175,8 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
 
   if (!config_.trace_path.empty()) {
     std::vector<Node*> traced;
-    for (unsigned r : config_.trace_nodes) traced.push_back(raw[r]);
+    for (unsigned r : config_.trace_nodes)
+      if (local(r)) traced.push_back(nodes_[r].get());
     trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, traced.empty() ? raw : traced,
                                            config_.shape.dims());
     trace_->clk(*clock_);
@@ -229,20 +233,54 @@ size_t Machine::CutWires<Flit>::unpack(uint64_t from, unsigned n, const uint8_t*
   return sizeof id + n * sizeof(Flit);
 }
 
-void Machine::exchange(uint64_t from, unsigned n) {
-  if (peers_.empty()) return;  // one partition
+namespace {
+// The record of a quantum's message that carries the sender's part of the agreement
+// (Machine::exchange): an id no wire has, then the five words.
+constexpr uint32_t kAgreementId = ~uint32_t{0};
+}  // namespace
+
+void Machine::exchange(uint64_t from, unsigned n, Agreement* agreement) {
+  if (peers_.empty()) {  // one partition
+    if (agreement) *agreement = agree(*agreement);
+    return;
+  }
   // One message per neighbouring partition: a record per wire put to, its id (unique over
-  // every kind of wire) and its words.
+  // every kind of wire) and its words. When every other partition is a neighbour, the
+  // agreement of a quantum's end rides along, instead of a collective of its own.
   std::map<unsigned, Transport::Bytes> to;
   cut_tree_.pack(from, n, to);
   cut_barrier_.pack(from, n, to);
   cut_torus_.pack(from, n, to);
+  const bool along = agreement && agree_along_;
   std::vector<Transport::Bytes> sends;
-  for (unsigned p : peers_) sends.push_back(std::move(to[p]));
+  for (unsigned p : peers_) {
+    Transport::Bytes& b = to[p];
+    if (along) {
+      const uint64_t words[5] = {agreement->aligned, agreement->finished, agreement->done, agreement->stop_at,
+                                 agreement->last_finish};
+      const size_t at = b.size();
+      b.resize(at + sizeof kAgreementId + sizeof words);
+      std::memcpy(b.data() + at, &kAgreementId, sizeof kAgreementId);
+      std::memcpy(b.data() + at + sizeof kAgreementId, words, sizeof words);
+    }
+    sends.push_back(std::move(b));
+  }
+  Agreement all = agreement ? *agreement : Agreement{};
   for (const Transport::Bytes& b : transport_->exchange(peers_, sends)) {
     for (size_t at = 0; at < b.size();) {
       const uint8_t* record = b.data() + at;
       const size_t left = b.size() - at;
+      uint32_t id = 0;
+      std::memcpy(&id, record, std::min(sizeof id, left));
+      if (along && id == kAgreementId) {
+        uint64_t w[5];
+        if (left < sizeof id + sizeof w) throw std::runtime_error("partitions: a quantum's message ends inside its agreement");
+        std::memcpy(w, record + sizeof id, sizeof w);
+        all = {all.aligned + w[0], all.finished + w[1], all.done + w[2], std::min(all.stop_at, w[3]),
+               std::max(all.last_finish, w[4])};
+        at += sizeof id + sizeof w;
+        continue;
+      }
       size_t read = cut_tree_.unpack(from, n, record, left);
       if (!read) read = cut_barrier_.unpack(from, n, record, left);
       if (!read) read = cut_torus_.unpack(from, n, record, left);
@@ -251,6 +289,7 @@ void Machine::exchange(uint64_t from, unsigned n) {
       at += read;
     }
   }
+  if (agreement) *agreement = along ? all : agree(*agreement);
 }
 
 Node::Activity Machine::activity() const {
@@ -317,7 +356,7 @@ void Machine::advance(uint64_t cycles) {
     } else {
       step_range(0, n);
     }
-    exchange(from, static_cast<unsigned>(q));
+    exchange(from, static_cast<unsigned>(q), nullptr);
     done += q;
   }
 }
@@ -348,19 +387,28 @@ Machine::Result Machine::run(TaskFn fn) {
   for (const Watch& w : watches_) due.push_back(w.period);
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t now = 0;
-  Agreement a{0, 0, kNoStop, 0};
+  Agreement a{0, 0, 0, kNoStop, 0};
   while (now < watchdog) {
-    uint64_t next = std::min(now + quantum, watchdog);
+    uint64_t next = std::min((now / quantum + 1) * quantum, watchdog);
     for (uint64_t d : due) next = std::min(next, d);
     sc_core::sc_start(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
-    exchange(now, static_cast<unsigned>(next - now));
+    const uint64_t from = now;
     now = next;
     for (size_t i = 0; i < watches_.size(); ++i)
       if (due[i] == now) {
         watches_[i].fn();
         due[i] += watches_[i].period;
       }
-    a = agree();
+    // A watch may end a stretch between quantum boundaries; what the run decides, it
+    // decides at the boundaries alone, so watching changes nothing in the run.
+    const bool boundary = now % quantum == 0 || now == watchdog;
+    Agreement here{aligned_, finished_, done_, stop_at_, last_finish_};
+    const auto t = std::chrono::steady_clock::now();
+    exchange(from, static_cast<unsigned>(now - from), boundary ? &here : nullptr);
+    sync_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    if (!boundary) continue;
+    a = here;
+    done_agreed_ = static_cast<unsigned>(a.done);
     if (a.stop_at != kNoStop || a.finished == total_tasks_) break;
     if (a.aligned == total_tasks_) {
       aligned_ = 0;
@@ -380,18 +428,65 @@ Machine::Result Machine::run(TaskFn fn) {
     if (processors_[i]->failure()) res.failures.emplace_back(task_ids_[i], processors_[i]->failure());
   }
   res.finished = finished_all;
+  share_outcome(res);
   unwind(waiting);
   return res;
 }
 
-Machine::Agreement Machine::agree() {
-  Agreement a{aligned_, finished_, stop_at_, last_finish_};
-  if (!transport_ || plan_.partitions() < 2) return a;
-  std::vector<uint64_t> sums{a.aligned, a.finished};
+Machine::Agreement Machine::agree(const Agreement& a) {
+  if (!transport()) return a;
+  std::vector<uint64_t> sums{a.aligned, a.finished, a.done};
   transport_->allreduce(sums, Transport::Op::Sum);
   std::vector<uint64_t> most{~a.stop_at, a.last_finish};  // the earliest stop: ~max(~x) = min(x)
   transport_->allreduce(most, Transport::Op::Max);
-  return {sums[0], sums[1], ~most[0], most[1]};
+  return {sums[0], sums[1], sums[2], ~most[0], most[1]};
+}
+
+namespace {
+
+std::string what(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+void Machine::share_outcome(Result& res) {
+  if (!transport()) return;
+  Message mine;
+  mine.put(res.unfinished);
+  mine.put(res.failures.size());
+  for (const auto& [id, e] : res.failures) mine.put(id), mine.put(what(e));
+  std::vector<unsigned> flagged;
+  for (const Node* node : local_nodes_)
+    if (node->error_flag()) flagged.push_back(node->rank());
+  mine.put(flagged);
+  const std::vector<Transport::Bytes> all = transport_->allgather(mine.bytes());
+  remote_error_.assign(nodes_.size(), false);
+  for (unsigned p = 0; p < all.size(); ++p) {
+    if (p == self_) continue;
+    Message theirs{all[p]};
+    for (unsigned id : theirs.values<unsigned>()) res.unfinished.push_back(id);
+    for (uint64_t k = theirs.get(); k > 0; --k) {
+      const auto id = static_cast<unsigned>(theirs.get());
+      res.failures.emplace_back(id, std::make_exception_ptr(std::runtime_error(theirs.text())));
+    }
+    for (unsigned r : theirs.values<unsigned>()) remote_error_.at(r) = true;
+  }
+  // In task order, as one process lists them.
+  std::sort(res.unfinished.begin(), res.unfinished.end());
+  std::stable_sort(res.failures.begin(), res.failures.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+bool Machine::node_error(unsigned rank) const {
+  if (nodes_.at(rank)) return nodes_[rank]->error_flag();
+  return rank < remote_error_.size() && remote_error_[rank];
 }
 
 void Machine::unwind(const std::vector<unsigned>& unfinished) {
@@ -442,16 +537,23 @@ uint64_t Machine::link_flits(unsigned rank, unsigned link) const {
 
 Machine::NodeTraffic Machine::node_traffic(unsigned rank) const {
   NodeTraffic t;
+  // (A partitioned machine counts a wire where its sender is: summed over the partitions,
+  // these are the whole machine's.)
   const fw::TreeLayout tree(static_cast<unsigned>(nodes_.size()));
   for (unsigned l = 0; l < 3; ++l) {
-    if (!out_wires_.at(rank)[l]) continue;
-    t.tree_out += out_wires_[rank][l]->flits();
-    t.barrier_out += out_barrier_wires_[rank][l]->raised();
+    const bool up = l == fw::TreeLayout::kUpLink;
+    if (up ? rank == 0 : !tree.has_child(rank, l)) continue;
+    if (const LinkWire* w = out_wires_.at(rank)[l]) {
+      t.tree_out += w->flits();
+      t.barrier_out += out_barrier_wires_[rank][l]->raised();
+    }
     // The far end's link back: the parent's link to this node, or a child's up link.
-    const unsigned far = l == fw::TreeLayout::kUpLink ? fw::TreeLayout::parent(rank) : fw::TreeLayout::child(rank, l);
-    const unsigned back = l == fw::TreeLayout::kUpLink ? fw::TreeLayout::link_to(rank) : fw::TreeLayout::kUpLink;
-    t.tree_in += out_wires_[far][back]->flits();
-    t.barrier_in += out_barrier_wires_[far][back]->raised();
+    const unsigned far = up ? fw::TreeLayout::parent(rank) : fw::TreeLayout::child(rank, l);
+    const unsigned back = up ? fw::TreeLayout::link_to(rank) : fw::TreeLayout::kUpLink;
+    if (const LinkWire* w = out_wires_.at(far)[back]) {
+      t.tree_in += w->flits();
+      t.barrier_in += out_barrier_wires_[far][back]->raised();
+    }
   }
   const fw::TorusLayout torus(config_.shape.dims());
   for (unsigned d = 0; d < 6; ++d) {

@@ -55,7 +55,9 @@ class Machine : public fw::MachineModel {
   Result run(TaskFn fn) override;
 
   // Calls `fn` every `period` cycles while run() runs, between cycles (outside the
-  // kernel, with every edge up to the cycle done): a monitor, which may stop() it.
+  // kernel, with every edge up to the cycle done): a monitor, which may stop() it. A
+  // partitioned machine's partitions must watch with the same periods (they run the same
+  // stretches between exchanges).
   void watch(uint64_t period, std::function<void()> fn) { watches_.push_back({period, std::move(fn)}); }
   // Ends run() at the end of the current quantum, as the watchdog would: tasks that have
   // not returned are reported unfinished, and the run's cycles are this cycle.
@@ -102,7 +104,15 @@ class Machine : public fw::MachineModel {
     uint64_t tree_out = 0, tree_in = 0, torus_out = 0, torus_in = 0, barrier_out = 0, barrier_in = 0;
   };
   NodeTraffic node_traffic(unsigned rank) const;
-  bool node_error(unsigned rank) const override { return nodes_.at(rank) && nodes_[rank]->error_flag(); }
+  // (Another partition's node: as it was when run() ended.)
+  bool node_error(unsigned rank) const override;
+  void mark_done() override { ++done_; }
+  unsigned done() const override { return done_agreed_; }
+  // The transport joining this partition to the others (null in one process).
+  Transport* transport() const { return plan_.partitions() > 1 ? transport_ : nullptr; }
+  // Host seconds this partition has spent in the exchanges and agreements with the
+  // others so far: waiting for them, mostly (0 in one process).
+  double sync_seconds() const { return sync_seconds_; }
   // One connected link end's link-layer counters (lk_port), read through the node's service
   // port: reading changes nothing in the run.
   struct LinkEnd {
@@ -168,14 +178,25 @@ class Machine : public fw::MachineModel {
   CutWires<BarrierBits> cut_barrier_;
   CutWires<TorusFlit> cut_torus_;
   std::vector<unsigned> peers_;  // the partitions a cut wire leads to or comes from
-  // Carries the cut wires' words of cycles [from, from + n) between the partitions.
-  void exchange(uint64_t from, unsigned n);
+  bool agree_along_ = false;     // every partition has every other as a peer (exchange)
+  double sync_seconds_ = 0;
+  // Carries the cut wires' words of cycles [from, from + n) between the partitions; at a
+  // quantum's end, with `agreement` (this partition's part), makes it every partition's.
+  struct Agreement;
+  void exchange(uint64_t from, unsigned n, Agreement* agreement);
   // What the run decides between quanta, over every partition: tasks at align(), tasks
   // returned, the earliest stop() and the latest return.
   struct Agreement {
-    uint64_t aligned, finished, stop_at, last_finish;
+    uint64_t aligned = 0, finished = 0, done = 0, stop_at = ~uint64_t{0}, last_finish = 0;
   };
-  Agreement agree();
+  // This partition's part `a` summed (the earliest stop, the latest return) over every
+  // partition, by collectives of their own.
+  Agreement agree(const Agreement& a);
+  // Makes `res` the whole machine's: every partition's unfinished and failed tasks (a
+  // failure from another partition comes as a std::runtime_error with its message), and
+  // which of the others' nodes have their error flag set.
+  void share_outcome(Result& res);
+  std::vector<bool> remote_error_;  // by node: another partition's, flagged when run() ended
   std::vector<Node*> local_nodes_;
   Node* first_ = nullptr;           // this partition's first node (its cycle is the machine's)
   std::vector<unsigned> task_ids_;  // each of this partition's processors' task id
@@ -214,6 +235,7 @@ class Machine : public fw::MachineModel {
   uint64_t stop_at_ = kNoStop;  // the cycle stop() was first called in
   uint64_t last_finish_ = 0;    // the cycle the last task returned in
   unsigned finished_ = 0;
+  unsigned done_ = 0, done_agreed_ = 0;  // mark_done() here; and over every partition, at the last quantum's end
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   bool unwinding_ = false;  // run() has ended: tasks still waiting unwind (unwind())
   uint64_t aligned_ = 0;

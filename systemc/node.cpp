@@ -13,6 +13,7 @@
 #include "systemc/bus_words.hpp"
 #include "systemc/model_clock.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 // clang-format on
 
@@ -215,7 +216,13 @@ fw::TorusLinkPerf Node::torus_perf(unsigned link) {
 
 void Node::on_posedge() {
   step();
-  edge_.notify(sc_core::SC_ZERO_TIME);
+  // Task 0's processor first: SystemC triggers the delta notifications last first.
+  for (auto e = edges_.rbegin(); e != edges_.rend(); ++e) (*e)->notify(sc_core::SC_ZERO_TIME);
+}
+
+const sc_core::sc_event& Node::edge_event(unsigned task) {
+  while (edges_.size() <= task) edges_.push_back(std::make_unique<sc_core::sc_event>());
+  return *edges_[task];
 }
 
 bool Node::drive_tree() {
@@ -307,7 +314,18 @@ void Node::read_torus_outputs() {
   torus_status_ = torus_->tor_status_o;
 }
 
+void Node::grant_bus() {
+  if (bus_holder_ >= 0 || bus_waiting_.empty()) return;
+  const auto first = std::min_element(bus_waiting_.begin(), bus_waiting_.end(), [](const BusWait& a, const BusWait& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.task < b.task;
+  });
+  bus_holder_ = static_cast<int>(first->task);
+  request_ = first->req;
+  bus_waiting_.erase(first);
+}
+
 void Node::step() {
+  grant_bus();
   const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] { clock_cycle(*tree_); });
   const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] { clock_cycle(*torus_); });
   if (tree_evaluated || !primed_) read_tree_outputs();

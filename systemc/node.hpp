@@ -61,12 +61,16 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // Presents a bus access for the next clock edge; its read data is bus_rdata() (word 0,
   // all an ordinary register returns) or bus_rvector() (all four words) after it.
   void present(const fw::BusRequest& req) override { request_ = req; }
-  // The node's processors share its bus, first come first served: an access takes a
-  // ticket, waits until its ticket is served, holds the bus for the whole access and
-  // then serves the next ticket. A task that polls in a loop cannot starve the others.
-  uint64_t take_bus_ticket() { return next_ticket_++; }
-  bool bus_serving(uint64_t ticket) const { return serving_ == ticket; }
-  void release_bus() { ++serving_; }
+  // The node's processors share its bus. A processor asks for it with its access
+  // (request_bus) and waits edges until it holds it; at an edge where the bus is free the
+  // node grants it to the oldest request, the lowest task first among those asked in the
+  // same cycle, and evaluates that access at the edge. The order never depends on the
+  // order the host resumes the processors in, and a task that polls in a loop cannot
+  // starve the others. The holder keeps the bus for its whole access (several cycles with
+  // MachineConfig::access_cycles) and releases it right after the last.
+  void request_bus(unsigned task, const fw::BusRequest& req) { bus_waiting_.push_back({cycle_, task, req}); }
+  bool bus_held_by(unsigned task) const { return bus_holder_ == static_cast<int>(task); }
+  void release_bus() { bus_holder_ = -1; }
   uint64_t bus_rdata() const;
   std::array<uint64_t, 4> bus_rvector() const override;
   uint64_t torus_status() const override;
@@ -83,11 +87,15 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // calls it directly when it steps the nodes in quanta.
   void step();
 
-  const sc_core::sc_event& edge_event() const { return edge_; }
+  // Processor `task`'s edge event (made on first asking, before the run): each processor
+  // of a node has its own, notified in task order, so that the node's processors, which
+  // share its memory, run in the same order after every edge however the host orders
+  // the simulation's other processes (a partitioned machine has fewer of them).
+  const sc_core::sc_event& edge_event(unsigned task);
   // Resumes the processors waiting on edge_event() without a clock edge, now: how a run
   // that has ended lets its cancelled tasks unwind (Machine::run).
   void wake_processors() {
-    edge_.notify();
+    for (const auto& e : edges_) e->notify();
     wake_.notify();
   }
   // What a processor idling through many cycles (Cpu::idle) also waits for: wake_processors.
@@ -156,8 +164,15 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   std::array<const TorusWire*, 6> tor_in_{};
   fw::EdgeAgent* agent_ = nullptr;
   fw::BusRequest request_;
-  uint64_t next_ticket_ = 0, serving_ = 0;
-  sc_core::sc_event edge_;
+  struct BusWait {
+    uint64_t cycle;  // asked in
+    unsigned task;
+    fw::BusRequest req;
+  };
+  std::vector<BusWait> bus_waiting_;
+  int bus_holder_ = -1;  // the task holding the bus (-1: none)
+  void grant_bus();      // at an edge: the free bus to the first waiting access
+  std::vector<std::unique_ptr<sc_core::sc_event>> edges_;  // each processor's, by task (edge_event)
   sc_core::sc_event wake_;  // wake_processors(), for processors in a timed wait
   uint64_t cycle_ = 0;
 };

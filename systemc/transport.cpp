@@ -154,6 +154,16 @@ Transport::Bytes Transport::broadcast(const Bytes& data, unsigned root) {
   return got[0];
 }
 
+std::vector<Transport::Bytes> Transport::allgather(const Bytes& mine) {
+  // Gathered at 0, sent on as one message of every part.
+  Message joined;
+  for (const Bytes& part : gather(mine)) joined.put(part);
+  Message got(broadcast(joined.bytes()));
+  std::vector<Bytes> all;
+  for (unsigned p = 0; p < size_; ++p) all.push_back(got.values<uint8_t>());
+  return all;
+}
+
 void Transport::barrier() { check(api_->barrier(), "a barrier"); }
 
 void Transport::abort(int code) {

@@ -69,6 +69,8 @@ class OneNodeModel : public fw::MachineModel {
   }
   void align() override { ++aligned; }
   bool node_error(unsigned) const override { return false; }
+  void mark_done() override { ++done_; }
+  unsigned done() const override { return done_; }
 
   FakeProcessor cpu;
   unsigned aligned = 0;
@@ -78,6 +80,7 @@ class OneNodeModel : public fw::MachineModel {
   fw::TreeFirmware tree_, tree_system_;
   fw::BarrierFirmware barrier_;
   fw::TorusFirmware torus_;
+  unsigned done_ = 0;
   fw::TaskContext context_;
 };
 
