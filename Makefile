@@ -141,6 +141,7 @@ bench: build
 	@scripts/bench_algorithms.sh $(BUILD)
 	@scripts/bench_tuning.sh $(BUILD)
 	@scripts/bench_userop.sh $(BUILD)
+	@scripts/bench_partitions.sh $(BUILD)
 	@scripts/bench_neighbourhoods.sh $(BUILD)
 	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
 	@$(if $(BENCH_SCALE),scripts/bench_fidelity.sh $(BUILD),FIDELITY_SHAPE=8x8x8 scripts/bench_fidelity.sh $(BUILD))

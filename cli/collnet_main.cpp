@@ -5,18 +5,30 @@
 // 2 bad usage. Each command's options, checks and run are in its own file
 // (cli/<command>_command.cpp); cli/command_line.cpp parses, checks and runs the one given.
 #include <cstdlib>
+#include <iostream>
+#include <memory>
 #include <optional>
 
 #include <systemc>
 
 #include "cli/command_line.hpp"
+#include "cli/partitions.hpp"
 
 namespace {
 
 int collnet_main(int argc, char** argv) {
   collnet::cli::CommandLine cl;
   if (const std::optional<int> status = collnet::cli::parse_command_line(argc, argv, cl)) return *status;
-  return collnet::cli::run_command_line(cl);
+  // --partitions P: the command runs in P processes, started here unless a launcher did.
+  if (const std::optional<int> status = collnet::cli::launch_partitions(cl.partitions(), argc, argv)) return *status;
+  std::unique_ptr<collnet::sim::Transport> transport;
+  try {
+    transport = collnet::cli::join_partitions(cl.partitions());
+  } catch (const std::exception& e) {
+    std::cerr << "collnet: " << e.what() << "\n";
+    return 1;
+  }
+  return collnet::cli::run_command_line(cl, transport.get());
 }
 
 }  // namespace

@@ -40,11 +40,11 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   return usage_error("a command is required");  // CLI11 already refuses that (require_subcommand)
 }
 
-int run_command_line(const CommandLine& cl) {
+int run_command_line(const CommandLine& cl, sim::Transport* transport) {
   switch (cl.command) {
     case CommandLine::Command::Run:
     case CommandLine::Command::Pingpong:
-      return run_run_command(cl);
+      return run_run_command(cl, transport);
     case CommandLine::Command::Algorithms:
       return run_algorithms_command();
     case CommandLine::Command::Machines:

@@ -15,6 +15,7 @@
 #include "cli/run_options.hpp"
 #include "cli/traffic_command.hpp"
 #include "cli/tune_command.hpp"
+#include "systemc/transport.hpp"
 
 namespace collnet::cli {
 
@@ -29,6 +30,9 @@ struct CommandLine {
   TrafficCommand traffic;                // traffic (run_traffic_command checks these itself)
   MpirunCommand mpirun;                  // mpirun (checked here too, by check_mpirun_command)
   std::string machines_show;             // machines --show: the preset to print (empty: list them)
+
+  // The processes the command's machine is simulated in (--partitions; 1 for the others).
+  unsigned partitions() const { return command == Command::Run ? run.machine.partitions : 1; }
 };
 
 // Builds the app, parses argv into `cl` and checks the options the way each command
@@ -38,7 +42,8 @@ struct CommandLine {
 // run; nothing when cl.command is to be run. Never runs a simulation or loads a program.
 std::optional<int> parse_command_line(int argc, const char* const* argv, CommandLine& cl);
 
-// Runs the command `cl` holds (after parse_command_line); returns the exit status.
-int run_command_line(const CommandLine& cl);
+// Runs the command `cl` holds (after parse_command_line); returns the exit status. A
+// partitioned command's processes pass their transport (cli/partitions.hpp).
+int run_command_line(const CommandLine& cl, sim::Transport* transport = nullptr);
 
 }  // namespace collnet::cli

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/link_report.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <tuple>
 
 #include "cli/fault_options.hpp"
 #include "firmware/tree_layout.hpp"
@@ -36,6 +38,22 @@ bool any(const fw::TorusLinkPerf& p) {
 LinkReport LinkReport::of(sim::Machine& m) {
   LinkReport r;
   r.ends = m.link_counters();
+  r.bits_flipped = m.bits_flipped();
+  if (sim::Transport* t = m.transport()) {  // every partition's link ends, at partition 0
+    sim::Message mine;
+    mine.put(r.ends);
+    const std::vector<sim::Transport::Bytes> parts = t->gather(mine.bytes());
+    r.bits_flipped = t->allreduce(r.bits_flipped, sim::Transport::Op::Sum);
+    if (t->rank() == 0) {
+      r.ends.clear();
+      for (const sim::Transport::Bytes& part : parts)
+        for (const sim::Machine::LinkEnd& e : sim::Message(part).values<sim::Machine::LinkEnd>()) r.ends.push_back(e);
+      // In one process's order: by node, its tree links, then its torus links.
+      std::sort(r.ends.begin(), r.ends.end(), [](const sim::Machine::LinkEnd& a, const sim::Machine::LinkEnd& b) {
+        return std::tie(a.rank, a.torus, a.link) < std::tie(b.rank, b.torus, b.link);
+      });
+    }
+  }
   for (const sim::Machine::LinkEnd& e : r.ends) {
     (e.torus ? r.torus : r.tree) += e.counters;
     if (e.torus)
@@ -44,7 +62,6 @@ LinkReport LinkReport::of(sim::Machine& m) {
       r.down.push_back("node " + std::to_string(e.rank) + " " + (e.torus ? "torus link " + link_name(e)
                                                                            : "tree link " + std::to_string(e.link)));
   }
-  r.bits_flipped = m.bits_flipped();
   return r;
 }
 

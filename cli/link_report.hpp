@@ -21,6 +21,8 @@ struct LinkReport {
   uint64_t bits_flipped = 0;
   std::vector<std::string> down;  // "node 3 tree link 1", ...
 
+  // The machine's counters; a partitioned machine's at partition 0 (every partition calls
+  // it; the others' reports hold their own link ends only).
   static LinkReport of(sim::Machine& m);
   // Whether a run should read its counters: for a --json, or when links had faults to
   // report (reading every link end of a big machine is not free).

@@ -16,46 +16,76 @@ LinkSamples::LinkSamples(const fw::TorusLayout& layout, uint64_t every) : layout
   tree_.last.assign(size_t{layout.nodes()} * rm::kNumLinks, 0);
 }
 
-void LinkSamples::Network::take(const std::vector<uint64_t>& counts, double period) {
-  uint64_t sum = 0, most = 0;
+void LinkSamples::Network::take(const std::vector<uint64_t>& counts) {
+  uint64_t all = 0, top = 0;
   for (size_t i = 0; i < counts.size(); ++i) {
     const uint64_t delta = counts[i] - last[i];
     last[i] = counts[i];
-    sum += delta;
-    most = std::max(most, delta);
+    all += delta;
+    top = std::max(top, delta);
   }
-  mean.push_back(links ? static_cast<double>(sum) / (period * links) : 0.0);
-  busiest.push_back(static_cast<double>(most) / period);
+  sum.push_back(all);
+  most.push_back(top);
+}
+
+namespace {
+// Each sample's period: the cycles since the sample before (or since cycle 0).
+double period(const std::vector<uint64_t>& cycles, size_t i) {
+  return static_cast<double>(cycles[i] - (i ? cycles[i - 1] : 0));
+}
+}  // namespace
+
+std::vector<double> LinkSamples::Network::mean(const std::vector<uint64_t>& cycles) const {
+  std::vector<double> m;
+  for (size_t i = 0; i < sum.size(); ++i)
+    m.push_back(links ? static_cast<double>(sum[i]) / (period(cycles, i) * links) : 0.0);
+  return m;
+}
+
+std::vector<double> LinkSamples::Network::busiest(const std::vector<uint64_t>& cycles) const {
+  std::vector<double> b;
+  for (size_t i = 0; i < most.size(); ++i) b.push_back(static_cast<double>(most[i]) / period(cycles, i));
+  return b;
 }
 
 void LinkSamples::take(sim::Machine& m, uint64_t cycle) {
   if (cycle <= last_cycle()) return;
-  const double period = static_cast<double>(cycle - last_cycle());
   std::vector<uint64_t> torus(torus_.last.size()), tree(tree_.last.size());
   for (unsigned r = 0; r < layout_.nodes(); ++r) {
     for (unsigned d = 0; d < rm::kNumDirs; ++d) torus[size_t{r} * rm::kNumDirs + d] = m.torus_link_flits(r, d);
     for (unsigned l = 0; l < rm::kNumLinks; ++l) tree[size_t{r} * rm::kNumLinks + l] = m.link_flits(r, l);
   }
-  torus_.take(torus, period);
-  tree_.take(tree, period);
+  torus_.take(torus);
+  tree_.take(tree);
   cycle_.push_back(cycle);
 }
 
+void LinkSamples::combine(sim::Machine& m) {
+  sim::Transport* t = m.transport();
+  if (!t) return;
+  for (Network* n : {&torus_, &tree_}) {
+    t->allreduce(n->sum, sim::Transport::Op::Sum);
+    t->allreduce(n->most, sim::Transport::Op::Max);
+  }
+}
+
 double LinkSamples::peak() const {
-  return torus_.mean.empty() ? 0 : *std::max_element(torus_.mean.begin(), torus_.mean.end());
+  const std::vector<double> m = torus_.mean(cycle_);
+  return m.empty() ? 0 : *std::max_element(m.begin(), m.end());
 }
 
 double LinkSamples::tree_peak() const {
-  return tree_.mean.empty() ? 0 : *std::max_element(tree_.mean.begin(), tree_.mean.end());
+  const std::vector<double> m = tree_.mean(cycle_);
+  return m.empty() ? 0 : *std::max_element(m.begin(), m.end());
 }
 
 nlohmann::json LinkSamples::json() const {
   return {{"every", every_},
           {"cycle", cycle_},
-          {"torus_utilisation", torus_.mean},
-          {"torus_busiest", torus_.busiest},
-          {"tree_utilisation", tree_.mean},
-          {"tree_busiest", tree_.busiest}};
+          {"torus_utilisation", torus_.mean(cycle_)},
+          {"torus_busiest", torus_.busiest(cycle_)},
+          {"tree_utilisation", tree_.mean(cycle_)},
+          {"tree_busiest", tree_.busiest(cycle_)}};
 }
 
 }  // namespace collnet::cli

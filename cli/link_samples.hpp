@@ -21,6 +21,10 @@ class LinkSamples {
   // Takes the sample of the cycles since the last sample (or since cycle 0) that end at
   // `cycle`; nothing if no cycle has passed since.
   void take(sim::Machine& m, uint64_t cycle);
+  // A partitioned machine's partitions each sample their own links (the sender's end of
+  // a cut link counts its flits): adds the others' to these (every partition calls it,
+  // after the last sample; in one process it does nothing).
+  void combine(sim::Machine& m);
   size_t size() const { return cycle_.size(); }
   uint64_t last_cycle() const { return cycle_.empty() ? 0 : cycle_.back(); }
   double peak() const;       // the highest mean torus link utilisation sampled
@@ -33,9 +37,12 @@ class LinkSamples {
   struct Network {
     unsigned links = 0;          // directed links
     std::vector<uint64_t> last;  // each link's count at the sample before
-    std::vector<double> mean, busiest;
-    // Samples counts[i] (a link that does not exist counts 0 and stays so) over `period`.
-    void take(const std::vector<uint64_t>& counts, double period);
+    // Each sample's flits over every link, and the busiest link's (over the sample's period).
+    std::vector<uint64_t> sum, most;
+    // Samples counts[i] (a link that does not exist counts 0 and stays so).
+    void take(const std::vector<uint64_t>& counts);
+    std::vector<double> mean(const std::vector<uint64_t>& cycles) const;
+    std::vector<double> busiest(const std::vector<uint64_t>& cycles) const;
   };
 
   fw::TorusLayout layout_;

@@ -78,7 +78,8 @@ RunSetup prepare(const RunOptions& o, RunResult& r) {
 }
 
 // The flits the tree's and the torus's links carried, the busiest torus link direction's,
-// and how many of the node sides' clock edges were skipped.
+// and how many of the node sides' clock edges were skipped (a partitioned machine: summed
+// over the partitions, each counting the links it sends on).
 void measure_machine(const sim::Machine& m, RunResult& r) {
   for (unsigned node = 0; node < m.nodes(); ++node) {
     for (unsigned l = 0; l < 3; ++l) r.tree_link_flits += m.link_flits(node, l);
@@ -91,6 +92,56 @@ void measure_machine(const sim::Machine& m, RunResult& r) {
   r.activity = m.activity();
   const fw::DownNodes down = m.config().down();  // the list lives in it
   for (unsigned node : down.list()) r.down_traffic.emplace_back(node, m.node_traffic(node));
+  sim::Transport* t = m.transport();
+  if (!t) return;
+  sim::Node::Activity& a = r.activity;
+  std::vector<uint64_t> sums{r.tree_link_flits, r.torus_link_flits, a.tree_evaluated, a.tree_skipped,
+                             a.torus_evaluated, a.torus_skipped};
+  for (const auto& [node, n] : r.down_traffic)
+    sums.insert(sums.end(), {n.tree_out, n.tree_in, n.torus_out, n.torus_in, n.barrier_out, n.barrier_in});
+  t->allreduce(sums, sim::Transport::Op::Sum);
+  r.torus_busiest_link_flits = t->allreduce(r.torus_busiest_link_flits, sim::Transport::Op::Max);
+  auto at = sums.begin();
+  for (uint64_t* v : {&r.tree_link_flits, &r.torus_link_flits, &a.tree_evaluated, &a.tree_skipped,
+                      &a.torus_evaluated, &a.torus_skipped})
+    *v = *at++;
+  for (auto& [node, n] : r.down_traffic)
+    for (uint64_t* v : {&n.tree_out, &n.tree_in, &n.torus_out, &n.torus_in, &n.barrier_out, &n.barrier_in}) *v = *at++;
+}
+
+// A partitioned machine ran each member where its node is: partition 0 receives every
+// member's timing and result, and what member 0 chose (the algorithm, the class route).
+void gather_members(const sim::Machine& m, RunSetup& s, RunResult& r, std::vector<uint64_t>& start,
+                    std::vector<uint64_t>& end, std::vector<uint64_t>& packets, unsigned& class_route) {
+  sim::Transport* t = m.transport();
+  if (!t) return;
+  const unsigned tasks = m.config().tasks_per_node;
+  sim::Message mine;
+  for (unsigned k = 0; k < r.members.size(); ++k) {
+    if (!m.local(r.members[k] / tasks)) continue;
+    mine.put(k);
+    mine.put(start[k]), mine.put(end[k]), mine.put(packets[k]);
+    mine.put(s.out[k]);
+    if (k == 0) {
+      mine.put(r.algorithm ? static_cast<uint64_t>(*r.algorithm) + 1 : 0);
+      mine.put(class_route);
+    }
+  }
+  const std::vector<sim::Transport::Bytes> parts = t->gather(mine.bytes());
+  for (unsigned p = 1; p < parts.size(); ++p) {
+    sim::Message theirs(parts[p]);
+    while (theirs.left()) {
+      const uint64_t k = theirs.get();
+      if (k >= r.members.size()) throw std::runtime_error("partitions: partition " + std::to_string(p) + " sent member " + std::to_string(k) + " of " + std::to_string(r.members.size()));
+      start[k] = theirs.get(), end[k] = theirs.get(), packets[k] = theirs.get();
+      s.out[k] = theirs.values<uint64_t>();
+      if (k == 0) {
+        const uint64_t a = theirs.get();
+        r.algorithm = a ? std::optional<driver::Algorithm>(static_cast<driver::Algorithm>(a - 1)) : std::nullopt;
+        class_route = static_cast<unsigned>(theirs.get());
+      }
+    }
+  }
 }
 
 // When the members entered and left the collective, the collective's cycles and the most
@@ -109,7 +160,7 @@ void time_members(bool barrier, const std::vector<uint64_t>& start, const std::v
 }
 
 // run: the collective on a fresh machine, each member timed, and what the machine counted.
-void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
+void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r, sim::Transport* transport) {
   const unsigned n = static_cast<unsigned>(r.members.size());
   std::vector<uint64_t> start(n, 0), end(n, 0), packets(n, 0);
   // The algorithm: --algorithm, or what auto picks (the collectives outside
@@ -118,10 +169,13 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
   if (driver_coll) r.algorithm = o.algorithm;
   unsigned class_route = driver::kNoClass;  // the communicator's (a subset may have none)
   const CollectiveCall& call = collective_call(o.collective);
-  sim::Machine machine(o.machine);
+  sim::Machine machine(o.machine, transport);
   driver::Job job(machine, o.p2p, o.tuning.get());
-  Progress progress = Progress::on_stderr(o.collective);
-  if (progress.shown()) machine.watch(Progress::kWatchCycles, [&] { progress.update(machine.cycle()); });
+  // (Partition 0 draws the line; every partition watches alike: sim::Machine::watch.)
+  Progress progress = machine.partition() == 0 ? Progress::on_stderr(o.collective)
+                                               : Progress(std::cerr, false, o.collective, 0, nullptr);
+  if (progress.shown() || machine.transport())
+    machine.watch(Progress::kWatchCycles, [&] { progress.update(machine.cycle()); });
   if (o.sample_every) {
     r.samples.emplace(fw::TorusLayout(o.machine.shape.dims()), o.sample_every);
     machine.watch(o.sample_every, [&] { r.samples->take(machine, machine.cycle()); });
@@ -148,7 +202,11 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
   });
   progress.finish();
   // The cycles after the last whole period, to the run's end (the machine stops at the quantum's).
-  if (r.samples) r.samples->take(machine, r.job.cycles);
+  if (r.samples) {
+    r.samples->take(machine, r.job.cycles);
+    r.samples->combine(machine);
+  }
+  gather_members(machine, s, r, start, end, packets, class_route);
   if (n > 0) time_members(!s.spec->moves_data, start, end, packets, r);
   if (!o.machine.trace_path.empty() && n > 0)  // the view opens on the collective
     machine.write_wave_view({{},
@@ -160,6 +218,7 @@ void run_on_machine(const RunOptions& o, RunSetup& s, RunResult& r) {
   if (r.job.ok) measure_machine(machine, r);
   // The link layer's counters, for --json, and for a line when the links misbehaved.
   if (LinkReport::wanted(o.machine, !o.json_path.empty())) r.links = LinkReport::of(machine);
+  r.partitions = PartitionsReport::of(machine, r.job.wall_seconds);
 }
 
 // verify: a barrier, that no member left before the last one arrived; the others, every
@@ -215,12 +274,22 @@ std::string unavailable(const RunOptions& o, driver::Algorithm a) {
   return "";
 }
 
-int run_collective(const RunOptions& o, std::ostream& text, RunResult* result) {
+int run_collective(const RunOptions& o, std::ostream& text, RunResult* result, sim::Transport* transport) {
   RunResult r;
   RunSetup setup = prepare(o, r);
-  run_on_machine(o, setup, r);
-  if (r.job.ok) verify(o, setup, r);
-  const int status = report_run(o, r, text);
+  run_on_machine(o, setup, r, transport);
+  // A partitioned run is verified and reported by partition 0, which has every member's
+  // results; every partition exits with its status.
+  int status = 0;
+  if (!transport || transport->rank() == 0) {
+    if (r.job.ok) verify(o, setup, r);
+    status = report_run(o, r, text);
+  }
+  if (transport) {
+    sim::Message m;
+    m.put(static_cast<uint64_t>(status));
+    status = static_cast<int>(sim::Message(transport->broadcast(m.bytes())).get());
+  }
   if (result) *result = std::move(r);
   return status;
 }

@@ -12,6 +12,7 @@
 #include "cli/command_line.hpp"
 #include "cli/fault_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/partitions.hpp"
 #include "cli/run_collective.hpp"
 #include "cli/trace_options.hpp"
 #include "cli/tuning_file.hpp"
@@ -44,6 +45,7 @@ struct RunArguments {
   long long root = 0;
   long long tasks = 1;
   MachineOptions machine;
+  PartitionsOption partitions;
   long long watchdog;
   std::string ranks;
   std::string idle_skip = "on";
@@ -91,6 +93,7 @@ void add_options(CLI::App* run, RunArguments& a, RunOptions& o) {
   run->add_option("--tasks", a.tasks, "tasks (ranks) per node, 1..64")->capture_default_str();
   run->add_option("--seed", o.seed, "seed of the input data")->capture_default_str();
   add_machine_options(run, a.machine);
+  add_partitions_option(run, a.partitions);
   run->add_option("--watchdog", a.watchdog, "cycles before an unfinished run is reported")->capture_default_str();
   run->add_option("--ranks", a.ranks,
                   "run on a subset communicator: these ranks (e.g. 0,5,6,11,20), or every task of the nodes of a "
@@ -365,6 +368,16 @@ std::string set_pingpong(const RunArguments& a, const RunOptions& o, PingpongOpt
   return "";
 }
 
+// --partitions (or the processes Open MPI's launcher started), once the machine is known.
+std::string set_partitions(const RunArguments& a, RunOptions& o) {
+  if (const std::string bad = apply_partitions(a.partitions, o.machine); !bad.empty()) return bad;
+  if (o.machine.partitions == 1) return "";
+  if (is_pingpong(o)) return "--partitions: pingpong runs in one process";
+  if (!o.machine.trace_path.empty())
+    return "--trace: a run in " + std::to_string(o.machine.partitions) + " partitions writes no waveform; trace it in one";
+  return "";
+}
+
 std::optional<int> check_run(RunArguments& a, CommandLine& cl) {
   RunOptions& o = cl.run;
   const std::function<std::string()> checks[] = {
@@ -381,6 +394,7 @@ std::optional<int> check_run(RunArguments& a, CommandLine& cl) {
       [&] { return read_files(a, o); },
       [&] { return set_watchdog_faults_and_trace(a, o); },
       [&] { return set_samples(a, o); },
+      [&] { return set_partitions(a, o); },
       [&] { return is_pingpong(o) ? set_pingpong(a, o, cl.pingpong) : std::string(); },
   };
   for (const auto& check : checks)
@@ -398,9 +412,10 @@ Subcommand add_run(CLI::App& app, CommandLine& cl) {
   return {run, [given, &cl] { return check_run(*given, cl); }};
 }
 
-int run_run_command(const CommandLine& cl) {
+int run_run_command(const CommandLine& cl, sim::Transport* transport) {
   try {
-    return cl.command == CommandLine::Command::Pingpong ? run_pingpong(cl.pingpong) : run_collective(cl.run);
+    return cl.command == CommandLine::Command::Pingpong ? run_pingpong(cl.pingpong)
+                                                        : run_collective(cl.run, std::cout, nullptr, transport);
   } catch (const std::exception& e) {
     std::cerr << "collnet: " << e.what() << "\n";
     return 1;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cli/subcommand.hpp"
+#include "systemc/transport.hpp"
 
 namespace collnet::cli {
 
@@ -12,6 +13,7 @@ namespace collnet::cli {
 Subcommand add_run(CLI::App& app, CommandLine& cl);
 // Runs the collective or pingpong `cl` holds; returns the exit status (0 verified, 1 a
 // wrong result or a failed run).
-int run_run_command(const CommandLine& cl);
+// A partitioned run's processes pass their transport (cli/partitions.hpp).
+int run_run_command(const CommandLine& cl, sim::Transport* transport = nullptr);
 
 }  // namespace collnet::cli

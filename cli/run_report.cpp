@@ -58,6 +58,7 @@ void add_measurements(const RunOptions& o, const RunResult& r, nlohmann::json& j
   js["torus_busiest_link_flits"] = r.torus_busiest_link_flits;
   js["sim_cycles"] = r.job.cycles;
   js["wall_seconds"] = r.job.wall_seconds;
+  if (r.partitions) js["partitions"] = r.partitions->json();
   js["idle_skip"] = sim::to_string(o.machine.idle_skip);
   js["tree_skipped_fraction"] = r.activity.tree_skipped_share();
   js["torus_skipped_fraction"] = r.activity.torus_skipped_share();
@@ -172,6 +173,7 @@ int report_run(const RunOptions& o, const RunResult& r, std::ostream& text) {
   }
   if (r.samples) text << samples_line(o, *r.samples);
   if (r.links && (r.links->bits_flipped || !r.links->down.empty())) text << r.links->text() << "\n";
+  if (r.partitions) text << r.partitions->text() << "\n";
   if (!o.json_path.empty() && !write_json_file(o.json_path, run_json(o, r))) return 1;
   return r.job.ok && r.verified ? 0 : 1;
 }

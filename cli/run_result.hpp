@@ -12,6 +12,7 @@
 
 #include "cli/link_report.hpp"
 #include "cli/link_samples.hpp"
+#include "cli/partitions.hpp"
 #include "driver/algorithm.hpp"
 #include "driver/job.hpp"
 #include "driver/op.hpp"
@@ -43,6 +44,7 @@ struct RunResult {
   sim::Node::Activity activity;           // the node sides' clock edges evaluated and skipped
   std::optional<LinkSamples> samples;     // --sample-every
   std::optional<LinkReport> links;        // the link layer's counters, for --json or after faults
+  std::optional<PartitionsReport> partitions;  // a partitioned machine's cut and host times
   // Each node down from boot (sorted), and what crossed its edges during the run.
   std::vector<std::pair<unsigned, sim::Machine::NodeTraffic>> down_traffic;
 

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/partitions.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "systemc/partition_plan.hpp"
+
+namespace collnet::cli {
+
+void add_partitions_option(CLI::App* app, PartitionsOption& o) {
+  app->add_option_function<long long>(
+      "--partitions", [&o](long long v) { o.count = v; },
+      "simulate the machine in this many processes, each a block of the torus, cycle for cycle as in one "
+      "(1..nodes; started through Open MPI's mpirun; docs/partitions.md)");
+}
+
+std::string apply_partitions(const PartitionsOption& o, sim::MachineConfig& m) {
+  const unsigned launched = sim::Transport::launched_processes();
+  if (o.count && (*o.count < 1 || *o.count > sim::MachineConfig::kMaxNodes))
+    return "--partitions: must be 1.." + std::to_string(m.shape.nodes()) + " (at most one per node), got " +
+           std::to_string(*o.count);
+  if (o.count && launched > 0 && *o.count != static_cast<long long>(launched))
+    return "--partitions: " + std::to_string(*o.count) + ", but Open MPI's launcher started " +
+           std::to_string(launched) + " process" + (launched == 1 ? "" : "es") + " of this run (give mpirun -np " +
+           std::to_string(*o.count) + ", or leave --partitions out under mpirun)";
+  const unsigned p = o.count ? static_cast<unsigned>(*o.count) : launched > 0 ? launched : 1;
+  try {
+    (void)sim::PartitionPlan::cut(m, p);
+  } catch (const std::invalid_argument& e) {
+    return std::string(o.count ? "--partitions: " : "the processes Open MPI's launcher started: ") + e.what();
+  }
+  m.partitions = p;
+  return "";
+}
+
+namespace {
+
+// The program's own path (to start it again), from /proc.
+std::string own_path(const char* argv0) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(argv0) : self.string();
+}
+
+// Open MPI's launcher on PATH, or "".
+std::string find_mpirun() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (size_t at = 0; at <= dirs.size();) {
+    const size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::filesystem::path candidate = std::filesystem::path(dirs.substr(at, end - at)) / "mpirun";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    at = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv) {
+  if (partitions < 2 || sim::Transport::launched_processes() > 0) return std::nullopt;
+  const std::string mpirun = find_mpirun();
+  if (mpirun.empty()) {
+    std::cerr << "collnet: --partitions " << partitions
+              << ": needs Open MPI's launcher, mpirun (Debian package openmpi-bin), which is not on PATH\n";
+    return 2;
+  }
+  // Every partition on this host, however many cores it has; quiet about statuses other
+  // than 0 (every partition exits with the run's); nothing read from standard input (the
+  // command reads none); the shared-memory transport between local processes unless the
+  // user chose one.
+  std::vector<std::string> words{mpirun, "-q", "-np", std::to_string(partitions), "--oversubscribe", "--bind-to",
+                                 "none", "--stdin", "none", own_path(argv[0])};
+  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
+  if (geteuid() == 0) {  // Open MPI refuses root unless told it is meant
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  }
+  setenv("OMPI_MCA_btl", "self,vader", 0);
+  std::vector<char*> args;
+  for (std::string& w : words) args.push_back(w.data());
+  args.push_back(nullptr);
+  std::cout.flush();
+  execv(args[0], args.data());  // returns only if it failed
+  std::cerr << "collnet: --partitions: cannot run " << mpirun << ": " << std::strerror(errno) << "\n";
+  return 1;
+}
+
+std::unique_ptr<sim::Transport> join_partitions(unsigned partitions) {
+  if (partitions < 2) return nullptr;
+  return sim::Transport::join();
+}
+
+std::optional<PartitionsReport> PartitionsReport::of(const sim::Machine& m, double wall_seconds) {
+  sim::Transport* t = m.transport();
+  if (!t) return std::nullopt;
+  const std::vector<double> mine{wall_seconds, m.sync_seconds()};
+  sim::Message message;
+  message.put(mine);
+  const std::vector<sim::Transport::Bytes> parts = t->gather(message.bytes());
+  PartitionsReport r;
+  r.plan = m.partition_plan();
+  for (unsigned p = 0; p < parts.size(); ++p) {
+    const std::vector<double> times = sim::Message(parts[p]).values<double>();
+    if (times.size() != 2) throw std::runtime_error("partitions: partition " + std::to_string(p) + " sent no times");
+    r.partitions.push_back({static_cast<unsigned>(r.plan.nodes.at(p).size()), times[0], times[1]});
+  }
+  return r;
+}
+
+std::string PartitionsReport::text() const {
+  std::ostringstream s;
+  const std::string cut = plan.describe();  // "2 partitions (y cut in 2): ..."
+  s << std::fixed << std::setprecision(2) << "  partitions " << plan.partitions() << cut.substr(cut.find(" ("))
+    << "; wall";
+  for (size_t p = 0; p < partitions.size(); ++p) s << (p ? ", " : " ") << partitions[p].wall_seconds;
+  s << " s; waiting";
+  for (size_t p = 0; p < partitions.size(); ++p) s << (p ? ", " : " ") << partitions[p].sync_seconds;
+  s << " s";
+  return s.str();
+}
+
+nlohmann::json PartitionsReport::json() const {
+  nlohmann::json each = nlohmann::json::array();
+  for (const Partition& p : partitions)
+    each.push_back({{"nodes", p.nodes}, {"wall_seconds", p.wall_seconds}, {"sync_seconds", p.sync_seconds}});
+  return {{"count", plan.partitions()},
+          {"slabs", plan.slabs},
+          {"cut_wires", plan.cut_wires},
+          {"lookahead", plan.lookahead},
+          {"each", each}};
+}
+
+}  // namespace collnet::cli

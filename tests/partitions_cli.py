@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`collnet run --partitions P` gives what one process gives, cycle for cycle and bit for bit.
+
+Usage: tests/partitions_cli.py COLLNET
+
+Every collective, with every algorithm `collnet algorithms` lists for it, runs on 4x4x2 in
+one process and in 2, 3 or 4 partitions in turn (2 cuts y; 3 cuts x unevenly, 8+4+4 nodes
+... as sim::PartitionPlan decides; 4 cuts two dimensions). Then runs with faults and the
+rest of what a run can be asked for (bit errors, a link cut mid-run, nodes down, two tasks
+per node, a subset communicator, samples, idle-skip checking) in 1, 2, 3 and 4 partitions.
+Each pair must agree on the exit status, the report on standard output and the --json
+report, apart from host timing (wall_seconds) and the partitions' own report.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HOST_ONLY = {"wall_seconds", "partitions"}  # what may differ: the host's time, the cut
+
+
+def run(collnet, args, partitions, tmp):
+    path = os.path.join(tmp, "p%d.json" % partitions)
+    if os.path.exists(path):
+        os.remove(path)
+    cmd = [collnet, "run"] + args + ["--json", path]
+    if partitions > 1:
+        cmd += ["--partitions", str(partitions)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    report = json.load(open(path)) if os.path.exists(path) else None
+    if report is not None:
+        for key in HOST_ONLY:
+            report.pop(key, None)
+    text = [line for line in p.stdout.splitlines() if not line.startswith("  partitions")]
+    return p.returncode, text, report, p.stderr
+
+
+def differences(a, b, where=""):
+    if type(a) is not type(b):
+        return ["%s: %r against %r" % (where, a, b)]
+    if isinstance(a, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append("%s/%s: only in %s" % (where, k, "one process" if k in a else "partitions"))
+            else:
+                out += differences(a[k], b[k], where + "/" + k)
+        return out
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return ["%s: %d items against %d" % (where, len(a), len(b))]
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += differences(x, y, "%s[%d]" % (where, i))
+        return out
+    return [] if a == b else ["%s: %r against %r" % (where, a, b)]
+
+
+def agree(collnet, args, counts, tmp, failures, expect_ok=True):
+    one = run(collnet, args, 1, tmp)
+    if one[2] is None:
+        failures.append("%s: one process wrote no JSON: %s" % (" ".join(args), one[3]))
+        return
+    if expect_ok and one[0] != 0:
+        failures.append("%s: one process failed (%d): %s" % (" ".join(args), one[0], one[3]))
+        return
+    for p in counts:
+        many = run(collnet, args, p, tmp)
+        what = "%s in %d partitions" % (" ".join(args), p)
+        if many[2] is None:
+            failures.append("%s: no JSON (status %d): %s" % (what, many[0], many[3]))
+            continue
+        bad = differences(one[2], many[2])
+        if many[0] != one[0]:
+            bad.append("exit status %d against %d" % (one[0], many[0]))
+        if many[1] != one[1]:
+            bad.append("standard output %r against %r" % (one[1], many[1]))
+        if bad:
+            failures.append("%s differs from one process: %s" % (what, "; ".join(bad[:6])))
+        else:
+            print("ok: %s: %s cycles, status %d" % (what, one[2].get("cycles"), one[0]))
+
+
+def algorithms(collnet):
+    """(collective, algorithm) for every algorithm `collnet algorithms` lists."""
+    out = subprocess.run([collnet, "algorithms"], capture_output=True, text=True, check=True).stdout
+    pairs = []
+    for line in out.splitlines()[1:]:
+        if not line.strip():
+            break
+        name, rest = line.split(None, 1)
+        pairs += [(name, a.strip()) for a in rest.split(",")]
+    return pairs
+
+
+def main():
+    collnet = sys.argv[1]
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = algorithms(collnet)
+        if len(pairs) < 30:
+            failures.append("collnet algorithms listed only %d pairs" % len(pairs))
+        pairs += [(c, "auto") for c in ("alltoallv", "scatterv", "gatherv", "reduce_scatter", "reduce_scatter_block")]
+        for i, (coll, algorithm) in enumerate(pairs):
+            args = [coll, "--torus", "4x4x2", "--algorithm", algorithm, "--count", "24", "--seed", str(i + 1)]
+            agree(collnet, args, [2 + i % 3], tmp, failures)
+        cases = [
+            # bit errors on every link, two tasks per node, samples of the links
+            (["allreduce", "--torus", "4x4x4", "--algorithm", "torus-ring", "--link-ber", "2e-4", "--tasks", "2",
+              "--sample-every", "300", "--count", "200"], True),
+            # a link cut mid-run: the run fails, the same way
+            (["alltoall", "--torus", "4x4x2", "--link-down", "5:x+@300", "--count", "32"], False),
+            # nodes down from boot: packets forwarded around them, tasks serving until all are done
+            (["alltoall", "--torus", "4x4x2", "--down-nodes", "6,9", "--count", "16"], True),
+            (["allreduce", "--torus", "4x4x2", "--down-nodes", "3", "--type", "f64", "--count", "100"], True),
+            # a subset communicator, checked arguments, idle skipping checked
+            (["reduce", "--torus", "4x4x2", "--ranks", "random:11", "--root", "3", "--check-args",
+              "--idle-skip", "check", "--algorithm", "torus-binomial"], True),
+            (["barrier", "--torus", "4x4x2", "--seed", "5"], True),
+        ]
+        for args, ok in cases:
+            agree(collnet, args, [2, 3, 4], tmp, failures, ok)
+        # Usage errors, before anything starts.
+        for args, want in [
+            (["allreduce", "--torus", "2x2x1", "--partitions", "5"], "--partitions"),
+            (["allreduce", "--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")],
+             "--trace"),
+            (["pingpong", "--ranks", "0,5", "--partitions", "2"], "--partitions"),
+        ]:
+            p = subprocess.run([collnet, "run"] + args, capture_output=True, text=True, timeout=60)
+            if p.returncode != 2 or want not in p.stderr:
+                failures.append("%s: status %d, %r (want status 2 naming %s)" % (" ".join(args), p.returncode,
+                                                                                  p.stderr.strip(), want))
+            else:
+                print("ok: refused: %s" % p.stderr.strip().splitlines()[0])
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
