@@ -121,7 +121,10 @@ module tr_router #(
   // when it is being discarded) on VC vc_q.
   logic [S-1:0]             busy_q;
   logic [S*VcW-1:0]         vc_q;
-  logic [LenW-1:0]          left_q [S];        // flits of the packet still to move
+  // (Packed, as every register here: an unpacked array written by non-blocking
+  // assignments costs a simulator such as Verilator a delayed value and flag per
+  // element and assignment, set and committed at every evaluation.)
+  logic [S*LenW-1:0]        left_q;            // source s's flits still to move at [s*LenW +: LenW]
   logic [NumOut-1:0]        obusy_q;           // output o carries a packet from source osrc_q[o]
   logic [NumOut*SrcW-1:0]   osrc_q;
   logic [FirstInj*CntW-1:0] credits;           // link d, VC v at [(d*Vcs+v)*CntW +: CntW], for tr_route
@@ -224,7 +227,7 @@ module tr_router #(
     for (int s = 0; s < S; s++) begin
       start_discard[s] = ready[s] && rt_discard[s];
       move[s] = busy_q[s] && head_valid[s];
-      fin[s]  = move[s] && (left_q[s] == LenW'(1));
+      fin[s]  = move[s] && (left_q[s*LenW +: LenW] == LenW'(1));
       pop[s]  = go[s] || start_discard[s] || move[s];
     end
   end
@@ -336,7 +339,7 @@ module tr_router #(
     if (!rst_ni) begin
       busy_q      <= '0;
       vc_q        <= '0;
-      for (int s = 0; s < S; s++) left_q[s] <= '0;
+      left_q      <= '0;
       obusy_q     <= '0;
       osrc_q      <= '0;
       out_valid_o <= '0;
@@ -349,9 +352,9 @@ module tr_router #(
         if (go[s] || start_discard[s]) begin
           busy_q[s]            <= 1'b1;
           vc_q[s*VcW +: VcW]   <= rt_vc[s*VcW +: VcW];
-          left_q[s]            <= head_len[s*LenW +: LenW] - LenW'(1);
+          left_q[s*LenW +: LenW] <= head_len[s*LenW +: LenW] - LenW'(1);
         end else if (move[s]) begin
-          left_q[s] <= left_q[s] - LenW'(1);
+          left_q[s*LenW +: LenW] <= left_q[s*LenW +: LenW] - LenW'(1);
           if (fin[s]) busy_q[s] <= 1'b0;
         end
       end
