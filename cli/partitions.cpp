@@ -36,8 +36,11 @@ std::string apply_partitions(const PartitionsOption& o, sim::MachineConfig& m) {
   const unsigned p = o.count ? static_cast<unsigned>(*o.count) : launched > 0 ? launched : 1;
   try {
     (void)sim::PartitionPlan::cut(m, p);
-  } catch (const std::invalid_argument& e) {
-    return std::string(o.count ? "--partitions: " : "the processes Open MPI's launcher started: ") + e.what();
+  } catch (const std::invalid_argument& e) {  // "--partitions P: why"
+    if (o.count) return e.what();
+    const std::string why = e.what();
+    return "Open MPI's launcher started " + std::to_string(p) + " processes (one per partition), but" +
+           why.substr(why.find(':') + 1);
   }
   m.partitions = p;
   return "";
