@@ -28,24 +28,14 @@ void LinkSamples::Network::take(const std::vector<uint64_t>& counts) {
   most.push_back(top);
 }
 
-namespace {
-// Each sample's period: the cycles since the sample before (or since cycle 0).
-double period(const std::vector<uint64_t>& cycles, size_t i) {
-  return static_cast<double>(cycles[i] - (i ? cycles[i - 1] : 0));
-}
-}  // namespace
-
-std::vector<double> LinkSamples::Network::mean(const std::vector<uint64_t>& cycles) const {
-  std::vector<double> m;
-  for (size_t i = 0; i < sum.size(); ++i)
-    m.push_back(links ? static_cast<double>(sum[i]) / (period(cycles, i) * links) : 0.0);
-  return m;
-}
-
-std::vector<double> LinkSamples::Network::busiest(const std::vector<uint64_t>& cycles) const {
-  std::vector<double> b;
-  for (size_t i = 0; i < most.size(); ++i) b.push_back(static_cast<double>(most[i]) / period(cycles, i));
-  return b;
+std::vector<double> LinkSamples::Network::per_cycle(const std::vector<uint64_t>& values,
+                                                    const std::vector<uint64_t>& cycles, unsigned over) {
+  std::vector<double> r;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double period = static_cast<double>(cycles[i] - (i ? cycles[i - 1] : 0));
+    r.push_back(over ? static_cast<double>(values[i]) / (period * over) : 0.0);
+  }
+  return r;
 }
 
 void LinkSamples::take(sim::Machine& m, uint64_t cycle) {
@@ -70,22 +60,22 @@ void LinkSamples::combine(sim::Machine& m) {
 }
 
 double LinkSamples::peak() const {
-  const std::vector<double> m = torus_.mean(cycle_);
+  const std::vector<double> m = torus_.per_cycle(torus_.sum, cycle_, torus_.links);
   return m.empty() ? 0 : *std::max_element(m.begin(), m.end());
 }
 
 double LinkSamples::tree_peak() const {
-  const std::vector<double> m = tree_.mean(cycle_);
+  const std::vector<double> m = tree_.per_cycle(tree_.sum, cycle_, tree_.links);
   return m.empty() ? 0 : *std::max_element(m.begin(), m.end());
 }
 
 nlohmann::json LinkSamples::json() const {
   return {{"every", every_},
           {"cycle", cycle_},
-          {"torus_utilisation", torus_.mean(cycle_)},
-          {"torus_busiest", torus_.busiest(cycle_)},
-          {"tree_utilisation", tree_.mean(cycle_)},
-          {"tree_busiest", tree_.busiest(cycle_)}};
+          {"torus_utilisation", torus_.per_cycle(torus_.sum, cycle_, torus_.links)},
+          {"torus_busiest", torus_.per_cycle(torus_.most, cycle_, 1)},
+          {"tree_utilisation", tree_.per_cycle(tree_.sum, cycle_, tree_.links)},
+          {"tree_busiest", tree_.per_cycle(tree_.most, cycle_, 1)}};
 }
 
 }  // namespace collnet::cli

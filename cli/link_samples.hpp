@@ -41,8 +41,10 @@ class LinkSamples {
     std::vector<uint64_t> sum, most;
     // Samples counts[i] (a link that does not exist counts 0 and stays so).
     void take(const std::vector<uint64_t>& counts);
-    std::vector<double> mean(const std::vector<uint64_t>& cycles) const;
-    std::vector<double> busiest(const std::vector<uint64_t>& cycles) const;
+    // values[i] per cycle of sample i's period (ending at cycles[i]) and per one of `over`
+    // links (0: none, 0): the mean utilisation (sum, links) or the busiest link's (most, 1).
+    static std::vector<double> per_cycle(const std::vector<uint64_t>& values, const std::vector<uint64_t>& cycles,
+                                         unsigned over);
   };
 
   fw::TorusLayout layout_;

@@ -55,34 +55,15 @@ std::string own_path(const char* argv0) {
   return ec ? std::string(argv0) : self.string();
 }
 
-// Open MPI's launcher on PATH, or "".
-std::string find_mpirun() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (size_t at = 0; at <= dirs.size();) {
-    const size_t end = std::min(dirs.find(':', at), dirs.size());
-    const std::filesystem::path candidate = std::filesystem::path(dirs.substr(at, end - at)) / "mpirun";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    at = end + 1;
-  }
-  return "";
-}
-
 }  // namespace
 
 std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv) {
   if (partitions < 2 || sim::Transport::launched_processes() > 0) return std::nullopt;
-  const std::string mpirun = find_mpirun();
-  if (mpirun.empty()) {
-    std::cerr << "collnet: --partitions " << partitions
-              << ": needs Open MPI's launcher, mpirun (Debian package openmpi-bin), which is not on PATH\n";
-    return 2;
-  }
   // Every partition on this host, however many cores it has; quiet about statuses other
   // than 0 (every partition exits with the run's); nothing read from standard input (the
   // command reads none); the shared-memory transport between local processes unless the
   // user chose one.
-  std::vector<std::string> words{mpirun, "-q", "-np", std::to_string(partitions), "--oversubscribe", "--bind-to",
+  std::vector<std::string> words{"mpirun", "-q", "-np", std::to_string(partitions), "--oversubscribe", "--bind-to",
                                  "none", "--stdin", "none", own_path(argv[0])};
   for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
   if (geteuid() == 0) {  // Open MPI refuses root unless told it is meant
@@ -94,8 +75,13 @@ std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv)
   for (std::string& w : words) args.push_back(w.data());
   args.push_back(nullptr);
   std::cout.flush();
-  execv(args[0], args.data());  // returns only if it failed
-  std::cerr << "collnet: --partitions: cannot run " << mpirun << ": " << std::strerror(errno) << "\n";
+  execvp(args[0], args.data());  // looks along PATH; returns only if it failed
+  if (errno == ENOENT) {
+    std::cerr << "collnet: --partitions " << partitions
+              << ": needs Open MPI's launcher, mpirun (Debian package openmpi-bin), which is not on PATH\n";
+    return 2;
+  }
+  std::cerr << "collnet: --partitions: cannot run mpirun: " << std::strerror(errno) << "\n";
   return 1;
 }
 

@@ -95,18 +95,15 @@ void measure_machine(const sim::Machine& m, RunResult& r) {
   sim::Transport* t = m.transport();
   if (!t) return;
   sim::Node::Activity& a = r.activity;
-  std::vector<uint64_t> sums{r.tree_link_flits, r.torus_link_flits, a.tree_evaluated, a.tree_skipped,
-                             a.torus_evaluated, a.torus_skipped};
-  for (const auto& [node, n] : r.down_traffic)
-    sums.insert(sums.end(), {n.tree_out, n.tree_in, n.torus_out, n.torus_in, n.barrier_out, n.barrier_in});
-  t->allreduce(sums, sim::Transport::Op::Sum);
-  r.torus_busiest_link_flits = t->allreduce(r.torus_busiest_link_flits, sim::Transport::Op::Max);
-  auto at = sums.begin();
-  for (uint64_t* v : {&r.tree_link_flits, &r.torus_link_flits, &a.tree_evaluated, &a.tree_skipped,
-                      &a.torus_evaluated, &a.torus_skipped})
-    *v = *at++;
+  std::vector<uint64_t*> sums{&r.tree_link_flits, &r.torus_link_flits, &a.tree_evaluated, &a.tree_skipped,
+                              &a.torus_evaluated, &a.torus_skipped};
   for (auto& [node, n] : r.down_traffic)
-    for (uint64_t* v : {&n.tree_out, &n.tree_in, &n.torus_out, &n.torus_in, &n.barrier_out, &n.barrier_in}) *v = *at++;
+    sums.insert(sums.end(), {&n.tree_out, &n.tree_in, &n.torus_out, &n.torus_in, &n.barrier_out, &n.barrier_in});
+  std::vector<uint64_t> values;
+  for (const uint64_t* v : sums) values.push_back(*v);
+  t->allreduce(values, sim::Transport::Op::Sum);
+  for (size_t i = 0; i < sums.size(); ++i) *sums[i] = values[i];
+  r.torus_busiest_link_flits = t->allreduce(r.torus_busiest_link_flits, sim::Transport::Op::Max);
 }
 
 // A partitioned machine ran each member where its node is: partition 0 receives every

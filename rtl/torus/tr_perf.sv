@@ -47,8 +47,8 @@ module tr_perf #(
   // Each counter is a register of its own (a generate block's), not an element of an
   // unpacked array: a simulator such as Verilator gives every element of an array written
   // by a non-blocking assignment a delayed value and a flag that each evaluation clears,
-  // sets and commits, which cost a fifth of a busy torus side's cycle. `count` is the
-  // read ports' view of them (counter k of link d VC v at [k][d*Vcs + v]).
+  // sets and commits (docs/performance.md measures what dropping them bought). `count`
+  // is the read ports' view of them (counter k of link d VC v at [k][d*Vcs + v]).
   logic [W-1:0] count [tr_pkg::TrPerfCounters][N];
   for (genvar i = 0; i < N; i++) begin : g_count
     logic [W-1:0] flits_q, busy_q, stall_q;
