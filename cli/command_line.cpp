@@ -56,7 +56,7 @@ int run_command_line(const CommandLine& cl, sim::Transport* transport) {
     case CommandLine::Command::Neighbourhoods:
       return run_neighbourhoods_command(cl.neighbourhoods);
     case CommandLine::Command::Traffic:
-      return run_traffic_command(cl.traffic);
+      return run_traffic_command(cl.traffic, transport);
     case CommandLine::Command::Mpirun:
       return run_mpirun_command(cl.mpirun);
   }

@@ -27,12 +27,16 @@ struct CommandLine {
   CompareOptions compare;                // compare
   TuneOptions tune;                      // tune
   NeighbourhoodsOptions neighbourhoods;  // neighbourhoods
-  TrafficCommand traffic;                // traffic (run_traffic_command checks these itself)
+  TrafficCommand traffic;                // traffic
   MpirunCommand mpirun;                  // mpirun (checked here too, by check_mpirun_command)
   std::string machines_show;             // machines --show: the preset to print (empty: list them)
 
   // The processes the command's machine is simulated in (--partitions; 1 for the others).
-  unsigned partitions() const { return command == Command::Run ? run.machine.partitions : 1; }
+  unsigned partitions() const {
+    return command == Command::Run       ? run.machine.partitions
+           : command == Command::Traffic ? traffic.options.machine.partitions
+                                         : 1;
+  }
 };
 
 // Builds the app, parses argv into `cl` and checks the options the way each command

@@ -33,6 +33,8 @@ namespace {
 
 constexpr int kMaxSweepPoints = 100;
 
+std::optional<int> check_traffic(TrafficCommand& c);
+
 int usage(const std::string& msg) { return usage_error(msg, "traffic"); }
 
 void print_run(const TrafficCommand& c, const sim::TrafficOptions& o, const workload::TrafficResult& r,
@@ -125,6 +127,7 @@ struct Outcome {
   workload::TrafficResult result;
   std::optional<LinkReport> links;
   std::optional<LinkSamples> samples;
+  std::optional<PartitionsReport> partitions;  // a partitioned run's, at partition 0
 };
 
 // One run of `o`: with the link table when `json` asks for it (or faults make it worth
@@ -132,7 +135,12 @@ struct Outcome {
 // it is shown. Throws what sim::run_traffic throws.
 Outcome run_one(sim::TrafficOptions o, bool json, Progress* progress) {
   Outcome out;
-  if (LinkReport::wanted(o.machine, json)) o.inspect = [&out](sim::Machine& m) { out.links = LinkReport::of(m); };
+  const bool links = LinkReport::wanted(o.machine, json);
+  o.inspect = [&out, links](sim::Machine& m, const workload::TrafficResult& r) {  // every partition
+    if (out.samples) out.samples->combine(m);
+    if (links) out.links = LinkReport::of(m);
+    out.partitions = PartitionsReport::of(m, r.wall_seconds);
+  };
   if (o.sample_every) {
     out.samples.emplace(fw::TorusLayout(o.machine.shape.dims()), o.sample_every);
     o.on_sample = [&out, every = o.sample_every, taken = uint64_t{0}](sim::Machine& m) mutable {
@@ -282,14 +290,19 @@ Subcommand add_traffic(CLI::App& app, CommandLine& cl) {
   t->add_option("--json", c.json_path, "write the results as JSON");
   t->add_option("--trace", c.trace_path, "write an FST waveform of every node (and a .gtkw view beside it)");
   t->add_option("--trace-nodes", c.trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
-  return {t, [&cl]() -> std::optional<int> {  // run_traffic_command checks the options itself
+  add_partitions_option(t, c.partitions);
+  return {t, [&cl]() -> std::optional<int> {
+            if (const std::optional<int> status = check_traffic(cl.traffic)) return status;
             cl.command = CommandLine::Command::Traffic;
             return std::nullopt;
           }};
 }
 
-int run_traffic_command(const TrafficCommand& c) {
-  sim::TrafficOptions o;
+namespace {
+
+// Every option of `traffic`, checked, into c.options; a usage error's exit status if one is wrong.
+std::optional<int> check_traffic(TrafficCommand& c) {
+  sim::TrafficOptions& o = c.options;
   std::string torus = c.torus;
   try {
     apply_machine_options(c.machine, o.machine, &torus, c.torus_given);
@@ -381,13 +394,26 @@ int run_traffic_command(const TrafficCommand& c) {
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }
+  if (const std::string bad = apply_partitions(c.partitions, o.machine); !bad.empty()) return usage(bad);
+  if (o.machine.partitions > 1 && !c.sweep.empty())
+    return usage("--sweep and --partitions: a sweep runs each load in a process of its own; run the loads one "
+                 "at a time with --rate");
   try {
     o.validate();
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_traffic_command(const TrafficCommand& c, sim::Transport* transport) {
+  sim::TrafficOptions o = c.options;
   if (!c.sweep.empty()) return run_sweep(c, o);
-  Progress progress = Progress::on_stderr("traffic");
+  o.transport = transport;
+  const bool reports = !transport || transport->rank() == 0;  // partition 0 reports a partitioned run
+  Progress progress = reports ? Progress::on_stderr("traffic") : Progress(std::cerr, false, "traffic", 0, nullptr);
   Outcome out;
   try {
     out = run_one(o, !c.json_path.empty(), &progress);
@@ -400,9 +426,13 @@ int run_traffic_command(const TrafficCommand& c) {
     std::cerr << "collnet: " << e.what() << "\n";
     return 1;
   }
+  if (!reports) return out.result.ok() ? 0 : 1;  // the result is the whole machine's in every partition
   const LinkSamples* samples = out.samples ? &*out.samples : nullptr;
   print_run(c, o, out.result, out.links, samples);
-  if (!c.json_path.empty() && !write_json_file(c.json_path, run_json(c, o, out.result, out.links, samples))) return 1;
+  if (out.partitions) std::printf("%s\n", out.partitions->text().c_str());
+  nlohmann::json js = run_json(c, o, out.result, out.links, samples);
+  if (out.partitions) js["partitions"] = out.partitions->json();
+  if (!c.json_path.empty() && !write_json_file(c.json_path, js)) return 1;
   return out.result.ok() ? 0 : 1;
 }
 

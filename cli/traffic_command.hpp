@@ -7,7 +7,9 @@
 
 #include "cli/fault_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/partitions.hpp"
 #include "cli/subcommand.hpp"
+#include "systemc/traffic_run.hpp"
 
 #include <string>
 
@@ -38,12 +40,15 @@ struct TrafficCommand {
   std::string trace_nodes;     // "0,1,5": the nodes the trace keeps
   std::string sweep;           // "0.1:1.0:0.1": a run per offered load
   long long sample_every = 0;  // cycles between utilisation samples (0: none)
+  PartitionsOption partitions;
+
+  sim::TrafficOptions options;  // all of the above, checked (by add_traffic's check)
 };
 
-// Adds `traffic` and its options to `app`, filling cl.traffic; its check only names the
-// command: the run checks the options (run_traffic_command).
+// Adds `traffic` and its options to `app`, filling cl.traffic; its check checks them all
+// and fills cl.traffic.options.
 Subcommand add_traffic(CLI::App& app, CommandLine& cl);
-// Checks the options, runs the traffic and reports it.
-int run_traffic_command(const TrafficCommand& c);
+// Runs the traffic and reports it (partition 0 of a partitioned run: `transport`).
+int run_traffic_command(const TrafficCommand& c, sim::Transport* transport = nullptr);
 
 }  // namespace collnet::cli

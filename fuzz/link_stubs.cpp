@@ -29,8 +29,6 @@ namespace {
 
 namespace collnet::sim {
 
-Engine parse_engine(const std::string&) { not_in_the_fuzz_build("sim::parse_engine"); }
-void TrafficOptions::validate() const { not_in_the_fuzz_build("sim::TrafficOptions::validate"); }
 workload::TrafficResult run_traffic(const TrafficOptions&) { not_in_the_fuzz_build("sim::run_traffic"); }
 
 }  // namespace collnet::sim
@@ -46,7 +44,10 @@ LinkSamples::LinkSamples(const fw::TorusLayout& layout, uint64_t) : layout_(layo
 void LinkSamples::take(sim::Machine&, uint64_t) { not_in_the_fuzz_build("cli::LinkSamples::take"); }
 double LinkSamples::peak() const { not_in_the_fuzz_build("cli::LinkSamples::peak"); }
 nlohmann::json LinkSamples::json() const { not_in_the_fuzz_build("cli::LinkSamples::json"); }
-int run_collective(const RunOptions&, std::ostream&, RunResult*) { not_in_the_fuzz_build("cli::run_collective"); }
+void LinkSamples::combine(sim::Machine&) { not_in_the_fuzz_build("cli::LinkSamples::combine"); }
+int run_collective(const RunOptions&, std::ostream&, RunResult*, sim::Transport*) {
+  not_in_the_fuzz_build("cli::run_collective");
+}
 int run_pingpong(const PingpongOptions&) { not_in_the_fuzz_build("cli::run_pingpong"); }
 CompareTable compare_algorithms(const CompareOptions&) { not_in_the_fuzz_build("cli::compare_algorithms"); }
 int run_mpi_program(const MpirunCommand&, const sim::MachineConfig&, const driver::P2pConfig&) {

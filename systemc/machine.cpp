@@ -295,6 +295,11 @@ void Machine::exchange(uint64_t from, unsigned n, Agreement* agreement) {
 Node::Activity Machine::activity() const {
   Node::Activity sum;
   for (const Node* node : local_nodes_) sum += node->activity();
+  if (transport()) {
+    std::vector<uint64_t> v{sum.tree_evaluated, sum.tree_skipped, sum.torus_evaluated, sum.torus_skipped};
+    transport_->allreduce(v, Transport::Op::Sum);
+    sum = {v[0], v[1], v[2], v[3]};
+  }
   return sum;
 }
 
@@ -329,8 +334,21 @@ void Machine::advance(uint64_t cycles) {
     advancing_ = true;
     fn_ = [](fw::TaskContext&) {};
   }
-  if (lockstep()) {
-    if (cycles > 0) sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));
+  // Carries the cut wires' words of the cycles just stepped to the other partitions.
+  auto exchange_timed = [this](uint64_t from, uint64_t n) {
+    if (peers_.empty()) return;  // one partition
+    const auto t = std::chrono::steady_clock::now();
+    exchange(from, static_cast<unsigned>(n), nullptr);
+    sync_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  if (lockstep()) {  // under the kernel, as run() steps: a partition a quantum at a time
+    const uint64_t piece = transport() ? config_.shortest_latency() : cycles;
+    for (uint64_t done = 0; done < cycles;) {
+      const uint64_t k = std::min(piece, cycles - done), from = cycle();
+      sc_core::sc_start(sc_core::sc_time(static_cast<double>(k), sc_core::SC_NS));
+      exchange_timed(from, k);
+      done += k;
+    }
     return;
   }
   // Temporal decoupling (SystemC TLM-2.0's loosely-timed quantum) with a quantum no longer
@@ -356,7 +374,7 @@ void Machine::advance(uint64_t cycles) {
     } else {
       step_range(0, n);
     }
-    exchange(from, static_cast<unsigned>(q), nullptr);
+    exchange_timed(from, q);
     done += q;
   }
 }
@@ -582,6 +600,17 @@ std::vector<std::pair<unsigned, unsigned>> Machine::torus_links_declared_down() 
     for (unsigned d = 0; d < 6; ++d)
       if (torus_out_[r][d] && nodes_[r]->link_counters(true, d).down) ends.emplace_back(r, d);
   }
+  if (!transport()) return ends;
+  std::vector<uint32_t> flat;  // node, direction, node, direction, ...
+  for (const auto& [r, d] : ends) flat.insert(flat.end(), {r, d});
+  Message mine;
+  mine.put(flat);
+  ends.clear();
+  for (const Transport::Bytes& part : transport_->allgather(mine.bytes())) {
+    const std::vector<uint32_t> theirs = Message(part).values<uint32_t>();
+    for (size_t i = 0; i + 1 < theirs.size(); i += 2) ends.emplace_back(theirs[i], theirs[i + 1]);
+  }
+  std::sort(ends.begin(), ends.end());  // by node and direction, as one process lists them
   return ends;
 }
 

@@ -125,16 +125,25 @@ class Machine : public fw::MachineModel {
   std::vector<LinkEnd> link_counters();
   // Torus link ends (rank, direction) whose link layer has declared the link down: read,
   // as a control system would, from the nodes that raise their error flag only.
+  // A partitioned machine's: every partition's (each partition must call it, at the same
+  // cycle).
   std::vector<std::pair<unsigned, unsigned>> torus_links_declared_down();
   // Marks node `rank`'s torus links in `links_down` (bit d: direction d) down in its
   // router from the next cycle on: the router no longer uses them and ignores their input.
-  void set_torus_links_down(unsigned rank, unsigned links_down) { nodes_.at(rank)->set_torus_links_down(links_down); }
+  // (Another partition's node: nothing here; its own partition marks them.)
+  void set_torus_links_down(unsigned rank, unsigned links_down) {
+    if (local(rank)) nodes_.at(rank)->set_torus_links_down(links_down);
+  }
   // Bits the wires' faults have flipped so far (MachineConfig::link_ber).
   uint64_t bits_flipped() const;
-  // Clock edges the nodes' sides were evaluated for and skipped as idle, summed.
+  // Clock edges the nodes' sides were evaluated for and skipped as idle, summed (over every
+  // partition: each partition must call it).
   Node::Activity activity() const;
   // Attaches an agent to node `rank`'s bus (instead of running tasks there).
-  void attach(unsigned rank, fw::EdgeAgent* agent) { nodes_.at(rank)->attach(agent); }
+  // (Another partition's node: nothing here; its own partition attaches its agent.)
+  void attach(unsigned rank, fw::EdgeAgent* agent) {
+    if (local(rank)) nodes_.at(rank)->attach(agent);
+  }
 
  private:
   void task_finished(unsigned id);

@@ -2,54 +2,48 @@
 #include "systemc/traffic_run.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
 #include "systemc/flat_engine.hpp"
 #include "systemc/machine.hpp"
+#include "systemc/transport.hpp"
 
 namespace collnet::sim {
 
-std::string to_string(Engine e) { return e == Engine::Flat ? "flat" : "systemc"; }
-
-Engine parse_engine(const std::string& text) {
-  if (text == "systemc") return Engine::SystemC;
-  if (text == "flat") return Engine::Flat;
-  throw std::invalid_argument("unknown engine '" + text + "': expected systemc or flat");
-}
-
-void TrafficOptions::validate() const {
-  machine.validate();
-  if (!(spec.rate > 0) || spec.rate > 1.0)
-    throw std::invalid_argument("offered rate " + std::to_string(spec.rate) +
-                                " must be more than 0 and at most 1 flit per node per cycle");
-  if (spec.chunks < 1 || spec.chunks > fw::regmap::kMaxChunks)
-    throw std::invalid_argument("packet size " + std::to_string(spec.chunks) + " must be 1..8 chunks");
-  if (window.cycles < 1) throw std::invalid_argument("the measurement needs at least one cycle");
-  if (idle_limit < 1) throw std::invalid_argument("the deadlock watchdog needs at least one cycle");
-  if (engine == Engine::Flat && machine.threads > 1)
-    throw std::invalid_argument("threads " + std::to_string(machine.threads) +
-                                " and the flat engine: the flat engine is one model, evaluated by one thread");
-  if (engine == Engine::Flat && (machine.link_ber > 0 || machine.any_cut()))
-    throw std::invalid_argument("link faults and the flat engine: bit errors and cuts are injected on the SystemC "
-                                "machine's wires; the flat engine's links are inside its one model");
-  if (engine == Engine::Flat && sample_every > 0)
-    throw std::invalid_argument("sampling and the flat engine: samples read the SystemC machine's links; "
-                                "use --engine systemc");
-  if (engine == Engine::Flat && !machine.trace_nodes.empty())
-    throw std::invalid_argument("trace nodes and the flat engine: the flat engine traces its one model whole");
-  if (engine == Engine::Flat && machine.lockstep)
-    throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
-                                "stepped a cycle at a time already");
-}
-
 namespace {
+
+// How the partitions of a machine pool their traffic books (workload::TrafficParts).
+workload::TrafficParts parts_of(Machine& machine) {
+  using Journal = workload::TrafficLedger::Journal;
+  Transport* t = machine.transport();
+  workload::TrafficParts parts;
+  parts.local = [&machine](unsigned rank) { return machine.local(rank); };
+  parts.pool = [t](Journal mine) {
+    Message m;
+    m.put(mine.created), m.put(mine.delivered), m.put(mine.last_move);
+    std::vector<Journal> all;
+    for (const Transport::Bytes& bytes : t->allgather(m.bytes())) {
+      Message theirs(bytes);
+      Journal& j = all.emplace_back();
+      j.created = theirs.values<workload::TrafficLedger::Created>();
+      j.delivered = theirs.values<workload::TrafficLedger::Delivered>();
+      j.last_move = theirs.get();
+    }
+    return all;
+  };
+  parts.sum = [t](std::vector<uint64_t>& values) { t->allreduce(values, Transport::Op::Sum); };
+  return parts;
+}
 
 workload::TrafficResult run_systemc(const TrafficOptions& o) {
   workload::TrafficSetup setup(fw::TorusLayout(o.machine.shape.dims()), o.machine.torus_faults(), o.spec, o.window);
-  Machine machine(o.machine);
-  for (unsigned r = 0; r < setup.nodes(); ++r) machine.attach(r, setup.agent(r));
+  Machine machine(o.machine, o.transport);
+  for (unsigned r = 0; r < setup.nodes(); ++r) machine.attach(r, setup.agent(r));  // this partition's
+  const std::optional<workload::TrafficParts> parts =
+      machine.transport() ? std::optional(parts_of(machine)) : std::nullopt;
   // The control system watches for torus links going down when some may (--link-down).
   workload::TrafficControl control;
   control.links_declared_down = [&] { return machine.torus_links_declared_down(); };
@@ -69,10 +63,10 @@ workload::TrafficResult run_systemc(const TrafficOptions& o) {
     if (o.on_step) o.on_step(ran);
   };
   workload::TrafficResult res = setup.run(o.idle_limit, o.drain_limit, step,
-                                         o.machine.any_torus_cut() ? &control : nullptr);
+                                         o.machine.any_torus_cut() ? &control : nullptr, parts ? &*parts : nullptr);
   res.threads = machine.threads();
   res.idle_skipped = machine.activity().skipped_share();
-  if (o.inspect) o.inspect(machine);
+  if (o.inspect) o.inspect(machine, res);
   machine.finish();
   if (!o.machine.trace_path.empty())  // the whole run, with the measurement's window marked
     machine.write_wave_view({{}, 0, 0, {{o.window.warmup, "warmup ends"}, {o.window.warmup + o.window.cycles, "measurement ends"}}});

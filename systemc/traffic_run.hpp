@@ -16,6 +16,7 @@ namespace collnet::sim {
 
 enum class Engine { SystemC, Flat };
 class Machine;
+class Transport;
 
 std::string to_string(Engine e);
 Engine parse_engine(const std::string& text);  // throws std::invalid_argument
@@ -27,9 +28,14 @@ struct TrafficOptions {
   uint64_t idle_limit = 10000;  // the deadlock watchdog
   uint64_t drain_limit = 0;     // cycles allowed for draining (0: 10 x (warmup + cycles) + 100000)
   Engine engine = Engine::SystemC;
-  // Called with the machine once the traffic has drained (SystemC engine only): for
-  // reading what the run left, such as the link counters.
-  std::function<void(Machine&)> inspect;
+  // A machine in MachineConfig::partitions > 1 partitions: this process's link to the
+  // others (cli/partitions.hpp). Each process runs its partition's nodes; the result is
+  // the whole machine's, the same in every partition. SystemC engine only.
+  Transport* transport = nullptr;
+  // Called with the machine and the result once the traffic has drained (SystemC engine
+  // only): for reading what the run left, such as the link counters (a partitioned
+  // machine's partitions all call it).
+  std::function<void(Machine&, const workload::TrafficResult&)> inspect;
   // Called with the cycle reached after every step of the run (a few hundred cycles): for
   // a progress line. It must not touch the machine.
   std::function<void(uint64_t)> on_step;

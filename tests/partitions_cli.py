@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""`collnet run --partitions P` gives what one process gives, cycle for cycle and bit for bit.
+"""`collnet run` and `collnet traffic` with --partitions P give what one process gives, cycle
+for cycle and bit for bit.
 
-Usage: tests/partitions_cli.py COLLNET
+Usage: tests/partitions_cli.py COLLNET [run|traffic]
 
 Every collective, with every algorithm `collnet algorithms` lists for it, runs on 4x4x2 in
 one process and in 2, 3 or 4 partitions in turn (2 cuts y; 3 cuts x unevenly, 8+4+4 nodes
@@ -11,6 +12,12 @@ rest of what a run can be asked for (bit errors, a link cut mid-run, nodes down,
 per node, a subset communicator, samples, idle-skip checking) in 1, 2, 3 and 4 partitions.
 Each pair must agree on the exit status, the report on standard output and the --json
 report, apart from host timing (wall_seconds) and the partitions' own report.
+
+`traffic`: synthetic torus traffic with bit errors and samples, a link going down mid-run
+(the recovery: sources paused, the network drained, packets sent again around it), nodes
+and links down from boot, a node cut off mid-run, threads within partitions, lockstep and
+idle-skip checking, in 1 and 2, 3 and 4 partitions; the same agreement, apart from the
+simulator's speed.
 """
 import json
 import os
@@ -18,14 +25,16 @@ import subprocess
 import sys
 import tempfile
 
-HOST_ONLY = {"wall_seconds", "partitions"}  # what may differ: the host's time, the cut
+# What may differ: the host's time and speed, the cut.
+HOST_ONLY = {"wall_seconds", "partitions", "sim_cycles_per_second", "node_cycles_per_second"}
+HOST_LINES = ("  partitions", "  simulator")
 
 
-def run(collnet, args, partitions, tmp):
+def run(collnet, command, args, partitions, tmp):
     path = os.path.join(tmp, "p%d.json" % partitions)
     if os.path.exists(path):
         os.remove(path)
-    cmd = [collnet, "run"] + args + ["--json", path]
+    cmd = [collnet, command] + args + ["--json", path]
     if partitions > 1:
         cmd += ["--partitions", str(partitions)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -33,7 +42,7 @@ def run(collnet, args, partitions, tmp):
     if report is not None:
         for key in HOST_ONLY:
             report.pop(key, None)
-    text = [line for line in p.stdout.splitlines() if not line.startswith("  partitions")]
+    text = [line for line in p.stdout.splitlines() if not line.startswith(HOST_LINES)]
     return p.returncode, text, report, p.stderr
 
 
@@ -58,8 +67,8 @@ def differences(a, b, where=""):
     return [] if a == b else ["%s: %r against %r" % (where, a, b)]
 
 
-def agree(collnet, args, counts, tmp, failures, expect_ok=True):
-    one = run(collnet, args, 1, tmp)
+def agree(collnet, args, counts, tmp, failures, expect_ok=True, command="run"):
+    one = run(collnet, command, args, 1, tmp)
     if one[2] is None:
         failures.append("%s: one process wrote no JSON: %s" % (" ".join(args), one[3]))
         return
@@ -67,7 +76,7 @@ def agree(collnet, args, counts, tmp, failures, expect_ok=True):
         failures.append("%s: one process failed (%d): %s" % (" ".join(args), one[0], one[3]))
         return
     for p in counts:
-        many = run(collnet, args, p, tmp)
+        many = run(collnet, command, args, p, tmp)
         what = "%s in %d partitions" % (" ".join(args), p)
         if many[2] is None:
             failures.append("%s: no JSON (status %d): %s" % (what, many[0], many[3]))
@@ -80,7 +89,8 @@ def agree(collnet, args, counts, tmp, failures, expect_ok=True):
         if bad:
             failures.append("%s differs from one process: %s" % (what, "; ".join(bad[:6])))
         else:
-            print("ok: %s: %s cycles, status %d" % (what, one[2].get("cycles"), one[0]))
+            cycles = one[2].get("cycles") if command == "run" else one[2].get("simulated_cycles")
+            print("ok: %s: %s cycles, status %d" % (what, cycles, one[0]))
 
 
 def algorithms(collnet):
@@ -95,49 +105,89 @@ def algorithms(collnet):
     return pairs
 
 
+def refused(collnet, command, cases, failures):
+    """Usage errors, before anything starts: status 2 and a message naming `want`."""
+    for args, want in cases:
+        p = subprocess.run([collnet, command] + args, capture_output=True, text=True, timeout=60)
+        if p.returncode != 2 or want not in p.stderr:
+            failures.append("%s: status %d, %r (want status 2 naming %s)" % (" ".join(args), p.returncode,
+                                                                              p.stderr.strip(), want))
+        else:
+            print("ok: refused: %s" % p.stderr.strip().splitlines()[0])
+
+
+def traffic(collnet, tmp, failures):
+    small = ["--torus", "4x4x2", "--cycles", "1500", "--warmup", "200"]
+    cases = [
+        # bit errors on every link, samples of the links, the link table
+        (small + ["--rate", "0.2", "--link-ber", "1e-4", "--sample-every", "250"], [2, 3, 4]),
+        # a link going down mid-run: paused, drained, sent again around it
+        (small + ["--rate", "0.15", "--link-down", "5:x+@700", "--seed", "3"], [2, 3, 4]),
+        # nodes and a link down from boot: routed around them (software routes)
+        (small + ["--rate", "0.1", "--down-nodes", "6,9", "--down-links", "3:y+", "--routing", "dor"], [2, 3, 4]),
+        # a node cut off mid-run (its every link): its packets abandoned
+        (["--torus", "4x2x1", "--cycles", "1200", "--warmup", "100", "--rate", "0.1", "--link-down",
+          "1:x+@400,1:x-@400,1:y+@400,1:y-@400"], [2, 3]),
+        # a hotspot, threads inside the partitions, idle skipping checked
+        (small + ["--pattern", "hotspot", "--hotspot", "17", "--rate", "0.1", "--threads", "2",
+                  "--idle-skip", "check"], [2, 4]),
+        # every node under the kernel a cycle at a time
+        (["--torus", "4x2x2", "--cycles", "600", "--warmup", "100", "--rate", "0.2", "--lockstep"], [2, 3]),
+    ]
+    for args, counts in cases:
+        agree(collnet, args, counts, tmp, failures, command="traffic")
+    refused(collnet, "traffic", [
+        (["--torus", "2x2x1", "--partitions", "5"], "--partitions"),
+        (["--torus", "4x4x2", "--partitions", "2", "--engine", "flat"], "flat engine"),
+        (["--torus", "4x4x2", "--partitions", "2", "--sweep", "0.1:0.2:0.1"], "--sweep"),
+        (["--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")], "trace"),
+    ], failures)
+
+
 def main():
     collnet = sys.argv[1]
+    command = sys.argv[2] if len(sys.argv) > 2 else "run"
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        pairs = algorithms(collnet)
-        if len(pairs) < 30:
-            failures.append("collnet algorithms listed only %d pairs" % len(pairs))
-        pairs += [(c, "auto") for c in ("alltoallv", "scatterv", "gatherv", "reduce_scatter", "reduce_scatter_block")]
-        for i, (coll, algorithm) in enumerate(pairs):
-            args = [coll, "--torus", "4x4x2", "--algorithm", algorithm, "--count", "24", "--seed", str(i + 1)]
-            agree(collnet, args, [2 + i % 3], tmp, failures)
-        cases = [
-            # bit errors on every link, two tasks per node, samples of the links
-            (["allreduce", "--torus", "4x4x4", "--algorithm", "torus-ring", "--link-ber", "2e-4", "--tasks", "2",
-              "--sample-every", "300", "--count", "200"], True),
-            # a link cut mid-run: the run fails, the same way
-            (["alltoall", "--torus", "4x4x2", "--link-down", "5:x+@300", "--count", "32"], False),
-            # nodes down from boot: packets forwarded around them, tasks serving until all are done
-            (["alltoall", "--torus", "4x4x2", "--down-nodes", "6,9", "--count", "16"], True),
-            (["allreduce", "--torus", "4x4x2", "--down-nodes", "3", "--type", "f64", "--count", "100"], True),
-            # a subset communicator, checked arguments, idle skipping checked
-            (["reduce", "--torus", "4x4x2", "--ranks", "random:11", "--root", "3", "--check-args",
-              "--idle-skip", "check", "--algorithm", "torus-binomial"], True),
-            (["barrier", "--torus", "4x4x2", "--seed", "5"], True),
-        ]
-        for args, ok in cases:
-            agree(collnet, args, [2, 3, 4], tmp, failures, ok)
-        # Usage errors, before anything starts.
-        for args, want in [
-            (["allreduce", "--torus", "2x2x1", "--partitions", "5"], "--partitions"),
-            (["allreduce", "--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")],
-             "--trace"),
-            (["pingpong", "--ranks", "0,5", "--partitions", "2"], "--partitions"),
-        ]:
-            p = subprocess.run([collnet, "run"] + args, capture_output=True, text=True, timeout=60)
-            if p.returncode != 2 or want not in p.stderr:
-                failures.append("%s: status %d, %r (want status 2 naming %s)" % (" ".join(args), p.returncode,
-                                                                                  p.stderr.strip(), want))
-            else:
-                print("ok: refused: %s" % p.stderr.strip().splitlines()[0])
+        if command == "traffic":
+            traffic(collnet, tmp, failures)
+        else:
+            collectives(collnet, tmp, failures)
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
+
+
+def collectives(collnet, tmp, failures):
+    pairs = algorithms(collnet)
+    if len(pairs) < 30:
+        failures.append("collnet algorithms listed only %d pairs" % len(pairs))
+    pairs += [(c, "auto") for c in ("alltoallv", "scatterv", "gatherv", "reduce_scatter", "reduce_scatter_block")]
+    for i, (coll, algorithm) in enumerate(pairs):
+        args = [coll, "--torus", "4x4x2", "--algorithm", algorithm, "--count", "24", "--seed", str(i + 1)]
+        agree(collnet, args, [2 + i % 3], tmp, failures)
+    cases = [
+        # bit errors on every link, two tasks per node, samples of the links
+        (["allreduce", "--torus", "4x4x4", "--algorithm", "torus-ring", "--link-ber", "2e-4", "--tasks", "2",
+          "--sample-every", "300", "--count", "200"], True),
+        # a link cut mid-run: the run fails, the same way
+        (["alltoall", "--torus", "4x4x2", "--link-down", "5:x+@300", "--count", "32"], False),
+        # nodes down from boot: packets forwarded around them, tasks serving until all are done
+        (["alltoall", "--torus", "4x4x2", "--down-nodes", "6,9", "--count", "16"], True),
+        (["allreduce", "--torus", "4x4x2", "--down-nodes", "3", "--type", "f64", "--count", "100"], True),
+        # a subset communicator, checked arguments, idle skipping checked
+        (["reduce", "--torus", "4x4x2", "--ranks", "random:11", "--root", "3", "--check-args",
+          "--idle-skip", "check", "--algorithm", "torus-binomial"], True),
+        (["barrier", "--torus", "4x4x2", "--seed", "5"], True),
+    ]
+    for args, ok in cases:
+        agree(collnet, args, [2, 3, 4], tmp, failures, ok)
+    refused(collnet, "run", [
+        (["allreduce", "--torus", "2x2x1", "--partitions", "5"], "--partitions"),
+        (["allreduce", "--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")],
+         "--trace"),
+        (["pingpong", "--ranks", "0,5", "--partitions", "2"], "--partitions"),
+    ], failures)
 
 
 if __name__ == "__main__":

@@ -40,9 +40,9 @@ class TrafficLedger {
   // source).
   void created(unsigned src, uint64_t seq, unsigned dst, uint64_t cycle, unsigned flits) {
     std::lock_guard<std::mutex> lock(mutex_);
-    ++created_;
-    if (window_.measured(cycle)) offered_flits_ += flits;
-    outstanding_[src].emplace(seq, Outstanding{seq, dst, cycle});
+    const Created c{seq, cycle, src, dst, flits};
+    if (journaling_) journal_.created.push_back(c);
+    else apply(c);
   }
   // A packet arrived. `intact`: header and payload were as sent, so `src` and `seq` name
   // it; a damaged packet names nothing for sure (its words may be anything) and is only
@@ -51,24 +51,9 @@ class TrafficLedger {
   void delivered(unsigned src, uint64_t seq, uint64_t created_cycle, uint64_t cycle, unsigned flits, unsigned hops,
                  bool intact) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!intact || src >= delivered_.size()) {
-      ++damaged_;
-      return;
-    }
-    std::vector<bool>& seen = delivered_[src];
-    if (seq >= seen.size()) seen.resize(seq + 1 + seen.size() / 2, false);
-    if (seen[seq]) {
-      ++duplicated_;
-      return;
-    }
-    seen[seq] = true;
-    ++delivered_count_;
-    if (outstanding_[src].erase(seq) == 0) --abandoned_;  // abandoned with a node, yet it arrived
-    if (window_.measured(cycle)) accepted_flits_ += flits;
-    if (window_.measured(created_cycle)) {
-      latencies_.push_back(static_cast<uint32_t>(cycle - created_cycle));
-      measured_hops_ += hops;
-    }
+    const Delivered d{seq, created_cycle, cycle, src, flits, hops, intact ? 1u : 0u};
+    if (journaling_) journal_.delivered.push_back(d);
+    else apply(d);
   }
   // Node `rank` moved a packet in `cycle` (each node reports its own cycles in order).
   void moved(unsigned rank, uint64_t cycle) { last_move_[rank] = cycle; }
@@ -109,11 +94,75 @@ class TrafficLedger {
   }
   uint64_t offered_flits() const { return offered_flits_; }
   uint64_t accepted_flits() const { return accepted_flits_; }
-  uint64_t last_move() const { return *std::max_element(last_move_.begin(), last_move_.end()); }
+  uint64_t last_move() const {
+    return std::max(merged_last_move_, *std::max_element(last_move_.begin(), last_move_.end()));
+  }
   uint64_t measured_hops() const { return measured_hops_; }  // minimal hops of the latency samples
   std::vector<uint32_t>& latencies() { return latencies_; }
 
+  // A machine simulated in parts (sim::Machine's partitions, one process each) keeps one
+  // ledger per part, each hearing from its own nodes' agents only. After journal(), a
+  // part's ledger holds back what its agents report; take_journal() hands that over, and
+  // merge() applies every part's journal (in part order: every creation before any
+  // delivery, as a packet is created before it arrives), so that after each merge every
+  // part's books are the whole machine's, the same as one ledger's at the same cycle.
+  struct Created {
+    uint64_t seq, cycle;
+    uint32_t src, dst, flits;
+  };
+  struct Delivered {
+    uint64_t seq, created, cycle;
+    uint32_t src, flits, hops, intact;
+  };
+  struct Journal {
+    std::vector<Created> created;
+    std::vector<Delivered> delivered;
+    uint64_t last_move = 0;  // the latest cycle a node of the part moved a packet in
+  };
+  void journal() { journaling_ = true; }
+  Journal take_journal() {
+    Journal j = std::move(journal_);
+    journal_ = Journal{};
+    j.last_move = last_move();
+    return j;
+  }
+  void merge(const std::vector<Journal>& parts) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Journal& j : parts)
+      for (const Created& c : j.created) apply(c);
+    for (const Journal& j : parts)
+      for (const Delivered& d : j.delivered) apply(d);
+    for (const Journal& j : parts) merged_last_move_ = std::max(merged_last_move_, j.last_move);
+  }
+
  private:
+  void apply(const Created& c) {
+    ++created_;
+    if (window_.measured(c.cycle)) offered_flits_ += c.flits;
+    outstanding_[c.src].emplace(c.seq, Outstanding{c.seq, c.dst, c.cycle});
+  }
+  // A damaged packet (not intact) names nothing for sure (its words may be anything).
+  void apply(const Delivered& d) {
+    if (!d.intact || d.src >= delivered_.size()) {
+      ++damaged_;
+      return;
+    }
+    std::vector<bool>& seen = delivered_[d.src];
+    if (d.seq >= seen.size()) seen.resize(d.seq + 1 + seen.size() / 2, false);
+    if (seen[d.seq]) {
+      ++duplicated_;
+      return;
+    }
+    seen[d.seq] = true;
+    ++delivered_count_;
+    if (outstanding_[d.src].erase(d.seq) == 0) --abandoned_;  // abandoned with a node, yet it arrived
+    if (window_.measured(d.cycle)) accepted_flits_ += d.flits;
+    if (window_.measured(d.created)) {
+      latencies_.push_back(static_cast<uint32_t>(d.cycle - d.created));
+      measured_hops_ += d.hops;
+    }
+  }
+
   TrafficWindow window_;
   std::vector<std::vector<bool>> delivered_;  // per source, by sequence number
   std::vector<std::unordered_map<uint64_t, Outstanding>> outstanding_;  // per source, by sequence number
@@ -121,7 +170,10 @@ class TrafficLedger {
   uint64_t offered_flits_ = 0, accepted_flits_ = 0, measured_hops_ = 0;
   std::vector<uint32_t> latencies_;  // packets created in the window: creation to last chunk read
   std::vector<uint64_t> last_move_;  // per node: written only by that node's agent
-  std::mutex mutex_;                 // guards everything above last_move_
+  uint64_t merged_last_move_ = 0;    // the latest of every part's, at the last merge
+  bool journaling_ = false;
+  Journal journal_;                  // held back since the last take_journal()
+  std::mutex mutex_;                 // guards everything above last_move_, and journal_
 };
 
 }  // namespace collnet::workload

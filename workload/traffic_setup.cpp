@@ -59,7 +59,7 @@ bool TrafficSetup::cut_off(unsigned rank) const {
 }
 
 void TrafficSetup::recover(const TrafficControl& control, const std::function<void(uint64_t)>& step,
-                           uint64_t& now) {
+                           uint64_t& now, const TrafficParts* parts) {
   // Drained: no packet read or written anywhere for this long, longer than any packet
   // takes to cross the torus once nothing new enters it.
   uint64_t diameter = 0;
@@ -81,19 +81,31 @@ void TrafficSetup::recover(const TrafficControl& control, const std::function<vo
     }
   recovery_.abandoned += ledger_.abandon(faults_.node_down);
   routes_ = fw::routes_around(layout_, faults_);
+  // Only a node's own part knows which of its packets were still waiting in its queue.
+  std::vector<uint64_t> counts{0, 0};  // requeued, resent
   for (unsigned r = 0; r < agents_.size(); ++r) {
-    if (faults_.node_down[r]) continue;
+    if (faults_.node_down[r] || (parts && !parts->local(r))) continue;
     const std::vector<TrafficLedger::Outstanding> resend = ledger_.outstanding(r);
     const size_t waiting = agents_[r]->restart(&routes_[r], resend);
-    recovery_.requeued += waiting;
-    recovery_.resent += resend.size() - waiting;
+    counts[0] += waiting;
+    counts[1] += resend.size() - waiting;
   }
+  if (parts) parts->sum(counts);
+  recovery_.requeued += counts[0];
+  recovery_.resent += counts[1];
   ++recovery_.recoveries;
   recovery_.cycles += now - start;
 }
 
-TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
-                                const TrafficControl* control) {
+TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit,
+                                const std::function<void(uint64_t)>& advance, const TrafficControl* control,
+                                const TrafficParts* parts) {
+  if (parts) ledger_.journal();
+  // A step: the machine advances, then (in parts) the parts pool their books.
+  const std::function<void(uint64_t)> step = [&](uint64_t n) {
+    advance(n);
+    if (parts) ledger_.merge(parts->pool(ledger_.take_journal()));
+  };
   const TrafficWindow& w = ledger_.window();
   const uint64_t end_measure = w.warmup + w.cycles;
   const uint64_t drain_cycles = drain_limit ? drain_limit : 10 * end_measure + 100000;
@@ -102,7 +114,7 @@ TrafficResult TrafficSetup::run(uint64_t idle_limit, uint64_t drain_limit, const
   const auto t0 = std::chrono::steady_clock::now();
   auto stuck = [&] { return ledger_.in_flight() > 0 && now - ledger_.last_move() >= idle_limit; };
   auto check_links = [&] {
-    if (control && mark_new_links_down(*control)) recover(*control, step, now);
+    if (control && mark_new_links_down(*control)) recover(*control, step, now, parts);
   };
   while (now < end_measure && !deadlock) {
     const uint64_t n = std::min(kStep, end_measure - now);

@@ -60,6 +60,20 @@ struct TrafficControl {
   std::function<void(unsigned rank, unsigned links_down)> mark_links_down;
 };
 
+// A machine simulated in parts, one process each (sim::Machine's partitions): which nodes
+// this part runs, and how the parts pool what they saw. Every part runs the same
+// TrafficSetup::run, step for step; its ledger hears from this part's agents only, and
+// after every step the parts pool their ledgers' journals, so that what the run decides
+// (the watchdog, the drain, the recoveries) it decides alike everywhere, on the whole
+// machine's books.
+struct TrafficParts {
+  std::function<bool(unsigned rank)> local;
+  // Every part's journal, in part order (this part's `mine` among them).
+  std::function<std::vector<TrafficLedger::Journal>(TrafficLedger::Journal mine)> pool;
+  // `values`, element by element, summed over the parts (in place).
+  std::function<void(std::vector<uint64_t>& values)> sum;
+};
+
 // A packet cut short by a link going down is completed with zero flits by the router at
 // the link's receiving end (tr_link_rx): at most one per virtual channel at each end.
 constexpr unsigned kDamagedPerLinkDown = 2 * fw::regmap::kTrNumVcs;
@@ -88,8 +102,10 @@ class TrafficSetup {
   // everything down so far (fw::routes_around; a torus cut in two throws
   // std::runtime_error). A node cut off from all its neighbours is down from then on
   // (TrafficRecovery).
+  // With `parts`, this is one part of a machine simulated in parts (TrafficParts); the
+  // result is the whole machine's, the same in every part.
   TrafficResult run(uint64_t idle_limit, uint64_t drain_limit, const std::function<void(uint64_t)>& step,
-                    const TrafficControl* control = nullptr);
+                    const TrafficControl* control = nullptr, const TrafficParts* parts = nullptr);
 
  private:
   TrafficResult summarize(uint64_t cycles, double wall, bool deadlock, bool timeout);
@@ -98,7 +114,8 @@ class TrafficSetup {
   // Whether every torus link of `rank` is down.
   bool cut_off(unsigned rank) const;
   // The recovery after links went down (see run()), counted in recovery_.
-  void recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now);
+  void recover(const TrafficControl& control, const std::function<void(uint64_t)>& step, uint64_t& now,
+               const TrafficParts* parts);
   // Damaged packets that a link going down explains.
   uint64_t damage_allowed() const { return uint64_t{kDamagedPerLinkDown} * recovery_.links_gone_down; }
 
