@@ -58,7 +58,7 @@ int run_command_line(const CommandLine& cl, sim::Transport* transport) {
     case CommandLine::Command::Traffic:
       return run_traffic_command(cl.traffic, transport);
     case CommandLine::Command::Mpirun:
-      return run_mpirun_command(cl.mpirun);
+      return run_mpirun_command(cl.mpirun, transport);
   }
   return usage_error("no command to run");
 }

@@ -35,6 +35,7 @@ struct CommandLine {
   unsigned partitions() const {
     return command == Command::Run       ? run.machine.partitions
            : command == Command::Traffic ? traffic.options.machine.partitions
+           : command == Command::Mpirun  ? mpirun.partition_count
                                          : 1;
   }
 };

@@ -23,6 +23,7 @@
 #include "cli/json_file.hpp"
 #include "cli/link_report.hpp"
 #include "cli/machine_file.hpp"
+#include "cli/partitions.hpp"
 #include "cli/usage_error.hpp"
 #include "driver/job.hpp"
 #include "firmware/down_nodes.hpp"
@@ -76,12 +77,91 @@ void install_crash_report(std::vector<char>& alt) {
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
-// How the run ended, and what the report says of the links.
+// How the run ended, and what the report says of the links and the partitions.
 struct Ending {
   int code = 0;         // the exit status
   std::string message;  // why the run ended early (empty: it did not)
   std::optional<LinkReport> links;
+  std::optional<PartitionsReport> partitions;
 };
+
+// How the partitions' runtimes pool what the deadlock check needs (mpi::Runtime::Options::parts).
+mpi::Runtime::Options::Parts parts_of(sim::Machine& m) {
+  sim::Transport* t = m.transport();
+  const unsigned tasks = m.tasks_per_node();
+  const fw::DownNodes down = m.config().down();
+  mpi::Runtime::Options::Parts parts;
+  parts.local = [&m, tasks, down](unsigned rank) { return m.local(down.task_of_world(rank, tasks) / tasks); };
+  parts.sum = [t](std::vector<uint64_t>& values) { t->allreduce(values, sim::Transport::Op::Sum); };
+  parts.gather_text = [t](const std::string& mine) {
+    sim::Message m;
+    m.put(mine);
+    std::vector<std::string> all;
+    for (const sim::Transport::Bytes& b : t->allgather(m.bytes())) all.push_back(sim::Message(b).text());
+    return all;
+  };
+  return parts;
+}
+
+// A partitioned run's ranks ran where their nodes are: partition 0 receives every rank's
+// statistics and exit status, the mappings the ranks noted, and the ending a partition
+// saw (an MPI_Abort is seen by its rank's partition; a deadlock, alike by all).
+void gather_ranks(const sim::Machine& m, mpi::Runtime& runtime) {
+  sim::Transport* t = m.transport();
+  if (!t) return;
+  sim::Message mine;
+  const mpi::Runtime::Ending e = runtime.ending();
+  mine.put(uint64_t{e.aborted}), mine.put(uint64_t{e.deadlocked});
+  mine.put(static_cast<uint64_t>(static_cast<int64_t>(e.abort_code))), mine.put(e.message);
+  mine.put(e.cycle), mine.put(e.rank);
+  mine.put(runtime.mappings().size());
+  for (const auto& [what, times] : runtime.mappings()) mine.put(what), mine.put(times);
+  for (unsigned r = 0; r < runtime.size(); ++r) {
+    if (!runtime.local(r)) continue;
+    const mpi::Rank& k = runtime.rank(r);
+    mine.put(r);
+    for (uint64_t v : {k.mpi_cycles, k.compute_cycles, k.bytes_sent, k.bytes_received}) mine.put(v);
+    mine.put(static_cast<uint64_t>(static_cast<int64_t>(k.exit_code))), mine.put(uint64_t{k.done});
+    mine.put(k.calls.size());
+    for (const auto& [name, n] : k.calls) mine.put(name), mine.put(n);
+  }
+  const std::vector<sim::Transport::Bytes> parts = t->gather(mine.bytes());
+  // The first abort in the machine's time ends the run: the earliest, the lowest rank of
+  // those in one cycle (a deadlock every partition saw alike).
+  auto first = [](const mpi::Runtime::Ending& a, const mpi::Runtime::Ending& b) {
+    if (a.aborted != b.aborted) return a.aborted;
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.rank < b.rank;
+  };
+  mpi::Runtime::Ending ending = runtime.ending();
+  for (unsigned p = 1; p < parts.size(); ++p) {
+    sim::Message theirs(parts[p]);
+    mpi::Runtime::Ending e;
+    e.aborted = theirs.get(), e.deadlocked = theirs.get();
+    e.abort_code = static_cast<int>(static_cast<int64_t>(theirs.get()));
+    e.message = theirs.text();
+    e.cycle = theirs.get(), e.rank = static_cast<unsigned>(theirs.get());
+    if ((e.aborted || e.deadlocked) && (!(ending.aborted || ending.deadlocked) || first(e, ending))) ending = e;
+    for (uint64_t n = theirs.get(); n > 0; --n) {
+      std::string what = theirs.text();
+      runtime.note_mapping(what, static_cast<unsigned>(theirs.get()));
+    }
+    while (theirs.left()) {
+      const uint64_t r = theirs.get();
+      if (r >= runtime.size())
+        throw std::runtime_error("partitions: partition " + std::to_string(p) + " sent rank " + std::to_string(r));
+      mpi::Rank& k = runtime.rank(static_cast<unsigned>(r));
+      for (uint64_t* v : {&k.mpi_cycles, &k.compute_cycles, &k.bytes_sent, &k.bytes_received}) *v = theirs.get();
+      k.exit_code = static_cast<int>(static_cast<int64_t>(theirs.get()));
+      k.done = theirs.get() != 0;
+      k.calls.clear();
+      for (uint64_t n = theirs.get(); n > 0; --n) {
+        std::string name = theirs.text();
+        k.calls[name] = theirs.get();
+      }
+    }
+  }
+  runtime.adopt_ending(ending);
+}
 
 // The report: on stderr, so that the program's own output stays as it wrote it.
 std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config, mpi::Runtime& runtime,
@@ -132,6 +212,7 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
   s << "\n";
   for (const auto& [what, times] : runtime.mappings()) s << "  mapping: " << what << " (" << times << "x)\n";
   if (end.links && (end.links->bits_flipped || !end.links->down.empty())) s << "  " << end.links->text() << "\n";
+  if (end.partitions) s << end.partitions->text() << "\n";
   // MPI has no fault tolerance: a rank cut off from the others waits until the deadlock
   // report, which should say what cut it.
   if (config.any_cut()) s << "  faults: " << describe_cuts(config) << "\n";
@@ -181,12 +262,14 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
   nlohmann::json maps = nlohmann::json::array();
   for (const auto& [what, times] : runtime.mappings()) maps.push_back({{"mapping", what}, {"times", times}});
   j["mappings"] = maps;
+  if (end.partitions) j["partitions"] = end.partitions->json();
   return j;
 }
 
 }  // namespace
 
-int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, const driver::P2pConfig& p2p) {
+int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, const driver::P2pConfig& p2p,
+                    sim::Transport* transport) {
   std::unique_ptr<mpi::ProgramCopies> copies;
   try {
     copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks));
@@ -198,7 +281,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   std::unique_ptr<sim::Machine> machine;
   try {
     config.validate();
-    machine = std::make_unique<sim::Machine>(config);
+    machine = std::make_unique<sim::Machine>(config, transport);
   } catch (const std::exception& e) {
     return mpirun_usage(e.what());
   }
@@ -207,9 +290,15 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   o.compute_scale = c.compute_scale == "auto"
                         ? mpi::auto_compute_scale(config.clock_mhz, config.instructions_per_cycle)
                         : std::stod(c.compute_scale);
+  if (sim::Transport* t = machine->transport()) {  // partition 0's measure of the host, in every partition
+    sim::Message m;
+    m.put(std::vector<double>{o.compute_scale});
+    o.compute_scale = sim::Message(t->broadcast(m.bytes())).values<double>().at(0);
+  }
   o.tag_output = c.tag_output;
   o.deadlock_cycles = static_cast<uint64_t>(c.deadlock_cycles);
   o.stop = [&machine] { machine->stop(); };
+  if (machine->transport()) o.parts = parts_of(*machine);
   mpi::Runtime runtime(static_cast<unsigned>(c.ranks), o);
   machine->watch(std::max<uint64_t>(o.deadlock_cycles / 2, 1),
                  [&] { runtime.check_deadlock(machine->cycle(), traffic(*machine)); });
@@ -227,6 +316,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   std::cout.flush();
   fflush(stdout);
 
+  gather_ranks(*machine, runtime);
   Ending end;
   end.code = runtime.exit_code();
   if (runtime.aborted() || runtime.deadlocked()) {
@@ -236,8 +326,18 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
     if (end.code == 0) end.code = 1;
   }
   if (LinkReport::wanted(config, !c.json_path.empty())) end.links = LinkReport::of(*machine);
-  std::cerr << report_text(c, config, runtime, report, end);
-  if (!c.json_path.empty() && !write_json_file(c.json_path, report_json(c, config, runtime, report, end))) return 1;
+  end.partitions = PartitionsReport::of(*machine, report.wall_seconds);
+  sim::Transport* t = machine->transport();
+  if (!t || t->rank() == 0) {
+    std::cerr << report_text(c, config, runtime, report, end);
+    if (!c.json_path.empty() && !write_json_file(c.json_path, report_json(c, config, runtime, report, end)))
+      end.code = 1;
+  }
+  if (t) {  // every partition exits with partition 0's status
+    sim::Message m;
+    m.put(static_cast<uint64_t>(end.code));
+    end.code = static_cast<int>(sim::Message(t->broadcast(m.bytes())).get());
+  }
   return end.code;
 }
 

@@ -61,12 +61,15 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
                 "point-to-point: bytes of unexpected eager data a node holds");
   add_machine_options(m, c.machine);
   add_fault_options(m, c.faults);
+  add_partitions_option(m, c.partitions);
   m->add_option("command", c.command, "the program and its arguments, after --")->required();
   return {m, [&cl]() -> std::optional<int> {
             cl.command = CommandLine::Command::Mpirun;
             sim::MachineConfig config;
             driver::P2pConfig p2p;
-            return check_mpirun_command(cl.mpirun, config, p2p);
+            if (const std::optional<int> bad = check_mpirun_command(cl.mpirun, config, p2p)) return bad;
+            cl.mpirun.partition_count = config.partitions;
+            return std::nullopt;
           }};
 }
 
@@ -135,14 +138,18 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   }
   if (c.eager_limit >= 0) p2p.eager_limit = static_cast<size_t>(c.eager_limit);
   if (c.unexpected_limit >= 0) p2p.unexpected_limit = static_cast<size_t>(c.unexpected_limit);
+  if (const std::string bad = apply_partitions(c.partitions, config); !bad.empty()) return mpirun_usage(bad);
+  if (config.partitions > 1 && !config.trace_path.empty())
+    return mpirun_usage("--trace: a run in " + std::to_string(config.partitions) +
+                        " partitions writes no waveform; trace it in one");
   return std::nullopt;
 }
 
-int run_mpirun_command(const MpirunCommand& c) {
+int run_mpirun_command(const MpirunCommand& c, sim::Transport* transport) {
   sim::MachineConfig config;
   driver::P2pConfig p2p;
   if (const std::optional<int> bad = check_mpirun_command(c, config, p2p)) return *bad;
-  return run_mpi_program(c, config, p2p);
+  return run_mpi_program(c, config, p2p, transport);
 }
 
 }  // namespace collnet::cli

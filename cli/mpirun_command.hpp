@@ -13,6 +13,7 @@
 
 #include "cli/fault_options.hpp"
 #include "cli/machine_options.hpp"
+#include "cli/partitions.hpp"
 #include "cli/subcommand.hpp"
 
 namespace collnet::sim {
@@ -40,7 +41,9 @@ struct MpirunCommand {
   long long unexpected_limit = -1;
   MachineOptions machine;            // --machine and the timing options (the shape is -n's and --torus's)
   FaultOptions faults;               // --link-ber, --link-down, --node-down, --fault-seed
+  PartitionsOption partitions;       // --partitions
   std::vector<std::string> command;  // the program and its arguments
+  unsigned partition_count = 1;      // the partitions the check settled on
 };
 
 // Adds `mpirun` and its options to `app`, filling cl.mpirun; its check is
@@ -52,7 +55,8 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl);
 std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConfig& config, driver::P2pConfig& p2p);
 // "collnet: error: mpirun: MSG" and where the usage is; returns 2.
 int mpirun_usage(const std::string& msg);
-// Checks the options, loads the program once per rank and runs it.
-int run_mpirun_command(const MpirunCommand& c);
+// Checks the options, loads the program once per rank and runs it (the ranks of this
+// partition's nodes, in a partitioned run: `transport`).
+int run_mpirun_command(const MpirunCommand& c, sim::Transport* transport = nullptr);
 
 }  // namespace collnet::cli

@@ -50,7 +50,7 @@ int run_collective(const RunOptions&, std::ostream&, RunResult*, sim::Transport*
 }
 int run_pingpong(const PingpongOptions&) { not_in_the_fuzz_build("cli::run_pingpong"); }
 CompareTable compare_algorithms(const CompareOptions&) { not_in_the_fuzz_build("cli::compare_algorithms"); }
-int run_mpi_program(const MpirunCommand&, const sim::MachineConfig&, const driver::P2pConfig&) {
+int run_mpi_program(const MpirunCommand&, const sim::MachineConfig&, const driver::P2pConfig&, sim::Transport*) {
   not_in_the_fuzz_build("cli::run_mpi_program");
 }
 

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -378,11 +379,19 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
 }
 
 void Runtime::abort_run(Rank& r, int code, const std::string& message) {
-  if (!aborted_ && !deadlocked_) {
+  // Ranks may abort after this one until the run stops (at the end of the quantum): the
+  // run reports the first in the machine's time, the earliest cycle and of those the
+  // lowest rank, whatever order the host ran them in (and however the machine is cut into
+  // processes).
+  const uint64_t cycle = r.task().cycle();
+  const bool first = !aborted_ && !deadlocked_;
+  if (first || (aborted_ && (cycle < abort_cycle_ || (cycle == abort_cycle_ && r.world_rank() < abort_rank_)))) {
     aborted_ = true;
     abort_code_ = code == 0 ? 1 : code;
     end_message_ = message;
-    if (options_.stop) options_.stop();
+    abort_cycle_ = cycle;
+    abort_rank_ = r.world_rank();
+    if (first && options_.stop) options_.stop();
   }
   r.done = true;
   throw RankExit(code, true);
@@ -396,36 +405,61 @@ int Runtime::exit_code() const {
   return 0;
 }
 
+void Runtime::adopt_ending(const Ending& e) {
+  aborted_ = e.aborted;
+  deadlocked_ = e.deadlocked;
+  abort_code_ = e.abort_code;
+  end_message_ = e.message;
+  abort_cycle_ = e.cycle;
+  abort_rank_ = e.rank;
+}
+
 void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
-  if (aborted_ || deadlocked_) return;
-  unsigned waiting = 0, running = 0;
+  // In partitions every partition's runtime checks at the same cycle and pools its counts
+  // first, whatever it has seen, so that all decide alike.
+  std::vector<uint64_t> count{aborted_ || deadlocked_ ? 1u : 0u, 0, 0, calls_left_, traffic};  // ended, waiting, running
   for (const auto& r : ranks_) {
-    if (r->done) continue;
-    ++running;
-    if (r->in_call) ++waiting;
+    if (r->done || !local(r->world_rank())) continue;
+    ++count[2];
+    if (r->in_call) ++count[1];
   }
-  const bool moved = traffic != last_traffic_ || calls_left_ != last_calls_left_;
+  if (options_.parts) options_.parts->sum(count);
+  if (count[0]) return;
+  const uint64_t waiting = count[1], running = count[2], calls_left = count[3];
+  traffic = count[4];
+  const bool moved = traffic != last_traffic_ || calls_left != last_calls_left_;
   last_traffic_ = traffic;
-  last_calls_left_ = calls_left_;
+  last_calls_left_ = calls_left;
   if (running == 0 || waiting < running || moved) {
     quiet_since_ = cycle;
     return;
   }
   if (cycle - quiet_since_ < options_.deadlock_cycles) return;
   deadlocked_ = true;
+  // The unfinished ranks, by rank (each partition lists its own, one per line).
+  std::ostringstream mine;
+  for (const auto& r : ranks_) {
+    if (r->done || !local(r->world_rank())) continue;
+    mine << r->world_rank() << " in " << r->in_call;
+    if (!r->call_detail.empty()) mine << "(" << r->call_detail << ")";
+    mine << " since cycle " << r->call_cycle << "\n";
+  }
+  std::vector<std::pair<unsigned long, std::string>> lines;
+  for (const std::string& part : options_.parts ? options_.parts->gather_text(mine.str())
+                                                : std::vector<std::string>{mine.str()}) {
+    std::istringstream in(part);
+    for (std::string line; std::getline(in, line);) lines.emplace_back(std::stoul(line), line);
+  }
+  std::sort(lines.begin(), lines.end());
   std::ostringstream s;
   s << "deadlock: at cycle " << cycle << " every unfinished rank has waited in an MPI call for " << cycle - quiet_since_
     << "+ cycles with no packet moving:";
-  unsigned listed = 0;
-  for (const auto& r : ranks_) {
-    if (r->done) continue;
-    if (listed++ == 64) {
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (k == 64) {
       s << "\n  ...";
       break;
     }
-    s << "\n  rank " << r->world_rank() << " in " << r->in_call;
-    if (!r->call_detail.empty()) s << "(" << r->call_detail << ")";
-    s << " since cycle " << r->call_cycle;
+    s << "\n  rank " << lines[k].second;
   }
   end_message_ = s.str();
   if (options_.stop) options_.stop();

@@ -226,6 +226,16 @@ class Runtime {
     bool tag_output = false;
     uint64_t deadlock_cycles = 100'000;  // a run quiet this long with every rank in a call is deadlocked
     std::function<void()> stop;          // ends the simulation (the machine's stop())
+    // A machine in partitions, one process each (sim::Machine), each running the ranks of
+    // its nodes: which ranks run here, and how the partitions' runtimes pool what the
+    // deadlock check counts (`sum`, element by element) and lists (`gather_text`: every
+    // partition's text, on every partition). Unset: every rank runs here.
+    struct Parts {
+      std::function<bool(unsigned world_rank)> local;
+      std::function<void(std::vector<uint64_t>& values)> sum;
+      std::function<std::vector<std::string>(const std::string& mine)> gather_text;
+    };
+    std::optional<Parts> parts;
   };
   using Main = std::function<int(int, char**)>;
 
@@ -262,6 +272,21 @@ class Runtime {
   bool deadlocked() const { return deadlocked_; }
   const std::string& end_message() const { return end_message_; }
   int exit_code() const;
+  // Whether rank `r` runs in this process (Options::parts).
+  bool local(unsigned r) const { return !options_.parts || options_.parts->local(r); }
+  // How the run ended, as this process saw it. An abort is the run's first MPI_Abort or
+  // fatal error in the machine's time: at `cycle`, by `rank` (abort_run).
+  struct Ending {
+    bool aborted = false, deadlocked = false;
+    int abort_code = 0;
+    std::string message;
+    uint64_t cycle = 0;
+    unsigned rank = 0;
+  };
+  Ending ending() const { return {aborted_, deadlocked_, abort_code_, end_message_, abort_cycle_, abort_rank_}; }
+  // A partitioned run's ending, as the partition that saw it first recorded it (the
+  // report's partition takes it from there).
+  void adopt_ending(const Ending& e);
 
   // Writes a rank's program output (--tag-output lines are prefixed "[1,R]<stdout>:").
   void write_output(Rank& r, int stream, const char* data, size_t n);
@@ -274,7 +299,7 @@ class Runtime {
  public:
   // How the run placed ranks where a program let it (MPI_Cart_create with reorder): each
   // description and how many times it happened, for the report.
-  void note_mapping(const std::string& what) { ++mappings_[what]; }
+  void note_mapping(const std::string& what, unsigned times = 1) { mappings_[what] += times; }
   const std::map<std::string, unsigned>& mappings() const { return mappings_; }
 
   // Windows being made and in use, by serial (window.cpp): how their members find the
@@ -290,6 +315,8 @@ class Runtime {
   bool aborted_ = false, deadlocked_ = false;
   int abort_code_ = 0;
   std::string end_message_;
+  uint64_t abort_cycle_ = 0;
+  unsigned abort_rank_ = 0;
   uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
   uint64_t quiet_since_ = 0;
   friend class Call;

@@ -237,6 +237,15 @@ MPI_Win create_window(Rank& r, MPI_Comm comm, void* base, MPI_Aint size, int dis
   if (c.inter) fail(MPI_ERR_COMM, "a window is made on an intracommunicator");
   const unsigned n = static_cast<unsigned>(comm_size(c));
   const bool self = c.self;
+  // Members share the window's state in this process's memory (WindowShared): a machine in
+  // partitions has no such memory between its processes.
+  if (!self)
+    for (unsigned i = 0; i < n; ++i)
+      if (!r.runtime().local(c.comm->world_rank(i)))
+        fail(MPI_ERR_OTHER, "a window whose members run in different partitions (world rank " +
+                                std::to_string(c.comm->world_rank(i)) +
+                                " runs in another process): one-sided communication needs the machine in one "
+                                "process (no --partitions)");
   auto w = std::make_shared<WinEntry>();
   w->me = static_cast<unsigned>(comm_rank(c));
   // The window's own transport (a duplicate; collective), which also holds its error

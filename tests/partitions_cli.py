@@ -3,7 +3,7 @@
 """`collnet run` and `collnet traffic` with --partitions P give what one process gives, cycle
 for cycle and bit for bit.
 
-Usage: tests/partitions_cli.py COLLNET [run|traffic]
+Usage: tests/partitions_cli.py COLLNET [run|traffic|mpirun]
 
 Every collective, with every algorithm `collnet algorithms` lists for it, runs on 4x4x2 in
 one process and in 2, 3 or 4 partitions in turn (2 cuts y; 3 cuts x unevenly, 8+4+4 nodes
@@ -18,9 +18,17 @@ report, apart from host timing (wall_seconds) and the partitions' own report.
 and links down from boot, a node cut off mid-run, threads within partitions, lockstep and
 idle-skip checking, in 1 and 2, 3 and 4 partitions; the same agreement, apart from the
 simulator's speed.
+
+`mpirun`: MPI programs (collectives, communicators, point-to-point, non-blocking calls, a
+halo exchange with bit errors, a ring around a node that is down, globals, a deadlock,
+MPI_Abort, an exit status) under `collnet mpirun` in one process and in 2, 3 or 4
+partitions: the same exit status, report and --json apart from host times, and every
+rank's output the same, line for line (the processes' outputs interleave as the host runs
+them). One-sided communication across partitions is refused.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -144,6 +152,89 @@ def traffic(collnet, tmp, failures):
     ], failures)
 
 
+def mpirun_once(collnet, args, program, partitions, tmp):
+    """(status, stdout by rank, report lines, --json) of one `collnet mpirun`."""
+    path = os.path.join(tmp, "m%d.json" % partitions)
+    if os.path.exists(path):
+        os.remove(path)
+    cmd = [collnet, "mpirun", "--compute-scale", "0", "--tag-output", "--json", path] + args
+    if partitions > 1:
+        cmd += ["--partitions", str(partitions)]
+    p = subprocess.run(cmd + ["--"] + program, capture_output=True, text=True, timeout=600)
+    report = json.load(open(path)) if os.path.exists(path) else None
+    if report is not None:
+        for key in HOST_ONLY:
+            report.pop(key, None)
+    # Each rank's lines in its order (the processes' outputs interleave as the host runs them).
+    by_rank = {}
+    for line in p.stdout.splitlines():
+        by_rank.setdefault(line.split("]")[0], []).append(line)
+    lines = [re.sub(r", wall [0-9.e+-]+ s", "", line) for line in p.stderr.splitlines()
+             if not line.startswith(HOST_LINES)]
+    return p.returncode, by_rank, lines, report
+
+
+def mpi_programs(collnet, tmp, failures):
+    """MPI programs under `collnet mpirun --partitions P`, against one process."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mpicc = os.path.join(os.path.dirname(collnet), "collnet-mpicc")
+
+    def build(source):
+        exe = os.path.join(tmp, os.path.basename(source)[:-2])
+        subprocess.run([mpicc, "-O1", "-o", exe, os.path.join(root, source)], check=True)
+        return exe
+
+    programs = "tests/mpi/programs/"
+    cases = [
+        # each checks itself and prints its checks; collectives, communicators, point-to-point
+        (["-n", "16", "--torus", "4x2x2"], [build(programs + "collectives.c")], [2, 3, 4]),
+        (["-n", "16", "--torus", "4x2x2"], [build(programs + "comm.c")], [2, 4]),
+        (["-n", "16", "--tasks", "2", "--torus", "4x2x1"], [build(programs + "p2p.c")], [2, 3]),
+        (["-n", "12", "--torus", "3x2x2"], [build(programs + "nonblocking.c")], [2, 3]),
+        # a Cartesian halo exchange, reordered onto the torus, with bit errors on every link
+        (["-n", "32", "--tasks", "2", "--torus", "4x2x2", "--link-ber", "1e-4"],
+         [build("examples/mpi/halo.c"), "4", "2", "2", "4", "4", "2", "-c", "32", "-i", "2"], [2, 4]),
+        # a node down: its ranks elsewhere, packets forwarded around it
+        (["-n", "15", "--torus", "4x2x2", "--down-nodes", "5"], [build(programs + "ring.c")], [2, 3]),
+        # each rank's own globals; a deadlock named per rank; MPI_Abort; an exit status
+        (["-n", "6"], [build(programs + "globals.c")], [2, 3]),
+        (["-n", "4"], [build(programs + "deadlock.c")], [2, 4]),
+        (["-n", "3"], [build(programs + "abort.c")], [2, 3]),
+        (["-n", "3"], [build(programs + "exit_code.c")], [3]),
+    ]
+    for args, program, counts in cases:
+        what = " ".join(args + [os.path.basename(program[0])] + program[1:])
+        one = mpirun_once(collnet, args, program, 1, tmp)
+        if one[3] is None:
+            failures.append("%s: one process wrote no JSON: %s" % (what, one[2]))
+            continue
+        for p in counts:
+            many = mpirun_once(collnet, args, program, p, tmp)
+            bad = []
+            if many[3] is None:
+                bad.append("no JSON")
+            else:
+                bad += differences(one[3], many[3])
+            if many[0] != one[0]:
+                bad.append("exit status %d against %d" % (one[0], many[0]))
+            if many[1] != one[1]:
+                bad.append("the ranks' output differs")
+            if many[2] != one[2]:
+                bad.append("report %r against %r" % (one[2], many[2]))
+            if bad:
+                failures.append("%s in %d partitions differs from one process: %s" % (what, p, "; ".join(bad[:6])))
+            else:
+                print("ok: %s in %d partitions: %s cycles, status %d, %d lines of output" %
+                      (what, p, one[3].get("cycles"), one[0], sum(len(v) for v in one[1].values())))
+    # One-sided communication shares a window's state in one process's memory: refused
+    # across partitions, naming why.
+    rc, _, lines, _ = mpirun_once(collnet, ["-n", "4"], [build(programs + "rma.c")], 2, tmp)
+    if rc == 0 or not any("partitions" in line for line in lines):
+        failures.append("rma in 2 partitions: status %d, %r (want a failure naming partitions)" % (rc, lines[-3:]))
+    else:
+        print("ok: rma in 2 partitions refused: %s" % [line for line in lines if "partitions" in line][0])
+
+
 def main():
     collnet = sys.argv[1]
     command = sys.argv[2] if len(sys.argv) > 2 else "run"
@@ -151,6 +242,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if command == "traffic":
             traffic(collnet, tmp, failures)
+        elif command == "mpirun":
+            mpi_programs(collnet, tmp, failures)
         else:
             collectives(collnet, tmp, failures)
     for f in failures:
