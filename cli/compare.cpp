@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/run_collective.hpp"
+#include "cli/run_command.hpp"
 #include "systemc/isolated.hpp"
 
 namespace collnet::cli {

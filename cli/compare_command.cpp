@@ -12,6 +12,7 @@
 #include "cli/json_file.hpp"
 #include "cli/machine_options.hpp"
 #include "cli/run_collective.hpp"
+#include "cli/run_command.hpp"
 #include "cli/tuning_file.hpp"
 #include "cli/usage_error.hpp"
 #include "reference/number_list.hpp"

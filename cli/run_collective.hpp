@@ -12,11 +12,6 @@
 
 namespace collnet::cli {
 
-// Why algorithm `a` cannot run the collective on these members of this machine, or "": the
-// tree where the members' route on it passes a node that is down, torus-deposit (whose
-// line broadcasts reach every node) with a node down. auto never picks them there.
-std::string unavailable(const RunOptions& options, driver::Algorithm a);
-
 // Runs the collective, checks it against the reference, writes --output, prints a report
 // line to `text` (errors to stderr), writes --json, and hands the result to `result` if
 // given. Returns the process exit status: 0 verified, 1 wrong result or hardware error.

@@ -2,10 +2,12 @@
 // `collnet run`: its options, their checks in the order they are made, and its run.
 #include "cli/run_command.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +19,8 @@
 #include "cli/trace_options.hpp"
 #include "cli/tuning_file.hpp"
 #include "cli/usage_error.hpp"
+#include "driver/algorithm.hpp"
+#include "driver/class_routes.hpp"
 #include "driver/error.hpp"
 #include "reference/collectives.hpp"
 #include "reference/data_file.hpp"
@@ -25,6 +29,32 @@
 #include "systemc/shape.hpp"
 
 namespace collnet::cli {
+
+std::string unavailable(const RunOptions& o, driver::Algorithm a) {
+  if (o.machine.down_nodes.empty()) return "";
+  const fw::DownNodes down = o.machine.down();
+  const std::optional<driver::Collective> c = driver::collective_named(o.collective);
+  if (c && driver::broadcasts_along_lines(*c, a))
+    return "it broadcasts along torus lines, which cannot go around node " + std::to_string(down.list().front()) +
+           ", which is down";
+  if (a != driver::Algorithm::Tree) return "";
+  // The route a class for these members would take (the members' nodes, sorted; with no
+  // --ranks, every live node): its first node is where the members' paths meet.
+  const unsigned tasks = o.machine.tasks_per_node;
+  std::vector<unsigned> nodes;
+  if (o.ranks.empty())
+    for (unsigned i = 0; i < down.live_count(); ++i) nodes.push_back(down.live_node(i));
+  for (unsigned r : o.ranks) nodes.push_back(r / tasks);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  const std::vector<unsigned> route = driver::route_nodes(nodes);
+  for (unsigned n : route)
+    if (down.contains(n))
+      return "the members' route on the tree " +
+             std::string(n == route.front() ? "meets at node " : "passes node ") + std::to_string(n) +
+             ", which is down; auto runs them on the torus";
+  return "";
+}
 
 namespace {
 

@@ -4,10 +4,16 @@
 // between two ranks (cli/pingpong.hpp). Its options, their checks and its run.
 #pragma once
 
+#include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
 #include "systemc/transport.hpp"
 
 namespace collnet::cli {
+
+// Why algorithm `a` cannot run the collective on these members of this machine, or "": the
+// tree where the members' route on it passes a node that is down, torus-deposit (whose
+// line broadcasts reach every node) with a node down. auto never picks them there.
+std::string unavailable(const RunOptions& options, driver::Algorithm a);
 
 // Adds `run` to `app`; its check fills cl.run (and cl.pingpong for pingpong).
 Subcommand add_run(CLI::App& app, CommandLine& cl);

@@ -3,7 +3,8 @@
 // command's file, cli/<command>_command.cpp) but not the simulated machine (Verilated
 // models, SystemC modules). The commands' runs refer to the functions below, of
 // systemc/traffic_run.cpp, cli/link_report.cpp, cli/link_samples.cpp, cli/run_collective.cpp,
-// cli/pingpong.cpp, cli/compare.cpp and cli/mpi_program_run.cpp, which need the machine;
+// cli/pingpong.cpp, cli/compare.cpp, cli/mpi_program_run.cpp and cli/partitions_report.cpp,
+// which need the machine;
 // the fuzz harness never runs a command (it parses the command line, it runs nothing), so
 // they are here only for the linker and abort if anything ever calls them. The same files
 // include the machine's header and so SystemC's, whose version check links libsystemc
@@ -16,6 +17,7 @@
 #include "cli/link_report.hpp"
 #include "cli/link_samples.hpp"
 #include "cli/mpi_program_run.hpp"
+#include "cli/partitions.hpp"
 #include "cli/pingpong.hpp"
 #include "cli/run_collective.hpp"
 #include "systemc/traffic_run.hpp"
@@ -45,6 +47,11 @@ void LinkSamples::take(sim::Machine&, uint64_t) { not_in_the_fuzz_build("cli::Li
 double LinkSamples::peak() const { not_in_the_fuzz_build("cli::LinkSamples::peak"); }
 nlohmann::json LinkSamples::json() const { not_in_the_fuzz_build("cli::LinkSamples::json"); }
 void LinkSamples::combine(sim::Machine&) { not_in_the_fuzz_build("cli::LinkSamples::combine"); }
+std::optional<PartitionsReport> PartitionsReport::of(const sim::Machine&, double) {
+  not_in_the_fuzz_build("cli::PartitionsReport::of");
+}
+std::string PartitionsReport::text() const { not_in_the_fuzz_build("cli::PartitionsReport::text"); }
+nlohmann::json PartitionsReport::json() const { not_in_the_fuzz_build("cli::PartitionsReport::json"); }
 int run_collective(const RunOptions&, std::ostream&, RunResult*, sim::Transport*) {
   not_in_the_fuzz_build("cli::run_collective");
 }
