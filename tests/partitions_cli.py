@@ -188,7 +188,7 @@ def mpi_programs(collnet, tmp, failures):
     cases = [
         # each checks itself and prints its checks; collectives, communicators, point-to-point
         (["-n", "16", "--torus", "4x2x2"], [build(programs + "collectives.c")], [2, 3, 4]),
-        (["-n", "16", "--torus", "4x2x2"], [build(programs + "comm.c")], [2, 4]),
+        (["-n", "16", "--torus", "4x4x1"], [build(programs + "comm.c")], [2, 4]),  # 4: x and y cut
         (["-n", "16", "--tasks", "2", "--torus", "4x2x1"], [build(programs + "p2p.c")], [2, 3]),
         (["-n", "12", "--torus", "3x2x2"], [build(programs + "nonblocking.c")], [2, 3]),
         # a Cartesian halo exchange, reordered onto the torus, with bit errors on every link
