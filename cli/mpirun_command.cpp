@@ -139,9 +139,6 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
   if (c.eager_limit >= 0) p2p.eager_limit = static_cast<size_t>(c.eager_limit);
   if (c.unexpected_limit >= 0) p2p.unexpected_limit = static_cast<size_t>(c.unexpected_limit);
   if (const std::string bad = apply_partitions(c.partitions, config); !bad.empty()) return mpirun_usage(bad);
-  if (config.partitions > 1 && !config.trace_path.empty())
-    return mpirun_usage("--trace: a run in " + std::to_string(config.partitions) +
-                        " partitions writes no waveform; trace it in one");
   return std::nullopt;
 }
 

@@ -49,12 +49,13 @@ struct PartitionsReport {
     double wall_seconds = 0, sync_seconds = 0;
   };
   std::vector<Partition> partitions;
+  std::vector<std::string> traces;  // --trace: the FST each partition with a traced node wrote
 
   // Every partition calls it after its run of `wall_seconds`; partition 0's report holds
   // every partition's. Nothing for a machine in one process.
   static std::optional<PartitionsReport> of(const sim::Machine& m, double wall_seconds);
   // "  partitions 2 (y cut in 2): 16 + 16 nodes, 92 wires cut, lookahead 4 cycles; wall
-  // 0.41, 0.40 s; waiting 0.10, 0.12 s"
+  // 0.41, 0.40 s; waiting 0.10, 0.12 s" (and "; traces a.p0.fst, a.p1.fst" with --trace)
   std::string text() const;
   nlohmann::json json() const;
 };

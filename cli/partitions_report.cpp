@@ -23,6 +23,13 @@ std::optional<PartitionsReport> PartitionsReport::of(const sim::Machine& m, doub
     if (times.size() != 2) throw std::runtime_error("partitions: partition " + std::to_string(p) + " sent no times");
     r.partitions.push_back({static_cast<unsigned>(r.plan.nodes.at(p).size()), times[0], times[1]});
   }
+  const sim::MachineConfig& c = m.config();
+  if (!c.trace_path.empty())
+    for (unsigned p = 0; p < r.plan.partitions(); ++p) {
+      bool traced = c.trace_nodes.empty();
+      for (unsigned node : c.trace_nodes) traced = traced || r.plan.owner.at(node) == p;
+      if (traced) r.traces.push_back(c.trace_file(p));
+    }
   return r;
 }
 
@@ -35,6 +42,7 @@ std::string PartitionsReport::text() const {
   s << " s; waiting";
   for (size_t p = 0; p < partitions.size(); ++p) s << (p ? ", " : " ") << partitions[p].sync_seconds;
   s << " s";
+  for (size_t k = 0; k < traces.size(); ++k) s << (k ? ", " : "; traces ") << traces[k];
   return s.str();
 }
 
@@ -46,7 +54,8 @@ nlohmann::json PartitionsReport::json() const {
           {"slabs", plan.slabs},
           {"cut_wires", plan.cut_wires},
           {"lookahead", plan.lookahead},
-          {"each", each}};
+          {"each", each},
+          {"traces", traces}};
 }
 
 }  // namespace collnet::cli

@@ -173,13 +173,15 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
     }
   }
 
-  if (!config_.trace_path.empty()) {
+  if (!config_.trace_path.empty()) {  // this partition's traced nodes (a partition may have none)
     std::vector<Node*> traced;
     for (unsigned r : config_.trace_nodes)
       if (local(r)) traced.push_back(nodes_[r].get());
-    trace_ = std::make_unique<TraceWriter>("trace", config_.trace_path, traced.empty() ? raw : traced,
-                                           config_.shape.dims());
-    trace_->clk(*clock_);
+    if (config_.trace_nodes.empty()) traced = raw;
+    if (!traced.empty()) {
+      trace_ = std::make_unique<TraceWriter>("trace", config_.trace_file(self_), traced, config_.shape.dims());
+      trace_->clk(*clock_);
+    }
   }
   const unsigned local_nodes = static_cast<unsigned>(raw.size());
   const unsigned threads = std::min(config_.threads, local_nodes);
@@ -435,7 +437,7 @@ Machine::Result Machine::run(TaskFn fn) {
   }
   const bool finished_all = a.finished == total_tasks_;
   const auto t1 = std::chrono::steady_clock::now();
-  if (trace_) trace_->close(wave_view({}));
+  close_trace();
 
   Result res;
   res.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -521,17 +523,26 @@ void Machine::unwind(const std::vector<unsigned>& unfinished) {
   sc_core::sc_stop();
 }
 
-void Machine::finish() {
-  if (trace_) trace_->close(wave_view({}));
+void Machine::finish() { close_trace(); }
+
+void Machine::close_trace() {
+  if (config_.trace_path.empty()) return;
+  const WaveView v = wave_view({});  // every partition's say
+  if (trace_) trace_->close(v);
 }
 
 WaveView Machine::wave_view(WaveView v) const {
   if (!v.networks.empty()) return v;
-  // The networks the run used, the tree first; the tree when it used none.
+  // The networks the run used (every partition's), the tree first; the tree when it used none.
   bool tree = false, torus = false;
   for (unsigned r = 0; r < nodes_.size(); ++r) {
     for (unsigned l = 0; l < 3; ++l) tree = tree || link_flits(r, l) > 0;
     for (unsigned d = 0; d < 6; ++d) torus = torus || torus_link_flits(r, d) > 0;
+  }
+  if (transport()) {
+    std::vector<uint64_t> used{tree, torus};
+    transport_->allreduce(used, Transport::Op::Max);
+    tree = used[0] != 0, torus = used[1] != 0;
   }
   if (tree || !torus) v.networks.push_back(WaveNetwork::Tree);
   if (torus) v.networks.push_back(WaveNetwork::Torus);
@@ -539,8 +550,9 @@ WaveView Machine::wave_view(WaveView v) const {
 }
 
 void Machine::write_wave_view(const WaveView& view) {
-  if (!trace_) throw std::logic_error("Machine::write_wave_view: the machine writes no trace");
-  trace_->write_view(wave_view(view));
+  if (config_.trace_path.empty()) throw std::logic_error("Machine::write_wave_view: the machine writes no trace");
+  const WaveView v = wave_view(view);  // every partition's say
+  if (trace_) trace_->write_view(v);
 }
 
 uint64_t Machine::torus_link_flits(unsigned rank, unsigned dir) const {

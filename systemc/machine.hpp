@@ -149,7 +149,9 @@ class Machine : public fw::MachineModel {
   void task_finished(unsigned id);
   // Ends run(): lets the tasks in `unfinished` unwind, then stops the kernel.
   void unwind(const std::vector<unsigned>& unfinished);
-  WaveView wave_view(WaveView v) const;  // `v` with the networks the run used, if it names none
+  // `v` with the networks the run used, if it names none (each partition must call it).
+  WaveView wave_view(WaveView v) const;
+  void close_trace();  // closes this partition's trace, if it writes one (each partition must call it)
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
   // by the per-cycle trace) or else the shortest wire's latency in cycles per node at a time.
   bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }

@@ -37,6 +37,14 @@ void MachineConfig::check_rate(const std::string& what, double cpf) {
                                 " cycles per flit is not a multiple of 1/256 cycle (the link's rate accumulator's step)");
 }
 
+std::string MachineConfig::trace_file(unsigned partition) const {
+  if (partitions < 2 || trace_path.empty()) return trace_path;
+  const size_t dot = trace_path.size() >= 4 && trace_path.compare(trace_path.size() - 4, 4, ".fst") == 0
+                         ? trace_path.size() - 4
+                         : trace_path.size();
+  return trace_path.substr(0, dot) + ".p" + std::to_string(partition) + trace_path.substr(dot);
+}
+
 void MachineConfig::validate() const {
   if (shape.nodes() < 1) throw std::invalid_argument("machine shape " + shape.str() + " has no nodes");
   if (shape.nodes() > kMaxNodes)

@@ -57,8 +57,12 @@ struct MachineConfig {
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more
-  std::string trace_path;                 // FST file to write (empty: no trace)
+  std::string trace_path;                 // FST file to write (empty: no trace); see trace_file()
   std::vector<unsigned> trace_nodes;      // the nodes the trace holds, in order (empty: every node)
+  // The FST partition `partition` writes: trace_path in one process; in partitions each
+  // writes its own nodes' to trace_path with ".p<partition>" before ".fst" (a.fst: a.p0.fst,
+  // a.p1.fst, ...), each with its GTKWave view beside it.
+  std::string trace_file(unsigned partition) const;
   // Machine::advance() steps each node shortest_latency() cycles at a time (exact, and faster
   // on big machines: a node's state stays in cache); lockstep steps every node one cycle
   // at a time under the SystemC kernel, as run() does. A trace forces lockstep.

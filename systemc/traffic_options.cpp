@@ -40,9 +40,6 @@ void TrafficOptions::validate() const {
   if (engine == Engine::Flat && machine.partitions > 1)
     throw std::invalid_argument("partitions and the flat engine: the flat engine is one model, in one process; "
                                 "use --engine systemc");
-  if (machine.partitions > 1 && !machine.trace_path.empty())
-    throw std::invalid_argument("a trace and partitions: a run in " + std::to_string(machine.partitions) +
-                                " partitions writes no waveform; trace it in one");
   if (engine == Engine::Flat && machine.lockstep)
     throw std::invalid_argument("lockstep and the flat engine: the flat engine is one model, "
                                 "stepped a cycle at a time already");

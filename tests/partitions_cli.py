@@ -19,6 +19,9 @@ and links down from boot, a node cut off mid-run, threads within partitions, loc
 idle-skip checking, in 1 and 2, 3 and 4 partitions; the same agreement, apart from the
 simulator's speed.
 
+With --trace (run and traffic), every partition's FST (a.p<k>.fst) holds its traced nodes'
+signals with the same changes as one process's trace, and together they hold all of them.
+
 `mpirun`: MPI programs (collectives, communicators, point-to-point, non-blocking calls, a
 halo exchange with bit errors, a ring around a node that is down, globals, a deadlock,
 MPI_Abort, an exit status) under `collnet mpirun` in one process and in 2, 3 or 4
@@ -113,6 +116,64 @@ def algorithms(collnet):
     return pairs
 
 
+def vcd_signals(fst):
+    """{signal's full name: [(time, value), ...]} of an FST (through GTKWave's fst2vcd), and
+    every signal's name, changes or not."""
+    vcd = subprocess.run(["fst2vcd", "-f", fst], capture_output=True, text=True, check=True).stdout
+    ids, scope, changes, names, t = {}, [], {}, set(), 0
+    for line in vcd.splitlines():
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "$scope":
+            scope.append(w[2])
+        elif w[0] == "$upscope":
+            scope.pop()
+        elif w[0] == "$var":
+            name = ".".join(scope + [w[4]])
+            ids.setdefault(w[3], []).append(name)
+            names.add(name)
+        elif w[0][0] == "#":
+            t = int(w[0][1:])
+        elif w[0][0] in "bBrR" and len(w) == 2:
+            for n in ids.get(w[1], []):
+                changes.setdefault(n, []).append((t, w[0]))
+        elif w[0][0] in "01xzXZ":
+            for n in ids.get(w[0][1:], []):
+                changes.setdefault(n, []).append((t, w[0][0]))
+    return changes, names
+
+
+def same_traces(collnet, command, args, partitions, tmp, failures):
+    """--trace in one process and in `partitions`: every partition's FST (a.p<k>.fst) holds
+    its traced nodes' signals with the same changes, and together they hold every one."""
+    one_path = os.path.join(tmp, "one.fst")
+    many_path = os.path.join(tmp, "many.fst")
+    what = "%s %s --trace in %d partitions" % (command, " ".join(args), partitions)
+    for stale in [one_path] + [os.path.join(tmp, "many.p%d.fst" % k) for k in range(partitions)]:
+        if os.path.exists(stale):
+            os.remove(stale)
+    subprocess.run([collnet, command] + args + ["--trace", one_path], capture_output=True, timeout=600)
+    subprocess.run([collnet, command] + args + ["--trace", many_path, "--partitions", str(partitions)],
+                   capture_output=True, timeout=600)
+    parts = [os.path.join(tmp, "many.p%d.fst" % k) for k in range(partitions)]
+    parts = [p for p in parts if os.path.exists(p)]
+    if not os.path.exists(one_path) or not parts:
+        failures.append("%s: no trace written" % what)
+        return
+    one, one_names = vcd_signals(one_path)
+    covered, bad = set(), []
+    for part in parts:
+        theirs, names = vcd_signals(part)
+        covered |= names
+        bad += ["%s: %s" % (os.path.basename(part), n) for n in names if one.get(n, []) != theirs.get(n, [])]
+    bad += ["in no partition's trace: %s" % n for n in sorted(one_names - covered)]
+    if bad:
+        failures.append("%s: %d signals differ from one process's trace: %s" % (what, len(bad), "; ".join(bad[:4])))
+    else:
+        print("ok: %s: %d FSTs, %d signals as in one process's trace" % (what, len(parts), len(covered)))
+
+
 def refused(collnet, command, cases, failures):
     """Usage errors, before anything starts: status 2 and a message naming `want`."""
     for args, want in cases:
@@ -144,11 +205,12 @@ def traffic(collnet, tmp, failures):
     ]
     for args, counts in cases:
         agree(collnet, args, counts, tmp, failures, command="traffic")
+    same_traces(collnet, "traffic", ["--torus", "4x2x2", "--cycles", "300", "--warmup", "50", "--rate", "0.2",
+                                     "--trace-nodes", "0,9,15"], 3, tmp, failures)
     refused(collnet, "traffic", [
         (["--torus", "2x2x1", "--partitions", "5"], "--partitions"),
         (["--torus", "4x4x2", "--partitions", "2", "--engine", "flat"], "flat engine"),
         (["--torus", "4x4x2", "--partitions", "2", "--sweep", "0.1:0.2:0.1"], "--sweep"),
-        (["--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")], "trace"),
     ], failures)
 
 
@@ -275,10 +337,11 @@ def collectives(collnet, tmp, failures):
     ]
     for args, ok in cases:
         agree(collnet, args, [2, 3, 4], tmp, failures, ok)
+    same_traces(collnet, "run", ["allreduce", "--torus", "4x4x2", "--count", "64", "--trace-nodes", "0,5,31"], 2,
+                tmp, failures)
+    same_traces(collnet, "run", ["alltoall", "--torus", "4x2x2", "--count", "8"], 4, tmp, failures)
     refused(collnet, "run", [
         (["allreduce", "--torus", "2x2x1", "--partitions", "5"], "--partitions"),
-        (["allreduce", "--torus", "4x4x2", "--partitions", "2", "--trace", os.path.join(tmp, "t.fst")],
-         "--trace"),
         (["pingpong", "--ranks", "0,5", "--partitions", "2"], "--partitions"),
     ], failures)
 
