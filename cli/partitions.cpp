@@ -90,4 +90,11 @@ std::unique_ptr<sim::Transport> join_partitions(unsigned partitions) {
   return sim::Transport::join();
 }
 
+int fail_partitions(sim::Transport* transport, int status) {
+  if (!transport || transport->size() < 2) return status;
+  std::cerr.flush();
+  std::cout.flush();
+  transport->abort(status);
+}
+
 }  // namespace collnet::cli

@@ -40,6 +40,11 @@ std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv)
 // This process's link to the other partitions (joining them), or null for one partition.
 std::unique_ptr<sim::Transport> join_partitions(unsigned partitions);
 
+// A command that failed with an exception (after saying why): in a partitioned run the
+// other partitions may be waiting for this one in an exchange, so every process of the run
+// ends now with `status` (Open MPI's MPI_Abort); in one process, returns `status`.
+int fail_partitions(sim::Transport* transport, int status);
+
 // How a partitioned run went on the host: the cut, and each partition's nodes, wall time
 // and the time it spent in the exchanges with the others (waiting for them, mostly).
 struct PartitionsReport {

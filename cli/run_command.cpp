@@ -445,8 +445,8 @@ int run_run_command(const CommandLine& cl, sim::Transport* transport) {
     return cl.command == CommandLine::Command::Pingpong ? run_pingpong(cl.pingpong)
                                                         : run_collective(cl.run, std::cout, nullptr, transport);
   } catch (const std::exception& e) {
-    std::cerr << "collnet: " << e.what() << "\n";
-    return 1;
+    std::cerr << "collnet: " + std::string(e.what()) + "\n";  // one write: partitions' lines stay whole
+    return fail_partitions(transport, 1);
   }
 }
 

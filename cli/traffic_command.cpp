@@ -420,11 +420,11 @@ int run_traffic_command(const TrafficCommand& c, sim::Transport* transport) {
     progress.finish();
   } catch (const std::invalid_argument& e) {
     progress.finish();
-    return usage(e.what());
+    return fail_partitions(transport, usage(e.what()));
   } catch (const std::exception& e) {
     progress.finish();
-    std::cerr << "collnet: " << e.what() << "\n";
-    return 1;
+    std::cerr << "collnet: " + std::string(e.what()) + "\n";  // one write: partitions' lines stay whole
+    return fail_partitions(transport, 1);
   }
   if (!reports) return out.result.ok() ? 0 : 1;  // the result is the whole machine's in every partition
   const LinkSamples* samples = out.samples ? &*out.samples : nullptr;

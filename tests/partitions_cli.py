@@ -207,6 +207,14 @@ def traffic(collnet, tmp, failures):
         agree(collnet, args, counts, tmp, failures, command="traffic")
     same_traces(collnet, "traffic", ["--torus", "4x2x2", "--cycles", "300", "--warmup", "50", "--rate", "0.2",
                                      "--trace-nodes", "0,9,15"], 3, tmp, failures)
+    # A run that fails in the partitions (no route around the nodes down): every process
+    # ends, with status 1 and the reason.
+    p = subprocess.run([collnet, "traffic", "--torus", "4x1x1", "--down-nodes", "1,3", "--partitions", "2"],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 1 or "no route from node 0 to node 2" not in p.stderr:
+        failures.append("a failing run in 2 partitions: status %d, %r" % (p.returncode, p.stderr.strip()))
+    else:
+        print("ok: a failing run in 2 partitions ends with status 1: %s" % p.stderr.strip().splitlines()[0])
     refused(collnet, "traffic", [
         (["--torus", "2x2x1", "--partitions", "5"], "--partitions"),
         (["--torus", "4x4x2", "--partitions", "2", "--engine", "flat"], "flat engine"),
