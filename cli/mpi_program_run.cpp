@@ -31,6 +31,7 @@
 #include "mpi/program.hpp"
 #include "mpi/runtime.hpp"
 #include "systemc/machine.hpp"
+#include "systemc/partition_plan.hpp"
 
 namespace collnet::cli {
 
@@ -270,12 +271,21 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
 
 int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, const driver::P2pConfig& p2p,
                     sim::Transport* transport) {
+  // In partitions, the copies of the ranks whose nodes this process simulates.
+  std::vector<bool> here;
+  if (transport) {
+    const sim::PartitionPlan plan = sim::PartitionPlan::cut(config, config.partitions);
+    const fw::DownNodes down = config.down();
+    const auto tasks = static_cast<unsigned>(c.tasks);
+    for (unsigned r = 0; r < static_cast<unsigned>(c.ranks); ++r)
+      here.push_back(plan.owner.at(down.task_of_world(r, tasks) / tasks) == transport->rank());
+  }
   std::unique_ptr<mpi::ProgramCopies> copies;
   try {
-    copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks));
+    copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks), here);
   } catch (const std::exception& e) {
-    std::cerr << "collnet: error: mpirun: " << e.what() << "\n";
-    return kExitUsage;
+    std::cerr << "collnet: error: mpirun: " + std::string(e.what()) + "\n";
+    return fail_partitions(transport, kExitUsage);
   }
 
   std::unique_ptr<sim::Machine> machine;
@@ -283,7 +293,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
     config.validate();
     machine = std::make_unique<sim::Machine>(config, transport);
   } catch (const std::exception& e) {
-    return mpirun_usage(e.what());
+    return fail_partitions(transport, mpirun_usage(e.what()));
   }
   mpi::Runtime::Options o;
   o.clock_mhz = config.clock_mhz;

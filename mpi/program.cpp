@@ -6,9 +6,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -31,7 +31,7 @@ std::string hint(const std::string& path, const std::string& err) {
 
 }  // namespace
 
-ProgramCopies::ProgramCopies(const std::string& path, unsigned copies) {
+ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, const std::vector<bool>& wanted) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the program (" + std::strerror(errno) + ")");
   const std::vector<char> image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -53,7 +53,14 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies) {
       for (int fd : fds) close(fd);
     }
   } closer{fds};
+  // (A process that runs none of the ranks loads one copy all the same: the file's checks
+  // are every process's.)
+  const bool none = !wanted.empty() && std::find(wanted.begin(), wanted.end(), true) == wanted.end();
   for (unsigned c = 0; c < copies; ++c) {
+    if (!wanted.empty() && !wanted.at(c) && !(none && c == 0)) {
+      copies_.push_back(Copy{});
+      continue;
+    }
     const int fd = memfd_create(("collnet-rank" + std::to_string(c)).c_str(), MFD_CLOEXEC);
     if (fd < 0)
       throw std::runtime_error(std::string("memfd_create for copy ") + std::to_string(c) + " of " + path + ": " +
@@ -87,6 +94,7 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies) {
 
 int ProgramCopies::run(unsigned copy, int argc, char** argv, const std::vector<std::string>& env) const {
   const Copy& c = copies_.at(copy);
+  if (!c.main) throw std::logic_error("copy " + std::to_string(copy) + " of the program was not loaded here");
   std::vector<char*> entries;
   for (const std::string& e : env) entries.push_back(const_cast<char*>(e.c_str()));
   entries.push_back(nullptr);

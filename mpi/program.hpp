@@ -18,10 +18,12 @@ class ProgramCopies {
  public:
   using Main = int (*)(int, char**);
   // Loads `path` `copies` times; throws std::runtime_error naming the file and what is
-  // wrong (not found, not a shared object built by collnet-mpicc, no main).
-  ProgramCopies(const std::string& path, unsigned copies);
+  // wrong (not found, not a shared object built by collnet-mpicc, no main). With `wanted`
+  // (one flag per copy), only the copies flagged are loaded, those of the ranks another
+  // process of a partitioned machine does not run; the file is checked all the same.
+  ProgramCopies(const std::string& path, unsigned copies, const std::vector<bool>& wanted = {});
 
-  // Runs copy `copy` as a process of an MPI job runs its program: with `env` as its
+  // Runs copy `copy` (a loaded one) as a process of an MPI job runs its program: with `env` as its
   // environment (NAME=VALUE), main(argc, argv), and when main returns or calls exit, the
   // handlers it registered with atexit and on_exit. Returns the exit status; an aborted
   // run (RankExit with aborted set) passes through without the handlers.
