@@ -242,7 +242,17 @@ constexpr uint32_t kAgreementId = ~uint32_t{0};
 }  // namespace
 
 void Machine::exchange(uint64_t from, unsigned n, Agreement* agreement) {
-  if (peers_.empty()) {  // one partition
+  if (!transport()) {  // one process: the agreement is its own
+    if (agreement) *agreement = agree(*agreement);
+    return;
+  }
+  // The host time spent here, waiting for the other partitions mostly: sync_seconds().
+  struct Timed {
+    double& seconds;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~Timed() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } timed{sync_seconds_};
+  if (peers_.empty()) {  // no wire to another partition: only the agreement
     if (agreement) *agreement = agree(*agreement);
     return;
   }
@@ -336,19 +346,12 @@ void Machine::advance(uint64_t cycles) {
     advancing_ = true;
     fn_ = [](fw::TaskContext&) {};
   }
-  // Carries the cut wires' words of the cycles just stepped to the other partitions.
-  auto exchange_timed = [this](uint64_t from, uint64_t n) {
-    if (peers_.empty()) return;  // one partition
-    const auto t = std::chrono::steady_clock::now();
-    exchange(from, static_cast<unsigned>(n), nullptr);
-    sync_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
   if (lockstep()) {  // under the kernel, as run() steps: a partition a quantum at a time
     const uint64_t piece = transport() ? config_.shortest_latency() : cycles;
     for (uint64_t done = 0; done < cycles;) {
       const uint64_t k = std::min(piece, cycles - done), from = cycle();
       sc_core::sc_start(sc_core::sc_time(static_cast<double>(k), sc_core::SC_NS));
-      exchange_timed(from, k);
+      exchange(from, static_cast<unsigned>(k), nullptr);
       done += k;
     }
     return;
@@ -376,7 +379,7 @@ void Machine::advance(uint64_t cycles) {
     } else {
       step_range(0, n);
     }
-    exchange_timed(from, q);
+    exchange(from, static_cast<unsigned>(q), nullptr);
     done += q;
   }
 }
@@ -423,9 +426,7 @@ Machine::Result Machine::run(TaskFn fn) {
     // decides at the boundaries alone, so watching changes nothing in the run.
     const bool boundary = now % quantum == 0 || now == watchdog;
     Agreement here{aligned_, finished_, done_, stop_at_, last_finish_};
-    const auto t = std::chrono::steady_clock::now();
     exchange(from, static_cast<unsigned>(now - from), boundary ? &here : nullptr);
-    sync_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     if (!boundary) continue;
     a = here;
     done_agreed_ = static_cast<unsigned>(a.done);
