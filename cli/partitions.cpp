@@ -90,6 +90,13 @@ std::unique_ptr<sim::Transport> join_partitions(unsigned partitions) {
   return sim::Transport::join();
 }
 
+int partition0_status(sim::Transport* transport, int status) {
+  if (!transport) return status;
+  sim::Message m;
+  m.put(static_cast<uint64_t>(status));
+  return static_cast<int>(sim::Message(transport->broadcast(m.bytes())).get());
+}
+
 int fail_partitions(sim::Transport* transport, int status) {
   if (!transport || transport->size() < 2) return status;
   std::cerr.flush();

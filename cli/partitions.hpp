@@ -40,6 +40,10 @@ std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv)
 // This process's link to the other partitions (joining them), or null for one partition.
 std::unique_ptr<sim::Transport> join_partitions(unsigned partitions);
 
+// Partition 0's `status` (it reports a partitioned run), on every partition: what each
+// process exits with. In one process, `status`.
+int partition0_status(sim::Transport* transport, int status);
+
 // A command that failed with an exception (after saying why): in a partitioned run the
 // other partitions may be waiting for this one in an exchange, so every process of the run
 // ends now with `status` (Open MPI's MPI_Abort); in one process, returns `status`.

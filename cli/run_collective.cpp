@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/collective_calls.hpp"
+#include "cli/partitions.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_report.hpp"
 #include "driver/class_routes.hpp"
@@ -256,11 +257,7 @@ int run_collective(const RunOptions& o, std::ostream& text, RunResult* result, s
     if (r.job.ok) verify(o, setup, r);
     status = report_run(o, r, text);
   }
-  if (transport) {
-    sim::Message m;
-    m.put(static_cast<uint64_t>(status));
-    status = static_cast<int>(sim::Message(transport->broadcast(m.bytes())).get());
-  }
+  status = partition0_status(transport, status);
   if (result) *result = std::move(r);
   return status;
 }

@@ -426,14 +426,16 @@ int run_traffic_command(const TrafficCommand& c, sim::Transport* transport) {
     std::cerr << "collnet: " + std::string(e.what()) + "\n";  // one write: partitions' lines stay whole
     return fail_partitions(transport, 1);
   }
-  if (!reports) return out.result.ok() ? 0 : 1;  // the result is the whole machine's in every partition
-  const LinkSamples* samples = out.samples ? &*out.samples : nullptr;
-  print_run(c, o, out.result, out.links, samples);
-  if (out.partitions) std::printf("%s\n", out.partitions->text().c_str());
-  nlohmann::json js = run_json(c, o, out.result, out.links, samples);
-  if (out.partitions) js["partitions"] = out.partitions->json();
-  if (!c.json_path.empty() && !write_json_file(c.json_path, js)) return 1;
-  return out.result.ok() ? 0 : 1;
+  int status = out.result.ok() ? 0 : 1;  // the result is the whole machine's in every partition
+  if (reports) {
+    const LinkSamples* samples = out.samples ? &*out.samples : nullptr;
+    print_run(c, o, out.result, out.links, samples);
+    if (out.partitions) std::printf("%s\n", out.partitions->text().c_str());
+    nlohmann::json js = run_json(c, o, out.result, out.links, samples);
+    if (out.partitions) js["partitions"] = out.partitions->json();
+    if (!c.json_path.empty() && !write_json_file(c.json_path, js)) status = 1;
+  }
+  return partition0_status(transport, status);
 }
 
 }  // namespace collnet::cli
