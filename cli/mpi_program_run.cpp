@@ -86,13 +86,23 @@ struct Ending {
   std::optional<PartitionsReport> partitions;
 };
 
+// In a partitioned run, by rank: whether its node is this process's (the machine's own
+// cut, sim::PartitionPlan, known before the machine is built). Empty in one process.
+std::vector<bool> ranks_here(const sim::MachineConfig& config, unsigned ranks, sim::Transport* transport) {
+  std::vector<bool> here;
+  if (!transport) return here;
+  const sim::PartitionPlan plan = sim::PartitionPlan::cut(config, config.partitions);
+  const fw::DownNodes down = config.down();
+  const unsigned tasks = config.tasks_per_node;
+  for (unsigned r = 0; r < ranks; ++r)
+    here.push_back(plan.owner.at(down.task_of_world(r, tasks) / tasks) == transport->rank());
+  return here;
+}
+
 // How the partitions' runtimes pool what the deadlock check needs (mpi::Runtime::Options::parts).
-mpi::Runtime::Options::Parts parts_of(sim::Machine& m) {
-  sim::Transport* t = m.transport();
-  const unsigned tasks = m.tasks_per_node();
-  const fw::DownNodes down = m.config().down();
+mpi::Runtime::Options::Parts parts_of(sim::Transport* t, std::vector<bool> here) {
   mpi::Runtime::Options::Parts parts;
-  parts.local = [&m, tasks, down](unsigned rank) { return m.local(down.task_of_world(rank, tasks) / tasks); };
+  parts.local = [here = std::move(here)](unsigned rank) { return here.at(rank); };
   parts.sum = [t](std::vector<uint64_t>& values) { t->allreduce(values, sim::Transport::Op::Sum); };
   parts.gather_text = [t](const std::string& mine) {
     sim::Message m;
@@ -127,13 +137,6 @@ void gather_ranks(const sim::Machine& m, mpi::Runtime& runtime) {
     for (const auto& [name, n] : k.calls) mine.put(name), mine.put(n);
   }
   const std::vector<sim::Transport::Bytes> parts = t->gather(mine.bytes());
-  // The first abort in the machine's time ends the run: the earliest, the lowest rank of
-  // those in one cycle (a deadlock every partition saw alike).
-  auto first = [](const mpi::Runtime::Ending& a, const mpi::Runtime::Ending& b) {
-    if (a.aborted != b.aborted) return a.aborted;
-    return a.cycle != b.cycle ? a.cycle < b.cycle : a.rank < b.rank;
-  };
-  mpi::Runtime::Ending ending = runtime.ending();
   for (unsigned p = 1; p < parts.size(); ++p) {
     sim::Message theirs(parts[p]);
     mpi::Runtime::Ending e;
@@ -141,7 +144,7 @@ void gather_ranks(const sim::Machine& m, mpi::Runtime& runtime) {
     e.abort_code = static_cast<int>(static_cast<int64_t>(theirs.get()));
     e.message = theirs.text();
     e.cycle = theirs.get(), e.rank = static_cast<unsigned>(theirs.get());
-    if ((e.aborted || e.deadlocked) && (!(ending.aborted || ending.deadlocked) || first(e, ending))) ending = e;
+    runtime.merge_ending(e);
     for (uint64_t n = theirs.get(); n > 0; --n) {
       std::string what = theirs.text();
       runtime.note_mapping(what, static_cast<unsigned>(theirs.get()));
@@ -161,7 +164,6 @@ void gather_ranks(const sim::Machine& m, mpi::Runtime& runtime) {
       }
     }
   }
-  runtime.adopt_ending(ending);
 }
 
 // The report: on stderr, so that the program's own output stays as it wrote it.
@@ -271,15 +273,8 @@ nlohmann::json report_json(const MpirunCommand& c, const sim::MachineConfig& con
 
 int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, const driver::P2pConfig& p2p,
                     sim::Transport* transport) {
-  // In partitions, the copies of the ranks whose nodes this process simulates.
-  std::vector<bool> here;
-  if (transport) {
-    const sim::PartitionPlan plan = sim::PartitionPlan::cut(config, config.partitions);
-    const fw::DownNodes down = config.down();
-    const auto tasks = static_cast<unsigned>(c.tasks);
-    for (unsigned r = 0; r < static_cast<unsigned>(c.ranks); ++r)
-      here.push_back(plan.owner.at(down.task_of_world(r, tasks) / tasks) == transport->rank());
-  }
+  // In partitions, only the copies of the ranks whose nodes this process simulates.
+  const std::vector<bool> here = ranks_here(config, static_cast<unsigned>(c.ranks), transport);
   std::unique_ptr<mpi::ProgramCopies> copies;
   try {
     copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks), here);
@@ -308,7 +303,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   o.tag_output = c.tag_output;
   o.deadlock_cycles = static_cast<uint64_t>(c.deadlock_cycles);
   o.stop = [&machine] { machine->stop(); };
-  if (machine->transport()) o.parts = parts_of(*machine);
+  if (machine->transport()) o.parts = parts_of(machine->transport(), here);
   mpi::Runtime runtime(static_cast<unsigned>(c.ranks), o);
   machine->watch(std::max<uint64_t>(o.deadlock_cycles / 2, 1),
                  [&] { runtime.check_deadlock(machine->cycle(), traffic(*machine)); });
@@ -343,12 +338,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
     if (!c.json_path.empty() && !write_json_file(c.json_path, report_json(c, config, runtime, report, end)))
       end.code = 1;
   }
-  if (t) {  // every partition exits with partition 0's status
-    sim::Message m;
-    m.put(static_cast<uint64_t>(end.code));
-    end.code = static_cast<int>(sim::Message(t->broadcast(m.bytes())).get());
-  }
-  return end.code;
+  return partition0_status(t, end.code);
 }
 
 }  // namespace collnet::cli

@@ -378,6 +378,14 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
     abort_run(r, code, "rank " + std::to_string(r.world_rank()) + " exited with status " + std::to_string(code));
 }
 
+namespace {
+// Whether an abort at (`cycle`, `rank`) comes before one at (`than_cycle`, `than_rank`) in
+// the machine's time: the earlier cycle, and in one cycle the lower rank (the first to run).
+bool aborts_first(uint64_t cycle, unsigned rank, uint64_t than_cycle, unsigned than_rank) {
+  return cycle != than_cycle ? cycle < than_cycle : rank < than_rank;
+}
+}  // namespace
+
 void Runtime::abort_run(Rank& r, int code, const std::string& message) {
   // Ranks may abort after this one until the run stops (at the end of the quantum): the
   // run reports the first in the machine's time, the earliest cycle and of those the
@@ -385,7 +393,7 @@ void Runtime::abort_run(Rank& r, int code, const std::string& message) {
   // processes).
   const uint64_t cycle = r.task().cycle();
   const bool first = !aborted_ && !deadlocked_;
-  if (first || (aborted_ && (cycle < abort_cycle_ || (cycle == abort_cycle_ && r.world_rank() < abort_rank_)))) {
+  if (first || (aborted_ && aborts_first(cycle, r.world_rank(), abort_cycle_, abort_rank_))) {
     aborted_ = true;
     abort_code_ = code == 0 ? 1 : code;
     end_message_ = message;
@@ -405,7 +413,12 @@ int Runtime::exit_code() const {
   return 0;
 }
 
-void Runtime::adopt_ending(const Ending& e) {
+void Runtime::merge_ending(const Ending& e) {
+  if (!e.aborted && !e.deadlocked) return;
+  // After a deadlock no abort counts (abort_run ignores them too); of two aborts, the first.
+  const bool replaces = (!aborted_ && !deadlocked_) ||
+                        (e.aborted && aborted_ && aborts_first(e.cycle, e.rank, abort_cycle_, abort_rank_));
+  if (!replaces) return;
   aborted_ = e.aborted;
   deadlocked_ = e.deadlocked;
   abort_code_ = e.abort_code;

@@ -284,9 +284,10 @@ class Runtime {
     unsigned rank = 0;
   };
   Ending ending() const { return {aborted_, deadlocked_, abort_code_, end_message_, abort_cycle_, abort_rank_}; }
-  // A partitioned run's ending, as the partition that saw it first recorded it (the
-  // report's partition takes it from there).
-  void adopt_ending(const Ending& e);
+  // Another partition's ending (the report's partition hears every one): the run's is the
+  // first abort in the machine's time, as abort_run decides within a process; a deadlock
+  // every partition saw alike.
+  void merge_ending(const Ending& e);
 
   // Writes a rank's program output (--tag-output lines are prefixed "[1,R]<stdout>:").
   void write_output(Rank& r, int stream, const char* data, size_t n);
