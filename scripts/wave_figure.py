@@ -11,35 +11,19 @@ Usage: wave_figure.py VIEW.gtkw SIGNAL OUT.gtkw"""
 import math
 import pathlib
 import re
-import subprocess
 import sys
+
+import fst_signals
 
 WAVE_PIXELS = 1076  # systemc/wave_view.cpp: the wave area's width in the views collnet writes
 
 
 def first_high(fst, signal):
-    scope, name = signal.rsplit(".", 1)
-    vcd = subprocess.run(["fst2vcd", str(fst)], capture_output=True, text=True, check=True).stdout
-    stack, ident, time = [], None, 0
-    lines = iter(vcd.splitlines())
-    for line in lines:
-        t = line.split()
-        if not t:
-            continue
-        if t[0] == "$scope":
-            stack.append(t[2])
-        elif t[0] == "$upscope":
-            stack.pop()
-        elif t[0] == "$var" and t[4] == name and ".".join(stack) == scope:
-            ident = t[3]
-        elif t[0] == "$enddefinitions":
-            break
-    if ident is None:
+    changes, names = fst_signals.read(fst)
+    if signal not in names:
         sys.exit(f"wave_figure.py: no {signal} in {fst}")
-    for line in lines:
-        if line.startswith("#"):
-            time = int(line[1:])
-        elif line == "1" + ident:
+    for time, value in changes.get(signal, []):
+        if value == "1":
             return time
     sys.exit(f"wave_figure.py: {signal} is never 1 in {fst}")
 

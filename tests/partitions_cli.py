@@ -36,9 +36,22 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import fst_signals  # noqa: E402  (scripts/fst_signals.py)
+
 # What may differ: the host's time and speed, the cut.
 HOST_ONLY = {"wall_seconds", "partitions", "sim_cycles_per_second", "node_cycles_per_second"}
 HOST_LINES = ("  partitions", "  simulator")
+
+
+def json_report(path):
+    """The --json a run wrote, without what may differ (HOST_ONLY); None if it wrote none."""
+    if not os.path.exists(path):
+        return None
+    report = json.load(open(path))
+    for key in HOST_ONLY:
+        report.pop(key, None)
+    return report
 
 
 def run(collnet, command, args, partitions, tmp):
@@ -49,10 +62,7 @@ def run(collnet, command, args, partitions, tmp):
     if partitions > 1:
         cmd += ["--partitions", str(partitions)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    report = json.load(open(path)) if os.path.exists(path) else None
-    if report is not None:
-        for key in HOST_ONLY:
-            report.pop(key, None)
+    report = json_report(path)
     text = [line for line in p.stdout.splitlines() if not line.startswith(HOST_LINES)]
     return p.returncode, text, report, p.stderr
 
@@ -116,34 +126,6 @@ def algorithms(collnet):
     return pairs
 
 
-def vcd_signals(fst):
-    """{signal's full name: [(time, value), ...]} of an FST (through GTKWave's fst2vcd), and
-    every signal's name, changes or not."""
-    vcd = subprocess.run(["fst2vcd", "-f", fst], capture_output=True, text=True, check=True).stdout
-    ids, scope, changes, names, t = {}, [], {}, set(), 0
-    for line in vcd.splitlines():
-        w = line.split()
-        if not w:
-            continue
-        if w[0] == "$scope":
-            scope.append(w[2])
-        elif w[0] == "$upscope":
-            scope.pop()
-        elif w[0] == "$var":
-            name = ".".join(scope + [w[4]])
-            ids.setdefault(w[3], []).append(name)
-            names.add(name)
-        elif w[0][0] == "#":
-            t = int(w[0][1:])
-        elif w[0][0] in "bBrR" and len(w) == 2:
-            for n in ids.get(w[1], []):
-                changes.setdefault(n, []).append((t, w[0]))
-        elif w[0][0] in "01xzXZ":
-            for n in ids.get(w[0][1:], []):
-                changes.setdefault(n, []).append((t, w[0][0]))
-    return changes, names
-
-
 def same_traces(collnet, command, args, partitions, tmp, failures):
     """--trace in one process and in `partitions`: every partition's FST (a.p<k>.fst) holds
     its traced nodes' signals with the same changes, and together they hold every one."""
@@ -161,10 +143,10 @@ def same_traces(collnet, command, args, partitions, tmp, failures):
     if not os.path.exists(one_path) or not parts:
         failures.append("%s: no trace written" % what)
         return
-    one, one_names = vcd_signals(one_path)
+    one, one_names = fst_signals.read(one_path)
     covered, bad = set(), []
     for part in parts:
-        theirs, names = vcd_signals(part)
+        theirs, names = fst_signals.read(part)
         covered |= names
         bad += ["%s: %s" % (os.path.basename(part), n) for n in names if one.get(n, []) != theirs.get(n, [])]
     bad += ["in no partition's trace: %s" % n for n in sorted(one_names - covered)]
@@ -231,10 +213,7 @@ def mpirun_once(collnet, args, program, partitions, tmp):
     if partitions > 1:
         cmd += ["--partitions", str(partitions)]
     p = subprocess.run(cmd + ["--"] + program, capture_output=True, text=True, timeout=600)
-    report = json.load(open(path)) if os.path.exists(path) else None
-    if report is not None:
-        for key in HOST_ONLY:
-            report.pop(key, None)
+    report = json_report(path)
     # Each rank's lines in its order (the processes' outputs interleave as the host runs them).
     by_rank = {}
     for line in p.stdout.splitlines():
