@@ -227,58 +227,60 @@ module tr_route #(
       // the node lies inside the torus (sizes 1..255), a link input's dimension is a
       // dimension.
       for (int k = 0; k < Dims; k++) begin
-        `CMN_ASSERT_I(InsideTorus, dims_i[k*CoordW +: CoordW] != '0 && my_i[k*CoordW +: CoordW] < dims_i[k*CoordW +: CoordW],
-                      $sformatf("coordinate %0d outside the torus size %0d in dimension %0d", my_i[k*CoordW +: CoordW],
-                                dims_i[k*CoordW +: CoordW], k))
+        `CMN_ASSERT_I(InsideTorus, dims_i[k*CoordW +: CoordW] != '0 && my_i[k*CoordW +: CoordW] < dims_i[k*CoordW +: CoordW])
+          "coordinate %0d outside the torus size %0d in dimension %0d", my_i[k*CoordW +: CoordW],
+          dims_i[k*CoordW +: CoordW], k `CMN_ASSERT_I_END
       end
-      `CMN_ASSERT_I(InputDim, inject_i || 32'(in_dim_i) < Dims, $sformatf("a link input of dimension %0d", in_dim_i))
+      `CMN_ASSERT_I(InputDim, inject_i || 32'(in_dim_i) < Dims)
+        "a link input of dimension %0d", in_dim_i `CMN_ASSERT_I_END
       // A packet is either discarded, for exactly one reason, or may ask for an output.
-      `CMN_ASSERT_I(DiscardOneReason, !discard_o || (!req_o && $onehot(discard_err_o)),
-                    $sformatf("discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o))
+      `CMN_ASSERT_I(DiscardOneReason, !discard_o || (!req_o && $onehot(discard_err_o)))
+        "discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o `CMN_ASSERT_I_END
       if (req_o) begin
-        `CMN_ASSERT_I(OutputFree, !out_busy_i[out_o], $sformatf("busy output %0d requested", out_o))
-        `CMN_ASSERT_I(ReceptionIffArrived, (out_o >= OutW'(Dirs)) == arrived,
-                      $sformatf("output %0d for a packet that has%0s arrived", out_o, arrived ? "" : " not"))
+        `CMN_ASSERT_I(OutputFree, !out_busy_i[out_o])
+          "busy output %0d requested", out_o `CMN_ASSERT_I_END
+        `CMN_ASSERT_I(ReceptionIffArrived, (out_o >= OutW'(Dirs)) == arrived)
+          "output %0d for a packet that has%0s arrived", out_o, arrived ? "" : " not" `CMN_ASSERT_I_END
         if (out_o < OutW'(Dirs)) begin
           // A link: not marked down, closer along the packet's direction in its dimension,
           // on a VC its kind may use (dimension order on the escape and priority VCs), with
           // room for the whole packet (virtual cut-through) and, entering a ring's escape
           // or priority VC, a slot to spare (bubble rule).
-          `CMN_ASSERT_I(LinkUp, !link_down_i[out_o], $sformatf("packet routed onto link %0d, which is marked down", out_o))
-          `CMN_ASSERT_I(LinkCloser, need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]),
-                        $sformatf("link %0d does not bring the packet closer in its direction", out_o))
+          `CMN_ASSERT_I(LinkUp, !link_down_i[out_o])
+            "packet routed onto link %0d, which is marked down", out_o `CMN_ASSERT_I_END
+          `CMN_ASSERT_I(LinkCloser, need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]))
+            "link %0d does not bring the packet closer in its direction", out_o `CMN_ASSERT_I_END
           `CMN_ASSERT_I(VcForKind,
                         prio   ? (out_vc_o == VcW'(tr_pkg::TrVcPrio)) :
-                        determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)),
-                        $sformatf("VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ))
-          `CMN_ASSERT_I(DimensionOrder, out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim,
-                        $sformatf("VC %0d on link %0d, out of dimension order (dimension %0d first)", out_vc_o, out_o,
-                                  dor_dim))
+                        determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)))
+            "VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ `CMN_ASSERT_I_END
+          `CMN_ASSERT_I(DimensionOrder, out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim)
+            "VC %0d on link %0d, out of dimension order (dimension %0d first)", out_vc_o, out_o,
+            dor_dim `CMN_ASSERT_I_END
           `CMN_ASSERT_I(CreditsForPacket,
                         32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >=
-                        ((out_vc_o < VcW'(tr_pkg::TrVcEscape)) ? 32'(len) : 1),
-                        $sformatf("packet of %0d flits sent on link %0d VC %0d with %0d credits", len, out_o, out_vc_o,
-                                  credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]))
+                        ((out_vc_o < VcW'(tr_pkg::TrVcEscape)) ? 32'(len) : 1))
+            "packet of %0d flits sent on link %0d VC %0d with %0d credits", len, out_o, out_vc_o,
+            credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW] `CMN_ASSERT_I_END
           `CMN_ASSERT_I(BubbleRule,
                         !bubble_i || out_vc_o < VcW'(tr_pkg::TrVcEscape) ||
                         (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[OutW-1:1]) ||
-                        32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2,
-                        $sformatf("packet entered the ring of link %0d VC %0d without two free slots", out_o, out_vc_o))
+                        32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2)
+            "packet entered the ring of link %0d VC %0d without two free slots", out_o, out_vc_o `CMN_ASSERT_I_END
         end else begin
-          `CMN_ASSERT_I(ReceptionRoom, out_o == rcv_out && 32'(rcv_free) >= 32'(len),
-                        $sformatf("packet of %0d flits to reception output %0d with %0d flits free", len, out_o,
-                                  rcv_free))
+          `CMN_ASSERT_I(ReceptionRoom, out_o == rcv_out && 32'(rcv_free) >= 32'(len))
+            "packet of %0d flits to reception output %0d with %0d flits free", len, out_o, rcv_free `CMN_ASSERT_I_END
         end
-        `CMN_ASSERT_I(CopyRoom, !copy_o || (!out_busy_i[out_rcv_o] && 32'(rcv_free) >= 32'(len)),
-                      $sformatf("deposit copy of %0d flits to reception with %0d flits free or busy", len, rcv_free))
+        `CMN_ASSERT_I(CopyRoom, !copy_o || (!out_busy_i[out_rcv_o] && 32'(rcv_free) >= 32'(len)))
+          "deposit copy of %0d flits to reception with %0d flits free or busy", len, rcv_free `CMN_ASSERT_I_END
       end
-      `CMN_ASSERT_I(CopyOfDeposit, !copy_o || (deposit && !inject_i && out_o < OutW'(Dirs) && out_rcv_o == rcv_out),
-                    $sformatf("copy to reception output %0d of a packet that leaves no copy here", out_rcv_o))
+      `CMN_ASSERT_I(CopyOfDeposit, !copy_o || (deposit && !inject_i && out_o < OutW'(Dirs) && out_rcv_o == rcv_out))
+        "copy to reception output %0d of a packet that leaves no copy here", out_rcv_o `CMN_ASSERT_I_END
     end
-    `CMN_ASSERT_I(DecisionWithHeader, en_i || !(req_o || copy_o || discard_o || stall_o != '0),
-                  "a decision without a header")
-    `CMN_ASSERT_I(StallOnlyWaiting, stall_o == '0 || !(req_o || discard_o),
-                  $sformatf("credit stalls %b for a packet that %0s", stall_o, req_o ? "may start" : "is discarded"))
+    `CMN_ASSERT_I(DecisionWithHeader, en_i || !(req_o || copy_o || discard_o || stall_o != '0))
+      "a decision without a header" `CMN_ASSERT_I_END
+    `CMN_ASSERT_I(StallOnlyWaiting, stall_o == '0 || !(req_o || discard_o))
+      "credit stalls %b for a packet that %0s", stall_o, req_o ? "may start" : "is discarded" `CMN_ASSERT_I_END
   end
 
 endmodule : tr_route
