@@ -22,7 +22,8 @@ sys.path.insert(0, str(HERE))
 import regmap_gen  # noqa: E402
 
 INPUTS = ["regmap/collnet.json", "regmap/regmap_gen.py", "rtl/collective/cn_pkg_functions.svh",
-          "rtl/torus/tr_pkg_functions.svh", "rtl/link/lk_pkg_functions.svh"]
+          "rtl/torus/tr_pkg_functions.svh", "rtl/link/lk_pkg_functions.svh", "rtl/node/nd_tree_net.sv",
+          "rtl/node/nd_torus_net.sv"]
 
 
 class ScratchTree:
@@ -241,6 +242,38 @@ class Generator(ScratchTreeTest):
                 self.assertRegex(cpp, rf"inline constexpr \w+ k{name} = ", f"{name} of {path} is not in regmap.hpp")
                 n += 1
         self.assertGreater(n, 130)
+
+
+def size(desc, key):
+    return next(e for e in desc["sizes"]["parameters"] if e["key"] == key)
+
+
+class Sizes(ScratchTreeTest):
+    """The catalogue of the node's sizes (description "sizes", firmware/rtl_sizes.hpp)."""
+
+    def test_a_default_other_than_the_rtl_s_is_refused(self):
+        self.expect_refused(lambda d: size(d, "torus.vc_buffer_flits").update(default=32 + 8),
+                            "torus.vc_buffer_flits", "the default is 40", "nd_torus_net declares DynFlits = 64")
+
+    def test_a_parameter_the_top_lacks_is_refused(self):
+        self.expect_refused(lambda d: size(d, "tree.link_buffer_packets").update(param="LinkBuffers"),
+                            "tree.link_buffer_packets", "nd_tree_net.sv declares no parameter int LinkBuffers")
+
+    def test_bounds_that_are_not_allowed_values_are_refused(self):
+        self.expect_refused(lambda d: size(d, "torus.reception_fifo_flits").update(max=4095),
+                            "torus.reception_fifo_flits", "bounds 36..4095 must be allowed values")
+        self.expect_refused(lambda d: size(d, "tree.retransmission_flits").update(min=48),
+                            "tree.retransmission_flits", "bounds 48..128")
+
+    def test_the_catalogue_compiles_and_has_every_entry(self):
+        desc = json.loads((ROOT / regmap_gen.DESCRIPTION).read_text())
+        n = len(desc["sizes"]["parameters"])
+        self.compile_cpp('#include "firmware/rtl_sizes.hpp"\n#include <iterator>\n'
+                         f"static_assert(std::size(collnet::fw::regmap::kSizes) == {n});\n"
+                         "static_assert(collnet::fw::regmap::kSizes[0].min <= collnet::fw::regmap::kSizes[0].def);\n")
+        table = regmap_gen.generate(ROOT)["docs/design-space.md"]
+        for e in desc["sizes"]["parameters"]:
+            self.assertIn(f"| `{e['key']}` | `{e['top']}.{e['param']}` | {e['default']} |", table)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@
 //
 // Sending (go-back-N): every flit the node sends gets the next sequence number and a CRC
 // (lk_pkg::LkCtlCrc over valid, the flit and its number; 0 in a word without a flit) and
-// is kept in a retransmission buffer of lk_pkg::LkRetryFlits flits until the far end
-// acknowledges it. The far end's
+// is kept in a retransmission buffer of RetryFlits flits until the far end acknowledges
+// it. The far end's
 // acknowledgement is the next number it expects; a NAK (a toggle, so that a repeated word
 // is not a second request) sends this end back to that number, and so does a timeout:
 // lk_pkg::LkTimeout cycles with flits outstanding and no new acknowledgement. While it
@@ -45,9 +45,12 @@ module lk_port #(
   parameter int CntW        = 4,   // bits of a lane's running count: more than the credits a lane can owe
   parameter int LevelW      = 8,   // level bits sharing the link
   parameter int PacketFlits = 33,  // the longest packet the node sends
+  // the retransmission buffer, flits: a power of two, above PacketFlits + 1 and below the
+  // sequence numbers (checked)
+  parameter int RetryFlits  = lk_pkg::LkRetryFlits,
   localparam int SeqW  = lk_pkg::LkSeqW,
   localparam int CtlW  = lk_pkg::LkCtlBits,
-  localparam int Depth = lk_pkg::LkRetryFlits,
+  localparam int Depth = RetryFlits,
   localparam int CW    = lk_pkg::LkCountW
 ) (
   input  wire logic                   clk_i,
@@ -361,7 +364,12 @@ module lk_port #(
                     $sformatf("lk_port: a flit (%0d bits) or side-band word (%0d bits) is wider than its CRC covers",
                               FlitIn, SbIn))
   `CMN_ASSERT_PARAM(g_check_depth, PacketFlits + 2 <= Depth,
-                    $sformatf("lk_port: a packet of %0d flits does not fit the retransmission buffer", PacketFlits))
+                    $sformatf("lk_port: RetryFlits (%0d) cannot hold a packet of %0d flits and two more", Depth,
+                              PacketFlits))
+  // The buffer is indexed by the low bits of a flit's sequence number.
+  `CMN_ASSERT_PARAM(g_check_retry, Depth >= 2 && (Depth & (Depth - 1)) == 0 && Depth < (1 << SeqW),
+                    $sformatf("lk_port: RetryFlits (%0d) must be a power of two below %0d, the sequence numbers",
+                              Depth, 1 << SeqW))
 
 endmodule : lk_port
 

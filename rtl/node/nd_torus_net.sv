@@ -8,9 +8,17 @@
 // that a simulator can evaluate it apart from the tree side: the SystemC machine Verilates
 // it as one model per node and skips it on cycles where it is quiescent
 // (systemc/node.cpp). Port names are nd_node's, so waveforms read the same.
+`include "cmn_assert.svh"
 `default_nettype none
 
-module nd_torus_net (
+module nd_torus_net #(
+  // The side's sizes (docs/design-space.md; the catalogue in regmap/collnet.json, "sizes").
+  parameter int DynFlits   = 64,  // link buffer of each dynamic VC, flits
+  parameter int EscSlots   = 3,   // link buffer of the escape and priority VCs, packets
+  parameter int InjFlits   = tr_pkg::TrInjFlits,  // each injection FIFO, flits
+  parameter int RcvFlits   = tr_pkg::TrRcvFlits,  // each reception FIFO, flits
+  parameter int RetryFlits = lk_pkg::LkRetryFlits  // each link end's retransmission buffer, flits
+) (
   input  wire logic                                      clk_i,
   input  wire logic                                      rst_ni,
   // register bus (already decoded: torus addresses only)
@@ -170,7 +178,8 @@ module nd_torus_net (
   for (genvar d = 0; d < 6; d++) begin : g_link
     logic unused_level, unused_w_level;
     lk_port #(
-      .DataW(1 + 2 + 64), .HdrBit(66), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(tr_pkg::MaxPacketFlits)
+      .DataW(1 + 2 + 64), .HdrBit(66), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(tr_pkg::MaxPacketFlits),
+      .RetryFlits(RetryFlits)
     ) u_link (
       .clk_i, .rst_ni,
       .n_valid_i(tr_out_valid[d]), .n_data_i({tr_out_hdr[d], tr_out_vc[d*2 +: 2], tr_out_data[d*64 +: 64]}),
@@ -190,15 +199,17 @@ module nd_torus_net (
   logic [tr_pkg::TrInjFifos-1:0] tr_inj_push;
   logic [2:0]                    tr_inj_n, tr_rcv_n;
   logic [4*64-1:0]               tr_inj_data;
-  logic [3*8-1:0]                tr_inj_free;
+  logic [tr_pkg::TrInjFifos*$clog2(InjFlits+1)-1:0] tr_inj_free;
   logic [tr_pkg::TrRcvFifos-1:0] tr_rcv_pop;
   logic [2*4*64-1:0]             tr_rcv_data;
-  logic [2*9-1:0]                tr_rcv_count;
+  logic [tr_pkg::TrRcvFifos*$clog2(RcvFlits+1)-1:0] tr_rcv_count;
   logic [tr_pkg::TrRouterErrBits-1:0] tr_router_err;
   logic [tr_pkg::TrErrBits-1:0]       tr_err;
   logic [6*Vcs-1:0]                   perf_flit, perf_busy, perf_stall;
 
-  tr_router u_torus (
+  tr_router #(
+    .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits)
+  ) u_torus (
     .clk_i, .rst_ni,
     // A link is not used once it is marked down or its link layer has declared it down.
     .bubble_i(1'b1), .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q | lk_down),
@@ -252,7 +263,7 @@ module nd_torus_net (
     .rvalid_o(lk_rvalid), .rdata_o(lk_rdata), .bad_o(lk_bad), .counters_i(lk_counters)
   );
 
-  tr_regs #(.BusBits(cn_pkg::BusDataBits)) u_torus_regs (
+  tr_regs #(.BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits)) u_torus_regs (
     .clk_i, .rst_ni,
     .req_i(bus_req_i && !to_lk && !to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
     .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad || perf_bad),
@@ -263,6 +274,12 @@ module nd_torus_net (
   );
 
   assign err_o = |tr_err;
+
+  // A link's credits travel as running counts of LkTorusCntW bits, which must count past
+  // every credit a VC can owe (its buffer: flits on a dynamic VC, packets on the others).
+  `CMN_ASSERT_PARAM(g_check_credits, DynFlits < (1 << CntW) && EscSlots < (1 << CntW),
+                    $sformatf("nd_torus_net: DynFlits (%0d) and EscSlots (%0d) must be below %0d, the credit counts' range",
+                              DynFlits, EscSlots, 1 << CntW))
 
 endmodule : nd_torus_net
 

@@ -10,12 +10,15 @@
 // the torus side: the SystemC machine Verilates it as one model per node and skips it on
 // cycles where it is quiescent (systemc/node.cpp). Port names are nd_node's, so waveforms
 // read the same.
+`include "cmn_assert.svh"
 `default_nettype none
 
 module nd_tree_net #(
-  parameter int LinkPackets = 4,  // per VC per tree link
-  parameter int InjPackets  = 8,  // per injection FIFO
-  parameter int RcvPackets  = 8   // per reception FIFO
+  // The side's sizes (docs/design-space.md; the catalogue in regmap/collnet.json, "sizes").
+  parameter int LinkPackets = 4,  // link buffer per VC per tree link, packets (the credits)
+  parameter int InjPackets  = 8,  // each injection FIFO, packets
+  parameter int RcvPackets  = 8,  // each reception FIFO, packets
+  parameter int RetryFlits  = lk_pkg::LkRetryFlits  // each link end's retransmission buffer, flits
 ) (
   input  wire logic                           clk_i,
   input  wire logic                           rst_ni,
@@ -156,7 +159,8 @@ module nd_tree_net #(
   for (genvar l = 0; l < Links; l++) begin : g_link
     logic unused_level, unused_w_level;
     lk_port #(
-      .DataW(1 + 1 + 64), .HdrBit(64), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(1 + cn_pkg::PayloadFlits)
+      .DataW(1 + 1 + 64), .HdrBit(64), .Vcs(Vcs), .CntW(CntW), .LevelW(1), .PacketFlits(1 + cn_pkg::PayloadFlits),
+      .RetryFlits(RetryFlits)
     ) u_link (
       .clk_i, .rst_ni,
       .n_valid_i(cn_out_valid[l]), .n_data_i({cn_out_vc[l], cn_out_hdr[l], cn_out_data[l*64 +: 64]}),
@@ -203,6 +207,12 @@ module nd_tree_net #(
     .link_in_i(gi_in), .link_out_o(gi_out),
     .err_o(gi_err)
   );
+
+  // A link's credits travel as running counts of LkTreeCntW bits, which must count past
+  // every credit a VC can owe (its link buffer, in packets).
+  `CMN_ASSERT_PARAM(g_check_credits, LinkPackets < (1 << CntW),
+                    $sformatf("nd_tree_net: LinkPackets (%0d) must be below %0d, the credit counts' range",
+                              LinkPackets, 1 << CntW))
 
 endmodule : nd_tree_net
 

@@ -13,8 +13,10 @@
 
 module tr_regs #(
   parameter int  BusBits  = 256,  // the register bus: four 64-bit words
-  localparam int InjCntW  = $clog2(tr_pkg::TrInjFlits + 1),
-  localparam int RcvCntW  = $clog2(tr_pkg::TrRcvFlits + 1)
+  parameter int  InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO's depth (the router's), flits
+  parameter int  RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO's depth, flits
+  localparam int InjCntW  = $clog2(InjFlits + 1),
+  localparam int RcvCntW  = $clog2(RcvFlits + 1)
 ) (
   input  wire logic                                clk_i,
   input  wire logic                                rst_ni,
@@ -140,25 +142,28 @@ module tr_regs #(
   end
 
   // RegTrStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
-  `CMN_ASSERT_PARAM(g_check_status, tr_pkg::TrInjFlits < (1 << InjFreeW) && tr_pkg::TrRcvFlits < (1 << RcvCountW),
-                    $sformatf("tr_regs: FIFO depths (%0d, %0d flits) do not fit RegTrStatus's %0d- and %0d-bit fields",
-                              tr_pkg::TrInjFlits, tr_pkg::TrRcvFlits, InjFreeW, RcvCountW))
+  `CMN_ASSERT_PARAM(g_check_inj_status, InjFlits < (1 << InjFreeW),
+                    $sformatf("tr_regs: InjFlits (%0d) does not fit RegTrStatus's %0d-bit free-flit fields",
+                              InjFlits, InjFreeW))
+  `CMN_ASSERT_PARAM(g_check_rcv_status, RcvFlits < (1 << RcvCountW),
+                    $sformatf("tr_regs: RcvFlits (%0d) does not fit RegTrStatus's %0d-bit level fields",
+                              RcvFlits, RcvCountW))
 
   // The router's FIFOs report levels within their depths, and the block pushes only into
   // room for every flit it pushes and pops only flits held.
   for (genvar k = 0; k < tr_pkg::TrInjFifos; k++) begin : g_inj_check
     logic [InjCntW-1:0] room;
     assign room = inj_free_i[k*InjCntW +: InjCntW];
-    `CMN_ASSERT(InjFreeWithinDepth, 32'(room) <= tr_pkg::TrInjFlits,
-                $sformatf("injection FIFO %0d reports %0d flits free of %0d", k, room, tr_pkg::TrInjFlits))
+    `CMN_ASSERT(InjFreeWithinDepth, 32'(room) <= InjFlits,
+                $sformatf("injection FIFO %0d reports %0d flits free of %0d", k, room, InjFlits))
     `CMN_ASSERT_NEVER(PushWithoutRoom, inj_push_o[k] && 32'(room) < 32'(inj_n_o),
                       $sformatf("%0d flits pushed into injection FIFO %0d with %0d free", inj_n_o, k, room))
   end
   for (genvar k = 0; k < tr_pkg::TrRcvFifos; k++) begin : g_rcv_check
     logic [RcvCntW-1:0] count;
     assign count = rcv_count_i[k*RcvCntW +: RcvCntW];
-    `CMN_ASSERT(RcvCountWithinDepth, 32'(count) <= tr_pkg::TrRcvFlits,
-                $sformatf("reception FIFO %0d reports %0d flits held of %0d", k, count, tr_pkg::TrRcvFlits))
+    `CMN_ASSERT(RcvCountWithinDepth, 32'(count) <= RcvFlits,
+                $sformatf("reception FIFO %0d reports %0d flits held of %0d", k, count, RcvFlits))
     `CMN_ASSERT_NEVER(PopBeyondHeld, rcv_pop_o[k] && 32'(count) < 32'(rcv_n_o),
                       $sformatf("%0d flits popped from reception FIFO %0d holding %0d", rcv_n_o, k, count))
   end

@@ -375,6 +375,15 @@ module tr_router #(
     end
   end
 
+  // An injection FIFO offers a packet only once all of it is there, and a packet goes to a
+  // reception FIFO only into room for all of it: each must hold the longest packet.
+  `CMN_ASSERT_PARAM(g_check_inj_flits, InjFlits >= tr_pkg::MaxPacketFlits,
+                    $sformatf("tr_router: InjFlits (%0d) must hold a whole packet (%0d flits)",
+                              InjFlits, tr_pkg::MaxPacketFlits))
+  `CMN_ASSERT_PARAM(g_check_rcv_flits, RcvFlits >= tr_pkg::MaxPacketFlits,
+                    $sformatf("tr_router: RcvFlits (%0d) must hold a whole packet (%0d flits)",
+                              RcvFlits, tr_pkg::MaxPacketFlits))
+
 endmodule : tr_router
 
 `default_nettype wire
