@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "firmware/down_nodes.hpp"
+#include "firmware/rtl_sizes.hpp"
 
 namespace collnet::cli {
 
@@ -81,7 +82,8 @@ double number(const json& j, const std::string& where, const std::string& key) {
 
 void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string& where) {
   check_keys(j, where, "",
-             {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "down_nodes", "sources"});
+             {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "down_nodes", "rtl",
+              "sources"});
   for (const char* text : {"name", "description"})
     if (j.contains(text) && !j[text].is_string()) fail(where, text, "must be a string");
   if (j.contains("sources") && !j["sources"].is_object()) fail(where, "sources", "must be an object of notes");
@@ -137,6 +139,25 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
           whole(p["access_cycles"], where, "processor.access_cycles", 1, sim::MachineConfig::kMaxAccessCycles);
     if (p.contains("instructions_per_cycle"))
       out.instructions_per_cycle = number(p["instructions_per_cycle"], where, "processor.instructions_per_cycle");
+  }
+  if (j.contains("rtl")) {
+    const json& r = j["rtl"];
+    check_keys(r, where, "rtl", {"tree", "torus"});
+    for (const char* side : {"tree", "torus"}) {
+      if (!r.contains(side)) continue;
+      const std::string key = std::string("rtl.") + side;
+      if (!r[side].is_object()) fail(where, key, "must be an object of sizes, got " + r[side].dump());
+      for (const auto& item : r[side].items()) {
+        const std::string size = std::string(side) + "." + item.key();
+        const json& v = item.value();
+        if (!v.is_number_integer()) fail(where, "rtl." + size, "must be a whole number, got " + v.dump());
+        try {
+          out.sizes.set(size, v.get<long long>());
+        } catch (const std::invalid_argument& e) {
+          fail(where, "rtl." + size, std::string("is refused: ") + e.what());
+        }
+      }
+    }
   }
   // Down nodes are checked against the shape once it is known: the command's --torus may
   // replace the file's.
@@ -195,7 +216,18 @@ json machine_json(const sim::MachineConfig& m) {
             {"cycles_per_flit", m.torus_cycles_per_flit}}},
           {"barrier", {{"latency", m.barrier_latency}}},
           {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}},
-          {"down_nodes", m.down().list()}};
+          {"down_nodes", m.down().list()},
+          {"rtl", rtl_json(m.sizes)}};
+}
+
+json rtl_json(const sim::NodeSizes& sizes) {
+  json r = {{"tree", json::object()}, {"torus", json::object()}};
+  for (std::size_t i = 0; i < sim::NodeSizes::kCount; ++i) {
+    const std::string key = fw::regmap::kSizes[i].key;
+    const std::size_t dot = key.find('.');
+    r[key.substr(0, dot)][key.substr(dot + 1)] = sizes.value(i);
+  }
+  return r;
 }
 
 std::string torus_links_text(const sim::MachineConfig& m) {

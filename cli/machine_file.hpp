@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Machine files: a machine's timing and shape as JSON that users can copy and edit, and
+// Machine files: a machine's timing, shape and node sizes as JSON that users can copy and edit, and
 // the presets that ship with collnet (machines/*.json, built in: `--machine bgl`). The
 // format (docs/machines.md):
 //
@@ -9,6 +9,7 @@
 //    "barrier":   {"latency": 33},
 //    "processor": {"access_cycles": 1},
 //    "down_nodes": [21],
+//    "rtl":       {"torus": {"vc_buffer_flits": 32}, "tree": {...}},   (docs/design-space.md)
 //    "sources":   {"tree.latency": "where the number comes from", ...}}
 //
 // Every key is optional; what a file leaves out keeps the value it had (the defaults, or
@@ -39,6 +40,8 @@ void apply_machine_json(const nlohmann::json& j, sim::MachineConfig& m, const st
 // The machine's shape, clock, link timing and access cost in the file format (what a
 // run's --json reports as "machine"; applying it gives the same machine back).
 nlohmann::json machine_json(const sim::MachineConfig& m);
+// The node's sizes in the file format's "rtl" section: every size, by side.
+nlohmann::json rtl_json(const sim::NodeSizes& sizes);
 // The torus links' timing for a report line: "4", or "60,60,40 at 32 cycles per flit".
 std::string torus_links_text(const sim::MachineConfig& m);
 

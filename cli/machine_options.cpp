@@ -35,6 +35,11 @@ void add_machine_options(CLI::App* app, MachineOptions& o) {
   add(app, "--down-nodes", o.down_nodes,
       "nodes down from boot, e.g. 21,42: down on every network and running no rank; the collectives and "
       "point-to-point go around them (docs/down-nodes.md)");
+  app->add_option("--rtl", o.rtl,
+                  "a node size KEY=VALUE, e.g. torus.vc_buffer_flits=32 (repeatable; over the machine file's \"rtl\"): "
+                  "other sizes than the defaults build node models once, into $COLLNET_MODEL_CACHE "
+                  "(docs/design-space.md)")
+      ->allow_extra_args(false);
 }
 
 void apply_down_nodes(const MachineOptions& o, sim::MachineConfig& m) {
@@ -114,6 +119,13 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   if (o.clock_mhz) {
     if (!(*o.clock_mhz > 0)) throw std::invalid_argument("--clock-mhz: must be positive");
     m.clock_mhz = *o.clock_mhz;
+  }
+  for (const std::string& size : o.rtl) {
+    try {
+      m.sizes.set_assignment(size);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--rtl: ") + e.what());
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,6 +24,7 @@ struct MachineOptions {
   std::optional<std::string> torus_latency;  // "L" or "X,Y,Z"
   std::optional<double> tree_rate, torus_rate, clock_mhz;
   std::optional<std::string> down_nodes;  // --down-nodes "21,42"
+  std::vector<std::string> rtl;           // --rtl KEY=VALUE, each a node size (over the file's "rtl")
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);

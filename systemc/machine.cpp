@@ -7,10 +7,12 @@
 #include "systemc/coverage.hpp"
 #include "firmware/tree_layout.hpp"
 #include "systemc/trace_writer.hpp"
+#include "systemc/model_library.hpp"
 // clang-format on
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -42,6 +44,12 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
 
   clock_ = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(1, sc_core::SC_NS));
 
+  // The node models: built in, or a model library for other sizes (built on first use;
+  // the partitions of one machine take turns on its lock, and partition 0 tells of it).
+  const NodeModels& models = node_models_for(config_.sizes, [this](const std::string& step) {
+    if (self_ == 0) std::fprintf(stderr, "collnet: %s\n", step.c_str());
+  });
+
   const unsigned n = config_.shape.nodes();
   // This partition's nodes (every node, in one process); the others' entries stay empty.
   std::vector<Node*> raw;
@@ -49,7 +57,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
   for (unsigned r = 0; r < n; ++r) {
     if (!local(r)) continue;
     nodes_[r] = std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
-                                       config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off);
+                                       config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off, models);
     nodes_[r]->clk(*clock_);
     raw.push_back(nodes_[r].get());
   }

@@ -10,6 +10,7 @@
 
 #include "firmware/down_nodes.hpp"
 #include "firmware/torus_routes.hpp"
+#include "systemc/node_sizes.hpp"
 #include "systemc/quiescence.hpp"
 #include "systemc/shape.hpp"
 
@@ -48,6 +49,11 @@ struct MachineConfig {
   // Throws std::invalid_argument, "`what`: ...", unless `cycles_per_flit` is a rate a link
   // can have: 1..kMaxCyclesPerFlit, a multiple of 1/256.
   static void check_rate(const std::string& what, double cycles_per_flit);
+
+  // The node's sizes (buffer and FIFO depths: docs/design-space.md). Other than the
+  // defaults, the machine's node models come from a model library built for them
+  // (systemc/model_library.hpp).
+  NodeSizes sizes;
 
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
   // The processor's speed for the code an MPI program runs between calls (--compute-scale

@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Verilated (plain C++) model headers come before any SystemC header: with SystemC
-// seen first, verilated.h would take the model for a SystemC one.
-#include "Vtorus_net.h"
-#include "Vtorus_net___024root.h"
-#include "Vtree_net.h"
-#include "Vtree_net___024root.h"
-#include "verilated.h"
-#include "verilated_fst_c.h"
-// clang-format off
 #include "systemc/node.hpp"
-#include "firmware/regmap.hpp"
-#include "systemc/bus_words.hpp"
-#include "systemc/model_clock.hpp"
 
 #include <algorithm>
 #include <stdexcept>
-// clang-format on
+
+#include "firmware/regmap.hpp"
+#include "systemc/bus_words.hpp"
 
 namespace collnet::sim {
 
@@ -26,13 +16,12 @@ const TorusFlit kTorusIdle{};
 
 // Drives an input port, saying whether its value changed.
 template <class Port, class Value>
-bool drive(Port& port, Value v) {
-  const bool changed = port != static_cast<Port>(v);
-  port = static_cast<Port>(v);
+bool drive(Port* port, Value v) {
+  const bool changed = *port != static_cast<Port>(v);
+  *port = static_cast<Port>(v);
   return changed;
 }
-template <class Wide>
-bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
+bool drive_bus_words(uint32_t* w, const std::array<uint64_t, 4>& v) {
   const std::array<uint64_t, 4> old = bus_words(w);
   if (old == v) return false;
   set_bus_words(w, v);
@@ -43,66 +32,40 @@ bool drive_bus_words(Wide& w, const std::array<uint64_t, 4>& v) {
 // side sees the bus's address and data only with a request of its own: a register block
 // ignores them without one, and held still they do not wake a quiescent side. `last_req`
 // is the request last driven. Returns whether any input changed.
-template <class Model>
-bool drive_request(Model& m, bool req, bool& last_req, const fw::BusRequest& r) {
+bool drive_request(const BusPorts& bus, bool req, bool& last_req, const fw::BusRequest& r) {
   bool changed = false;
   if (req != last_req) {
-    m.bus_req_i = req;
+    *bus.req = req;
     last_req = req;
     changed = true;
   }
   if (req) {
-    changed |= drive(m.bus_we_i, r.write);
-    changed |= drive(m.bus_addr_i, r.addr);
-    changed |= drive_bus_words(m.bus_wdata_i, r.wdata);
+    changed |= drive(bus.we, r.write);
+    changed |= drive(bus.addr, r.addr);
+    changed |= drive_bus_words(bus.wdata, r.wdata);
   }
   return changed;
 }
 }  // namespace
 
-// The model's torus link ports by direction, so that one loop drives all six. Resolved
-// once, when the node is built.
-struct Node::TorusPorts {
-  CData *in_valid, *in_hdr, *in_vc, *out_valid, *out_hdr, *out_vc;
-  IData *in_credit, *out_credit;
-  QData *in_data, *out_data, *in_ctl, *out_ctl;
-};
-
-// in_* are the model's inputs (the incoming wire: its flit, the far end's credit counts
-// for this direction and its control word), out_* its outputs.
-#define COLLNET_TORUS_PORTS(m, d)                                                                      \
-  TorusPorts {                                                                                        \
-    &m.tor##d##_in_valid_i, &m.tor##d##_in_hdr_i, &m.tor##d##_in_vc_i, &m.tor##d##_out_valid_o,       \
-        &m.tor##d##_out_hdr_o, &m.tor##d##_out_vc_o, &m.tor##d##_out_credit_i, &m.tor##d##_in_credit_o, \
-        &m.tor##d##_in_data_i, &m.tor##d##_out_data_o, &m.tor##d##_in_ctl_i, &m.tor##d##_out_ctl_o     \
-  }
-
-std::array<Node::TorusPorts, 6> Node::torus_ports(Vtorus_net& m) {
-  return {COLLNET_TORUS_PORTS(m, 0), COLLNET_TORUS_PORTS(m, 1), COLLNET_TORUS_PORTS(m, 2),
-          COLLNET_TORUS_PORTS(m, 3), COLLNET_TORUS_PORTS(m, 4), COLLNET_TORUS_PORTS(m, 5)};
-}
-#undef COLLNET_TORUS_PORTS
-
-Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip)
+Node::Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip,
+           const NodeModels& models)
     : sc_module(name),
       clk("clk"),
       rank_(rank),
-      tree_(std::make_unique<Vtree_net>(&context, this->name())),
-      torus_(std::make_unique<Vtorus_net>(&context, this->name())),
-      tor_ports_(std::make_unique<const std::array<TorusPorts, 6>>(torus_ports(*torus_))),
-      tree_idle_(tree_->rootp, sizeof(*tree_->rootp), std::string(this->name()) + " tree side", idle_skip),
-      torus_idle_(torus_->rootp, sizeof(*torus_->rootp), std::string(this->name()) + " torus side", idle_skip) {
-  reset_model(*tree_);
-  reset_model(*torus_);
-  torus_status_ = torus_->tor_status_o;
+      tree_(models.make_tree(context, this->name())),
+      torus_(models.make_torus(context, this->name())),
+      tree_idle_(tree_->state(), tree_->state_bytes(), std::string(this->name()) + " tree side", idle_skip),
+      torus_idle_(torus_->state(), torus_->state_bytes(), std::string(this->name()) + " torus side", idle_skip) {
+  torus_status_ = *torus_->status;
   SC_METHOD(on_posedge);
   sensitive << clk.pos();
   dont_initialize();
 }
 
 Node::~Node() {
-  tree_->final();
-  torus_->final();
+  tree_->finish();
+  torus_->finish();
 }
 
 void Node::use_scratch(std::vector<unsigned char>* scratch) {
@@ -111,8 +74,8 @@ void Node::use_scratch(std::vector<unsigned char>* scratch) {
 }
 
 void Node::trace(VerilatedFstC& fst) {
-  tree_->trace(&fst, 99);
-  torus_->trace(&fst, 99);
+  tree_->trace(fst);
+  torus_->trace(fst);
 }
 
 Node::Activity Node::activity() const {
@@ -132,13 +95,13 @@ void Node::set_torus_config(const std::array<unsigned, 3>& coord, const std::arr
     c |= (coord[k] & 0xffu) << (8 * k);
     d |= (dims[k] & 0xffu) << (8 * k);
   }
-  torus_->tor_coord_i = c;
-  torus_->tor_dims_i = d;
+  *torus_->coord = c;
+  *torus_->dims = d;
   set_torus_links_down(links_down);
 }
 
 void Node::set_torus_links_down(unsigned links_down) {
-  torus_->tor_link_down_i = links_down & 0x3fu;
+  *torus_->link_down = static_cast<uint8_t>(links_down & 0x3fu);
   torus_config_changed_ = true;
 }
 
@@ -156,43 +119,41 @@ void Node::connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_o
 }
 
 void Node::set_link_rates(uint16_t tree_cpf, uint16_t torus_cpf) {
-  tree_->tree_cpf_i = tree_cpf;
-  torus_->torus_cpf_i = torus_cpf;
+  *tree_->cpf = tree_cpf;
+  *torus_->cpf = torus_cpf;
   tree_config_changed_ = torus_config_changed_ = true;
 }
 
 uint64_t Node::bus_rdata() const { return bus_rvector()[0]; }
 
 std::array<uint64_t, 4> Node::bus_rvector() const {
-  return sel_torus_ ? bus_words(torus_->bus_rdata_o) : bus_words(tree_->bus_rdata_o);
+  return bus_words(sel_torus_ ? torus_->bus.rdata : tree_->bus.rdata);
 }
 
-bool Node::error_flag() const { return tree_->err_o || torus_->err_o; }
+bool Node::error_flag() const { return *tree_->bus.err || *torus_->bus.err; }
 
 namespace {
-// Reads the words at `sel` through a side's service port (`set` drives its select, `get`
-// reads its word): no clock edge, so only the port's combinational read settles, and
-// nothing in the run changes. The select is left at 0.
-template <class Model, size_t N, class Set, class Get>
-std::array<uint64_t, N> read_service_port(Model& m, const std::array<unsigned, N>& sel, Set set, Get get) {
+// Reads the words at `sel` through a side's service port (select `sel_port`, word
+// `word_port`): no clock edge, so only the port's combinational read settles, and nothing
+// in the run changes. The select is left at 0.
+template <size_t N>
+std::array<uint64_t, N> read_service_port(SideModel& m, uint8_t* sel_port, const uint64_t* word_port,
+                                          const std::array<unsigned, N>& sel) {
   std::array<uint64_t, N> w{};
   for (size_t i = 0; i < N; ++i) {
-    set(m, sel[i]);
-    m.eval();
-    w[i] = get(m);
+    *sel_port = static_cast<uint8_t>(sel[i]);
+    m.settle();
+    w[i] = *word_port;
   }
-  set(m, 0);
-  m.eval();
+  *sel_port = 0;
+  m.settle();
   return w;
 }
 
-template <class Model>
-fw::LinkCounters read_link_port(Model& m, unsigned link) {
+fw::LinkCounters read_link_port(SideModel& m, const BusPorts& bus, unsigned link) {
   std::array<unsigned, 8> sel{};
   for (unsigned k = 0; k < 8; ++k) sel[k] = link * 8 + k;
-  return fw::LinkCounters::decode(read_service_port(
-      m, sel, [](Model& x, unsigned s) { x.lk_svc_sel_i = static_cast<CData>(s); },
-      [](Model& x) { return static_cast<uint64_t>(x.lk_svc_word_o); }));
+  return fw::LinkCounters::decode(read_service_port(m, bus.lk_svc_sel, bus.lk_svc_word, sel));
 }
 }  // namespace
 
@@ -200,7 +161,7 @@ fw::LinkCounters Node::link_counters(bool torus, unsigned link) {
   if (link >= (torus ? 6u : 3u))
     throw std::invalid_argument(std::string(torus ? "torus" : "tree") + " link " + std::to_string(link) +
                                 " does not exist");
-  return torus ? read_link_port(*torus_, link) : read_link_port(*tree_, link);
+  return torus ? read_link_port(*torus_, torus_->bus, link) : read_link_port(*tree_, tree_->bus, link);
 }
 
 fw::TorusLinkPerf Node::torus_perf(unsigned link) {
@@ -209,9 +170,7 @@ fw::TorusLinkPerf Node::torus_perf(unsigned link) {
   const auto addresses = fw::torus_perf_addresses(link);
   std::array<unsigned, fw::kTorusPerfWords> sel{};
   for (unsigned i = 0; i < sel.size(); ++i) sel[i] = (addresses[i] & (fw::regmap::kWinTrPerfSize - 1)) / 8;
-  return fw::decode_torus_perf(read_service_port(
-      *torus_, sel, [](Vtorus_net& x, unsigned s) { x.perf_svc_sel_i = static_cast<CData>(s); },
-      [](Vtorus_net& x) { return static_cast<uint64_t>(x.perf_svc_word_o); }));
+  return fw::decode_torus_perf(read_service_port(*torus_, torus_->perf_svc_sel, torus_->perf_svc_word, sel));
 }
 
 void Node::on_posedge() {
@@ -226,7 +185,7 @@ const sc_core::sc_event& Node::edge_event(unsigned task) {
 }
 
 bool Node::drive_tree() {
-  Vtree_net& m = *tree_;
+  TreeSideModel& m = *tree_;
   bool changed = false;
   // Only the links whose flit differs from the last one driven are written.
   for (unsigned l = 0; l < 3; ++l) {
@@ -235,20 +194,9 @@ bool Node::drive_tree() {
     if (primed_ && f == tree_in_[l]) continue;
     tree_in_[l] = f;
     changed = true;
-    switch (l) {
-      case 0:
-        m.tree0_in_valid_i = f.valid, m.tree0_in_vc_i = f.vc, m.tree0_in_hdr_i = f.hdr, m.tree0_in_data_i = f.data;
-        m.tree0_out_credit_i = f.credit, m.tree0_in_ctl_i = f.ctl;
-        break;
-      case 1:
-        m.tree1_in_valid_i = f.valid, m.tree1_in_vc_i = f.vc, m.tree1_in_hdr_i = f.hdr, m.tree1_in_data_i = f.data;
-        m.tree1_out_credit_i = f.credit, m.tree1_in_ctl_i = f.ctl;
-        break;
-      default:
-        m.tree2_in_valid_i = f.valid, m.tree2_in_vc_i = f.vc, m.tree2_in_hdr_i = f.hdr, m.tree2_in_data_i = f.data;
-        m.tree2_out_credit_i = f.credit, m.tree2_in_ctl_i = f.ctl;
-        break;
-    }
+    const TreeLinkPorts& p = m.link[l];
+    *p.in_valid = f.valid, *p.in_vc = f.vc, *p.in_hdr = f.hdr, *p.in_data = f.data;
+    *p.in_credit = f.credit, *p.in_ctl = f.ctl;
   }
   for (unsigned l = 0; l < 3; ++l) {
     if (primed_ && cycle_ > gi_read_until_[l].load(std::memory_order_relaxed)) continue;
@@ -256,23 +204,23 @@ bool Node::drive_tree() {
     if (primed_ && b == gi_in_[l]) continue;
     gi_in_[l] = b;
     changed = true;
-    (l == 0 ? m.gi0_in_i : l == 1 ? m.gi1_in_i : m.gi2_in_i) = b.gi;
+    *m.link[l].gi_in = b.gi;
   }
   // nd_node's decode (the same generated decode as the RTL's, from regmap/collnet.json): the
   // torus side's window goes to the torus side, the rest to the tree side.
   const bool req = request_.active && !fw::regmap::in_win_torus(request_.addr);
-  changed |= drive_request(m, req, tree_req_, request_);
+  changed |= drive_request(m.bus, req, tree_req_, request_);
   // The rate pins (set_link_rates) are static; an edge after a change evaluates them.
   changed |= tree_config_changed_;
   tree_config_changed_ = false;
-  if (req) changed |= drive(m.bus_priv_i, request_.privileged);  // the torus side has no privilege input
+  if (req) changed |= drive(m.priv, request_.privileged);  // the torus side has no privilege input
   return changed;
 }
 
 bool Node::drive_torus() {
-  Vtorus_net& m = *torus_;
+  TorusSideModel& m = *torus_;
   bool changed = false;
-  const std::array<TorusPorts, 6>& tp = *tor_ports_;
+  const std::array<TorusLinkPorts, 6>& tp = m.link;
   for (unsigned d = 0; d < 6; ++d) {
     if (primed_ && cycle_ > torus_read_until_[d].load(std::memory_order_relaxed)) continue;
     const TorusFlit& f = tor_in_[d] ? tor_in_[d]->get(cycle_) : kTorusIdle;
@@ -286,7 +234,7 @@ bool Node::drive_torus() {
     *tp[d].in_credit = f.credit;
     *tp[d].in_ctl = f.ctl;
   }
-  changed |= drive_request(m, request_.active && fw::regmap::in_win_torus(request_.addr), torus_req_, request_);
+  changed |= drive_request(m.bus, request_.active && fw::regmap::in_win_torus(request_.addr), torus_req_, request_);
   // The configuration pins (set_torus_config) are registered at the edge after a change.
   changed |= torus_config_changed_;
   torus_config_changed_ = false;
@@ -294,24 +242,19 @@ bool Node::drive_torus() {
 }
 
 void Node::read_tree_outputs() {
-  const Vtree_net& m = *tree_;
-  tree_out_[0] = {bool(m.tree0_out_valid_o), bool(m.tree0_out_vc_o), bool(m.tree0_out_hdr_o), m.tree0_out_data_o,
-                  m.tree0_in_credit_o, m.tree0_out_ctl_o};
-  tree_out_[1] = {bool(m.tree1_out_valid_o), bool(m.tree1_out_vc_o), bool(m.tree1_out_hdr_o), m.tree1_out_data_o,
-                  m.tree1_in_credit_o, m.tree1_out_ctl_o};
-  tree_out_[2] = {bool(m.tree2_out_valid_o), bool(m.tree2_out_vc_o), bool(m.tree2_out_hdr_o), m.tree2_out_data_o,
-                  m.tree2_in_credit_o, m.tree2_out_ctl_o};
-  gi_out_[0].gi = m.gi0_out_o;
-  gi_out_[1].gi = m.gi1_out_o;
-  gi_out_[2].gi = m.gi2_out_o;
+  for (unsigned l = 0; l < 3; ++l) {
+    const TreeLinkPorts& p = tree_->link[l];
+    tree_out_[l] = {bool(*p.out_valid), bool(*p.out_vc), bool(*p.out_hdr), *p.out_data, *p.out_credit, *p.out_ctl};
+    gi_out_[l].gi = *p.gi_out;
+  }
 }
 
 void Node::read_torus_outputs() {
-  const std::array<TorusPorts, 6>& tp = *tor_ports_;
+  const std::array<TorusLinkPorts, 6>& tp = torus_->link;
   for (unsigned d = 0; d < 6; ++d)
     torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
                      *tp[d].out_ctl};
-  torus_status_ = torus_->tor_status_o;
+  torus_status_ = *torus_->status;
 }
 
 void Node::grant_bus() {
@@ -326,8 +269,8 @@ void Node::grant_bus() {
 
 void Node::step() {
   grant_bus();
-  const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] { clock_cycle(*tree_); });
-  const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] { clock_cycle(*torus_); });
+  const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] { tree_->clock_cycle(); });
+  const bool torus_evaluated = torus_idle_.step(drive_torus(), cycle_, [this] { torus_->clock_cycle(); });
   if (tree_evaluated || !primed_) read_tree_outputs();
   if (torus_evaluated || !primed_) read_torus_outputs();
   primed_ = true;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // One node of the machine: the node RTL inside a SystemC module that is sensitive to the
 // clock only. The node is two Verilated models, its tree side (nd_tree_net) and its torus
-// side (nd_torus_net); this class does what nd_node does around them (the register bus
-// decode). At each rising edge it drives the models' link inputs from the incoming link
+// side (nd_torus_net), made by a NodeModels (node_models.hpp: the built-in ones, or a model
+// library's for other sizes); this class does what nd_node does around them (the register
+// bus decode). At each rising edge it drives the models' link inputs from the incoming link
 // wires and the bus request of its processor or agent, evaluates the edge, and puts the
 // registered outputs on the outgoing wires. A side that is quiescent (Quiescence) is not
 // evaluated: a tree collective costs next to nothing on the torus side, and torus traffic
@@ -22,10 +23,9 @@
 #include "firmware/link_counters.hpp"
 #include "firmware/torus_perf.hpp"
 #include "systemc/link.hpp"
+#include "systemc/node_models.hpp"
 #include "systemc/quiescence.hpp"
 
-class Vtree_net;
-class Vtorus_net;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -34,7 +34,8 @@ namespace collnet::sim {
 class Node : public sc_core::sc_module, public fw::BusPort {
  public:
   SC_HAS_PROCESS(Node);
-  Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip = IdleSkip::On);
+  Node(sc_core::sc_module_name name, unsigned rank, VerilatedContext& context, IdleSkip idle_skip = IdleSkip::On,
+       const NodeModels& models = builtin_node_models());
   ~Node() override;
 
   sc_core::sc_in<bool> clk;
@@ -134,11 +135,8 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   void read_torus_outputs();  // after an evaluation of the torus side
 
   unsigned rank_;
-  std::unique_ptr<Vtree_net> tree_;
-  std::unique_ptr<Vtorus_net> torus_;
-  struct TorusPorts;
-  static std::array<TorusPorts, 6> torus_ports(Vtorus_net& m);
-  std::unique_ptr<const std::array<TorusPorts, 6>> tor_ports_;
+  std::unique_ptr<TreeSideModel> tree_;
+  std::unique_ptr<TorusSideModel> torus_;
   Quiescence tree_idle_, torus_idle_;
   // The link flits last driven into each side (written again only when they change), and
   // each side's registered link outputs as of its last evaluation: a side that is skipped

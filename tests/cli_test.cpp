@@ -842,6 +842,11 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"traffic", "--torus-latency", "99"}, "--torus-latency"},
                       UsageCase{{"traffic", "--torus", "2x2x2", "--engine", "flat", "--tree-latency", "5"},
                                 "the flat engine models one latency for every link"},
+                      UsageCase{{"traffic", "--torus", "2x2x2", "--engine", "flat", "--rtl", "torus.vc_buffer_flits=40"},
+                                "the flat engine's nd_node has the default sizes only"},
+                      UsageCase{{"run", "allreduce", "--rtl", "torus.vc_buffer_flits"}, "--rtl: 'torus.vc_buffer_flits' is not KEY=VALUE"},
+                      UsageCase{{"traffic", "--rtl", "tree.retransmission_flits=96"}, "a power of two"},
+                      UsageCase{{"mpirun", "-n", "2", "--rtl", "tree.fifo=3", "--", "prog"}, "'tree.fifo' is not a size of the node"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

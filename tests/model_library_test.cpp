@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Node models for other sizes (systemc/model_library.hpp), as a user meets them: --rtl and a
+// machine file's "rtl" build a model library once into $COLLNET_MODEL_CACHE, later runs
+// load it, a broken entry is built again, and a size the RTL refuses is refused before
+// anything is built. The libraries are built with COLLNET_MODEL_OPT_FAST=-O0, which
+// compiles in a fraction of the time and simulates the same cycles.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/collnet_cli.hpp"
+
+namespace collnet::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kCache = std::string(COLLNET_TEST_TMP) + "/model-cache";
+
+CommandResult run_with(const std::vector<std::string>& extra, const std::string& json) {
+  std::vector<std::string> args{"run", "allreduce", "--torus", "2x2x2", "--count", "4096", "--json", json};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return collnet(args, {{"COLLNET_MODEL_CACHE=" + kCache, "COLLNET_MODEL_OPT_FAST=-O0"}});
+}
+
+bool built(const CommandResult& r) { return r.err.find("building node models") != std::string::npos; }
+
+// The one entry the cache holds.
+fs::path entry() {
+  fs::path found;
+  for (const auto& e : fs::directory_iterator(kCache)) found = e.path();
+  return found;
+}
+
+TEST(ModelLibrary, BuildsOnceLoadsAfterAndRebuildsWhatIsBroken) {
+  fs::remove_all(kCache);
+  const std::string dir = std::string(COLLNET_TEST_TMP) + "/model-library-";
+  const CommandResult plain = run_with({}, dir + "plain.json");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_FALSE(built(plain)) << "the default sizes need no build";
+  EXPECT_FALSE(fs::exists(kCache)) << "the default sizes touched the cache";
+  const uint64_t default_cycles = read_json(dir + "plain.json")["cycles"];
+
+  // One link buffer per VC: a sender waits a credit's round trip for every packet.
+  const CommandResult first = run_with({"--rtl", "tree.link_buffer_packets=1"}, dir + "first.json");
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_TRUE(built(first)) << first.err;
+  const nlohmann::json j = read_json(dir + "first.json");
+  EXPECT_TRUE(j["verified"].get<bool>());
+  EXPECT_EQ(j["machine"]["rtl"]["tree"]["link_buffer_packets"], 1);
+  const uint64_t cycles = j["cycles"];
+  EXPECT_GT(cycles, default_cycles + default_cycles / 10) << "the variant ran the default's models";
+
+  const CommandResult again = run_with({"--rtl", "tree.link_buffer_packets=1"}, dir + "again.json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_FALSE(built(again)) << "the second run built again: " << again.err;
+  EXPECT_EQ(read_json(dir + "again.json")["cycles"], cycles);
+
+  // The same sizes from a machine file are the same entry.
+  const std::string file = dir + "machine.json";
+  std::ofstream(file) << R"({"rtl": {"tree": {"link_buffer_packets": 1}}})";
+  const CommandResult from_file = run_with({"--machine", file}, dir + "file.json");
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  EXPECT_FALSE(built(from_file)) << from_file.err;
+  EXPECT_EQ(read_json(dir + "file.json")["cycles"], cycles);
+
+  // A deleted library, and a manifest of something else, are built again, never loaded.
+  const fs::path e = entry();
+  fs::remove(e / "libcollnet_node_models.so");
+  const CommandResult deleted = run_with({"--rtl", "tree.link_buffer_packets=1"}, dir + "deleted.json");
+  ASSERT_EQ(deleted.status, 0) << deleted.err;
+  EXPECT_TRUE(built(deleted)) << deleted.err;
+  EXPECT_EQ(read_json(dir + "deleted.json")["cycles"], cycles);
+  std::ofstream(e / "manifest.txt", std::ios::app) << "size tree.link_buffer_packets 2\n";
+  const CommandResult stale = run_with({"--rtl", "tree.link_buffer_packets=1"}, dir + "stale.json");
+  ASSERT_EQ(stale.status, 0) << stale.err;
+  EXPECT_NE(stale.err.find("was built from something else"), std::string::npos) << stale.err;
+  EXPECT_EQ(read_json(dir + "stale.json")["cycles"], cycles);
+}
+
+TEST(ModelLibrary, RefusesASizeTheRtlRefusesBeforeBuilding) {
+  const std::string cache = std::string(COLLNET_TEST_TMP) + "/model-cache-refused";
+  fs::remove_all(cache);
+  const CommandResult r = collnet({"run", "allreduce", "--torus", "2x2x2", "--rtl", "torus.vc_buffer_flits=20"},
+                                  {{"COLLNET_MODEL_CACHE=" + cache}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--rtl: torus.vc_buffer_flits (nd_torus_net.DynFlits) must be 33..255 (a whole packet"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(built(r));
+  EXPECT_FALSE(fs::exists(cache));
+}
+
+}  // namespace
+}  // namespace collnet::test
