@@ -13,6 +13,7 @@
 #include "cli/neighbourhoods_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/subcommand.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/traffic_command.hpp"
 #include "cli/tune_command.hpp"
 #include "cli/usage_error.hpp"
@@ -25,7 +26,7 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   // In the order the help lists them.
   const Subcommand commands[] = {add_run(app, cl),     add_algorithms(app, cl), add_machines(app, cl),
                                  add_compare(app, cl), add_tune(app, cl),       add_neighbourhoods(app, cl),
-                                 add_traffic(app, cl), add_mpirun(app, cl)};
+                                 add_traffic(app, cl), add_mpirun(app, cl),     add_sweep(app, cl)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -59,6 +60,8 @@ int run_command_line(const CommandLine& cl, sim::Transport* transport) {
       return run_traffic_command(cl.traffic, transport);
     case CommandLine::Command::Mpirun:
       return run_mpirun_command(cl.mpirun, transport);
+    case CommandLine::Command::Sweep:
+      return run_sweep_command(cl.sweep);
   }
   return usage_error("no command to run");
 }

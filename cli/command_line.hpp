@@ -13,6 +13,7 @@
 #include "cli/neighbourhoods_command.hpp"
 #include "cli/pingpong.hpp"
 #include "cli/run_options.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/traffic_command.hpp"
 #include "cli/tune_command.hpp"
 #include "systemc/transport.hpp"
@@ -20,7 +21,7 @@
 namespace collnet::cli {
 
 struct CommandLine {
-  enum class Command { Run, Pingpong, Algorithms, Machines, Compare, Tune, Neighbourhoods, Traffic, Mpirun };
+  enum class Command { Run, Pingpong, Algorithms, Machines, Compare, Tune, Neighbourhoods, Traffic, Mpirun, Sweep };
   Command command = Command::Run;
   RunOptions run;                        // run (a collective)
   PingpongOptions pingpong;              // run pingpong
@@ -29,6 +30,7 @@ struct CommandLine {
   NeighbourhoodsOptions neighbourhoods;  // neighbourhoods
   TrafficCommand traffic;                // traffic
   MpirunCommand mpirun;                  // mpirun (checked here too, by check_mpirun_command)
+  SweepOptions sweep;                    // sweep
   std::string machines_show;             // machines --show: the preset to print (empty: list them)
 
   // The processes the command's machine is simulated in (--partitions; 1 for the others).

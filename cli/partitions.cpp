@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cli/own_path.hpp"
 #include "systemc/partition_plan.hpp"
 
 namespace collnet::cli {
@@ -44,17 +45,6 @@ std::string apply_partitions(const PartitionsOption& o, sim::MachineConfig& m) {
   return "";
 }
 
-namespace {
-
-// The program's own path (to start it again), from /proc.
-std::string own_path(const char* argv0) {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(argv0) : self.string();
-}
-
-}  // namespace
-
 std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv) {
   if (partitions < 2 || sim::Transport::launched_processes() > 0) return std::nullopt;
   // Every partition on this host, however many cores it has; quiet about statuses other
@@ -63,7 +53,7 @@ std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv)
   // MPI's own point-to-point layer (ob1: starting the UCX one costs each run 0.2 s) unless
   // the user chose others.
   std::vector<std::string> words{"mpirun", "-q", "-np", std::to_string(partitions), "--oversubscribe", "--bind-to",
-                                 "none", "--stdin", "none", own_path(argv[0])};
+                                 "none", "--stdin", "none", own_path()};
   for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
   if (geteuid() == 0) {  // Open MPI refuses root unless told it is meant
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);

@@ -10,6 +10,10 @@
                                       (collnet compare --json)
   plot.py timeline RUN.json    -o F   link utilisation over time
                                       (collnet traffic or run --sample-every N --json)
+  plot.py sweep    SWEEP.json  -o F   a hardware sweep's variants: accepted against offered
+                                      load per variant (a traffic --sweep workload), or
+                                      each variant's cycles or load, with its area when
+                                      measured (collnet sweep --json)
 
 Needs matplotlib (Debian: python3-matplotlib, which make deps installs); run it with the
 system's /usr/bin/python3. Exits 2 naming what is wrong with a file it cannot draw.
@@ -48,6 +52,7 @@ HINTS = {
     "latency": ["write it with collnet traffic --sweep FROM:TO:STEP --json"],
     "compare": ["write it with collnet compare --json"],
     "timeline": ["write it with collnet traffic (or run) --sample-every N --json"],
+    "sweep": ["write it with collnet sweep --json"],
 }
 
 
@@ -222,11 +227,52 @@ def plot_timeline(data, out, title):
     fig.savefig(out, dpi=110)
 
 
+def plot_sweep(data, out, title):
+    plt = pyplot()
+    variants = [v for v in data["variants"] if v.get("result")]
+    if not variants:
+        raise PlotError("no variant of the sweep has results")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    what = " ".join(data.get("workload", []))
+    if all("points" in v["result"] for v in variants):
+        top = 0
+        for v in variants:
+            pts = sorted(v["result"]["points"], key=lambda p: p["offered_flits_per_node_cycle"])
+            offered = [p["offered_flits_per_node_cycle"] for p in pts]
+            top = max([top] + offered)
+            label = v["label"]
+            if v.get("area"):
+                label += f" ({sum(a['cells'] for a in v['area'].values()):,} cells)"
+            ax.plot(offered, [p["accepted_flits_per_node_cycle"] for p in pts], "o-", label=label)
+        ax.plot([0, top], [0, top], ":", color="grey", label="offered")
+        ax.set_xlabel("offered load (flits/node/cycle)")
+        ax.set_ylabel("accepted load (flits/node/cycle)")
+    else:
+        key = "cycles" if all("cycles" in v["result"] for v in variants) else "accepted_flits_per_node_cycle"
+        labels = [v["label"] for v in variants]
+        ax.bar(range(len(variants)), [v["result"][key] for v in variants], color="C0", label=key.replace("_", " "))
+        ax.set_xticks(range(len(variants)))
+        ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel("cycles" if key == "cycles" else "accepted load (flits/node/cycle)")
+        if all(v.get("area") for v in variants):
+            a2 = ax.twinx()
+            a2.plot(range(len(variants)), [sum(a["cells"] for a in v["area"].values()) for v in variants], "s-",
+                    color="C1", label="cells (both sides)")
+            a2.set_ylabel("cells, tree and torus sides")
+            a2.legend(loc="upper right")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or f"collnet {what}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 KINDS = {
     "links": (plot_links, ["torus", "links"]),
     "latency": (plot_latency, ["points"]),
     "compare": (plot_compare, ["rows"]),
     "timeline": (plot_timeline, ["samples"]),
+    "sweep": (plot_sweep, ["variants"]),
 }
 
 

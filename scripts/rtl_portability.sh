@@ -6,10 +6,13 @@
 # the hierarchy and keeps FIFO storage as memories; check -assert), failing on any error,
 # on a failed check and on any inferred latch. Prints one summary line (docs/synthesis.md).
 #
-# Usage: scripts/rtl_portability.sh [--area|--elaborate] [top]   top module, default nd_node
+# Usage: scripts/rtl_portability.sh [--area|--elaborate] [-P NAME=VALUE]... [top]
+#        top          the top module, default nd_node
 #        --area       also print the area table, block by block (scripts/area_report.py)
 #        --elaborate  Yosys only reads and elaborates the design (hierarchy -check), in
 #                     seconds instead of minutes (the suite's Portability test)
+#        -P NAME=VALUE  sets the top's parameter NAME (a node size of nd_tree_net or
+#                     nd_torus_net: docs/design-space.md); repeatable
 #        RTL_PORTABILITY_VERBOSE=1 ...          also print the tools' notes and warnings
 # Tools: iverilog/vvp (Icarus 11) and yosys (0.23) on PATH, or IVERILOG/VVP/YOSYS set.
 # Independent of the Makefile and of CMake; writes only to a temporary directory.
@@ -18,12 +21,26 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 area=0 elaborate=0
-case "${1:-}" in
-  --area) area=1; shift ;;
-  --elaborate) elaborate=1; shift ;;
-  -*) echo "rtl_portability: unknown option $1 (usage: rtl_portability.sh [--area|--elaborate] [top])" >&2; exit 2 ;;
-esac
+params=()
+usage="usage: rtl_portability.sh [--area|--elaborate] [-P NAME=VALUE]... [top]"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --area) area=1; shift ;;
+    --elaborate) elaborate=1; shift ;;
+    -P)
+      [[ "${2:-}" =~ ^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$ ]] ||
+        { echo "rtl_portability: -P takes NAME=VALUE (a whole number), got '${2:-}' ($usage)" >&2; exit 2; }
+      params+=("$2"); shift 2 ;;
+    -*) echo "rtl_portability: unknown option $1 ($usage)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
 top="${1:-nd_node}"
+ivl_params=() chparams=""
+for p in "${params[@]}"; do
+  ivl_params+=(-P "$top.$p")
+  chparams+=" chparam -set ${p%%=*} ${p#*=} $top;"
+done
 verbose="${RTL_PORTABILITY_VERBOSE:-0}"
 IVERILOG="${IVERILOG:-iverilog}"
 VVP="${VVP:-vvp}"
@@ -52,7 +69,7 @@ fail() {
 }
 
 # ---------------------------------------------------------------- Icarus Verilog
-if ! "$IVERILOG" -g2012 -I "$include_dir" -o "$tmp/ivl.out" -s "$top" "${files[@]}" > "$tmp/ivl.log" 2>&1; then
+if ! "$IVERILOG" -g2012 -I "$include_dir" "${ivl_params[@]}" -o "$tmp/ivl.out" -s "$top" "${files[@]}" > "$tmp/ivl.log" 2>&1; then
   fail "iverilog elaboration" "$tmp/ivl.log"
 fi
 # Loading the compiled design runs its initial blocks: the parameter checks, which
@@ -72,9 +89,9 @@ if [[ "$verbose" == 1 ]]; then sort "$tmp/ivl.log" | uniq -c; fi
 # which took Yosys more than three times as long. abc -fast maps the logic to generic gates. The
 # hierarchy is kept: each block is synthesized once per parameter set, not per instance.
 # dump lists the memories (their SIZE and WIDTH) for the area table.
-ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]}; synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
+ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]};$chparams synth -top $top -run begin:fine; opt -fast -full; techmap; opt -fast;"
 ys+=" abc -fast; opt -fast; check -assert; stat; dump t:\$mem_v2"
-if [[ "$elaborate" == 1 ]]; then ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]}; hierarchy -check -top $top"; fi
+if [[ "$elaborate" == 1 ]]; then ys="read_verilog -sv -DSYNTHESIS -I $include_dir ${files[*]};$chparams hierarchy -check -top $top"; fi
 if ! "$YOSYS" -q -l "$tmp/yosys.log" -p "$ys" > /dev/null 2>&1; then
   fail "yosys synthesis or check -assert" "$tmp/yosys.log"
 fi

@@ -2,7 +2,7 @@
 // Node models for other sizes (systemc/model_library.hpp), as a user meets them: --rtl and a
 // machine file's "rtl" build a model library once into $COLLNET_MODEL_CACHE, later runs
 // load it, a broken entry is built again, and a size the RTL refuses is refused before
-// anything is built. The libraries are built with COLLNET_MODEL_OPT_FAST=-O0, which
+// anything is built; collnet sweep runs a workload over such variants. The libraries are built with COLLNET_MODEL_OPT_FAST=-O0, which
 // compiles in a fraction of the time and simulates the same cycles.
 #include <gtest/gtest.h>
 
@@ -91,6 +91,52 @@ TEST(ModelLibrary, RefusesASizeTheRtlRefusesBeforeBuilding) {
       << r.err;
   EXPECT_FALSE(built(r));
   EXPECT_FALSE(fs::exists(cache));
+}
+
+// collnet sweep over two variants of the tree's link buffers (the first one's library is the
+// test above's): a smoke set passed by each, one row each, the JSON with every variant's
+// sizes and result, and the plot.
+TEST(Sweep, RunsTheWorkloadOnEveryVariantAfterItsSmokeSet) {
+  const std::string json = std::string(COLLNET_TEST_TMP) + "/sweep.json";
+  const std::string svg = std::string(COLLNET_TEST_TMP) + "/sweep.svg";
+  fs::remove(json);
+  fs::remove(svg);
+  const CommandResult r = collnet({"sweep", "--rtl", "tree.link_buffer_packets=1,4", "--json", json, "--plot", svg, "--",
+                                   "run", "allreduce", "--torus", "2x2x2", "--count", "4096"},
+                                  {{"COLLNET_MODEL_CACHE=" + kCache, "COLLNET_MODEL_OPT_FAST=-O0"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("| tree.link_buffer_packets=1 | passed | "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| tree.link_buffer_packets=4 | passed | "), std::string::npos) << r.out;
+  const nlohmann::json j = read_json(json);
+  ASSERT_EQ(j["variants"].size(), 2u);
+  for (const auto& v : j["variants"]) {
+    EXPECT_TRUE(v["smoke_passed"].get<bool>()) << v.dump();
+    EXPECT_EQ(v["smoke"].size(), 5u);
+    EXPECT_TRUE(v["result"]["verified"].get<bool>());
+  }
+  EXPECT_EQ(j["variants"][0]["rtl"]["tree"]["link_buffer_packets"], 1);
+  EXPECT_EQ(j["variants"][1]["rtl"]["tree"]["link_buffer_packets"], 4);
+  EXPECT_GT(j["variants"][0]["result"]["cycles"].get<uint64_t>(), j["variants"][1]["result"]["cycles"].get<uint64_t>());
+  EXPECT_TRUE(fs::exists(svg) && fs::file_size(svg) > 1000) << "no plot";
+}
+
+TEST(Sweep, RefusesWhatItCannotRunBeforeRunningAnything) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"sweep", "--rtl", "torus.vc_buffer_flits=40,20", "--", "traffic"}, "torus.vc_buffer_flits (nd_torus_net.DynFlits) must be 33..255"},
+      {{"sweep", "--rtl", "torus.vc_buffer_flits=40", "--", "compare", "allreduce"}, "not 'compare'"},
+      {{"sweep", "--rtl", "torus.vc_buffer_flits=40", "--", "run", "allreduce", "--json", "x.json"},
+       "the workload's --json is the sweep's to give"},
+      {{"sweep", "--rtl", "torus.vc_buffer_flits=40", "--rtl", "torus.vc_buffer_flits=48", "--", "traffic"},
+       "swept twice"},
+      {{"sweep", "--", "traffic"}, "give --rtl lists or --machines"},
+      {{"sweep", "--machines", "nosuch.json", "--", "traffic"}, "--machines: "},
+  };
+  for (const auto& [args, why] : cases) {
+    const CommandResult r = collnet(args, {{"COLLNET_MODEL_CACHE=" + std::string(COLLNET_TEST_TMP) + "/no-cache"}});
+    EXPECT_EQ(r.status, 2) << args[2] << ": " << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(std::string(COLLNET_TEST_TMP) + "/no-cache")) << "a refused sweep built something";
+  }
 }
 
 }  // namespace

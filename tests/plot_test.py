@@ -56,12 +56,15 @@ def kinds(collnet, work):
                     "--algorithms", "tree,torus-ring", "--json", work / "compare.json"],
         "timeline": [collnet, "traffic", "--torus", "2x2x2", "--cycles", "2000", "--rate", "0.5",
                      "--sample-every", "200", "--json", work / "timeline.json"],
+        # Two machines' timing, the default sizes: a sweep that builds no node models.
+        "sweep": [collnet, "sweep", "--machines", "default,bgl", "--json", work / "sweep.json", "--", "traffic",
+                  "--torus", "2x2x2", "--cycles", "800", "--sweep", "0.1:0.3:0.1"],
     }
     for name, args in jobs.items():
         run(args)
     for kind, data, size in (("links", "links", (900, 400)), ("links", "tree", (500, 400)),
                              ("latency", "latency", (1000, 400)), ("compare", "compare", (700, 450)),
-                             ("timeline", "timeline", (800, 400))):
+                             ("timeline", "timeline", (800, 400)), ("sweep", "sweep", (700, 450))):
         out = work / f"{data}.png"
         run([python, plot, kind, work / f"{data}.json", "-o", out])
         png_is_a_picture(out, *size)
@@ -77,6 +80,7 @@ def refuses(collnet, work):
     cases = [
         (["latency", work / "one.json", "-o", work / "x.png"], "needs points"),
         (["timeline", work / "one.json", "-o", work / "x.png"], "needs samples"),
+        (["sweep", work / "one.json", "-o", work / "x.png"], "needs variants"),
         (["links", work / "absent.json", "-o", work / "x.png"], "absent.json"),
         (["links", work / "one.json", "-o", work / "x.jpg"], "must end in .png or .svg"),
     ]
