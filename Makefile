@@ -144,6 +144,7 @@ bench: build
 	@scripts/bench_partitions.sh $(BUILD)
 	@scripts/bench_two_hosts.sh $(BUILD)
 	@scripts/bench_neighbourhoods.sh $(BUILD)
+	@scripts/bench_design_space.sh $(BUILD)
 	@$(if $(BENCH_SCALE),scripts/bench_scale.sh $(BUILD))
 	@$(if $(BENCH_SCALE),scripts/bench_fidelity.sh $(BUILD),FIDELITY_SHAPE=8x8x8 scripts/bench_fidelity.sh $(BUILD))
 ifneq ($(FLAT_BENCH),)

@@ -138,6 +138,7 @@ inline constexpr uint32_t kRegErrSource = 0x048;  // RO  the source of that erro
 inline constexpr uint32_t kRegInjIdentity = 0x050;  // WO  inject K identity packets with this header (K = 0 does nothing)
 inline constexpr uint32_t kRegInjVector = 0x058;  // WO (vector) push 4 payload words into the injection payload FIFO, word 0 first; refused whole with ErrInjOverflow if fewer than 4 words are free
 inline constexpr uint32_t kRegRcvVector = 0x060;  // RO (vector), pops the 4 oldest received payload words, word 0 (the oldest) in [63:0]; if fewer than 4 are waiting, pops nothing, returns 0 and sets ErrRcvUnderflow
+inline constexpr uint32_t kRegSizes = 0x068;  // RO  the tree side's sizes as built (docs/design-space.md): what software reads instead of assuming
 inline constexpr uint32_t kRegRouteBase = 0x100;  // RW  class route of class c; classes FirstPrivClass and up need the privileged bit to write
 inline constexpr unsigned kRegRouteBaseStride = 8;  // RegRouteBase + c * this
 inline constexpr uint32_t reg_route_base(unsigned i) { return kRegRouteBase + kRegRouteBaseStride * i; }
@@ -185,6 +186,15 @@ inline constexpr unsigned kInjIdentityHdrLsb = 0;  // the packets' header
 inline constexpr unsigned kInjIdentityHdrW = 32;
 inline constexpr unsigned kInjIdentityCountLsb = 32;  // K, the number of identity packets
 inline constexpr unsigned kInjIdentityCountW = 16;
+// ------------------------------------------------------------------ cn_pkg: RegSizes fields
+inline constexpr unsigned kSizesLinkPacketsLsb = 0;  // link buffer per tree link and VC, packets
+inline constexpr unsigned kSizesLinkPacketsW = 8;
+inline constexpr unsigned kSizesInjPacketsLsb = 8;  // each injection FIFO, packets
+inline constexpr unsigned kSizesInjPacketsW = 8;
+inline constexpr unsigned kSizesRcvPacketsLsb = 16;  // each reception FIFO, packets
+inline constexpr unsigned kSizesRcvPacketsW = 8;
+inline constexpr unsigned kSizesRetryFlitsLsb = 24;  // each tree link end's retransmission buffer, flits
+inline constexpr unsigned kSizesRetryFlitsW = 16;
 // ------------------------------------------------------------------ cn_pkg: identification
 inline constexpr uint64_t kRegIdValue = 0x00c011e700010003ULL;  // "collnet", version 1.3
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
@@ -282,6 +292,7 @@ inline constexpr uint32_t reg_tr_rcv_hdr(unsigned i) { return kRegTrRcvHdr + kRe
 inline constexpr uint32_t kRegTrRcvChunk = 0x870;  // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
 inline constexpr unsigned kRegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
 inline constexpr uint32_t reg_tr_rcv_chunk(unsigned i) { return kRegTrRcvChunk + kRegTrRcvChunkStride * i; }
+inline constexpr uint32_t kRegTrSizes = 0x880;  // RO  the torus side's sizes as built (docs/design-space.md)
 inline constexpr uint32_t kRegTrPerf = 0xc00;  // RO  torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall) at + TrPerfVcStride·v + 8·k; a write, or a read of an address in their window (WinTrPerf) that names no counter, sets TrErrBadAccess
 inline constexpr unsigned kRegTrPerfStride = 128;  // RegTrPerf + d * this
 inline constexpr uint32_t reg_tr_perf(unsigned i) { return kRegTrPerf + kRegTrPerfStride * i; }
@@ -335,6 +346,17 @@ inline constexpr unsigned kTrConfigSizeLsb = 24;  // the torus size
 inline constexpr unsigned kTrConfigSizeW = kNumDims * kCoordW;
 inline constexpr unsigned kTrConfigDownLsb = 48;  // links marked down, bit d for direction d
 inline constexpr unsigned kTrConfigDownW = kNumDirs;
+// ------------------------------------------------------------------ tr_pkg: RegTrSizes fields
+inline constexpr unsigned kTrSizesDynFlitsLsb = 0;  // link buffer per dynamic VC, flits
+inline constexpr unsigned kTrSizesDynFlitsW = 8;
+inline constexpr unsigned kTrSizesEscSlotsLsb = 8;  // link buffer of the escape and priority VCs, packet slots
+inline constexpr unsigned kTrSizesEscSlotsW = 8;
+inline constexpr unsigned kTrSizesInjFlitsLsb = 16;  // each injection FIFO, flits
+inline constexpr unsigned kTrSizesInjFlitsW = 8;
+inline constexpr unsigned kTrSizesRcvFlitsLsb = 24;  // each reception FIFO, flits
+inline constexpr unsigned kTrSizesRcvFlitsW = 12;
+inline constexpr unsigned kTrSizesRetryFlitsLsb = 40;  // each torus link end's retransmission buffer, flits
+inline constexpr unsigned kTrSizesRetryFlitsW = 16;
 // ------------------------------------------------------------------ tr_pkg: performance counters
 inline constexpr unsigned kTrPerfCountW = 48;  // bits of each performance counter (they wrap)
 inline constexpr unsigned kTrPerfVcStride = 32;  // bytes between one VC's counters and the next VC's in a link's block

@@ -5,6 +5,8 @@
 // description and run `make regmap`.
 #pragma once
 
+#include <cstdint>
+
 namespace collnet::fw::regmap {
 
 struct SizeParam {
@@ -16,36 +18,47 @@ struct SizeParam {
   bool power_of_two;       // values are powers of two
   const char* doc;         // what it sizes
   const char* limits;      // why the bounds are what they are
+  uint32_t reg;            // the register that reports it as built (RegSizes, RegTrSizes)
+  unsigned lsb, width;     // and its field there
 };
 
 inline constexpr SizeParam kSizes[] = {
     {"tree.link_buffer_packets", "nd_tree_net", "LinkPackets", 4, 1, 15, 1, false,
      "receive buffers per tree link and VC, in packets: the credits a sender holds",
-     "below 16, the range of a tree link's running credit counts (LkTreeCntW bits)"},
+     "below 16, the range of a tree link's running credit counts (LkTreeCntW bits)",
+     0x068 /* RegSizes */, 0, 8},
     {"tree.injection_fifo_packets", "nd_tree_net", "InjPackets", 8, 1, 127, 1, false,
      "each tree injection FIFO (one per VC), in packets",
-     "RegStatus's 8-bit header and 12-bit payload-word fields (127 packets of 32 words)"},
+     "RegStatus's 8-bit header and 12-bit payload-word fields (127 packets of 32 words)",
+     0x068 /* RegSizes */, 8, 8},
     {"tree.reception_fifo_packets", "nd_tree_net", "RcvPackets", 8, 1, 127, 1, false,
      "each tree reception FIFO (one per VC), in packets",
-     "RegStatus's 8-bit header and 12-bit payload-word fields"},
+     "RegStatus's 8-bit header and 12-bit payload-word fields",
+     0x068 /* RegSizes */, 16, 8},
     {"tree.retransmission_flits", "nd_tree_net", "RetryFlits", 128, 64, 128, 1, true,
      "each tree link end's retransmission buffer, in flits",
-     "a power of two (indexed by a sequence number's low bits) that holds a packet and two flits, below the 256 sequence numbers"},
+     "a power of two (indexed by a sequence number's low bits) that holds a packet and two flits, below the 256 sequence numbers",
+     0x068 /* RegSizes */, 24, 16},
     {"torus.vc_buffer_flits", "nd_torus_net", "DynFlits", 64, 33, 255, 1, false,
      "each torus link's buffer per dynamic VC (two per link), in flits: the flit credits a sender holds",
-     "a whole packet (33 flits); below 256, the range of a torus link's running credit counts (LkTorusCntW bits)"},
+     "a whole packet (33 flits); below 256, the range of a torus link's running credit counts (LkTorusCntW bits)",
+     0x880 /* RegTrSizes */, 0, 8},
     {"torus.escape_buffer_packets", "nd_torus_net", "EscSlots", 3, 2, 255, 1, false,
      "each torus link's buffer for the escape VC and for the high-priority VC, in packet slots of 33 flits",
-     "at least 2 (the bubble rule keeps a slot free); below 256, the credit counts' range"},
+     "at least 2 (the bubble rule keeps a slot free); below 256, the credit counts' range",
+     0x880 /* RegTrSizes */, 8, 8},
     {"torus.injection_fifo_flits", "nd_torus_net", "InjFlits", 128, 36, 252, 4, false,
      "each of the three torus injection FIFOs, in flits",
-     "whole chunks (4 flits), a whole packet (33 flits), RegTrStatus's 8-bit free-flit fields"},
+     "whole chunks (4 flits), a whole packet (33 flits), RegTrStatus's 8-bit free-flit fields",
+     0x880 /* RegTrSizes */, 16, 8},
     {"torus.reception_fifo_flits", "nd_torus_net", "RcvFlits", 256, 36, 4092, 4, false,
      "each of the two torus reception FIFOs (normal, high priority), in flits",
-     "whole chunks (4 flits), a whole packet (33 flits), RegTrStatus's 12-bit level fields"},
+     "whole chunks (4 flits), a whole packet (33 flits), RegTrStatus's 12-bit level fields",
+     0x880 /* RegTrSizes */, 24, 12},
     {"torus.retransmission_flits", "nd_torus_net", "RetryFlits", 128, 64, 128, 1, true,
      "each torus link end's retransmission buffer, in flits",
-     "a power of two (indexed by a sequence number's low bits) that holds a packet and two flits, below the 256 sequence numbers"},
+     "a power of two (indexed by a sequence number's low bits) that holds a packet and two flits, below the 256 sequence numbers",
+     0x880 /* RegTrSizes */, 40, 16},
 };
 
 }  // namespace collnet::fw::regmap

@@ -42,6 +42,12 @@ class DescriptionError(Exception):
     pass
 
 
+# The catalogue's defaults ("sizes"), read before the packages: a register whose reset is
+# "sizes" holds them, each in the field that names it ("size"); SIZE_FIELDS records where.
+SIZE_DEFAULTS = {}
+SIZE_FIELDS = {}  # size key -> (register name, lsb, width)
+
+
 # ------------------------------------------------------------------ values and expressions
 
 _TOKEN = re.compile(r"\s*(?:(0x[0-9a-fA-F_]+|\d+)|([A-Za-z_]\w*)|(<<|>>|[-+*/%()<>=!]=?|&&|\|\|))")
@@ -490,6 +496,22 @@ class Package:
         reset = r.get("reset")
         if reset is None:
             return None, None
+        if reset == "sizes":  # the node's sizes as built: the catalogue's defaults in the default build
+            value, parts = 0, []
+            for f in fields:
+                key = f.get("size")
+                if key is None:
+                    continue
+                if key not in SIZE_DEFAULTS or key in SIZE_FIELDS:
+                    raise DescriptionError(f"{self.name}: {where}: field {f['name']} names size {key!r}, which the "
+                                           f"catalogue has not, or another field holds too")
+                lsb, width = self.scope.eval(f["lsb"], where), self.scope.eval(f["width"], where)
+                if SIZE_DEFAULTS[key] >= 1 << width:
+                    raise DescriptionError(f"{self.name}: {where}: {key}'s default does not fit field {f['name']}")
+                value |= SIZE_DEFAULTS[key] << lsb
+                SIZE_FIELDS[key] = (r["name"], lsb, width)
+                parts.append(f"{f['name']} = {SIZE_DEFAULTS[key]}")
+            return "the sizes as built; by default " + ", ".join(parts), f"0x{value:x}ULL"
         if isinstance(reset, dict):  # a value per field (every instance of a repeated one)
             value, parts = 0, []
             for fname, v in reset.items():
@@ -928,7 +950,7 @@ def rtl_default(root, top, param, outer, where):
     return outer[name]
 
 
-def check_sizes(sizes, root, outer):
+def check_sizes(sizes, root, outer, registers):
     params = need(sizes, "parameters", "sizes")
     seen = set()
     for i, e in enumerate(params):
@@ -948,6 +970,11 @@ def check_sizes(sizes, root, outer):
         rtl = rtl_default(root, e["top"], e["param"], outer, where)
         if rtl != d:
             raise DescriptionError(f"{where}: the default is {d}, but {e['top']} declares {e['param']} = {rtl}")
+        if e["key"] not in SIZE_FIELDS:
+            raise DescriptionError(f"{where}: no register field holds it (a field with \"size\": \"{e['key']}\" "
+                                   f"in a register whose reset is \"sizes\")")
+        reg, lsb, width = SIZE_FIELDS[e["key"]]
+        e["_reg"], e["_addr"], e["_lsb"], e["_width"] = reg, registers[reg], lsb, width
     return params
 
 
@@ -960,6 +987,8 @@ def emit_sizes(params, sizes):
         "// description and run `make regmap`.",
         "#pragma once",
         "",
+        "#include <cstdint>",
+        "",
         "namespace collnet::fw::regmap {",
         "",
         "struct SizeParam {",
@@ -971,6 +1000,8 @@ def emit_sizes(params, sizes):
         "  bool power_of_two;       // values are powers of two",
         "  const char* doc;         // what it sizes",
         "  const char* limits;      // why the bounds are what they are",
+        "  uint32_t reg;            // the register that reports it as built (RegSizes, RegTrSizes)",
+        "  unsigned lsb, width;     // and its field there",
         "};",
         "",
         "inline constexpr SizeParam kSizes[] = {",
@@ -980,7 +1011,8 @@ def emit_sizes(params, sizes):
         out.append(f"    {{{q(e['key'])}, {q(e['top'])}, {q(e['param'])}, {e['default']}, "
                    f"{e['min']}, {e['max']}, {e.get('multiple_of', 1)}, {_b(e.get('power_of_two', False))},")
         out.append(f"     {q(e['doc'])},")
-        out.append(f"     {q(e['limits'])}}},")
+        out.append(f"     {q(e['limits'])},")
+        out.append(f"     0x{e['_addr']:03x} /* {e['_reg']} */, {e['_lsb']}, {e['_width']}}},")
     out += ["};", "", "}  // namespace collnet::fw::regmap", ""]
     return "\n".join(out)
 
@@ -1008,6 +1040,10 @@ def generate(root):
     except json.JSONDecodeError as e:
         raise DescriptionError(f"{DESCRIPTION}: not valid JSON: {e}") from None
     outer, pkgs, files, tables, windows, registers = {}, [], {}, {}, {}, {}
+    sizes = need(desc, "sizes", DESCRIPTION)
+    SIZE_DEFAULTS.clear()
+    SIZE_FIELDS.clear()
+    SIZE_DEFAULTS.update({e.get("key"): e.get("default") for e in need(sizes, "parameters", "sizes")})
     for d in need(desc, "packages", DESCRIPTION):
         p = Package(d, dict(outer), windows, registers)
         outer.update(p.scope.values)
@@ -1018,8 +1054,7 @@ def generate(root):
     files[cpp["path"]] = emit_cpp(pkgs, cpp)
     files[need(cpp, "table_path", "cpp")] = emit_table(pkgs, cpp)
     tables["regmap.refusals"] = refusals_table(pkgs)
-    sizes = need(desc, "sizes", DESCRIPTION)
-    params = check_sizes(sizes, root, outer)
+    params = check_sizes(sizes, root, outer, registers)
     files[need(sizes, "cpp_path", "sizes")] = emit_sizes(params, sizes)
     tables["regmap.sizes"] = sizes_table(params)
     for doc in sorted(root.glob(DOC_GLOB)):

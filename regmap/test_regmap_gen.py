@@ -108,7 +108,7 @@ class Generator(ScratchTreeTest):
 
     def test_an_offset_and_a_width_change_regenerate_rtl_cpp_and_docs(self):
         def change(desc):
-            register(desc, "cn_pkg", "RegErr")["offset"] = "0x068"
+            register(desc, "cn_pkg", "RegErr")["offset"] = "0x070"
             status = register(desc, "cn_pkg", "RegStatus")
             next(f for f in status["fields"] if f["name"] == "RcvData")["width"] = 13
         self.tree.edit_description(change)
@@ -128,11 +128,11 @@ class Generator(ScratchTreeTest):
         sv = self.tree.text("rtl/collective/cn_pkg.sv")
         cpp = self.tree.text("firmware/regmap.hpp")
         doc = self.tree.text("docs/register-map.md")
-        self.assertRegex(sv, r"localparam logic \[11:0\] RegErr\s+= 12'h068;")
+        self.assertRegex(sv, r"localparam logic \[11:0\] RegErr\s+= 12'h070;")
         self.assertRegex(sv, r"localparam int StatusRcvDataW\s+= 13;")
-        self.assertIn("inline constexpr uint32_t kRegErr = 0x068;", cpp)
+        self.assertIn("inline constexpr uint32_t kRegErr = 0x070;", cpp)
         self.assertIn("inline constexpr unsigned kStatusRcvDataW = 13;", cpp)
-        self.assertIn("| 0x068 | `RegErr` |", doc)
+        self.assertIn("| 0x070 | `RegErr` |", doc)
         self.assertIn("| 52:40 | RcvData |", doc)
         self.assertNotIn("| 0x030 | `RegErr` |", doc)
         status, out = self.tree.run("--check")
@@ -170,9 +170,9 @@ class Generator(ScratchTreeTest):
                          "  }\n"
                          "}\n"
                          # every package's registers, arrays by element, the system VC's window as mirrors
-                         "static_assert(std::size(kCnRegisters) == 13 + kNumClasses + 8);\n"
+                         "static_assert(std::size(kCnRegisters) == 14 + kNumClasses + 8);\n"
                          "static_assert(std::size(kGiRegisters) == 4 + kGiChannels);\n"
-                         "static_assert(std::size(kTrRegisters) == 4 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
+                         "static_assert(std::size(kTrRegisters) == 5 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
                          "static_assert(std::size(kLkRegisters) == 3 + 6);\n"
                          "static_assert(std::size(kRegisterTables) == 4);\n"
                          # reset values, access kinds, privilege, error bits

@@ -6,10 +6,12 @@
 // setting the bad-access bit of the error register the table names (which shows that the
 // access reached the block it belongs to), and refuses an access without the privileged bit
 // where it needs one (tb/register_table_checks.hpp).
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "firmware/hardware_sizes.hpp"
 #include "systemc/machine.hpp"
 #include "tb/register_table_checks.hpp"
 #include "tests/support/test_machine.hpp"
@@ -34,6 +36,45 @@ TEST(NodeRegisters, EveryRegisterOfTheTableAnswersThroughTheNodesDecode) {
   });
   ASSERT_TRUE(res.exited) << res.report;
   EXPECT_EQ(res.report, "ok");
+}
+
+// Software reads the sizes the node was built with (RegSizes, RegTrSizes) instead of
+// assuming them: the built-in models report the defaults, and a model library built for
+// other sizes (at -O0, in a cache of this test's own) reports those.
+std::string sizes_read(const sim::NodeSizes& sizes) {
+  const auto res = run_isolated([sizes] {
+    setenv("COLLNET_MODEL_CACHE", COLLNET_TEST_TMP "/model-cache-registers", 1);
+    setenv("COLLNET_MODEL_OPT_FAST", "-O0", 1);
+    sim::MachineConfig c = machine_config("2x1x1");
+    c.sizes = sizes;
+    sim::Machine m(c);
+    std::string read[2];
+    const auto run = m.run([&](fw::TaskContext& t) {
+      const fw::HardwareSizes h = fw::HardwareSizes::read(t.cpu);
+      for (std::size_t i = 0; i < h.values.size(); ++i)
+        read[t.node] += std::string(fw::regmap::kSizes[i].key) + "=" + std::to_string(h.values[i]) + " ";
+    });
+    if (!run.finished || !run.failures.empty()) return std::string("the run did not finish cleanly");
+    return read[0] == read[1] ? read[0] : "the nodes differ: " + read[0] + "/ " + read[1];
+  });
+  return res.exited ? res.report : "the machine did not exit: " + res.report;
+}
+
+std::string expected(const sim::NodeSizes& s) {
+  std::string e;
+  for (std::size_t i = 0; i < sim::NodeSizes::kCount; ++i)
+    e += std::string(fw::regmap::kSizes[i].key) + "=" + std::to_string(s.value(i)) + " ";
+  return e;
+}
+
+TEST(NodeRegisters, TheHardwareReportsTheSizesItWasBuiltWith) {
+  const sim::NodeSizes defaults;
+  EXPECT_EQ(sizes_read(defaults), expected(defaults));
+  sim::NodeSizes variant;
+  variant.set("tree.reception_fifo_packets", 16);
+  variant.set("torus.vc_buffer_flits", 40);
+  variant.set("torus.reception_fifo_flits", 1024);
+  EXPECT_EQ(sizes_read(variant), expected(variant));
 }
 
 }  // namespace

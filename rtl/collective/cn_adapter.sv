@@ -20,6 +20,7 @@ module cn_adapter
   parameter int LinkPackets = 4,  // receive buffers per link and VC, in packets
   parameter int InjPackets  = 8,  // injection FIFO depth per VC, in packets
   parameter int RcvPackets  = 8,  // reception FIFO depth per VC, in packets
+  parameter int RetryFlits  = 128,  // the side's link ends' (lk_pkg::LkRetryFlits; reported in RegSizes)
   localparam int NumLinks   = cn_pkg::NumLinks,
   localparam int NumVcs     = cn_pkg::NumVcs,
   localparam int FlitBits   = cn_pkg::FlitBits,
@@ -91,7 +92,9 @@ module cn_adapter
   logic [HdrBits-1:0]                              err_expected, err_got;
   logic [SrcW:0]                                   err_source;  // {VC, source}
 
-  cn_regs #(.InjPackets(InjPackets), .RcvPackets(RcvPackets)) u_regs (
+  cn_regs #(
+    .InjPackets(InjPackets), .RcvPackets(RcvPackets), .LinkPackets(LinkPackets), .RetryFlits(RetryFlits)
+  ) u_regs (
     .clk_i, .rst_ni,
     .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
     .priv_i(bus_priv_i), .ready_o(bus_ready_o), .rvalid_o(bus_rvalid_o), .rdata_o(bus_rdata_o),

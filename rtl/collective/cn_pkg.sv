@@ -222,6 +222,9 @@ package cn_pkg;
   // RO (vector), pops the 4 oldest received payload words, word 0 (the oldest) in [63:0]; if fewer
   // than 4 are waiting, pops nothing, returns 0 and sets ErrRcvUnderflow
   localparam logic [11:0] RegRcvVector       = 12'h060;
+  // RO the tree side's sizes as built (docs/design-space.md): what software reads instead of
+  // assuming
+  localparam logic [11:0] RegSizes           = 12'h068;
   // RW class route of class c; classes FirstPrivClass and up need the privileged bit to write
   localparam logic [11:0] RegRouteBase       = 12'h100;
   localparam int RegRouteBaseStride = 8;  // RegRouteBase + c * this
@@ -293,6 +296,16 @@ package cn_pkg;
   localparam int InjIdentityHdrW     = 32;
   localparam int InjIdentityCountLsb = 32;  // K, the number of identity packets
   localparam int InjIdentityCountW   = 16;
+
+  // ---------------------------------------------------------------- RegSizes fields
+  localparam int SizesLinkPacketsLsb = 0;  // link buffer per tree link and VC, packets
+  localparam int SizesLinkPacketsW   = 8;
+  localparam int SizesInjPacketsLsb  = 8;  // each injection FIFO, packets
+  localparam int SizesInjPacketsW    = 8;
+  localparam int SizesRcvPacketsLsb  = 16;  // each reception FIFO, packets
+  localparam int SizesRcvPacketsW    = 8;
+  localparam int SizesRetryFlitsLsb  = 24;  // each tree link end's retransmission buffer, flits
+  localparam int SizesRetryFlitsW    = 16;
 
   // ---------------------------------------------------------------- identification
   localparam logic [63:0] RegIdValue = 64'h00c011e700010003;  // "collnet", version 1.3

@@ -17,6 +17,9 @@ module cn_regs
 #(
   parameter int InjPackets = 8,
   parameter int RcvPackets = 8,
+  // Reported in RegSizes only (the link buffers and link ends are elsewhere on the side).
+  parameter int LinkPackets = 4,
+  parameter int RetryFlits  = 128,  // lk_pkg::LkRetryFlits
   localparam int InjHdrCntW = $clog2(InjPackets + 1),
   localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1),
   localparam int RcvHdrCntW = $clog2(RcvPackets + 1),
@@ -126,7 +129,7 @@ module cn_regs
   assign rd_rcv_pl  = rd && (faddr == cn_pkg::RegRcvData);
   assign rd_rcv_vec = rd && (faddr == cn_pkg::RegRcvVector);
   assign rd_known   = rd_status || rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || is_route ||
-                      (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegErr) ||
+                      (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegSizes) ||
                       (addr_i == cn_pkg::RegErrInfo) || (addr_i == cn_pkg::RegErrSource);
 
   // The FIFO levels of the addressed VC.
@@ -188,6 +191,11 @@ module cn_regs
     status[cn_pkg::StatusErrBit]                      = |err_q;
   end
 
+  // RegSizes: the side's sizes as built (its parameters), for software to read.
+  localparam logic [63:0] SizesWord =
+      (64'(LinkPackets) << cn_pkg::SizesLinkPacketsLsb) | (64'(InjPackets) << cn_pkg::SizesInjPacketsLsb) |
+      (64'(RcvPackets) << cn_pkg::SizesRcvPacketsLsb) | (64'(RetryFlits) << cn_pkg::SizesRetryFlitsLsb);
+
   logic [WordBits-1:0] rword, rcv_word;
   assign rcv_word = rcv_pl[WordBits-1:0];
   always_comb begin
@@ -198,6 +206,7 @@ module cn_regs
     else if (rd_rcv_pl)  rword = rcv_pl_any ? rcv_word : '0;
     else unique case (addr_i)
       cn_pkg::RegId:        rword = cn_pkg::RegIdValue;
+      cn_pkg::RegSizes:     rword = SizesWord;
       cn_pkg::RegErr:       rword = WordBits'(err_q);
       cn_pkg::RegErrInfo:   rword = info_q;
       cn_pkg::RegErrSource: rword = WordBits'(source_q);

@@ -263,7 +263,10 @@ module nd_torus_net #(
     .rvalid_o(lk_rvalid), .rdata_o(lk_rdata), .bad_o(lk_bad), .counters_i(lk_counters)
   );
 
-  tr_regs #(.BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits)) u_torus_regs (
+  tr_regs #(
+    .BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .DynFlits(DynFlits),
+    .EscSlots(EscSlots), .RetryFlits(RetryFlits)
+  ) u_torus_regs (
     .clk_i, .rst_ni,
     .req_i(bus_req_i && !to_lk && !to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
     .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad || perf_bad),

@@ -187,7 +187,7 @@ module nd_tree_net #(
   );
 
   cn_adapter #(
-    .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
+    .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets), .RetryFlits(RetryFlits)
   ) u_tree (
     .clk_i, .rst_ni,
     .bus_req_i(bus_req_i && !to_gi && !to_lk), .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,

@@ -132,6 +132,8 @@ package tr_pkg;
   // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
   localparam logic [11:0] RegTrRcvChunk       = 12'h870;
   localparam int RegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
+  // RO the torus side's sizes as built (docs/design-space.md)
+  localparam logic [11:0] RegTrSizes          = 12'h880;
   // RO torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall)
   // at + TrPerfVcStride·v + 8·k; a write, or a read of an address in their window (WinTrPerf) that
   // names no counter, sets TrErrBadAccess
@@ -206,6 +208,19 @@ package tr_pkg;
   localparam int TrConfigSizeW    = NumDims * CoordW;
   localparam int TrConfigDownLsb  = 48;  // links marked down, bit d for direction d
   localparam int TrConfigDownW    = NumDirs;
+
+  // ---------------------------------------------------------------- RegTrSizes fields
+  localparam int TrSizesDynFlitsLsb   = 0;  // link buffer per dynamic VC, flits
+  localparam int TrSizesDynFlitsW     = 8;
+  // link buffer of the escape and priority VCs, packet slots
+  localparam int TrSizesEscSlotsLsb   = 8;
+  localparam int TrSizesEscSlotsW     = 8;
+  localparam int TrSizesInjFlitsLsb   = 16;  // each injection FIFO, flits
+  localparam int TrSizesInjFlitsW     = 8;
+  localparam int TrSizesRcvFlitsLsb   = 24;  // each reception FIFO, flits
+  localparam int TrSizesRcvFlitsW     = 12;
+  localparam int TrSizesRetryFlitsLsb = 40;  // each torus link end's retransmission buffer, flits
+  localparam int TrSizesRetryFlitsW   = 16;
 
   // ---------------------------------------------------------------- performance counters
   // Per link and VC of the router's outputs, counted every cycle by tr_perf and read at

@@ -15,6 +15,10 @@ module tr_regs #(
   parameter int  BusBits  = 256,  // the register bus: four 64-bit words
   parameter int  InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO's depth (the router's), flits
   parameter int  RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO's depth, flits
+  // Reported in RegTrSizes only (the link buffers and link ends are the router's and the side's).
+  parameter int  DynFlits   = 64,
+  parameter int  EscSlots   = 3,
+  parameter int  RetryFlits = 128,  // lk_pkg::LkRetryFlits
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1)
 ) (
@@ -67,7 +71,7 @@ module tr_regs #(
   assign wr_bad   = wr && !wr_inj && !wr_clear;
   assign rd_rcv   = rd && (in_rcv_hdr || in_rcv_chunk);
   assign rd_plain = rd && ((addr_i == tr_pkg::RegTrStatus) || (addr_i == tr_pkg::RegTrErr) ||
-                           (addr_i == tr_pkg::RegTrConfig));
+                           (addr_i == tr_pkg::RegTrConfig) || (addr_i == tr_pkg::RegTrSizes));
   assign rd_bad   = rd && !rd_rcv && !rd_plain;
 
   // ------------------------------------------------------------ injection
@@ -117,12 +121,19 @@ module tr_regs #(
   end
   assign err_o = err_q;
 
+  // RegTrSizes: the side's sizes as built (its parameters), for software to read.
+  localparam logic [63:0] SizesWord =
+      (64'(DynFlits) << tr_pkg::TrSizesDynFlitsLsb) | (64'(EscSlots) << tr_pkg::TrSizesEscSlotsLsb) |
+      (64'(InjFlits) << tr_pkg::TrSizesInjFlitsLsb) | (64'(RcvFlits) << tr_pkg::TrSizesRcvFlitsLsb) |
+      (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb);
+
   logic [63:0] rword;
   always_comb begin
     rword = '0;
     if (addr_i == tr_pkg::RegTrStatus)      rword = status_o;
     else if (addr_i == tr_pkg::RegTrErr)    rword = 64'(err_q);
     else if (addr_i == tr_pkg::RegTrConfig) rword = {10'd0, link_down_i, dims_i, my_i};
+    else if (addr_i == tr_pkg::RegTrSizes)  rword = SizesWord;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// The node's sizes as its hardware reports them: RegSizes (the tree side) and RegTrSizes
+// (the torus side) hold the sizes each side was built with, one field per entry of the
+// catalogue (firmware/rtl_sizes.hpp, from regmap/collnet.json). Software reads them here
+// instead of assuming the defaults, so that one binary runs on every variant
+// (docs/design-space.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <string>
+
+#include "firmware/register_bus.hpp"
+#include "firmware/rtl_sizes.hpp"
+
+namespace collnet::fw {
+
+struct HardwareSizes {
+  std::array<unsigned, std::size(regmap::kSizes)> values{};  // in catalogue order
+
+  // The size `key` names ("torus.vc_buffer_flits"); throws std::invalid_argument for a
+  // key the catalogue has not.
+  unsigned get(const std::string& key) const;
+  // The sizes as the registers hold them (one read per register).
+  static HardwareSizes read(RegisterBus& bus);
+  // The sizes two register words hold (RegSizes' and RegTrSizes').
+  static HardwareSizes decode(uint64_t tree_word, uint64_t torus_word);
+};
+
+}  // namespace collnet::fw
