@@ -125,7 +125,7 @@ inline constexpr unsigned kRouteDstBit = 6;  // local destination: the node rece
 // ------------------------------------------------------------------ cn_pkg: class-route values
 inline constexpr unsigned kRouteUpNone = 3;  // the up-link value of a class's root
 // ------------------------------------------------------------------ cn_pkg: register map
-inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels)
+inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes)
 inline constexpr uint32_t kRegStatus = 0x008;  // RO  FIFO levels and error summary
 inline constexpr uint32_t kRegInjHdr = 0x010;  // WO  push a header (bits 31:0) into the injection header FIFO
 inline constexpr uint32_t kRegInjData = 0x018;  // WO  push a 64-bit payload word into the injection payload FIFO
@@ -196,7 +196,7 @@ inline constexpr unsigned kSizesRcvPacketsW = 8;
 inline constexpr unsigned kSizesRetryFlitsLsb = 24;  // each tree link end's retransmission buffer, flits
 inline constexpr unsigned kSizesRetryFlitsW = 16;
 // ------------------------------------------------------------------ cn_pkg: identification
-inline constexpr uint64_t kRegIdValue = 0x00c011e700010003ULL;  // "collnet", version 1.3
+inline constexpr uint64_t kRegIdValue = 0x00c011e700010004ULL;  // "collnet", version 1.4
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
 inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
