@@ -34,6 +34,16 @@ inline RegisterRows register_rows(bool (*in_window)(uint32_t)) {
   return rows;
 }
 
+// The value the table gives the register at `addr` after reset (a register whose table
+// row has none reads as 0 here): for benches that model a register the table describes,
+// such as the sizes registers, whose values the catalogue's defaults are.
+inline uint64_t table_reset(uint32_t addr) {
+  for (const fw::regmap::RegisterTable& t : fw::regmap::kRegisterTables)
+    for (const RegisterInfo* r = t.begin; r != t.end; ++r)
+      if (r->addr == addr && r->has_reset) return r->reset;
+  return 0;
+}
+
 class RegisterTableChecks {
  public:
   // `refused`, if given, is asked after every access the block must refuse (a write to a

@@ -379,8 +379,14 @@ TEST(CnRegs, FlagsUnmappedAddresses) {
   b.write(0x7f8, 1);
   EXPECT_EQ(b.errors(), bit(kErrBadAddr));
   b.clear_errors();
-  EXPECT_EQ(b.read(0x068), 0u);
+  EXPECT_EQ(b.read(0x070), 0u);
   EXPECT_EQ(b.errors(), bit(kErrBadAddr));
+  b.clear_errors();
+  EXPECT_EQ(b.read(kRegSizes), table_reset(kRegSizes));  // the sizes the block was built with
+  EXPECT_EQ(b.errors(), 0u);
+  b.write(kRegSizes, 0);  // read-only
+  EXPECT_EQ(b.errors(), bit(kErrBadAddr));
+  EXPECT_EQ(b.read(kRegSizes), table_reset(kRegSizes));
   b.clear_errors();
   b.write_vector(kRegRcvVector, {1, 2, 3, 4});  // read-only
   EXPECT_EQ(b.errors(), bit(kErrBadAddr));
@@ -868,6 +874,8 @@ struct RegsModel {
         }
       } else if (addr == kRegId) {
         r[0] = kRegIdValue;
+      } else if (addr == kRegSizes) {
+        r[0] = table_reset(kRegSizes);
       } else if (addr == kRegErr) {
         r[0] = err;
       } else if (addr == kRegErrInfo) {
@@ -896,7 +904,7 @@ TEST(CnRegs, RandomAccessesMatchTheRegisterMap) {
   RegsModel model;
   const uint32_t mapped[] = {kRegId,      kRegStatus,  kRegInjHdr,   kRegInjData,    kRegRcvHdr,
                              kRegRcvData, kRegErr,     kRegErrClear, kRegErrInfo,    kRegErrSource,
-                             kRegInjIdentity, kRegInjVector, kRegRcvVector};
+                             kRegInjIdentity, kRegInjVector, kRegRcvVector, kRegSizes};
   unsigned reads = 0, pushes = 0, pops = 0, refused = 0;
   // How fast the datapath drains injection and fills reception behind the block's back,
   // changed now and then, and now and then new FIFO levels: nearly empty, nearly full or

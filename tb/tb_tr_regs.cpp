@@ -349,7 +349,7 @@ TEST(TrRegs, FlagsUnmappedAddresses) {
   for (auto& q : b.rcv) q.assign(8, 0x1234);
   const uint32_t unmapped[] = {reg_tr_inj_hdr(kTrInjFifos),   reg_tr_inj_chunk(kTrInjFifos), kRegTrStatus + 4,
                                kRegTrErr + 1,                  reg_tr_inj_hdr(1) + 4,         reg_tr_inj_chunk(2) + 2,
-                               reg_tr_rcv_hdr(0) + 4,          reg_tr_rcv_chunk(1) + 7,       0x880,
+                               reg_tr_rcv_hdr(0) + 4,          reg_tr_rcv_chunk(1) + 7,       kRegTrSizes + 4,
                                0x888,                          0x8f8,                         0x900,
                                0xbf8,                          0x7f8,                         0x000,
                                0xff8};
@@ -668,6 +668,7 @@ struct TrRegsModel {
     if (!we && addr == kRegTrStatus) mapped = true, r[0] = b.want_status(err != 0);
     if (!we && addr == kRegTrErr) mapped = true, r[0] = err;
     if (!we && addr == kRegTrConfig) mapped = true, r[0] = config;
+    if (!we && addr == kRegTrSizes) mapped = true, r[0] = table_reset(kRegTrSizes);
     if (!mapped) raised |= bit(kTrErrBadAccess);
     err = (err & ~clear) | raised;
     return r;

@@ -17,7 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kCache = std::string(COLLNET_TEST_TMP) + "/model-cache";
+// Each test has a cache of its own: ctest may run them at once.
+const std::string kCache = std::string(COLLNET_TEST_TMP) + "/model-cache-library";
+const std::string kSweepCache = std::string(COLLNET_TEST_TMP) + "/model-cache-sweep";
 
 CommandResult run_with(const std::vector<std::string>& extra, const std::string& json) {
   std::vector<std::string> args{"run", "allreduce", "--torus", "2x2x2", "--count", "4096", "--json", json};
@@ -93,9 +95,8 @@ TEST(ModelLibrary, RefusesASizeTheRtlRefusesBeforeBuilding) {
   EXPECT_FALSE(fs::exists(cache));
 }
 
-// collnet sweep over two variants of the tree's link buffers (the first one's library is the
-// test above's): a smoke set passed by each, one row each, the JSON with every variant's
-// sizes and result, and the plot.
+// collnet sweep over two variants of the tree's link buffers: a smoke set passed by each,
+// one row each, the JSON with every variant's sizes and result, and the plot.
 TEST(Sweep, RunsTheWorkloadOnEveryVariantAfterItsSmokeSet) {
   const std::string json = std::string(COLLNET_TEST_TMP) + "/sweep.json";
   const std::string svg = std::string(COLLNET_TEST_TMP) + "/sweep.svg";
@@ -103,7 +104,7 @@ TEST(Sweep, RunsTheWorkloadOnEveryVariantAfterItsSmokeSet) {
   fs::remove(svg);
   const CommandResult r = collnet({"sweep", "--rtl", "tree.link_buffer_packets=1,4", "--json", json, "--plot", svg, "--",
                                    "run", "allreduce", "--torus", "2x2x2", "--count", "4096"},
-                                  {{"COLLNET_MODEL_CACHE=" + kCache, "COLLNET_MODEL_OPT_FAST=-O0"}});
+                                  {{"COLLNET_MODEL_CACHE=" + kSweepCache, "COLLNET_MODEL_OPT_FAST=-O0"}});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("| tree.link_buffer_packets=1 | passed | "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| tree.link_buffer_packets=4 | passed | "), std::string::npos) << r.out;
