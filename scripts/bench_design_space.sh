@@ -17,9 +17,9 @@ out="$build/bench/design-space"
 mkdir -p "$out"
 [ -n "${DESIGN_SPACE_CACHE:-}" ] && export COLLNET_MODEL_CACHE="$DESIGN_SPACE_CACHE"
 if [ "${DESIGN_SPACE_QUICK:-0}" = 1 ]; then
-  vc=33,64 rcv=64,256 loads=0.1:0.5:0.2 cycles=1000 area=()
+  vc=33,64 rcv=64,256 loads=0.2:1.0:0.4 cycles=1000 area=()
 else
-  vc=33,48,64,128,255 rcv=36,64,128,256,1024 loads=0.05:0.6:0.05 cycles=3000 area=(--area)
+  vc=33,48,64,128,255 rcv=36,64,128,256,1024 loads=0.1:1.0:0.1 cycles=3000 area=(--area)
 fi
 
 sweep() {  # sweep NAME ARGS... -> the table on stdout, $out/NAME.json and .svg; prints its wall time
