@@ -103,9 +103,7 @@ int run_child(const std::vector<std::string>& args, const std::string& out) {
 std::vector<std::string> variant_args(const SweepOptions::Variant& v) {
   std::vector<std::string> a;
   if (!v.machine.empty()) a.insert(a.end(), {"--machine", v.machine});
-  for (std::size_t i = 0; i < sim::NodeSizes::kCount; ++i)
-    if (v.sizes.value(i) != sim::NodeSizes().value(i))
-      a.insert(a.end(), {"--rtl", std::string(fw::regmap::kSizes[i].key) + "=" + std::to_string(v.sizes.value(i))});
+  for (const std::string& size : v.sizes.changed_list()) a.insert(a.end(), {"--rtl", size});
   return a;
 }
 
@@ -113,9 +111,7 @@ std::vector<std::string> variant_args(const SweepOptions::Variant& v) {
 // (scripts/rtl_portability.sh --area), or what went wrong.
 json side_area(const std::string& top, const sim::NodeSizes& sizes, const fs::path& dir) {
   std::vector<std::string> args{"/bin/bash", std::string(sim::build_config::kSourceDir) + "/scripts/rtl_portability.sh", "--area"};
-  for (std::size_t i = 0; i < sim::NodeSizes::kCount; ++i)
-    if (top == fw::regmap::kSizes[i].top)
-      args.insert(args.end(), {"-P", std::string(fw::regmap::kSizes[i].param) + "=" + std::to_string(sizes.value(i))});
+  for (const std::string& p : sizes.parameters(top)) args.insert(args.end(), {"-P", p});
   args.push_back(top);
   const fs::path out = dir / ("area-" + top + ".md");
   if (run_child(args, out.string()) != 0) throw std::runtime_error("sweep: --area: Yosys failed for " + top);
@@ -239,12 +235,12 @@ int run_sweep_command(const SweepOptions& o) {
     std::cerr << "collnet sweep: variant " << i + 1 << " of " << o.variants.size() << ": " << v.label << "\n";
     json entry = {{"label", v.label}, {"machine", v.machine}, {"rtl", rtl_json(v.sizes)}};
     // The smoke set first: a variant whose hardware does not pass it has no numbers.
+    const std::vector<std::string> extra = variant_args(v);
     bool smoke_ok = true;
     json smoke = json::array();
     for (std::size_t k = 0; k < std::size(kSmoke); ++k) {
       std::vector<std::string> args{self};
       args.insert(args.end(), kSmoke[k].args.begin(), kSmoke[k].args.end());
-      const auto extra = variant_args(v);
       args.insert(args.end(), extra.begin(), extra.end());
       const fs::path j = dir / ("variant" + std::to_string(i) + "-smoke" + std::to_string(k) + ".json");
       args.insert(args.end(), {"--json", j.string()});
@@ -271,7 +267,6 @@ int run_sweep_command(const SweepOptions& o) {
     args.insert(args.end(), o.workload.begin(), o.workload.end());
     // mpirun's program and its arguments come after "--": the variant's options go before.
     auto at = std::find(args.begin(), args.end(), "--");
-    const auto extra = variant_args(v);
     const fs::path j = dir / ("variant" + std::to_string(i) + ".json");
     std::vector<std::string> mine = extra;
     mine.insert(mine.end(), {"--json", j.string()});

@@ -60,18 +60,29 @@ unsigned NodeSizes::get(const std::string& key) const {
 
 bool NodeSizes::is_default() const { return *this == NodeSizes(); }
 
+std::vector<std::string> NodeSizes::changed_list() const {
+  std::vector<std::string> pairs;
+  for (std::size_t i = 0; i < kCount; ++i)
+    if (values_[i] != kSizes[i].def) pairs.push_back(std::string(kSizes[i].key) + "=" + std::to_string(values_[i]));
+  return pairs;
+}
+
 std::string NodeSizes::changed(const std::string& sep) const {
   std::string text;
-  for (std::size_t i = 0; i < kCount; ++i)
-    if (values_[i] != kSizes[i].def)
-      text += (text.empty() ? "" : sep) + std::string(kSizes[i].key) + "=" + std::to_string(values_[i]);
+  for (const std::string& p : changed_list()) text += (text.empty() ? "" : sep) + p;
   return text;
 }
 
-std::vector<std::string> NodeSizes::overrides(const std::string& top) const {
+std::vector<std::string> NodeSizes::parameters(const std::string& top) const {
   std::vector<std::string> args;
   for (std::size_t i = 0; i < kCount; ++i)
-    if (top == kSizes[i].top) args.push_back("-G" + std::string(kSizes[i].param) + "=" + std::to_string(values_[i]));
+    if (top == kSizes[i].top) args.push_back(std::string(kSizes[i].param) + "=" + std::to_string(values_[i]));
+  return args;
+}
+
+std::vector<std::string> NodeSizes::overrides(const std::string& top) const {
+  std::vector<std::string> args = parameters(top);
+  for (std::string& a : args) a = "-G" + a;
   return args;
 }
 

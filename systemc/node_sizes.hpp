@@ -31,11 +31,14 @@ class NodeSizes {
   unsigned value(std::size_t i) const { return values_[i]; }
 
   bool is_default() const;
-  // The sizes that differ from the defaults as "key=value" pairs, in catalogue order,
-  // separated by `sep` ("" when none does).
+  // The sizes that differ from the defaults as "key=value" pairs (what --rtl takes), in
+  // catalogue order; changed() joins them with `sep` ("" when none differs).
+  std::vector<std::string> changed_list() const;
   std::string changed(const std::string& sep = ", ") const;
-  // Verilator's parameter overrides for `top` (nd_tree_net or nd_torus_net): "-GParam=value"
-  // for every size of that top, in catalogue order.
+  // `top`'s parameters (nd_tree_net or nd_torus_net) as "Param=value", every size of that
+  // top in catalogue order (rtl_portability.sh's -P); overrides() as Verilator's
+  // "-GParam=value".
+  std::vector<std::string> parameters(const std::string& top) const;
   std::vector<std::string> overrides(const std::string& top) const;
 
   bool operator==(const NodeSizes& o) const { return values_ == o.values_; }
