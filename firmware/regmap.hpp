@@ -125,7 +125,7 @@ inline constexpr unsigned kRouteDstBit = 6;  // local destination: the node rece
 // ------------------------------------------------------------------ cn_pkg: class-route values
 inline constexpr unsigned kRouteUpNone = 3;  // the up-link value of a class's root
 // ------------------------------------------------------------------ cn_pkg: register map
-inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes)
+inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels)
 inline constexpr uint32_t kRegStatus = 0x008;  // RO  FIFO levels and error summary
 inline constexpr uint32_t kRegInjHdr = 0x010;  // WO  push a header (bits 31:0) into the injection header FIFO
 inline constexpr uint32_t kRegInjData = 0x018;  // WO  push a 64-bit payload word into the injection payload FIFO
@@ -196,7 +196,7 @@ inline constexpr unsigned kSizesRcvPacketsW = 8;
 inline constexpr unsigned kSizesRetryFlitsLsb = 24;  // each tree link end's retransmission buffer, flits
 inline constexpr unsigned kSizesRetryFlitsW = 16;
 // ------------------------------------------------------------------ cn_pkg: identification
-inline constexpr uint64_t kRegIdValue = 0x00c011e700010004ULL;  // "collnet", version 1.4
+inline constexpr uint64_t kRegIdValue = 0x00c011e700010005ULL;  // "collnet", version 1.5
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
 inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
@@ -269,12 +269,14 @@ inline constexpr unsigned kTrHdrSwTagLsb = 60;  // software tag, carried unchang
 inline constexpr unsigned kTrHdrSwTagW = 4;
 // ------------------------------------------------------------------ tr_pkg: FIFOs and errors
 inline constexpr unsigned kTrInjFifos = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
-inline constexpr unsigned kTrRcvFifos = 2;  // reception FIFOs: 0 normal, 1 high priority
+inline constexpr unsigned kTrRcvNormalMax = 6;  // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default: RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's direction mod RcvFifos)
+inline constexpr unsigned kTrRcvFifos = kTrRcvNormalMax + 1;  // reception FIFO register slots: normal FIFOs 0..RcvFifos-1, then slot TrRcvPrio; the slots between answer as unmapped
+inline constexpr unsigned kTrRcvPrio = kTrRcvNormalMax;  // the register slot of the high-priority reception FIFO
 inline constexpr unsigned kTrInjFlits = 128;  // each injection FIFO, flits
 inline constexpr unsigned kTrRcvFlits = 256;  // each reception FIFO, flits
 inline constexpr unsigned kTrRouterErrBits = 4;  // the RegTrErr bits the router reports
-inline constexpr unsigned kTrNumOuts = kNumDirs + kTrRcvFifos;  // router outputs: the links, then the reception FIFOs
-inline constexpr unsigned kTrOutW = 3;  // a router output 0..TrNumOuts-1
+inline constexpr unsigned kTrNumOuts = kNumDirs + kTrRcvFifos;  // router outputs at most: the links, then the reception FIFOs (normal, then high priority)
+inline constexpr unsigned kTrOutW = 4;  // a router output 0..TrNumOuts-1
 // ------------------------------------------------------------------ tr_pkg: registers
 inline constexpr uint32_t kRegTrStatus = 0x800;  // RO  FIFO levels
 inline constexpr uint32_t kRegTrErr = 0x808;  // RO  sticky error bits; the router reports the first TrRouterErrBits (as pulses), the register block the rest
@@ -286,10 +288,11 @@ inline constexpr uint32_t reg_tr_inj_hdr(unsigned i) { return kRegTrInjHdr + kRe
 inline constexpr uint32_t kRegTrInjChunk = 0x840;  // WO (vector) push a chunk (four words, a vector write) into injection FIFO k
 inline constexpr unsigned kRegTrInjChunkStride = 8;  // RegTrInjChunk + k * this
 inline constexpr uint32_t reg_tr_inj_chunk(unsigned i) { return kRegTrInjChunk + kRegTrInjChunkStride * i; }
-inline constexpr uint32_t kRegTrRcvHdr = 0x860;  // RO, pops pop one word (a header) from reception FIFO k (0 normal, 1 high priority)
+inline constexpr uint32_t kRegTrRcvLevels = 0x888;  // RO  the levels of normal reception FIFOs 1 and up (0 where the side has no such FIFO)
+inline constexpr uint32_t kRegTrRcvHdr = 0x900;  // RO, pops pop one word (a header) from reception slot k: normal FIFO k (k < the side's RcvFifos) or the high-priority FIFO (k = TrRcvPrio); another slot is unmapped
 inline constexpr unsigned kRegTrRcvHdrStride = 8;  // RegTrRcvHdr + k * this
 inline constexpr uint32_t reg_tr_rcv_hdr(unsigned i) { return kRegTrRcvHdr + kRegTrRcvHdrStride * i; }
-inline constexpr uint32_t kRegTrRcvChunk = 0x870;  // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
+inline constexpr uint32_t kRegTrRcvChunk = 0x940;  // RO (vector), pops pop a chunk (four words, a vector read) from reception slot k
 inline constexpr unsigned kRegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
 inline constexpr uint32_t reg_tr_rcv_chunk(unsigned i) { return kRegTrRcvChunk + kRegTrRcvChunkStride * i; }
 inline constexpr uint32_t kRegTrSizes = 0x880;  // RO  the torus side's sizes as built (docs/design-space.md)
@@ -308,13 +311,15 @@ inline constexpr bool in_reg_tr_inj_chunk(uint32_t addr) {
   return (addr & field_mask(kBusAddrBits)) >> 5 == kRegTrInjChunk >> 5 && addr % 8 == 0 &&
          reg_tr_inj_chunk_index(addr) < kTrInjFifos;
 }
-inline constexpr unsigned reg_tr_rcv_hdr_index(uint32_t addr) { return (addr >> 3) & 0x1u; }
+inline constexpr unsigned reg_tr_rcv_hdr_index(uint32_t addr) { return (addr >> 3) & 0x7u; }
 inline constexpr bool in_reg_tr_rcv_hdr(uint32_t addr) {
-  return (addr & field_mask(kBusAddrBits)) >> 4 == kRegTrRcvHdr >> 4 && addr % 8 == 0;
+  return (addr & field_mask(kBusAddrBits)) >> 6 == kRegTrRcvHdr >> 6 && addr % 8 == 0 &&
+         reg_tr_rcv_hdr_index(addr) < kTrRcvFifos;
 }
-inline constexpr unsigned reg_tr_rcv_chunk_index(uint32_t addr) { return (addr >> 3) & 0x1u; }
+inline constexpr unsigned reg_tr_rcv_chunk_index(uint32_t addr) { return (addr >> 3) & 0x7u; }
 inline constexpr bool in_reg_tr_rcv_chunk(uint32_t addr) {
-  return (addr & field_mask(kBusAddrBits)) >> 4 == kRegTrRcvChunk >> 4 && addr % 8 == 0;
+  return (addr & field_mask(kBusAddrBits)) >> 6 == kRegTrRcvChunk >> 6 && addr % 8 == 0 &&
+         reg_tr_rcv_chunk_index(addr) < kTrRcvFifos;
 }
 inline constexpr unsigned reg_tr_perf_index(uint32_t addr) { return (addr >> 7) & 0x7u; }
 inline constexpr bool in_reg_tr_perf(uint32_t addr) {
@@ -325,7 +330,9 @@ inline constexpr bool in_reg_tr_perf(uint32_t addr) {
 inline constexpr unsigned kTrStatusInjFreeLsb = 0;  // free flits of injection FIFO k
 inline constexpr unsigned kTrStatusInjFreeW = 8;
 inline constexpr unsigned kTrStatusInjFreeStride = 8;  // field k at TrStatusInjFreeLsb + k * TrStatusInjFreeStride
-inline constexpr unsigned kTrStatusRcvCountLsb = 32;  // flits held by reception FIFO k
+inline constexpr unsigned kTrStatusRcvMoreLsb = 24;  // bit k: normal reception FIFO k+1 holds flits (RegTrRcvLevels has how many); always 0 with one normal FIFO
+inline constexpr unsigned kTrStatusRcvMoreW = kTrRcvNormalMax - 1;
+inline constexpr unsigned kTrStatusRcvCountLsb = 32;  // flits held by normal reception FIFO 0 (k = 0) and by the high-priority FIFO (k = 1)
 inline constexpr unsigned kTrStatusRcvCountW = 12;
 inline constexpr unsigned kTrStatusRcvCountStride = 16;  // field k at TrStatusRcvCountLsb + k * TrStatusRcvCountStride
 inline constexpr unsigned kTrStatusErrBit = 63;  // an error bit is set
@@ -346,6 +353,10 @@ inline constexpr unsigned kTrConfigSizeLsb = 24;  // the torus size
 inline constexpr unsigned kTrConfigSizeW = kNumDims * kCoordW;
 inline constexpr unsigned kTrConfigDownLsb = 48;  // links marked down, bit d for direction d
 inline constexpr unsigned kTrConfigDownW = kNumDirs;
+// ------------------------------------------------------------------ tr_pkg: RegTrRcvLevels fields
+inline constexpr unsigned kTrRcvLevelsCountLsb = 0;  // flits held by normal reception FIFO k+1
+inline constexpr unsigned kTrRcvLevelsCountW = 12;
+inline constexpr unsigned kTrRcvLevelsCountStride = 12;  // field k at TrRcvLevelsCountLsb + k * TrRcvLevelsCountStride
 // ------------------------------------------------------------------ tr_pkg: RegTrSizes fields
 inline constexpr unsigned kTrSizesDynFlitsLsb = 0;  // link buffer per dynamic VC, flits
 inline constexpr unsigned kTrSizesDynFlitsW = 8;
@@ -357,6 +368,8 @@ inline constexpr unsigned kTrSizesRcvFlitsLsb = 24;  // each reception FIFO, fli
 inline constexpr unsigned kTrSizesRcvFlitsW = 12;
 inline constexpr unsigned kTrSizesRetryFlitsLsb = 40;  // each torus link end's retransmission buffer, flits
 inline constexpr unsigned kTrSizesRetryFlitsW = 16;
+inline constexpr unsigned kTrSizesRcvFifosLsb = 56;  // normal reception FIFOs (register slots 0..RcvFifos-1)
+inline constexpr unsigned kTrSizesRcvFifosW = 3;
 // ------------------------------------------------------------------ tr_pkg: performance counters
 inline constexpr unsigned kTrPerfCountW = 48;  // bits of each performance counter (they wrap)
 inline constexpr unsigned kTrPerfVcStride = 32;  // bytes between one VC's counters and the next VC's in a link's block

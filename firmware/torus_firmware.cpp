@@ -12,15 +12,31 @@ namespace collnet::fw {
 
 namespace rm = regmap;
 
-TorusStatus TorusStatus::decode(uint64_t word) {
+TorusStatus TorusStatus::decode(uint64_t status, uint64_t levels) {
   TorusStatus s;
-  for (unsigned k = 0; k < rm::kTrInjFifos; ++k) s.inj_free[k] = rm::get_field(word, rm::kTrStatusInjFreeLsb + rm::kTrStatusInjFreeStride * k, rm::kTrStatusInjFreeW);
-  for (unsigned k = 0; k < rm::kTrRcvFifos; ++k) s.rcv[k] = rm::get_field(word, rm::kTrStatusRcvCountLsb + rm::kTrStatusRcvCountStride * k, rm::kTrStatusRcvCountW);
-  s.error = rm::get_field(word, rm::kTrStatusErrBit, 1);
+  for (unsigned k = 0; k < rm::kTrInjFifos; ++k) s.inj_free[k] = rm::get_field(status, rm::kTrStatusInjFreeLsb + rm::kTrStatusInjFreeStride * k, rm::kTrStatusInjFreeW);
+  s.rcv[0] = rm::get_field(status, rm::kTrStatusRcvCountLsb, rm::kTrStatusRcvCountW);
+  s.rcv[rm::kTrRcvPrio] = rm::get_field(status, rm::kTrStatusRcvCountLsb + rm::kTrStatusRcvCountStride, rm::kTrStatusRcvCountW);
+  s.more = rm::get_field(status, rm::kTrStatusRcvMoreLsb, rm::kTrStatusRcvMoreW);
+  for (unsigned k = 1; k < rm::kTrRcvNormalMax; ++k)
+    s.rcv[k] = rm::get_field(levels, rm::kTrRcvLevelsCountLsb + rm::kTrRcvLevelsCountStride * (k - 1), rm::kTrRcvLevelsCountW);
+  s.error = rm::get_field(status, rm::kTrStatusErrBit, 1);
   return s;
 }
 
-TorusStatus TorusFirmware::status() { return TorusStatus::decode(bus_.read(rm::kRegTrStatus)); }
+bool TorusStatus::rcv_pending() const {
+  if (more != 0) return true;
+  for (unsigned n : rcv)
+    if (n > 0) return true;
+  return false;
+}
+
+TorusStatus TorusFirmware::status() {
+  const uint64_t word = bus_.read(rm::kRegTrStatus);
+  // A side with one normal reception FIFO never sets RcvMore: its software reads no more.
+  const bool more = rm::get_field(word, rm::kTrStatusRcvMoreLsb, rm::kTrStatusRcvMoreW) != 0;
+  return TorusStatus::decode(word, more ? bus_.read(rm::kRegTrRcvLevels) : 0);
+}
 
 uint64_t TorusFirmware::errors() { return bus_.read(rm::kRegTrErr); }
 
@@ -76,7 +92,10 @@ void TorusFirmware::inject(const TorusHeader& header, const std::vector<uint64_t
 }
 
 void TorusFirmware::check_reception(unsigned fifo) {
-  if (fifo >= rm::kTrRcvFifos) throw std::invalid_argument("torus reception FIFO " + std::to_string(fifo) + " must be 0..1");
+  if (fifo >= rm::kTrRcvFifos)
+    throw std::invalid_argument("torus reception slot " + std::to_string(fifo) + " must be 0.." +
+                                std::to_string(rm::kTrRcvFifos - 1) + " (normal FIFOs from 0, the high-priority one at " +
+                                std::to_string(rm::kTrRcvPrio) + ")");
 }
 
 std::optional<TorusPacket> TorusFirmware::take_packet(unsigned fifo, unsigned& held) {

@@ -14,13 +14,20 @@
 
 namespace collnet::fw {
 
-// A snapshot of the torus FIFO levels (one RegTrStatus read).
+// A snapshot of the torus FIFO levels: one RegTrStatus read, and a RegTrRcvLevels read
+// when normal reception FIFOs other than 0 hold flits (a side built with more than one).
 struct TorusStatus {
   std::array<unsigned, regmap::kTrInjFifos> inj_free{};  // free flits per injection FIFO
-  std::array<unsigned, regmap::kTrRcvFifos> rcv{};       // flits held per reception FIFO
+  // flits held per reception slot: normal FIFO k at k, the high-priority FIFO at kTrRcvPrio
+  std::array<unsigned, regmap::kTrRcvFifos> rcv{};
+  unsigned more = 0;  // RegTrStatus's RcvMore: bit k, normal FIFO k+1 holds flits
   bool error = false;
 
-  static TorusStatus decode(uint64_t word);
+  // From RegTrStatus, and RegTrRcvLevels for the levels of normal FIFOs 1 and up (which
+  // `status` alone shows only as RcvMore bits).
+  static TorusStatus decode(uint64_t status, uint64_t levels = 0);
+  // Some reception FIFO holds flits.
+  bool rcv_pending() const;
 };
 
 struct TorusPacket {
@@ -46,8 +53,9 @@ class TorusFirmware {
   // status() read that the packet fits (it may then write several per status read, and do
   // other work instead of waiting while it does not fit). Same checks as send().
   void inject(const TorusHeader& header, const std::vector<uint64_t>& payload, unsigned fifo = 0);
-  // The packet at the head of reception FIFO `fifo` (0 normal, 1 high priority) once all
-  // of it has arrived, or nothing yet.
+  // Reception FIFOs are named by their register slot: normal FIFO k (0 up to the side's
+  // count, RegTrSizes) at k, the high-priority FIFO at regmap::kTrRcvPrio.
+  // The packet at the head of reception slot `fifo` once all of it has arrived, or nothing yet.
   std::optional<TorusPacket> try_receive(unsigned fifo = 0);
   // Waits for a packet (polling) and returns it.
   TorusPacket receive(unsigned fifo = 0);

@@ -172,7 +172,7 @@ class Generator(ScratchTreeTest):
                          # every package's registers, arrays by element, the system VC's window as mirrors
                          "static_assert(std::size(kCnRegisters) == 14 + kNumClasses + 8);\n"
                          "static_assert(std::size(kGiRegisters) == 4 + kGiChannels);\n"
-                         "static_assert(std::size(kTrRegisters) == 5 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
+                         "static_assert(std::size(kTrRegisters) == 6 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
                          "static_assert(std::size(kLkRegisters) == 3 + 6);\n"
                          "static_assert(std::size(kRegisterTables) == 4);\n"
                          # reset values, access kinds, privilege, error bits

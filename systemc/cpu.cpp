@@ -46,10 +46,7 @@ void Cpu::access(const fw::BusRequest& req) {
 }
 
 bool Cpu::torus_pending() const {
-  const fw::TorusStatus st = fw::TorusStatus::decode(node_.torus_status());
-  for (unsigned n : st.rcv)
-    if (n > 0) return true;
-  return false;
+  return fw::TorusStatus::decode(node_.torus_status()).rcv_pending();
 }
 
 uint64_t Cpu::read(uint32_t addr, bool privileged) {

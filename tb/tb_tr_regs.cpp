@@ -10,11 +10,15 @@
 // and receiving whole packets; a push without room and a read of more than a FIFO holds
 // refused with nothing moved and their error bit set; unmapped addresses; sticky error bits
 // (the router's pulses and the block's own) and their clearing; RegTrStatus and status_o;
-// the bus timing; 20,000 random accesses against a model of the register map.
+// the bus timing; 20,000 random accesses against a model of the register map. Built twice:
+// with one normal reception FIFO (the default) and with TB_RCV_FIFOS of them, where
+// RegTrStatus's RcvMore bits, RegTrRcvLevels and the reception slots between the last
+// normal FIFO and the high-priority one (unmapped) have something to show.
 #include <array>
 #include <deque>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -37,20 +41,51 @@ using Vector = fw::RegisterBus::Vector;
 constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 // The widths of the FIFO level inputs (tr_regs's InjCntW and RcvCntW).
 constexpr unsigned kInjCntW = clog2(kTrInjFlits + 1), kRcvCntW = clog2(kTrRcvFlits + 1);
+#ifndef TB_RCV_FIFOS
+#define TB_RCV_FIFOS 1
+#endif
+// One test suite per build, so that the executables' tests have distinct CTest names.
+#define TB_CAT2(a, b) a##b
+#define TB_CAT(a, b) TB_CAT2(a, b)
+#if TB_RCV_FIFOS == 1
+#define TR_REGS TrRegs
+#else
+#define TR_REGS TB_CAT(TrRegsRcvFifos, TB_RCV_FIFOS)
+#endif
+// The model's normal reception FIFOs (its RcvFifos) and all its reception FIFOs, the
+// high-priority one last.
+constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1;
+// The register slot of the model's reception FIFO k.
+constexpr unsigned slot_of(unsigned k) { return k < kRcvFifos ? k : kTrRcvPrio; }
+// RegTrSizes of the model: the table's reset value with its reception FIFO count.
+uint64_t sizes_word() {
+  return set_field(table_reset(kRegTrSizes), kTrSizesRcvFifosLsb, kTrSizesRcvFifosW, kRcvFifos);
+}
 
 constexpr uint64_t bit(unsigned b) { return uint64_t{1} << b; }
 constexpr uint64_t kAllErrors = field_mask(kTrErrBits);
 constexpr uint64_t kJunk = 0xbadbadbadbadbadbull;
 
-// RegTrStatus for these FIFO levels and error state.
-uint64_t status_word(const std::array<unsigned, kTrInjFifos>& inj_free, const std::array<unsigned, kTrRcvFifos>& rcv,
+// RegTrStatus for these FIFO levels (reception: the model's FIFOs) and error state:
+// normal FIFO 0's and the high-priority FIFO's levels, a RcvMore bit per other normal FIFO
+// holding flits.
+uint64_t status_word(const std::array<unsigned, kTrInjFifos>& inj_free, const std::array<unsigned, kNumRcv>& rcv,
                      bool error) {
   uint64_t s = 0;
   for (unsigned k = 0; k < kTrInjFifos; ++k)
     s = set_field(s, kTrStatusInjFreeLsb + kTrStatusInjFreeStride * k, kTrStatusInjFreeW, inj_free[k]);
-  for (unsigned k = 0; k < kTrRcvFifos; ++k)
-    s = set_field(s, kTrStatusRcvCountLsb + kTrStatusRcvCountStride * k, kTrStatusRcvCountW, rcv[k]);
+  s = set_field(s, kTrStatusRcvCountLsb, kTrStatusRcvCountW, rcv[0]);
+  s = set_field(s, kTrStatusRcvCountLsb + kTrStatusRcvCountStride, kTrStatusRcvCountW, rcv[kRcvFifos]);
+  for (unsigned k = 1; k < kRcvFifos; ++k) s = set_field(s, kTrStatusRcvMoreLsb + k - 1, 1, rcv[k] != 0);
   return set_field(s, kTrStatusErrBit, 1, error);
+}
+
+// RegTrRcvLevels for these levels of the model's reception FIFOs.
+uint64_t levels_word(const std::array<unsigned, kNumRcv>& rcv) {
+  uint64_t w = 0;
+  for (unsigned k = 1; k < kRcvFifos; ++k)
+    w = set_field(w, kTrRcvLevelsCountLsb + kTrRcvLevelsCountStride * (k - 1), kTrRcvLevelsCountW, rcv[k]);
+  return w;
 }
 
 // RegTrConfig for these pins.
@@ -80,7 +115,9 @@ class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
   // The router's FIFOs behind the block: what was pushed into injection FIFO k (the router
   // takes nothing unless a test drains it) and what reception FIFO k holds.
   std::array<std::deque<uint64_t>, kTrInjFifos> inj;
-  std::array<std::deque<uint64_t>, kTrRcvFifos> rcv;
+  // Reception FIFO k of the router (kRcvFifos normal ones, then the high-priority one),
+  // which answers at register slot slot_of(k).
+  std::array<std::deque<uint64_t>, kNumRcv> rcv;
 
   // What one cycle moved between the block and the FIFOs.
   struct Moves {
@@ -139,10 +176,13 @@ class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
   // The status these FIFOs should show.
   uint64_t want_status(bool error) const {
     std::array<unsigned, kTrInjFifos> f{};
-    std::array<unsigned, kTrRcvFifos> c{};
     for (unsigned k = 0; k < kTrInjFifos; ++k) f[k] = kTrInjFlits - static_cast<unsigned>(inj[k].size());
-    for (unsigned k = 0; k < kTrRcvFifos; ++k) c[k] = static_cast<unsigned>(rcv[k].size());
-    return status_word(f, c, error);
+    return status_word(f, rcv_levels(), error);
+  }
+  std::array<unsigned, kNumRcv> rcv_levels() const {
+    std::array<unsigned, kNumRcv> c{};
+    for (unsigned k = 0; k < kNumRcv; ++k) c[k] = static_cast<unsigned>(rcv[k].size());
+    return c;
   }
 
   // Error pulses of the router in the next cycle.
@@ -162,9 +202,9 @@ class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
       m.inj_free_i = static_cast<uint32_t>(
           set_field(m.inj_free_i, k * kInjCntW, kInjCntW, kTrInjFlits - inj[k].size()));
     }
-    for (unsigned k = 0; k < kTrRcvFifos; ++k) {
+    for (unsigned k = 0; k < kNumRcv; ++k) {
       EXPECT_LE(rcv[k].size(), kTrRcvFlits);
-      m.rcv_count_i = static_cast<uint32_t>(set_field(m.rcv_count_i, k * kRcvCntW, kRcvCntW, rcv[k].size()));
+      m.rcv_count_i = static_cast<std::remove_reference_t<decltype(m.rcv_count_i)>>(set_field(m.rcv_count_i, k * kRcvCntW, kRcvCntW, rcv[k].size()));
       // The head's four words; what the FIFO holds no more of reads as junk, which the
       // block must not pass on.
       for (unsigned j = 0; j < kVectorWords; ++j)
@@ -186,7 +226,7 @@ class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
       return -1;
     };
     mv.push_fifo = which(m.inj_push_o, kTrInjFifos, "pushes");
-    mv.pop_fifo = which(m.rcv_pop_o, kTrRcvFifos, "pops");
+    mv.pop_fifo = which(m.rcv_pop_o, kNumRcv, "pops");
     if (mv.push_fifo >= 0) {
       EXPECT_TRUE(m.inj_n_o == 1 || m.inj_n_o == kVectorWords) << "a push of " << unsigned(m.inj_n_o) << " words";
       for (unsigned j = 0; j < m.inj_n_o && j < kVectorWords; ++j) mv.pushed.push_back(wide_bits(m.inj_data_o.data(), 64 * j, 64));
@@ -230,20 +270,24 @@ std::vector<uint64_t> payload_of(std::mt19937_64& rng, const fw::TorusHeader& h)
 
 // The generated register table's checks over the router's window, asking after every
 // refused access whether a FIFO moved.
+// RegTrSizes's row reads the model's reception FIFO count.
 RegisterTableChecks table_checks(TrRegsBench& b) {
-  return RegisterTableChecks(b, register_rows(in_win_tr),
+  RegisterRows rows = register_rows(in_win_tr);
+  for (RegisterInfo& r : rows)
+    if (r.addr == kRegTrSizes) r.reset = sizes_word();
+  return RegisterTableChecks(b, std::move(rows),
                              [&b](const RegisterInfo&) { return b.moved.none() ? "" : "a FIFO moved"; });
 }
 
 // ------------------------------------------------------------------ reset
 // Every register's value after reset: the register table's (RegTrStatus: every injection
 // FIFO's TrInjFlits free; RegTrErr: 0), the same on status_o; RegTrConfig the pins.
-TEST(TrRegs, EveryRegisterHasItsResetValue) {
+TEST(TR_REGS, EveryRegisterHasItsResetValue) {
   TrRegsBench b;
   EXPECT_EQ(b->err_o, 0u);
   EXPECT_FALSE(b->rvalid_o);
   EXPECT_EQ(wide_bits(b->rdata_o.data(), 0, 64), 0u);
-  EXPECT_EQ(b->status_o, status_word({kTrInjFlits, kTrInjFlits, kTrInjFlits}, {0, 0}, false));
+  EXPECT_EQ(b->status_o, status_word({kTrInjFlits, kTrInjFlits, kTrInjFlits}, {}, false));
   RegisterTableChecks check = table_checks(b);
   EXPECT_EQ(check.reset_values(), std::vector<std::string>{});
   EXPECT_GT(check.rows().size(), 2 * (kTrInjFifos + kTrRcvFifos)) << "the table holds the router's registers";
@@ -255,20 +299,21 @@ TEST(TrRegs, EveryRegisterHasItsResetValue) {
   fw::TorusFirmware fw(b, me);
   const fw::TorusStatus s = fw.status();
   for (unsigned k = 0; k < kTrInjFifos; ++k) EXPECT_EQ(s.inj_free[k], kTrInjFlits) << "injection FIFO " << k;
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) EXPECT_EQ(s.rcv[k], 0u) << "reception FIFO " << k;
+  for (unsigned k = 0; k < kTrRcvFifos; ++k) EXPECT_EQ(s.rcv[k], 0u) << "reception slot " << k;
+  EXPECT_EQ(s.more, 0u);
   EXPECT_FALSE(s.error);
   EXPECT_EQ(fw.errors(), 0u);
   EXPECT_NO_THROW(fw.check());
   EXPECT_FALSE(fw.try_receive(0).has_value());
-  EXPECT_FALSE(fw.try_receive(1).has_value());
+  for (unsigned k = 0; k < kNumRcv; ++k) EXPECT_FALSE(fw.try_receive(slot_of(k)).has_value()) << "reception FIFO " << k;
   EXPECT_EQ(b.errors(), 0u) << "the firmware looks before it reads";
 }
 
 // A reset clears the error bits and the read data.
-TEST(TrRegs, ResetClearsTheErrorBits) {
+TEST(TR_REGS, ResetClearsTheErrorBits) {
   TrRegsBench b;
   b.router_error(0b1111);
-  b.read(0x900);
+  b.read(0x980);
   // Every bit but the FIFO ones and the link layer's (its input is low here).
   EXPECT_EQ(b->err_o, kAllErrors & ~(bit(kTrErrInjFull) | bit(kTrErrRcvEmpty) | bit(kTrErrLinkDown)));
   b.read(kRegTrConfig);
@@ -280,7 +325,7 @@ TEST(TrRegs, ResetClearsTheErrorBits) {
 }
 
 // ------------------------------------------------------------------ configuration
-TEST(TrRegs, ConfigShowsTheNodesPlaceTheTorusSizeAndItsDownLinks) {
+TEST(TR_REGS, ConfigShowsTheNodesPlaceTheTorusSizeAndItsDownLinks) {
   std::mt19937_64 rng(test_seed());
   TrRegsBench b;
   for (int i = 0; i < 200; ++i) {
@@ -319,23 +364,23 @@ TEST(TrRegs, ConfigShowsTheNodesPlaceTheTorusSizeAndItsDownLinks) {
 // ------------------------------------------------------------------ addresses
 // A write to a read-only register of the register table changes nothing (a write of ones to
 // RegTrErr clears nothing) but TrErrBadAccess, whatever error state and FIFO levels it meets.
-TEST(TrRegs, ReadOnlyRegistersIgnoreWrites) {
+TEST(TR_REGS, ReadOnlyRegistersIgnoreWrites) {
   TrRegsBench b;
   b.router_error(static_cast<unsigned>(bit(kTrErrDownLink)));
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) b.rcv[k] = {1 + k, 2, 3, 4, 5};
+  for (unsigned k = 0; k < kNumRcv; ++k) b.rcv[k] = {1 + k, 2, 3, 4, 5};
   b.inj[1] = {7, 7};
   const uint64_t config = b.read(kRegTrConfig);
   EXPECT_EQ(table_checks(b).read_only_ignore_writes(), std::vector<std::string>{});
   EXPECT_EQ(b.errors(), bit(kTrErrDownLink));
   EXPECT_EQ(b.read(kRegTrConfig), config);
   EXPECT_EQ(b.status(), b.want_status(true));
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) EXPECT_EQ(b.rcv[k].size(), 5u);
+  for (unsigned k = 0; k < kNumRcv; ++k) EXPECT_EQ(b.rcv[k].size(), 5u);
   EXPECT_EQ(b.inj[1].size(), 2u);
 }
 
 // A read of a write-only register of the register table answers zero with TrErrBadAccess
 // and pushes nothing.
-TEST(TrRegs, WriteOnlyRegistersReadAsZero) {
+TEST(TR_REGS, WriteOnlyRegistersReadAsZero) {
   TrRegsBench b;
   EXPECT_EQ(table_checks(b).write_only_read_as_zero(), std::vector<std::string>{});
   EXPECT_EQ(b.errors(), 0u);
@@ -343,14 +388,16 @@ TEST(TrRegs, WriteOnlyRegistersReadAsZero) {
 }
 
 // Holes in the window (a fourth injection FIFO, addresses inside a register, past the last
-// register), and addresses outside it: refused for reads and writes alike, nothing moved.
-TEST(TrRegs, FlagsUnmappedAddresses) {
+// register, where the reception FIFOs answered before register map 1.5, the slot after the
+// high-priority FIFO's), and addresses outside it: refused for reads and writes alike, nothing moved.
+TEST(TR_REGS, FlagsUnmappedAddresses) {
   TrRegsBench b;
   for (auto& q : b.rcv) q.assign(8, 0x1234);
   const uint32_t unmapped[] = {reg_tr_inj_hdr(kTrInjFifos),   reg_tr_inj_chunk(kTrInjFifos), kRegTrStatus + 4,
                                kRegTrErr + 1,                  reg_tr_inj_hdr(1) + 4,         reg_tr_inj_chunk(2) + 2,
                                reg_tr_rcv_hdr(0) + 4,          reg_tr_rcv_chunk(1) + 7,       kRegTrSizes + 4,
-                               0x888,                          0x8f8,                         0x900,
+                               0x890,                          0x8f8,                         0x980,
+                               0x860,                          0x870,                         0x938,
                                0xbf8,                          0x7f8,                         0x000,
                                0xff8};
   for (uint32_t a : unmapped) {
@@ -369,7 +416,7 @@ TEST(TrRegs, FlagsUnmappedAddresses) {
 // ------------------------------------------------------------------ injection
 // The firmware sends a packet through each injection FIFO: a header push of one word, then a
 // vector push of four words per chunk, into that FIFO only.
-TEST(TrRegs, TheFirmwareSendsAPacketIntoEachInjectionFifo) {
+TEST(TR_REGS, TheFirmwareSendsAPacketIntoEachInjectionFifo) {
   std::mt19937_64 rng(test_seed());
   TrRegsBench b;
   fw::Personality me;
@@ -398,7 +445,7 @@ TEST(TrRegs, TheFirmwareSendsAPacketIntoEachInjectionFifo) {
 
 // A header needs one free flit and a chunk four: otherwise nothing is pushed and
 // TrErrInjFull is set, which the firmware reports by name.
-TEST(TrRegs, RefusesAPushIntoAnInjectionFifoWithoutRoom) {
+TEST(TR_REGS, RefusesAPushIntoAnInjectionFifoWithoutRoom) {
   TrRegsBench b;
   fw::Personality me;
   me.rank = 5;
@@ -443,25 +490,25 @@ TEST(TrRegs, RefusesAPushIntoAnInjectionFifoWithoutRoom) {
 }
 
 // ------------------------------------------------------------------ reception
-TEST(TrRegs, TheFirmwareReceivesPacketsFromEachReceptionFifo) {
+TEST(TR_REGS, TheFirmwareReceivesPacketsFromEachReceptionFifo) {
   std::mt19937_64 rng(test_seed());
   TrRegsBench b;
   fw::Personality me;
   fw::TorusFirmware fw(b, me);
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) {
-    const unsigned other = 1 - k;
+  for (unsigned k = 0; k < kNumRcv; ++k) {
+    const unsigned other = (k + 1) % kNumRcv;
     b.rcv[other] = {0x77, 0x78, 0x79, 0x7a, 0x7b};
     std::vector<std::pair<fw::TorusHeader, std::vector<uint64_t>>> sent;
     for (unsigned i = 0; i < 4; ++i) {
-      const fw::TorusHeader h = header(1 + (i * 5 + k) % 8, i, k == 1);
+      const fw::TorusHeader h = header(1 + (i * 5 + k) % 8, i, k == kRcvFifos);
       sent.emplace_back(h, payload_of(rng, h));
       b.deliver(k, h, sent.back().second);
     }
-    const auto first = fw.try_receive(k);
+    const auto first = fw.try_receive(slot_of(k));
     ASSERT_TRUE(first.has_value());
     EXPECT_EQ(first->header.encode(), sent[0].first.encode());
     EXPECT_EQ(first->payload, sent[0].second);
-    const std::vector<fw::TorusPacket> rest = fw.receive_available(k);
+    const std::vector<fw::TorusPacket> rest = fw.receive_available(slot_of(k));
     ASSERT_EQ(rest.size(), 3u);
     for (unsigned i = 0; i < 3; ++i) {
       EXPECT_EQ(rest[i].header.encode(), sent[1 + i].first.encode()) << "packet " << 1 + i;
@@ -476,7 +523,7 @@ TEST(TrRegs, TheFirmwareReceivesPacketsFromEachReceptionFifo) {
 
 // A packet whose chunks are still arriving: the firmware reads its header and waits; no
 // read of what is not there.
-TEST(TrRegs, TheFirmwareWaitsForTheRestOfAPacket) {
+TEST(TR_REGS, TheFirmwareWaitsForTheRestOfAPacket) {
   std::mt19937_64 rng(test_seed());
   TrRegsBench b;
   fw::Personality me;
@@ -498,26 +545,26 @@ TEST(TrRegs, TheFirmwareWaitsForTheRestOfAPacket) {
 
 // A header read needs one flit in the FIFO and a chunk read four: otherwise nothing is
 // popped, the read answers zero (never the FIFO's stale words) and TrErrRcvEmpty is set.
-TEST(TrRegs, RefusesAReadOfMoreThanAReceptionFifoHolds) {
+TEST(TR_REGS, RefusesAReadOfMoreThanAReceptionFifoHolds) {
   TrRegsBench b;
-  for (unsigned k = 0; k < kTrRcvFifos; ++k) {
-    const unsigned other = 1 - k;
+  for (unsigned k = 0; k < kNumRcv; ++k) {
+    const unsigned other = (k + 1) % kNumRcv;
     b.rcv[other] = {0x42, 0x43, 0x44, 0x45};  // the other FIFO's words are not this one's
-    EXPECT_EQ(b.read(reg_tr_rcv_hdr(k)), 0u);
+    EXPECT_EQ(b.read(reg_tr_rcv_hdr(slot_of(k))), 0u);
     EXPECT_TRUE(b.moved.none());
     EXPECT_EQ(b.errors(), bit(kTrErrRcvEmpty));
     b.clear_errors();
     b.rcv[k] = {10, 11, 12};
-    EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(k)), (Vector{0, 0, 0, 0}));
+    EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(slot_of(k))), (Vector{0, 0, 0, 0}));
     EXPECT_TRUE(b.moved.none()) << "a chunk read of reception FIFO " << k << " holding 3 flits";
     EXPECT_EQ(b.errors(), bit(kTrErrRcvEmpty));
     b.clear_errors();
-    EXPECT_EQ(b.read(reg_tr_rcv_hdr(k)), 10u);
+    EXPECT_EQ(b.read(reg_tr_rcv_hdr(slot_of(k))), 10u);
     EXPECT_EQ(b.moved.pop_fifo, int(k));
     EXPECT_EQ(b.moved.popped, 1u);
     b.rcv[k].push_back(13);
     b.rcv[k].push_back(14);
-    EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(k)), (Vector{11, 12, 13, 14})) << "the oldest word in word 0";
+    EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(slot_of(k))), (Vector{11, 12, 13, 14})) << "the oldest word in word 0";
     EXPECT_EQ(b.moved.pop_fifo, int(k));
     EXPECT_EQ(b.moved.popped, 4u);
     EXPECT_TRUE(b.rcv[k].empty());
@@ -527,7 +574,31 @@ TEST(TrRegs, RefusesAReadOfMoreThanAReceptionFifoHolds) {
   }
 }
 
-TEST(TrRegs, StatusShowsEveryFifosLevel) {
+// The reception slots between the model's last normal FIFO and the high-priority one name
+// no FIFO: a read there is an unmapped access (TrErrBadAccess) that pops nothing.
+TEST(TR_REGS, ReceptionSlotsWithoutAFifoAreUnmapped) {
+  TrRegsBench b;
+  for (auto& q : b.rcv) q = {1, 2, 3, 4, 5};
+  unsigned tried = 0;
+  for (unsigned slot = kRcvFifos; slot < kTrRcvPrio; ++slot, ++tried) {
+    EXPECT_EQ(b.read(reg_tr_rcv_hdr(slot)), 0u);
+    EXPECT_TRUE(b.moved.none()) << "slot " << slot;
+    EXPECT_EQ(b.errors(), bit(kTrErrBadAccess)) << "slot " << slot;
+    b.clear_errors();
+    EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(slot)), (Vector{0, 0, 0, 0}));
+    EXPECT_TRUE(b.moved.none()) << "slot " << slot;
+    EXPECT_EQ(b.errors(), bit(kTrErrBadAccess)) << "slot " << slot;
+    b.clear_errors();
+  }
+  EXPECT_EQ(tried, kTrRcvNormalMax - kRcvFifos);
+  for (const auto& q : b.rcv) EXPECT_EQ(q.size(), 5u);
+  // The firmware refuses a slot beyond the map.
+  fw::Personality me;
+  fw::TorusFirmware fw(b, me);
+  EXPECT_THROW(fw.try_receive(kTrRcvFifos), std::invalid_argument);
+}
+
+TEST(TR_REGS, StatusShowsEveryFifosLevel) {
   std::mt19937_64 rng(test_seed());
   TrRegsBench b;
   fw::Personality me;
@@ -537,7 +608,10 @@ TEST(TrRegs, StatusShowsEveryFifosLevel) {
     for (auto& q : b.rcv) q.assign(rng() % 3 == 0 ? (rng() % 2) * kTrRcvFlits : rng() % (kTrRcvFlits + 1), 0);
     const fw::TorusStatus s = fw.status();  // step() checks status_o as well
     for (unsigned k = 0; k < kTrInjFifos; ++k) EXPECT_EQ(s.inj_free[k], kTrInjFlits - b.inj[k].size()) << k;
-    for (unsigned k = 0; k < kTrRcvFifos; ++k) EXPECT_EQ(s.rcv[k], b.rcv[k].size()) << k;
+    for (unsigned k = 0; k < kNumRcv; ++k) EXPECT_EQ(s.rcv[slot_of(k)], b.rcv[k].size()) << k;
+    for (unsigned k = 1; k < kRcvFifos; ++k) EXPECT_EQ(s.more >> (k - 1) & 1u, !b.rcv[k].empty()) << k;
+    EXPECT_EQ(s.more >> (kRcvFifos > 0 ? kRcvFifos - 1 : 0), 0u) << "RcvMore bits of FIFOs not built";
+    EXPECT_EQ(b.read(kRegTrRcvLevels), levels_word(b.rcv_levels()));
     EXPECT_FALSE(s.error);
   }
   b.router_error(static_cast<unsigned>(bit(kTrErrBadDest)));
@@ -546,7 +620,7 @@ TEST(TrRegs, StatusShowsEveryFifosLevel) {
 }
 
 // ------------------------------------------------------------------ errors
-TEST(TrRegs, ErrorBitsLatchUntilClearedByWritingOnes) {
+TEST(TR_REGS, ErrorBitsLatchUntilClearedByWritingOnes) {
   TrRegsBench b;
   fw::Personality me;
   fw::TorusFirmware fw(b, me);
@@ -565,7 +639,7 @@ TEST(TrRegs, ErrorBitsLatchUntilClearedByWritingOnes) {
   }
   // The block's own: each refusal sets its bit, which stays.
   b.write(reg_tr_inj_hdr(0) + kTrInjFifos * kRegTrInjHdrStride, 0);  // a fourth injection FIFO: unmapped
-  b.read(reg_tr_rcv_hdr(1));                                          // empty
+  b.read(reg_tr_rcv_hdr(kTrRcvPrio));                                 // empty
   b.inj[2].assign(kTrInjFlits, 0);
   b.write(reg_tr_inj_hdr(2), 0);  // full
   b.run(2);
@@ -597,7 +671,7 @@ TEST(TrRegs, ErrorBitsLatchUntilClearedByWritingOnes) {
 }
 
 // ------------------------------------------------------------------ bus timing
-TEST(TrRegs, ReadDataComesTheCycleAfterTheReadAndOnlyThen) {
+TEST(TR_REGS, ReadDataComesTheCycleAfterTheReadAndOnlyThen) {
   TrRegsBench b;
   b.pins({9, 8, 7}, {10, 10, 10}, 0b10);
   b->req_i = 1;
@@ -614,10 +688,10 @@ TEST(TrRegs, ReadDataComesTheCycleAfterTheReadAndOnlyThen) {
   b.write(kRegTrErrClear, 0);
   EXPECT_FALSE(b->rvalid_o) << "a write returns nothing";
   // Reads back to back, each answered the cycle after it, a pop's data the head it popped.
-  b.rcv[1] = {100, 101, 102, 103, 104, 105};
-  EXPECT_EQ(b.read(reg_tr_rcv_hdr(1)), 100u);
-  EXPECT_EQ(b.read(reg_tr_rcv_hdr(1)), 101u);
-  EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(1)), (Vector{102, 103, 104, 105}));
+  b.rcv[kRcvFifos] = {100, 101, 102, 103, 104, 105};
+  EXPECT_EQ(b.read(reg_tr_rcv_hdr(kTrRcvPrio)), 100u);
+  EXPECT_EQ(b.read(reg_tr_rcv_hdr(kTrRcvPrio)), 101u);
+  EXPECT_EQ(b.read_vector(reg_tr_rcv_chunk(kTrRcvPrio)), (Vector{102, 103, 104, 105}));
   EXPECT_EQ(b.read(kRegTrErr), 0u);
   // The push happens at the write's own edge: the status read next shows it.
   b.write(reg_tr_inj_hdr(0), 1);
@@ -648,10 +722,11 @@ struct TrRegsModel {
         }
       }
     }
-    for (unsigned k = 0; k < kTrRcvFifos; ++k) {
-      if (addr == reg_tr_rcv_hdr(k) || addr == reg_tr_rcv_chunk(k)) {
+    for (unsigned k = 0; k < kNumRcv; ++k) {
+      const unsigned slot = slot_of(k);
+      if (addr == reg_tr_rcv_hdr(slot) || addr == reg_tr_rcv_chunk(slot)) {
         mapped = !we;
-        const unsigned n = addr == reg_tr_rcv_hdr(k) ? 1 : kVectorWords;
+        const unsigned n = addr == reg_tr_rcv_hdr(slot) ? 1 : kVectorWords;
         if (!we && b.rcv[k].size() < n) {
           raised |= bit(kTrErrRcvEmpty);
         } else if (!we) {
@@ -668,14 +743,15 @@ struct TrRegsModel {
     if (!we && addr == kRegTrStatus) mapped = true, r[0] = b.want_status(err != 0);
     if (!we && addr == kRegTrErr) mapped = true, r[0] = err;
     if (!we && addr == kRegTrConfig) mapped = true, r[0] = config;
-    if (!we && addr == kRegTrSizes) mapped = true, r[0] = table_reset(kRegTrSizes);
+    if (!we && addr == kRegTrSizes) mapped = true, r[0] = sizes_word();
+    if (!we && addr == kRegTrRcvLevels) mapped = true, r[0] = levels_word(b.rcv_levels());
     if (!mapped) raised |= bit(kTrErrBadAccess);
     err = (err & ~clear) | raised;
     return r;
   }
 };
 
-TEST(TrRegs, RandomAccessesMatchTheRegisterMap) {
+TEST(TR_REGS, RandomAccessesMatchTheRegisterMap) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
   TrRegsBench b;

@@ -48,7 +48,7 @@ TEST(TrRegsAssertions, PopBeyondHeldFires) {
   Regs r;
   EXPECT_TRUE(r.trips("g_rcv_check[1].PopBeyondHeld", [&] {
     COLLNET_TB_FORCE(r->rootp->tr_regs__DOT__held, kTrRcvFlits);  // the block believes FIFO 1 full
-    bus_access(r, false, reg_tr_rcv_chunk(1));
+    bus_access(r, false, reg_tr_rcv_chunk(kTrRcvPrio));  // the high-priority FIFO, the router's FIFO 1 here
   }, "4 flits popped from reception FIFO 1 holding 0"));
 }
 

@@ -3,8 +3,11 @@
 // (all four VCs, with credit flow control, random gaps) and from the three injection FIFOs,
 // while the neighbours return credits late and software pops reception at random. A
 // scoreboard checks every packet leaves exactly once, intact, through an output and on a
-// VC its routing allows. Then hints and source stamping at injection, the deposit copy,
-// and the packets the router must refuse.
+// VC its routing allows, an arrived packet in the reception FIFO the steering names (the
+// high-priority FIFO for a priority packet, else normal FIFO d mod RcvFifos for a packet
+// that came in on link d, FIFO 0 for one injected here). Then hints and source stamping at
+// injection, the deposit copy, and the packets the router must refuse. Built twice: with
+// one normal reception FIFO (the default) and with TB_RCV_FIFOS (tb/CMakeLists.txt).
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -29,6 +32,25 @@ using namespace fw::regmap;
 using fw::TorusHeader;
 
 constexpr unsigned kDynFlits = 64, kEscSlots = 3, kVcs = 4;
+#ifndef TB_RCV_FIFOS
+#define TB_RCV_FIFOS 1
+#endif
+// One test suite per build, so that the executables' tests have distinct CTest names.
+#define TB_CAT2(a, b) a##b
+#define TB_CAT(a, b) TB_CAT2(a, b)
+#if TB_RCV_FIFOS == 1
+#define TR_ROUTER TrRouter
+#define TR_ROUTER_ASSERTIONS TrRouterAssertions
+#else
+#define TR_ROUTER TB_CAT(TrRouterRcvFifos, TB_RCV_FIFOS)
+#define TR_ROUTER_ASSERTIONS TB_CAT(TrRouterAssertionsRcvFifos, TB_RCV_FIFOS)
+#endif
+// Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
+// 6 + r, the high-priority FIFO at kPrioPort.
+constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1, kPrioPort = 6 + kRcvFifos, kPorts = 6 + kNumRcv;
+// The reception output of a normal packet that arrives from source `from` (0..5 a link,
+// 6 and up an injection FIFO).
+constexpr unsigned home_port(unsigned from) { return 6 + (from < 6 ? from % kRcvFifos : 0); }
 const std::array<unsigned, 3> kMe{1, 2, 3}, kDims{4, 4, 4};
 
 using Packet = TorusPacket;
@@ -56,7 +78,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   }
 
   struct Out {
-    unsigned port;  // 0..5 link, 6 / 7 reception
+    unsigned port;  // 0..5 link, 6.. reception (kPrioPort the high-priority FIFO)
     unsigned vc;
     Packet p;
     uint64_t first = 0, last = 0;  // the cycles (step numbers) of its header and last flit
@@ -137,12 +159,12 @@ class RouterBench : public ClockedHarness<Vtr_router> {
     // Reception: pop 1..4 flits at random.
     uint8_t pop = 0;
     unsigned pop_n = 1 + static_cast<unsigned>(rng_() % 4);
-    for (unsigned r = 0; r < 2; ++r) pop_n = std::min(pop_n, std::max(1u, rcv_count(r)));
-    for (unsigned r = 0; r < 2; ++r)
+    for (unsigned r = 0; r < kNumRcv; ++r) pop_n = std::min(pop_n, std::max(1u, rcv_count(r)));
+    for (unsigned r = 0; r < kNumRcv; ++r)
       if (rcv_count(r) >= pop_n && rng_() % 100 < pop_) {
         pop |= 1u << r;
         for (unsigned j = 0; j < pop_n; ++j)
-          take(6 + r, r == 1 ? kTrVcPrio : 0, wide_bits(m.rcv_data_o.data(), 256 * r + 64 * j, 64), false);
+          take(6 + r, r == kRcvFifos ? kTrVcPrio : 0, wide_bits(m.rcv_data_o.data(), 256 * r + 64 * j, 64), false);
       }
     m.rcv_n_i = pop_n;
     m.rcv_pop_i = pop;
@@ -173,7 +195,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   }
 
   // Flits held by reception FIFO r (rcv_count_o: 9 bits per FIFO).
-  unsigned rcv_count(unsigned r) { return (model().rcv_count_o >> (9 * r)) & 0x1ffu; }
+  unsigned rcv_count(unsigned r) { return static_cast<unsigned>(uint64_t{model().rcv_count_o} >> (9 * r)) & 0x1ffu; }
 
  private:
   // A flit leaves on output `port`: assemble packets, return credits as a neighbour would.
@@ -214,22 +236,25 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   std::array<std::array<unsigned, kVcs>, 6> credits_{}, owed_{};
   std::array<std::deque<Packet>, 3> inj_;
   std::array<size_t, 3> inj_pos_{};
-  std::array<Asm, 8> asm_;
-  std::array<unsigned, 8> a_vc_{};
-  std::array<uint64_t, 8> a_first_{};
+  std::array<Asm, kPorts> asm_;
+  std::array<unsigned, kPorts> a_vc_{};
+  std::array<uint64_t, kPorts> a_first_{};
   std::array<std::vector<uint64_t>, 3> injected_;
   uint64_t now_ = 0;
   std::vector<Out> out_;
   unsigned gap_ = 0, hold_ = 0, pop_ = 100, err_ = 0;
 };
 
-// Where and on which VC the router may send a packet with header `h`, whatever VC it
-// came in on.
-std::string check_route(const TorusHeader& h, unsigned port, unsigned vc) {
+// Where and on which VC the router may send a packet with header `h` that came in from
+// source `from` (0..5 a link, 6 and up an injection FIFO), whatever VC it came in on.
+std::string check_route(const TorusHeader& h, unsigned from, unsigned port, unsigned vc) {
   std::array<bool, 3> need{};
   bool arrived = true;
   for (unsigned k = 0; k < 3; ++k) arrived &= !(need[k] = h.dst[k] != kMe[k]);
-  if (arrived) return port == (h.priority ? 7u : 6u) ? "" : "an arrived packet left on port " + std::to_string(port);
+  if (arrived)
+    return port == (h.priority ? kPrioPort : home_port(from))
+               ? ""
+               : "an arrived packet from source " + std::to_string(from) + " left on port " + std::to_string(port);
   if (port >= 6) return "a packet for elsewhere went to reception";
   unsigned dor = 6;
   std::set<unsigned> productive;
@@ -253,18 +278,20 @@ std::string check_route(const TorusHeader& h, unsigned port, unsigned vc) {
   return "";
 }
 
-TEST(TrRouter, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
+TEST(TR_ROUTER, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
   RouterBench b(rng());
   b.set_gaps(20, 60, 50);
   std::map<uint64_t, Packet> want;
+  std::map<uint64_t, unsigned> from;  // each packet's source
   constexpr unsigned kPackets = 3000;
   for (uint64_t id = 1; id <= kPackets; ++id) {
     TorusHeader h;
     for (unsigned k = 0; k < 3; ++k) h.dst[k] = rng() % kDims[k];
     h.chunks = 1 + rng() % 8;
     const unsigned src = rng() % 9;  // 0..5 a link, 6..8 an injection FIFO
+    from[id] = src;
     h.priority = rng() % 10 == 0;
     h.deterministic = rng() % 3 == 0;
     h.sw_tag = rng() % 16;
@@ -296,7 +323,7 @@ TEST(TrRouter, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
     const Packet& w = want[id];
     EXPECT_EQ(o.p.hdr, w.hdr) << "packet " << id << " header";
     EXPECT_EQ(o.p.payload, w.payload) << "packet " << id << " payload";
-    EXPECT_EQ(check_route(TorusHeader::decode(w.hdr), o.port, o.vc), "") << "packet " << id;
+    EXPECT_EQ(check_route(TorusHeader::decode(w.hdr), from[id], o.port, o.vc), "") << "packet " << id;
   }
   EXPECT_TRUE(b.idle());
   EXPECT_EQ(b.errors(), 0u);
@@ -308,7 +335,7 @@ TEST(TrRouter, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
 // from injection FIFO 2 want it too. A priority packet, once whole in its FIFO and with the
 // one before it gone, waits at most for the packet the link is carrying (33 flits) and
 // the router's pipeline; round robin among four sources would make it wait up to three.
-TEST(TrRouter, TheHighPriorityVcGoesFirstOnALink) {
+TEST(TR_ROUTER, TheHighPriorityVcGoesFirstOnALink) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
   RouterBench b(rng());
@@ -358,7 +385,7 @@ TEST(TrRouter, TheHighPriorityVcGoesFirstOnALink) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(TrRouter, InjectionStampsTheSourceAndKeepsGivenHints) {
+TEST(TR_ROUTER, InjectionStampsTheSourceAndKeepsGivenHints) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng());
   TorusHeader h;
@@ -383,7 +410,7 @@ TEST(TrRouter, InjectionStampsTheSourceAndKeepsGivenHints) {
   }
 }
 
-TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
+TEST(TR_ROUTER, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng());
   TorusHeader h;
@@ -401,7 +428,7 @@ TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
     ports.insert(o.port);
     EXPECT_EQ(o.p.payload, passing.payload);
   }
-  EXPECT_EQ(ports, (std::set<unsigned>{3, 6})) << "forwarded on y- and copied to reception";
+  EXPECT_EQ(ports, (std::set<unsigned>{3, home_port(2)})) << "forwarded on y- and copied to reception";
   b.delivered().clear();
   h.src = {};
   h.hints = 0;
@@ -412,7 +439,7 @@ TEST(TrRouter, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
+TEST(TR_ROUTER, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
   std::mt19937_64 rng(test_seed());
   {
     RouterBench b(rng());
@@ -445,7 +472,7 @@ TEST(TrRouter, PacketsThatCannotBeRoutedAreDiscardedWithTheirError) {
   }
 }
 
-TEST(TrRouter, AdaptiveRoutingAvoidsALinkMarkedDown) {
+TEST(TR_ROUTER, AdaptiveRoutingAvoidsALinkMarkedDown) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng(), /*link_down=*/1u << 0);  // x+ is down
   TorusHeader h;
@@ -490,7 +517,7 @@ Packet long_packet_to_x_plus(std::mt19937_64& rng, uint64_t id) {
   return make_torus_packet(rng, id, h);
 }
 
-TEST(TrRouterAssertions, CreditReturnedUnsentFires) {
+TEST(TR_ROUTER_ASSERTIONS, CreditReturnedUnsentFires) {
   RouterBench b(test_seed());
   // The neighbour on x+ returns a dynamic VC 0 credit for a flit it was never sent.
   EXPECT_TRUE(b.trips("g_credits[0].g_vc[0].CreditReturnedUnsent", [&] {
@@ -499,7 +526,7 @@ TEST(TrRouterAssertions, CreditReturnedUnsentFires) {
   }, "link 0 VC 0: a credit came back with all 64 held"));
 }
 
-TEST(TrRouterAssertions, TakeAtZeroFires) {
+TEST(TR_ROUTER_ASSERTIONS, TakeAtZeroFires) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng());
   b.inject(0, long_packet_to_x_plus(rng, 1));
@@ -513,7 +540,7 @@ TEST(TrRouterAssertions, TakeAtZeroFires) {
   }, "a credit taken with none held"));
 }
 
-TEST(TrRouterAssertions, FlitOnOwnedVcFires) {
+TEST(TR_ROUTER_ASSERTIONS, FlitOnOwnedVcFires) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng());
   b.inject(0, long_packet_to_x_plus(rng, 1));
@@ -525,7 +552,7 @@ TEST(TrRouterAssertions, FlitOnOwnedVcFires) {
          std::to_string(vc)));
 }
 
-TEST(TrRouterAssertions, OnePacketPerOutputFires) {
+TEST(TR_ROUTER_ASSERTIONS, OnePacketPerOutputFires) {
   std::mt19937_64 rng(test_seed());
   RouterBench b(rng());
   b.set_gaps(/*send_pct=*/90, 0, 100);

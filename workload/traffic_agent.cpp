@@ -70,6 +70,10 @@ void TrafficAgent::finish_read(uint64_t cycle, const std::array<uint64_t, 4>& da
   } else if (pending_ == Read::Chunk) {
     rx_words_.insert(rx_words_.end(), data.begin(), data.end());
     if (--rx_chunks_left_ == 0) deliver(cycle);
+  } else if (pending_ == Read::Levels) {
+    // The levels as of the read; only this agent pops, so they can only have grown since.
+    const fw::TorusStatus levels = fw::TorusStatus::decode(0, data[0]);
+    for (unsigned k = 1; k < rm::kTrRcvNormalMax; ++k) known_[k] = levels.rcv[k];
   }
   pending_ = Read::None;
 }
@@ -101,8 +105,26 @@ void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
   }
 
   const fw::TorusStatus status = fw::TorusStatus::decode(port.torus_status());
-  const unsigned held = status.rcv[0];
-  const bool can_rx = rx_chunks_left_ > 0 ? held >= rm::kChunkFlits : held >= 1;
+  // Reception: normal FIFO 0's level is on the status wires; the other normal FIFOs' (a
+  // side built with several) show there only as RcvMore bits, and the agent reads their
+  // levels (RegTrRcvLevels, one bus access) when it has none to go on.
+  known_[0] = status.rcv[0];
+  bool can_rx = false, read_levels = false;
+  if (rx_chunks_left_ > 0) {
+    can_rx = known_[rx_fifo_] >= rm::kChunkFlits;
+    read_levels = !can_rx && rx_fifo_ > 0 && (status.more >> (rx_fifo_ - 1) & 1u);
+  } else {
+    for (unsigned i = 0; i < rm::kTrRcvNormalMax && !can_rx; ++i) {
+      const unsigned f = (rx_next_ + i) % rm::kTrRcvNormalMax;
+      if (known_[f] >= 1) {
+        can_rx = true;
+        rx_fifo_ = f;
+      } else if (f > 0 && (status.more >> (f - 1) & 1u)) {
+        read_levels = true;
+      }
+    }
+  }
+  can_rx = can_rx || read_levels;
   const unsigned flits = 1 + rm::kChunkFlits * spec_.chunks;
   bool can_tx = false;
   unsigned fifo = 0;
@@ -121,14 +143,21 @@ void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
 
   fw::BusRequest req;
   req.active = true;
-  if (rx) {
+  if (rx && read_levels && !(known_[rx_fifo_] >= (rx_chunks_left_ > 0 ? rm::kChunkFlits : 1u))) {
+    req.write = false;
+    req.addr = rm::kRegTrRcvLevels;
+    pending_ = Read::Levels;
+  } else if (rx) {
     req.write = false;
     if (rx_chunks_left_ > 0) {
-      req.addr = rm::kRegTrRcvChunk;
+      req.addr = rm::reg_tr_rcv_chunk(rx_fifo_);
       pending_ = Read::Chunk;
+      known_[rx_fifo_] -= rm::kChunkFlits;
     } else {
-      req.addr = rm::kRegTrRcvHdr;
+      req.addr = rm::reg_tr_rcv_hdr(rx_fifo_);
       pending_ = Read::Header;
+      known_[rx_fifo_] -= 1;
+      rx_next_ = (rx_fifo_ + 1) % rm::kTrRcvNormalMax;
     }
   } else if (tx_chunks_left_ > 0) {
     req.write = true;

@@ -14,12 +14,14 @@
 // corrupted packet.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <random>
 #include <vector>
 
 #include "firmware/bus_port.hpp"
+#include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
 #include "firmware/torus_packet.hpp"
 #include "firmware/torus_routes.hpp"
@@ -79,7 +81,7 @@ class TrafficAgent : public fw::EdgeAgent {
     uint64_t seq;
     unsigned src;     // the original source (differs from rank_ for a forwarded packet)
   };
-  enum class Read { None, Header, Chunk };
+  enum class Read { None, Header, Chunk, Levels };
 
   void finish_read(uint64_t cycle, const std::array<uint64_t, 4>& data);
   void deliver(uint64_t cycle);
@@ -105,6 +107,8 @@ class TrafficAgent : public fw::EdgeAgent {
   unsigned next_fifo_ = 0;
   // receiving: the packet being read
   Read pending_ = Read::None;
+  unsigned rx_fifo_ = 0, rx_next_ = 0;  // the normal reception FIFO being read; where to look first next
+  std::array<unsigned, fw::regmap::kTrRcvNormalMax> known_{};  // flits known held per normal reception FIFO
   fw::TorusHeader rx_hdr_{};
   unsigned rx_chunks_left_ = 0;
   std::vector<uint64_t> rx_words_;

@@ -199,7 +199,8 @@ package cn_pkg;
   // BusDataBits: an ordinary register uses [63:0] (reads return zeros above), the two vector
   // registers move VectorWords payload words in one access, word 0 in [63:0].
   // RO identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes
-  // and RegTrSizes)
+  // and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved
+  // to 0x900, RegTrRcvLevels)
   localparam logic [11:0] RegId              = 12'h000;
   localparam logic [11:0] RegStatus          = 12'h008;  // RO  FIFO levels and error summary
   // WO push a header (bits 31:0) into the injection header FIFO
@@ -309,7 +310,7 @@ package cn_pkg;
   localparam int SizesRetryFlitsW    = 16;
 
   // ---------------------------------------------------------------- identification
-  localparam logic [63:0] RegIdValue = 64'h00c011e700010004;  // "collnet", version 1.4
+  localparam logic [63:0] RegIdValue = 64'h00c011e700010005;  // "collnet", version 1.5
 
   // ---------------------------------------------------------------- injection header FIFO entry
   // {packet count, identity flag, header} (cn_pkg::inj_entry)

@@ -17,6 +17,7 @@ module nd_torus_net #(
   parameter int EscSlots   = 3,   // link buffer of the escape and priority VCs, packets
   parameter int InjFlits   = tr_pkg::TrInjFlits,  // each injection FIFO, flits
   parameter int RcvFlits   = tr_pkg::TrRcvFlits,  // each reception FIFO, flits
+  parameter int RcvFifos   = 1,   // normal reception FIFOs (1..TrRcvNormalMax), besides the high-priority one
   parameter int RetryFlits = lk_pkg::LkRetryFlits  // each link end's retransmission buffer, flits
 ) (
   input  wire logic                                      clk_i,
@@ -200,15 +201,15 @@ module nd_torus_net #(
   logic [2:0]                    tr_inj_n, tr_rcv_n;
   logic [4*64-1:0]               tr_inj_data;
   logic [tr_pkg::TrInjFifos*$clog2(InjFlits+1)-1:0] tr_inj_free;
-  logic [tr_pkg::TrRcvFifos-1:0] tr_rcv_pop;
-  logic [2*4*64-1:0]             tr_rcv_data;
-  logic [tr_pkg::TrRcvFifos*$clog2(RcvFlits+1)-1:0] tr_rcv_count;
+  logic [RcvFifos:0]             tr_rcv_pop;  // the normal FIFOs, then the high-priority one
+  logic [(RcvFifos+1)*4*64-1:0]  tr_rcv_data;
+  logic [(RcvFifos+1)*$clog2(RcvFlits+1)-1:0] tr_rcv_count;
   logic [tr_pkg::TrRouterErrBits-1:0] tr_router_err;
   logic [tr_pkg::TrErrBits-1:0]       tr_err;
   logic [6*Vcs-1:0]                   perf_flit, perf_busy, perf_stall;
 
   tr_router #(
-    .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits)
+    .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos)
   ) u_torus (
     .clk_i, .rst_ni,
     // A link is not used once it is marked down or its link layer has declared it down.
@@ -264,7 +265,7 @@ module nd_torus_net #(
   );
 
   tr_regs #(
-    .BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .DynFlits(DynFlits),
+    .BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos), .DynFlits(DynFlits),
     .EscSlots(EscSlots), .RetryFlits(RetryFlits)
   ) u_torus_regs (
     .clk_i, .rst_ni,

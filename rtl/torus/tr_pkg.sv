@@ -99,13 +99,21 @@ package tr_pkg;
 
   // ---------------------------------------------------------------- FIFOs and errors
   localparam int TrInjFifos      = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
-  localparam int TrRcvFifos      = 2;  // reception FIFOs: 0 normal, 1 high priority
+  // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default:
+  // RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's
+  // direction mod RcvFifos)
+  localparam int TrRcvNormalMax  = 6;
+  // reception FIFO register slots: normal FIFOs 0..RcvFifos-1, then slot TrRcvPrio; the slots
+  // between answer as unmapped
+  localparam int TrRcvFifos      = TrRcvNormalMax + 1;
+  // the register slot of the high-priority reception FIFO
+  localparam int TrRcvPrio       = TrRcvNormalMax;
   localparam int TrInjFlits      = 128;  // each injection FIFO, flits
   localparam int TrRcvFlits      = 256;  // each reception FIFO, flits
   localparam int TrRouterErrBits = 4;  // the RegTrErr bits the router reports
-  // router outputs: the links, then the reception FIFOs
+  // router outputs at most: the links, then the reception FIFOs (normal, then high priority)
   localparam int TrNumOuts       = NumDirs + TrRcvFifos;
-  localparam int TrOutW          = 3;  // a router output 0..TrNumOuts-1
+  localparam int TrOutW          = 4;  // a router output 0..TrNumOuts-1
 
   // ---------------------------------------------------------------- registers
   // The router's registers, in its window (WinTr) of the torus side's (WinTorus), whose
@@ -126,11 +134,14 @@ package tr_pkg;
   // WO (vector) push a chunk (four words, a vector write) into injection FIFO k
   localparam logic [11:0] RegTrInjChunk       = 12'h840;
   localparam int RegTrInjChunkStride = 8;  // RegTrInjChunk + k * this
-  // RO, pops pop one word (a header) from reception FIFO k (0 normal, 1 high priority)
-  localparam logic [11:0] RegTrRcvHdr         = 12'h860;
+  // RO the levels of normal reception FIFOs 1 and up (0 where the side has no such FIFO)
+  localparam logic [11:0] RegTrRcvLevels      = 12'h888;
+  // RO, pops pop one word (a header) from reception slot k: normal FIFO k (k < the side's RcvFifos)
+  // or the high-priority FIFO (k = TrRcvPrio); another slot is unmapped
+  localparam logic [11:0] RegTrRcvHdr         = 12'h900;
   localparam int RegTrRcvHdrStride   = 8;  // RegTrRcvHdr + k * this
-  // RO (vector), pops pop a chunk (four words, a vector read) from reception FIFO k
-  localparam logic [11:0] RegTrRcvChunk       = 12'h870;
+  // RO (vector), pops pop a chunk (four words, a vector read) from reception slot k
+  localparam logic [11:0] RegTrRcvChunk       = 12'h940;
   localparam int RegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
   // RO the torus side's sizes as built (docs/design-space.md)
   localparam logic [11:0] RegTrSizes          = 12'h880;
@@ -156,17 +167,19 @@ package tr_pkg;
     in_reg_tr_inj_chunk = (a[11:5] == RegTrInjChunk[11:5]) && (a[2:0] == 3'd0) &&
         (32'(a[4:3]) < TrInjFifos);
   endfunction
-  function automatic logic reg_tr_rcv_hdr_index(input logic [11:0] a);
-    reg_tr_rcv_hdr_index = a[3:3];
+  function automatic logic [2:0] reg_tr_rcv_hdr_index(input logic [11:0] a);
+    reg_tr_rcv_hdr_index = a[5:3];
   endfunction
   function automatic logic in_reg_tr_rcv_hdr(input logic [11:0] a);
-    in_reg_tr_rcv_hdr = (a[11:4] == RegTrRcvHdr[11:4]) && (a[2:0] == 3'd0);
+    in_reg_tr_rcv_hdr = (a[11:6] == RegTrRcvHdr[11:6]) && (a[2:0] == 3'd0) &&
+        (32'(a[5:3]) < TrRcvFifos);
   endfunction
-  function automatic logic reg_tr_rcv_chunk_index(input logic [11:0] a);
-    reg_tr_rcv_chunk_index = a[3:3];
+  function automatic logic [2:0] reg_tr_rcv_chunk_index(input logic [11:0] a);
+    reg_tr_rcv_chunk_index = a[5:3];
   endfunction
   function automatic logic in_reg_tr_rcv_chunk(input logic [11:0] a);
-    in_reg_tr_rcv_chunk = (a[11:4] == RegTrRcvChunk[11:4]) && (a[2:0] == 3'd0);
+    in_reg_tr_rcv_chunk = (a[11:6] == RegTrRcvChunk[11:6]) && (a[2:0] == 3'd0) &&
+        (32'(a[5:3]) < TrRcvFifos);
   endfunction
   function automatic logic [2:0] reg_tr_perf_index(input logic [11:0] a);
     reg_tr_perf_index = a[9:7];
@@ -182,7 +195,12 @@ package tr_pkg;
   localparam int TrStatusInjFreeW       = 8;
   // field k at TrStatusInjFreeLsb + k * TrStatusInjFreeStride
   localparam int TrStatusInjFreeStride  = 8;
-  localparam int TrStatusRcvCountLsb    = 32;  // flits held by reception FIFO k
+  // bit k: normal reception FIFO k+1 holds flits (RegTrRcvLevels has how many); always 0 with one
+  // normal FIFO
+  localparam int TrStatusRcvMoreLsb     = 24;
+  localparam int TrStatusRcvMoreW       = TrRcvNormalMax - 1;
+  // flits held by normal reception FIFO 0 (k = 0) and by the high-priority FIFO (k = 1)
+  localparam int TrStatusRcvCountLsb    = 32;
   localparam int TrStatusRcvCountW      = 12;
   // field k at TrStatusRcvCountLsb + k * TrStatusRcvCountStride
   localparam int TrStatusRcvCountStride = 16;
@@ -209,6 +227,12 @@ package tr_pkg;
   localparam int TrConfigDownLsb  = 48;  // links marked down, bit d for direction d
   localparam int TrConfigDownW    = NumDirs;
 
+  // ---------------------------------------------------------------- RegTrRcvLevels fields
+  localparam int TrRcvLevelsCountLsb    = 0;  // flits held by normal reception FIFO k+1
+  localparam int TrRcvLevelsCountW      = 12;
+  // field k at TrRcvLevelsCountLsb + k * TrRcvLevelsCountStride
+  localparam int TrRcvLevelsCountStride = 12;
+
   // ---------------------------------------------------------------- RegTrSizes fields
   localparam int TrSizesDynFlitsLsb   = 0;  // link buffer per dynamic VC, flits
   localparam int TrSizesDynFlitsW     = 8;
@@ -221,6 +245,9 @@ package tr_pkg;
   localparam int TrSizesRcvFlitsW     = 12;
   localparam int TrSizesRetryFlitsLsb = 40;  // each torus link end's retransmission buffer, flits
   localparam int TrSizesRetryFlitsW   = 16;
+  // normal reception FIFOs (register slots 0..RcvFifos-1)
+  localparam int TrSizesRcvFifosLsb   = 56;
+  localparam int TrSizesRcvFifosW     = 3;
 
   // ---------------------------------------------------------------- performance counters
   // Per link and VC of the router's outputs, counted every cycle by tr_perf and read at

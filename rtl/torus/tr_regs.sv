@@ -2,7 +2,8 @@
 // tr_regs: the torus router's register block on the node's register bus (its window
 // cn_pkg::WinTr). It turns writes into pushes into the router's injection FIFOs (a header
 // is one word, a chunk is four: one vector write) and reads into pops from its reception
-// FIFOs, shows the FIFO levels and the node's torus configuration, and keeps the sticky
+// FIFOs (reception slot k: normal FIFO k below RcvFifos, the high-priority FIFO at slot
+// TrRcvPrio; the slots between are unmapped), shows the FIFO levels and the node's torus configuration, and keeps the sticky
 // error bits (the router's error pulses and its own). Every access completes in the cycle
 // it is presented; read data is registered and valid on rvalid_o the cycle after. A
 // refused access (no room, too little to read, an unmapped address, a write to a
@@ -15,12 +16,14 @@ module tr_regs #(
   parameter int  BusBits  = 256,  // the register bus: four 64-bit words
   parameter int  InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO's depth (the router's), flits
   parameter int  RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO's depth, flits
+  parameter int  RcvFifos = 1,  // normal reception FIFOs (the router's), besides the high-priority one
   // Reported in RegTrSizes only (the link buffers and link ends are the router's and the side's).
   parameter int  DynFlits   = 64,
   parameter int  EscSlots   = 3,
   parameter int  RetryFlits = 128,  // lk_pkg::LkRetryFlits
   localparam int InjCntW  = $clog2(InjFlits + 1),
-  localparam int RcvCntW  = $clog2(RcvFlits + 1)
+  localparam int RcvCntW  = $clog2(RcvFlits + 1),
+  localparam int NumRcv   = RcvFifos + 1  // the router's reception FIFOs: normal ones, then high priority
 ) (
   input  wire logic                                clk_i,
   input  wire logic                                rst_ni,
@@ -40,10 +43,10 @@ module tr_regs #(
   output logic      [2:0]                          inj_n_o,
   output logic      [4*64-1:0]                     inj_data_o,
   input  wire logic [tr_pkg::TrInjFifos*InjCntW-1:0] inj_free_i,
-  output logic      [tr_pkg::TrRcvFifos-1:0]       rcv_pop_o,
+  output logic      [NumRcv-1:0]                   rcv_pop_o,
   output logic      [2:0]                          rcv_n_o,
-  input  wire logic [tr_pkg::TrRcvFifos*4*64-1:0]  rcv_data_i,
-  input  wire logic [tr_pkg::TrRcvFifos*RcvCntW-1:0] rcv_count_i,
+  input  wire logic [NumRcv*4*64-1:0]              rcv_data_i,
+  input  wire logic [NumRcv*RcvCntW-1:0]           rcv_count_i,
   // errors
   input  wire logic [tr_pkg::TrRouterErrBits-1:0]  router_err_i,  // pulses
   input  wire logic                                link_down_err_i,  // some link end is down (lk_port)
@@ -69,9 +72,17 @@ module tr_regs #(
   assign wr_inj   = wr && (in_inj_hdr || in_inj_chunk);
   assign wr_clear = wr && (addr_i == tr_pkg::RegTrErrClear);
   assign wr_bad   = wr && !wr_inj && !wr_clear;
-  assign rd_rcv   = rd && (in_rcv_hdr || in_rcv_chunk);
+  // A reception slot names a FIFO the side has: normal FIFO k below RcvFifos, the
+  // high-priority FIFO at TrRcvPrio (its last).
+  localparam int SlotW = $bits(tr_pkg::reg_tr_rcv_hdr_index(12'd0));
+  logic [SlotW-1:0] slot;
+  logic             slot_built;
+  assign slot       = tr_pkg::reg_tr_rcv_hdr_index(addr_i);  // the chunk group's too
+  assign slot_built = (32'(slot) < RcvFifos) || (32'(slot) == tr_pkg::TrRcvPrio);
+  assign rd_rcv   = rd && (in_rcv_hdr || in_rcv_chunk) && slot_built;
   assign rd_plain = rd && ((addr_i == tr_pkg::RegTrStatus) || (addr_i == tr_pkg::RegTrErr) ||
-                           (addr_i == tr_pkg::RegTrConfig) || (addr_i == tr_pkg::RegTrSizes));
+                           (addr_i == tr_pkg::RegTrConfig) || (addr_i == tr_pkg::RegTrSizes) ||
+                           (addr_i == tr_pkg::RegTrRcvLevels));
   assign rd_bad   = rd && !rd_rcv && !rd_plain;
 
   // ------------------------------------------------------------ injection
@@ -88,13 +99,14 @@ module tr_regs #(
   assign inj_data_o = wdata_i[4*64-1:0];
 
   // ------------------------------------------------------------ reception
-  logic               rk;  // the reception FIFO addressed
+  localparam int RkW = $clog2(NumRcv + 1);
+  logic [RkW-1:0]     rk;  // the reception FIFO addressed (when the slot is built)
   logic [RcvCntW-1:0] held;
   logic               rcv_ok;
-  assign rk        = tr_pkg::reg_tr_rcv_hdr_index(addr_i);  // the chunk group's too
-  assign held      = rcv_count_i[32'(rk)*RcvCntW +: RcvCntW];
+  assign rk        = (32'(slot) == tr_pkg::TrRcvPrio) ? RkW'(RcvFifos) : RkW'(slot);
+  assign held      = (32'(rk) < NumRcv) ? rcv_count_i[32'(rk)*RcvCntW +: RcvCntW] : '0;
   assign rcv_ok    = rd_rcv && (32'(held) >= (in_rcv_chunk ? 4 : 1));
-  assign rcv_pop_o = rcv_ok ? (rk ? 2'b10 : 2'b01) : 2'b00;
+  assign rcv_pop_o = rcv_ok ? NumRcv'(1) << rk : '0;
   assign rcv_n_o   = in_rcv_chunk ? 3'd4 : 3'd1;
 
   // ------------------------------------------------------------ status and errors
@@ -102,14 +114,23 @@ module tr_regs #(
   localparam int InjFreeW  = tr_pkg::TrStatusInjFreeW;
   localparam int RcvCountW = tr_pkg::TrStatusRcvCountW;
   logic [tr_pkg::TrErrBits-1:0] err_q, err_set;
+  logic [63:0]                  levels;  // RegTrRcvLevels
   always_comb begin
     status_o = '0;
     for (int k = 0; k < tr_pkg::TrInjFifos; k++)
       status_o[tr_pkg::TrStatusInjFreeLsb + tr_pkg::TrStatusInjFreeStride*k +: InjFreeW] =
           InjFreeW'(inj_free_i[k*InjCntW +: InjCntW]);
-    for (int k = 0; k < tr_pkg::TrRcvFifos; k++)
-      status_o[tr_pkg::TrStatusRcvCountLsb + tr_pkg::TrStatusRcvCountStride*k +: RcvCountW] =
-          RcvCountW'(rcv_count_i[k*RcvCntW +: RcvCntW]);
+    // RcvCount[0]: normal FIFO 0; RcvCount[1]: the high-priority FIFO; RcvMore: the other
+    // normal FIFOs holding flits (their levels in RegTrRcvLevels).
+    status_o[tr_pkg::TrStatusRcvCountLsb +: RcvCountW] = RcvCountW'(rcv_count_i[0 +: RcvCntW]);
+    status_o[tr_pkg::TrStatusRcvCountLsb + tr_pkg::TrStatusRcvCountStride +: RcvCountW] =
+        RcvCountW'(rcv_count_i[RcvFifos*RcvCntW +: RcvCntW]);
+    for (int k = 1; k < RcvFifos; k++)
+      status_o[tr_pkg::TrStatusRcvMoreLsb + k - 1] = (rcv_count_i[k*RcvCntW +: RcvCntW] != '0);
+    levels = '0;
+    for (int k = 1; k < RcvFifos; k++)
+      levels[tr_pkg::TrRcvLevelsCountLsb + tr_pkg::TrRcvLevelsCountStride*(k-1) +: tr_pkg::TrRcvLevelsCountW] =
+          tr_pkg::TrRcvLevelsCountW'(rcv_count_i[k*RcvCntW +: RcvCntW]);
     status_o[tr_pkg::TrStatusErrBit] = |err_q;
 
     err_set = '0;
@@ -125,7 +146,7 @@ module tr_regs #(
   localparam logic [63:0] SizesWord =
       (64'(DynFlits) << tr_pkg::TrSizesDynFlitsLsb) | (64'(EscSlots) << tr_pkg::TrSizesEscSlotsLsb) |
       (64'(InjFlits) << tr_pkg::TrSizesInjFlitsLsb) | (64'(RcvFlits) << tr_pkg::TrSizesRcvFlitsLsb) |
-      (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb);
+      (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb) | (64'(RcvFifos) << tr_pkg::TrSizesRcvFifosLsb);
 
   logic [63:0] rword;
   always_comb begin
@@ -134,6 +155,7 @@ module tr_regs #(
     else if (addr_i == tr_pkg::RegTrErr)    rword = 64'(err_q);
     else if (addr_i == tr_pkg::RegTrConfig) rword = {10'd0, link_down_i, dims_i, my_i};
     else if (addr_i == tr_pkg::RegTrSizes)  rword = SizesWord;
+    else if (addr_i == tr_pkg::RegTrRcvLevels) rword = levels;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -156,7 +178,10 @@ module tr_regs #(
   `CMN_ASSERT_PARAM(g_check_inj_status, InjFlits < (1 << InjFreeW),
                     $sformatf("tr_regs: InjFlits (%0d) does not fit RegTrStatus's %0d-bit free-flit fields",
                               InjFlits, InjFreeW))
-  `CMN_ASSERT_PARAM(g_check_rcv_status, RcvFlits < (1 << RcvCountW),
+  `CMN_ASSERT_PARAM(g_check_rcv_fifos, RcvFifos >= 1 && RcvFifos <= tr_pkg::TrRcvNormalMax,
+                    $sformatf("tr_regs: RcvFifos (%0d) must be 1..%0d, the register map's reception slots",
+                              RcvFifos, tr_pkg::TrRcvNormalMax))
+  `CMN_ASSERT_PARAM(g_check_rcv_status, RcvFlits < (1 << RcvCountW) && RcvFlits < (1 << tr_pkg::TrRcvLevelsCountW),
                     $sformatf("tr_regs: RcvFlits (%0d) does not fit RegTrStatus's %0d-bit level fields",
                               RcvFlits, RcvCountW))
 
@@ -170,7 +195,7 @@ module tr_regs #(
     `CMN_ASSERT_NEVER(PushWithoutRoom, inj_push_o[k] && 32'(room) < 32'(inj_n_o),
                       $sformatf("%0d flits pushed into injection FIFO %0d with %0d free", inj_n_o, k, room))
   end
-  for (genvar k = 0; k < tr_pkg::TrRcvFifos; k++) begin : g_rcv_check
+  for (genvar k = 0; k < NumRcv; k++) begin : g_rcv_check
     logic [RcvCntW-1:0] count;
     assign count = rcv_count_i[k*RcvCntW +: RcvCntW];
     `CMN_ASSERT(RcvCountWithinDepth, 32'(count) <= RcvFlits,

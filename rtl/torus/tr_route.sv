@@ -20,6 +20,9 @@
 //   hint bits are zero, the minimal direction of every dimension (on a tie, + or -
 //   by the parity of the source's and destination's coordinates).
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
+// * A packet that has arrived goes to the high-priority reception FIFO if it is a priority
+//   packet, else to the normal FIFO rcv_home_i names for its input (the router's steering:
+//   by the link it arrived on).
 // Packets that cannot be routed (a destination outside the torus, a link marked down on
 // their dimension-order path, a malformed deposit) are discarded with an error bit.
 `include "cmn_assert.svh"
@@ -28,11 +31,14 @@
 module tr_route #(
   parameter int CntW    = 7,  // credit counter width
   parameter int RcvCntW = 8,  // reception free-space width
+  parameter int RcvFifos = 1, // normal reception FIFOs; the high-priority one follows them
+  localparam int NumOut = tr_pkg::NumDirs + RcvFifos + 1,  // the links, then the reception FIFOs
   localparam int Dirs   = tr_pkg::NumDirs,
   localparam int Vcs    = tr_pkg::TrNumVcs,
   localparam int Dims   = tr_pkg::NumDims,
   localparam int CoordW = tr_pkg::CoordW,
-  localparam int OutW   = tr_pkg::TrOutW,
+  localparam int OutW   = $clog2(NumOut),
+  localparam int DirW   = $clog2(tr_pkg::NumDirs),  // a link (the low bits of an output that is one)
   localparam int VcW    = tr_pkg::TrVcW,
   localparam int LenW   = tr_pkg::PacketFlitsW
 ) (
@@ -42,18 +48,19 @@ module tr_route #(
   input  wire logic                                inject_i,    // the input is an injection FIFO
   input  wire logic [tr_pkg::DimW-1:0]             in_dim_i,    // dimension of the input link
   input  wire logic [tr_pkg::TrVcW-1:0]            in_vc_i,     // VC of the input buffer
+  input  wire logic [OutW-1:0]                     rcv_home_i,  // the normal reception FIFO of packets arriving from this input
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] my_i,
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] dims_i,
   input  wire logic [Dirs-1:0]                     link_down_i,
   input  wire logic [Dirs*Vcs*CntW-1:0]            credits_i,   // link d, VC v at [(d*Vcs+v)*CntW +: CntW]:
                                                                 // flits (dynamic VCs) or slots (escape, priority)
-  input  wire logic [tr_pkg::TrNumOuts-1:0]        out_busy_i,  // the links, then reception 0 (normal) and 1 (priority)
-  input  wire logic [tr_pkg::TrRcvFifos*RcvCntW-1:0] rcv_free_i, // free flits of each reception FIFO
+  input  wire logic [NumOut-1:0]                   out_busy_i,  // the links, then the normal reception FIFOs and the priority one
+  input  wire logic [(RcvFifos+1)*RcvCntW-1:0]     rcv_free_i,  // free flits of each reception FIFO
   output logic                                     req_o,       // an output can take the packet now
-  output logic      [tr_pkg::TrOutW-1:0]           out_o,
+  output logic      [OutW-1:0]                     out_o,
   output logic      [tr_pkg::TrVcW-1:0]            out_vc_o,
   output logic                                     copy_o,      // deposit: also to reception out_rcv_o
-  output logic      [tr_pkg::TrOutW-1:0]           out_rcv_o,
+  output logic      [OutW-1:0]                     out_rcv_o,
   output logic      [tr_pkg::TrHdrBits-1:0]        hdr_o,       // the header to send
   output logic                                     discard_o,   // drop the packet ...
   output logic      [tr_pkg::TrRouterErrBits-1:0]  discard_err_o, // ... for this reason
@@ -136,8 +143,8 @@ module tr_route #(
       for (int k = Dims - 2; k >= 0; k--) if (need[k]) dor_dim = tr_pkg::DimW'(k);
       dor_dir = OutW'({dor_dim, 1'b0}) + OutW'(!plus[dor_dim]);  // a dimension's + then - link
 
-      rcv_out  = prio ? OutW'(Dirs + 1) : OutW'(Dirs);  // reception 1 (priority) or 0
-      rcv_free = rcv_free_i[(prio ? 1 : 0)*RcvCntW +: RcvCntW];
+      rcv_out  = prio ? OutW'(Dirs + RcvFifos) : OutW'(Dirs) + rcv_home_i;  // the priority FIFO, or the input's
+      rcv_free = rcv_free_i[(32'(rcv_out) - Dirs)*RcvCntW +: RcvCntW];
       rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
 
       // ---------------------------------------------------------- escape / priority path
@@ -149,7 +156,7 @@ module tr_route #(
       continuing  = !inject_i && (in_vc_i == esc_vc) && (in_dim_i == dor_dim);
       esc_credits = credits_i[(32'(dor_dir) * Vcs + 32'(esc_vc)) * CntW +: CntW];
       copy        = deposit && !inject_i;  // the injecting node keeps no copy
-      esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
+      esc_ok      = !out_busy_i[dor_dir] && !link_down_i[dor_dir[DirW-1:0]] &&
                     (32'(esc_credits) >= ((continuing || !bubble_i) ? 1 : 2)) &&
                     (!copy || rcv_ok);
 
@@ -162,7 +169,7 @@ module tr_route #(
       if (!escape_only) begin
         for (int k = 0; k < Dims; k++) begin
           d          = OutW'(2*k) + OutW'(!plus[k]);
-          usable     = need[k] && !link_down_i[d];
+          usable     = need[k] && !link_down_i[d[DirW-1:0]];
           dyn_any_up = dyn_any_up || usable;
           for (int v = 0; v < tr_pkg::TrVcEscape; v++) begin  // the dynamic VCs
             c = credits_i[(32'(d) * Vcs + v) * CntW +: CntW];
@@ -179,7 +186,7 @@ module tr_route #(
       // ---------------------------------------------------------- decision
       bad_dest    = inject_i && (|bad_dst);
       bad_deposit = inject_i && deposit && (!determ || prio || ($countones(need) > 1));
-      down        = !arrived && link_down_i[dor_dir] && (escape_only || !dyn_any_up);
+      down        = !arrived && link_down_i[dor_dir[DirW-1:0]] && (escape_only || !dyn_any_up);
 
       discard_err_o[tr_pkg::TrErrBadDest]  = bad_dest;
       discard_err_o[tr_pkg::TrErrDeposit]  = !bad_dest && bad_deposit;
@@ -207,7 +214,7 @@ module tr_route #(
       // ---------------------------------------------------------- credit stalls
       // Stuck: every VC it may take on a free link that is up, and is short of credits.
       if (!discard_o && !arrived && !req_o) begin
-        if (!out_busy_i[dor_dir] && !link_down_i[dor_dir] &&
+        if (!out_busy_i[dor_dir] && !link_down_i[dor_dir[DirW-1:0]] &&
             32'(esc_credits) < ((continuing || !bubble_i) ? 1 : 2))
           stall_o[32'(dor_dir) * Vcs + 32'(esc_vc)] = 1'b1;
         if (!escape_only) begin
@@ -215,7 +222,7 @@ module tr_route #(
             d = OutW'(2*k) + OutW'(!plus[k]);
             for (int v = 0; v < tr_pkg::TrVcEscape; v++) begin
               c = credits_i[(32'(d) * Vcs + v) * CntW +: CntW];
-              if (need[k] && !link_down_i[d] && !out_busy_i[d] && 32'(c) < 32'(len)) stall_o[32'(d) * Vcs + v] = 1'b1;
+              if (need[k] && !link_down_i[d[DirW-1:0]] && !out_busy_i[d] && 32'(c) < 32'(len)) stall_o[32'(d) * Vcs + v] = 1'b1;
             end
           end
         end
@@ -233,6 +240,8 @@ module tr_route #(
       end
       `CMN_ASSERT_I(InputDim, inject_i || 32'(in_dim_i) < Dims)
         "a link input of dimension %0d", in_dim_i `CMN_ASSERT_I_END
+      `CMN_ASSERT_I(HomeFifo, 32'(rcv_home_i) < RcvFifos)
+        "input steered to normal reception FIFO %0d of %0d", rcv_home_i, RcvFifos `CMN_ASSERT_I_END
       // A packet is either discarded, for exactly one reason, or may ask for an output.
       `CMN_ASSERT_I(DiscardOneReason, !discard_o || (!req_o && $onehot(discard_err_o)))
         "discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o `CMN_ASSERT_I_END
@@ -246,15 +255,15 @@ module tr_route #(
           // on a VC its kind may use (dimension order on the escape and priority VCs), with
           // room for the whole packet (virtual cut-through) and, entering a ring's escape
           // or priority VC, a slot to spare (bubble rule).
-          `CMN_ASSERT_I(LinkUp, !link_down_i[out_o])
+          `CMN_ASSERT_I(LinkUp, !link_down_i[out_o[DirW-1:0]])
             "packet routed onto link %0d, which is marked down", out_o `CMN_ASSERT_I_END
-          `CMN_ASSERT_I(LinkCloser, need[out_o[OutW-1:1]] && (out_o[0] == !plus[out_o[OutW-1:1]]))
+          `CMN_ASSERT_I(LinkCloser, need[out_o[DirW-1:1]] && (out_o[0] == !plus[out_o[DirW-1:1]]))
             "link %0d does not bring the packet closer in its direction", out_o `CMN_ASSERT_I_END
           `CMN_ASSERT_I(VcForKind,
                         prio   ? (out_vc_o == VcW'(tr_pkg::TrVcPrio)) :
                         determ ? (out_vc_o == VcW'(tr_pkg::TrVcEscape)) : (out_vc_o != VcW'(tr_pkg::TrVcPrio)))
             "VC %0d for a packet with priority %0d, deterministic %0d", out_vc_o, prio, determ `CMN_ASSERT_I_END
-          `CMN_ASSERT_I(DimensionOrder, out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[OutW-1:1] == dor_dim)
+          `CMN_ASSERT_I(DimensionOrder, out_vc_o < VcW'(tr_pkg::TrVcEscape) || out_o[DirW-1:1] == dor_dim)
             "VC %0d on link %0d, out of dimension order (dimension %0d first)", out_vc_o, out_o,
             dor_dim `CMN_ASSERT_I_END
           `CMN_ASSERT_I(CreditsForPacket,
@@ -264,7 +273,7 @@ module tr_route #(
             credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW] `CMN_ASSERT_I_END
           `CMN_ASSERT_I(BubbleRule,
                         !bubble_i || out_vc_o < VcW'(tr_pkg::TrVcEscape) ||
-                        (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[OutW-1:1]) ||
+                        (!inject_i && in_vc_i == out_vc_o && in_dim_i == out_o[DirW-1:1]) ||
                         32'(credits_i[(32'(out_o) * Vcs + 32'(out_vc_o)) * CntW +: CntW]) >= 2)
             "packet entered the ring of link %0d VC %0d without two free slots", out_o, out_vc_o `CMN_ASSERT_I_END
         end else begin

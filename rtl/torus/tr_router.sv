@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // tr_router: one node's torus router. Six bidirectional links (x+, x-, y+, y-, z+, z-),
 // each with four virtual channels (two dynamic, escape, high priority: see tr_pkg and
-// tr_route), three injection FIFOs (0 and 1 normal, 2 high priority) and two reception
-// FIFOs (0 normal, 1 high priority). Virtual cut-through: a packet is switched to an
+// tr_route), three injection FIFOs (0 and 1 normal, 2 high priority) and RcvFifos normal
+// reception FIFOs and a high-priority one. Virtual cut-through: a packet is switched to an
 // output only when the next buffer has room for all of it, then streams one flit per
 // cycle; an output carries one packet at a time and every input VC can stream at once.
 // Each output picks among the inputs that ask for it round robin. All link outputs are
 // registered.
 //
 // Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
-// FirstInj+k (24+k). Outputs: links 0..5, reception 6 (normal) and 7 (priority).
+// FirstInj+k (24+k). Outputs: links 0..5, normal reception FIFO k at 6+k, the
+// high-priority FIFO last (6+RcvFifos). A normal packet that has arrived goes to FIFO
+// (d mod RcvFifos) when its last link was d, to FIFO 0 when it was injected here, so
+// packets arriving on different links can be written at once.
 `include "cmn_assert.svh"
 `default_nettype none
 
@@ -18,6 +21,7 @@ module tr_router #(
   parameter int EscSlots = 3,    // link buffer of the escape and priority VCs, packet slots
   parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of Lanes)
   parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of Lanes)
+  parameter int RcvFifos = 1,    // normal reception FIFOs (1..TrRcvNormalMax)
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
   localparam int Dirs     = tr_pkg::NumDirs,     // links
@@ -27,7 +31,7 @@ module tr_router #(
   localparam int Lanes    = tr_pkg::ChunkFlits,  // flits per FIFO access: one chunk, the bus's width
   localparam int LaneW    = $clog2(Lanes + 1),   // a flit count 0..Lanes
   localparam int NumInj   = tr_pkg::TrInjFifos,
-  localparam int NumRcv   = tr_pkg::TrRcvFifos,
+  localparam int NumRcv   = RcvFifos + 1,        // reception FIFOs: the normal ones, then high priority
   localparam int CoordsW  = tr_pkg::NumDims * tr_pkg::CoordW
 ) (
   input  wire logic                         clk_i,
@@ -76,8 +80,8 @@ module tr_router #(
   localparam int FirstInj = Dirs * Vcs;
   localparam int S        = FirstInj + NumInj;
   localparam int SrcW     = $clog2(S);
-  localparam int NumOut   = tr_pkg::TrNumOuts;
-  localparam int OutW     = tr_pkg::TrOutW;
+  localparam int NumOut   = Dirs + NumRcv;
+  localparam int OutW     = $clog2(NumOut);
   localparam int LenW     = tr_pkg::PacketFlitsW;
   localparam int DimW     = tr_pkg::DimW;
   localparam int DynVcs   = tr_pkg::TrVcEscape;  // the VCs below escape are dynamic: they count flits, the others packets
@@ -155,10 +159,12 @@ module tr_router #(
     end else begin : g_cut
       assign ready[s] = !busy_q[s] && head_valid[s];
     end
-    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW)) u_route (
+    // the normal reception FIFO for packets that arrive from this source
+    localparam int Home = Inject ? 0 : (s / Vcs) % RcvFifos;
+    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .RcvFifos(RcvFifos)) u_route (
       .bubble_i, .en_i(ready[s]), .hdr_i(head[s*FlitBits +: FlitBits]), .inject_i(Inject),
       // a link source's dimension (two links each) and VC
-      .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)),
+      .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)), .rcv_home_i(OutW'(Home)),
       .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q | NumOut'(out_hold_i)), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*OutW +: OutW]), .out_vc_o(rt_vc[s*VcW +: VcW]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*OutW +: OutW]), .hdr_o(rt_hdr[s*FlitBits +: FlitBits]),
@@ -380,6 +386,9 @@ module tr_router #(
   `CMN_ASSERT_PARAM(g_check_inj_flits, InjFlits >= tr_pkg::MaxPacketFlits,
                     $sformatf("tr_router: InjFlits (%0d) must hold a whole packet (%0d flits)",
                               InjFlits, tr_pkg::MaxPacketFlits))
+  `CMN_ASSERT_PARAM(g_check_rcv_fifos, RcvFifos >= 1 && RcvFifos <= tr_pkg::TrRcvNormalMax,
+                    $sformatf("tr_router: RcvFifos (%0d) must be 1..%0d, one normal reception FIFO per incoming link at most",
+                              RcvFifos, tr_pkg::TrRcvNormalMax))
   `CMN_ASSERT_PARAM(g_check_rcv_flits, RcvFlits >= tr_pkg::MaxPacketFlits,
                     $sformatf("tr_router: RcvFlits (%0d) must hold a whole packet (%0d flits)",
                               RcvFlits, tr_pkg::MaxPacketFlits))
