@@ -690,6 +690,39 @@ TEST(CliMachine, PresetsApplyAndTheDefaultIsTheMachineWithoutOptions) {
       << "a barrier's bits cross at least one barrier wire each way";
 }
 
+// The bgl preset's torus has Blue Gene/L's six normal reception FIFOs of 1 KB (a model
+// library, built once in the tests' cache): on 2x2x2 every node's packets arrive on all six
+// links, so all six FIFOs fill, and the driver (an alltoall, point-to-point), the MPI-style
+// collectives on the torus and the traffic agent drain every one of them. The software is
+// the default machine's: it learns the FIFOs from the status registers.
+TEST(CliMachine, TheBglPresetsSixReceptionFifosAreAllDrained) {
+  const std::string json = kTmp + "/machine_bgl_fifos.json";
+  const auto show = collnet({"machines", "--show", "bgl"});
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_EQ(nlohmann::json::parse(show.out).at("rtl").at("torus").at("reception_fifos"), 6);
+  for (const std::vector<std::string>& run :
+       {std::vector<std::string>{"run", "alltoall", "--count", "512"},
+        std::vector<std::string>{"run", "allreduce", "--algorithm", "torus-ring", "--count", "4096"},
+        std::vector<std::string>{"run", "pingpong", "--ranks", "0,7", "--sizes", "0,64k"}}) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), {"--machine", "bgl", "--torus", "2x2x2", "--json", json});
+    const auto r = collnet(args);
+    ASSERT_EQ(r.status, 0) << run[1] << ": " << r.out << r.err;
+    const auto j = read_json(json);
+    EXPECT_EQ(j.at("machine").at("rtl").at("torus").at("reception_fifos"), 6) << run[1];
+    EXPECT_EQ(j.at("machine").at("rtl").at("torus").at("reception_fifo_flits"), 128) << run[1];
+    EXPECT_TRUE(j.at("verified").get<bool>()) << run[1];
+  }
+  const auto t = collnet({"traffic", "--machine", "bgl", "--torus", "2x2x2", "--rate", "0.3", "--cycles", "3000",
+                          "--json", json});
+  ASSERT_EQ(t.status, 0) << t.out << t.err;
+  const auto j = read_json(json);
+  EXPECT_GT(j.at("packets_delivered").get<uint64_t>(), 100u) << j.dump();
+  EXPECT_EQ(j.at("packets_corrupted").get<uint64_t>(), 0u) << j.dump();
+  EXPECT_EQ(j.at("packets_lost").get<uint64_t>(), 0u) << j.dump();
+  EXPECT_EQ(j.at("packets_duplicated").get<uint64_t>(), 0u) << j.dump();
+}
+
 // Each torus dimension has its own latency: a message to the x neighbour and one to the z
 // neighbour differ by exactly the difference of their links' latencies, each way.
 TEST(CliMachine, EachTorusDimensionTakesItsOwnLatency) {

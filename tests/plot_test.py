@@ -9,6 +9,7 @@
            message naming the problem
 
 Usage: plot_test.py COLLNET_BINARY WORK_DIR {kinds|refuses}"""
+import os
 import pathlib
 import subprocess
 import sys
@@ -24,7 +25,11 @@ def check(cond, what):
 
 
 def run(args, ok=True):
-    r = subprocess.run(args, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "CI": "1"})
+    # A clean environment but for the model cache the tests share (a preset with other
+    # sizes, such as bgl, builds its node models there once).
+    env = {"PATH": "/usr/bin:/bin", "CI": "1"}
+    env.update({k: v for k, v in os.environ.items() if k.startswith("COLLNET_MODEL_")})
+    r = subprocess.run(args, capture_output=True, text=True, env=env)
     if ok:
         check(r.returncode == 0, f"{' '.join(map(str, args))} exited {r.returncode}: {r.stdout}{r.stderr}")
     return r
