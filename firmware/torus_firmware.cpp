@@ -118,18 +118,23 @@ std::optional<TorusPacket> TorusFirmware::take_packet(unsigned fifo, unsigned& h
   return p;
 }
 
+unsigned TorusFirmware::level(unsigned fifo) {
+  if (fifo == 0 || fifo == rm::kTrRcvPrio) return TorusStatus::decode(bus_.read(rm::kRegTrStatus)).rcv[fifo];
+  return TorusStatus::decode(0, bus_.read(rm::kRegTrRcvLevels)).rcv[fifo];
+}
+
 std::optional<TorusPacket> TorusFirmware::try_receive(unsigned fifo) {
   check_reception(fifo);
-  unsigned held = status().rcv[fifo];
-  return take_packet(fifo, held);
+  unsigned n = level(fifo);
+  return take_packet(fifo, n);
 }
 
 std::vector<TorusPacket> TorusFirmware::receive_available(unsigned fifo) {
   check_reception(fifo);
   std::vector<TorusPacket> out;
   // Only this firmware pops the FIFO, so the count read here can only grow meanwhile.
-  unsigned held = status().rcv[fifo];
-  while (auto p = take_packet(fifo, held)) out.push_back(std::move(*p));
+  unsigned n = level(fifo);
+  while (auto p = take_packet(fifo, n)) out.push_back(std::move(*p));
   return out;
 }
 

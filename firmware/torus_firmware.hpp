@@ -69,6 +69,9 @@ class TorusFirmware {
 
  private:
   static void check_reception(unsigned fifo);  // throws std::invalid_argument naming a bad FIFO
+  // Flits held by reception slot `fifo`, by one register read: RegTrStatus for normal FIFO 0
+  // and the high-priority FIFO, RegTrRcvLevels for the other normal FIFOs.
+  unsigned level(unsigned fifo);
   // The packet at the head of reception FIFO `fifo` if all of it is among the `held` flits
   // (a status count), reading its header first if that is not read yet; `held` drops by
   // what is read.
