@@ -187,7 +187,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
       if (local(r)) traced.push_back(nodes_[r].get());
     if (config_.trace_nodes.empty()) traced = raw;
     if (!traced.empty()) {
-      trace_ = std::make_unique<TraceWriter>("trace", config_.trace_file(self_), traced, config_.shape.dims());
+      trace_ = std::make_unique<TraceWriter>("trace", config_.trace_file(self_), traced, config_.shape.dims(), config_.sizes);
       trace_->clk(*clock_);
     }
   }

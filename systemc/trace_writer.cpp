@@ -23,9 +23,9 @@ std::string gtkw_path_for(const std::string& fst) {
 }  // namespace
 
 TraceWriter::TraceWriter(sc_core::sc_module_name name, const std::string& fst_path, const std::vector<Node*>& nodes,
-                         const std::array<unsigned, 3>& torus)
+                         const std::array<unsigned, 3>& torus, const NodeSizes& sizes)
     : sc_module(name), clk("clk"), fst_(std::make_unique<VerilatedFstC>()), fst_path_(fst_path),
-      gtkw_path_(gtkw_path_for(fst_path)), torus_(torus), clock_node_(nodes.at(0)) {
+      gtkw_path_(gtkw_path_for(fst_path)), torus_(torus), sizes_(sizes), clock_node_(nodes.at(0)) {
   for (Node* n : nodes) {
     n->trace(*fst_);
     names_.emplace_back(n->name());
@@ -62,6 +62,7 @@ void TraceWriter::write_view(const WaveView& view) {
   files.filter = wave_filter_path();
   files.last_cycle = last_cycle_;
   files.torus = torus_;
+  files.sizes = sizes_;
   std::ofstream out(gtkw_path_);
   if (!out) throw std::runtime_error("cannot write GTKWave view '" + gtkw_path_ + "'");
   out << gtkw_text(view, files, names_);

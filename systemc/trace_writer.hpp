@@ -23,9 +23,10 @@ class Node;
 class TraceWriter : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(TraceWriter);
-  // Traces `nodes` (the first one's clock counts the cycles) of a machine of shape `torus`.
+  // Traces `nodes` (the first one's clock counts the cycles) of a machine of shape `torus`
+  // whose nodes have `sizes`.
   TraceWriter(sc_core::sc_module_name name, const std::string& fst_path, const std::vector<Node*>& nodes,
-              const std::array<unsigned, 3>& torus);
+              const std::array<unsigned, 3>& torus, const NodeSizes& sizes);
   ~TraceWriter() override;
 
   sc_core::sc_in<bool> clk;
@@ -45,6 +46,7 @@ class TraceWriter : public sc_core::sc_module {
   std::string fst_path_, gtkw_path_;
   std::vector<std::string> names_;
   std::array<unsigned, 3> torus_;
+  NodeSizes sizes_;
   const Node* clock_node_;
   uint64_t last_cycle_ = 0;
 };

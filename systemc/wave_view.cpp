@@ -70,7 +70,14 @@ class Writer {
 
 std::string range(unsigned width) { return "[" + std::to_string(width - 1) + ":0]"; }
 
-void tree_node(Writer& w, const std::string& n) {
+// A FIFO level counter's width for a depth of `depth` (the RTL's $clog2(depth + 1)).
+unsigned count_bits(unsigned depth) {
+  unsigned b = 0;
+  while ((1u << b) < depth + 1) ++b;
+  return b;
+}
+
+void tree_node(Writer& w, const std::string& n, const NodeSizes& sizes) {
   const std::string side = n + ".nd_tree_net.";
   const std::string vc = side + "u_tree.g_vc[0].u_vc.";  // the user VC, the driver's traffic
   const std::string alu = vc + "u_combine.";
@@ -83,10 +90,11 @@ void tree_node(Writer& w, const std::string& n) {
   w.filtered(alu + "alu_opcode_o" + range(fw::regmap::kHdrOpW));
   w.trace(kBinary, alu + "busy_o");
   w.trace(kHex, alu + "alu_result_o" + range(fw::regmap::kFlitBits));
-  w.named(kDecimal, n + " injection headers", vc + "inj_hdr_count_o[3:0]");
-  w.named(kDecimal, n + " injection payload", vc + "inj_pl_count_o[8:0]");
-  w.named(kDecimal, n + " reception headers", vc + "rcv_hdr_count_o[3:0]");
-  w.named(kDecimal, n + " reception payload", vc + "rcv_pl_count_o[8:0]");
+  const unsigned inj = sizes.get("tree.injection_fifo_packets"), rcv = sizes.get("tree.reception_fifo_packets");
+  w.named(kDecimal, n + " injection headers", vc + "inj_hdr_count_o" + range(count_bits(inj)));
+  w.named(kDecimal, n + " injection payload", vc + "inj_pl_count_o" + range(count_bits(inj * fw::regmap::kPayloadFlits)));
+  w.named(kDecimal, n + " reception headers", vc + "rcv_hdr_count_o" + range(count_bits(rcv)));
+  w.named(kDecimal, n + " reception payload", vc + "rcv_pl_count_o" + range(count_bits(rcv * fw::regmap::kPayloadFlits)));
   for (unsigned l = 0; l < fw::regmap::kNumLinks; ++l)
     w.named(kHex, n + " tree link " + std::to_string(l) + " credits", side + "tree" + std::to_string(l) + "_out_credit_i[7:0]");
   w.trace(kBinary, side + "err_o");
@@ -109,7 +117,7 @@ void tree_node(Writer& w, const std::string& n) {
   w.end_group();
 }
 
-void torus_node(Writer& w, const std::string& n, const fw::TorusLayout& layout) {
+void torus_node(Writer& w, const std::string& n, const fw::TorusLayout& layout, const NodeSizes& sizes) {
   const std::string side = n + ".nd_torus_net.";
   const std::string router = side + "u_torus.";
   const std::string credits = range(fw::regmap::kTrNumVcs * 8);
@@ -121,12 +129,16 @@ void torus_node(Writer& w, const std::string& n, const fw::TorusLayout& layout) 
             {{p + "vc_o" + range(fw::regmap::kTrVcW), fw::regmap::kTrVcW},
              {p + "data_o" + range(fw::regmap::kTrFlitBits), fw::regmap::kTrFlitBits}});
   }
-  for (unsigned f = 0; f < 3; ++f)
+  const std::string inj_bits = range(count_bits(sizes.get("torus.injection_fifo_flits")));
+  const std::string rcv_bits = range(count_bits(sizes.get("torus.reception_fifo_flits")));
+  for (unsigned f = 0; f < fw::regmap::kTrInjFifos; ++f)
     w.named(kDecimal, n + " injection FIFO " + std::to_string(f),
-            router + "g_inj[" + std::to_string(f) + "].u_fifo.count_o[7:0]");
-  for (unsigned f = 0; f < 2; ++f)
-    w.named(kDecimal, n + (f ? " priority reception FIFO" : " reception FIFO"),
-            router + "g_rcv[" + std::to_string(f) + "].u_fifo.count_o[8:0]");
+            router + "g_inj[" + std::to_string(f) + "].u_fifo.count_o" + inj_bits);
+  // The normal reception FIFOs, then the high-priority one (the router's last).
+  const unsigned normal = sizes.get("torus.reception_fifos");
+  for (unsigned f = 0; f <= normal; ++f)
+    w.named(kDecimal, n + (f == normal ? std::string(" priority reception FIFO") : " reception FIFO " + std::to_string(f)),
+            router + "g_rcv[" + std::to_string(f) + "].u_fifo.count_o" + rcv_bits);
   for (unsigned d = 0; d < fw::regmap::kNumDirs; ++d)
     if (layout.has_link(d))
       w.named(kHex, n + " " + fw::TorusLayout::dir_name(d) + " credits",
@@ -194,8 +206,8 @@ std::string gtkw_text(const WaveView& view, const WaveFiles& files, const std::v
   std::vector<WaveNetwork> networks = view.networks.empty() ? std::vector<WaveNetwork>{WaveNetwork::Tree} : view.networks;
   for (const std::string& n : nodes)
     for (WaveNetwork net : networks) {
-      if (net == WaveNetwork::Tree) tree_node(w, n);
-      else torus_node(w, n, layout);
+      if (net == WaveNetwork::Tree) tree_node(w, n, files.sizes);
+      else torus_node(w, n, layout, files.sizes);
     }
   return g.str();
 }

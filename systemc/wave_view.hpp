@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "systemc/node_sizes.hpp"
+
 namespace collnet::sim {
 
 enum class WaveNetwork { Tree, Torus };
@@ -35,6 +37,7 @@ struct WaveFiles {
   std::string filter;        // collnet-wave-filter's path, or empty (values in hex)
   uint64_t last_cycle = 0;   // the last cycle in the FST
   std::array<unsigned, 3> torus{1, 1, 1};  // the machine's shape: which torus links exist
+  NodeSizes sizes;  // the nodes' sizes: the FIFO level signals' widths, the torus's reception FIFOs
 };
 
 // The view's text for nodes named `nodes` (their scopes in the FST, as traced).

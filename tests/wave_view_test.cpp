@@ -103,5 +103,41 @@ TEST(WaveView, ATorusViewShowsTheLinksThatExistAndNoFilterMeansHex) {
             std::string::npos);
 }
 
+// The FIFO levels are named at the widths the nodes' sizes give them, and a torus built
+// with more normal reception FIFOs shows each, the high-priority one last.
+TEST(WaveView, FifoLevelsFollowTheNodesSizes) {
+  WaveFiles f;
+  f.fst_name = "v.fst";
+  f.gtkw_name = "v.gtkw";
+  f.last_cycle = 100;
+  f.torus = {2, 2, 2};
+  const std::string plain = gtkw_text({{WaveNetwork::Tree, WaveNetwork::Torus}, 0, 0, {}}, f, {"node0"});
+  EXPECT_NE(plain.find("u_vc.inj_hdr_count_o[3:0]"), std::string::npos) << "8 packets: 4 bits";
+  EXPECT_NE(plain.find("u_vc.rcv_pl_count_o[8:0]"), std::string::npos) << "256 words: 9 bits";
+  EXPECT_NE(plain.find("+{node0 reception FIFO 0} node0.nd_torus_net.u_torus.g_rcv[0].u_fifo.count_o[8:0]"),
+            std::string::npos)
+      << plain;
+  EXPECT_NE(plain.find("+{node0 priority reception FIFO} node0.nd_torus_net.u_torus.g_rcv[1].u_fifo.count_o[8:0]"),
+            std::string::npos);
+  f.sizes.set("tree.injection_fifo_packets", 16);
+  f.sizes.set("tree.reception_fifo_packets", 2);
+  f.sizes.set("torus.reception_fifos", 3);
+  f.sizes.set("torus.reception_fifo_flits", 64);
+  f.sizes.set("torus.injection_fifo_flits", 252);
+  const std::string g = gtkw_text({{WaveNetwork::Tree, WaveNetwork::Torus}, 0, 0, {}}, f, {"node0"});
+  EXPECT_NE(g.find("u_vc.inj_hdr_count_o[4:0]"), std::string::npos);
+  EXPECT_NE(g.find("u_vc.inj_pl_count_o[9:0]"), std::string::npos) << "512 words: 10 bits";
+  EXPECT_NE(g.find("u_vc.rcv_hdr_count_o[1:0]"), std::string::npos);
+  EXPECT_NE(g.find("u_vc.rcv_pl_count_o[6:0]"), std::string::npos);
+  EXPECT_NE(g.find("g_inj[2].u_fifo.count_o[7:0]"), std::string::npos);
+  for (unsigned k = 0; k < 3; ++k)
+    EXPECT_NE(g.find("+{node0 reception FIFO " + std::to_string(k) + "} node0.nd_torus_net.u_torus.g_rcv[" +
+                     std::to_string(k) + "].u_fifo.count_o[6:0]"),
+              std::string::npos)
+        << g;
+  EXPECT_NE(g.find("+{node0 priority reception FIFO} node0.nd_torus_net.u_torus.g_rcv[3].u_fifo.count_o[6:0]"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace collnet::sim
