@@ -20,7 +20,7 @@ mkdir -p "$out"
 if [ "${DESIGN_SPACE_QUICK:-0}" = 1 ]; then
   vc=33,64 fifos=1,6 rcv=64,256 loads=0.2:1.0:0.4 cycles=1000 area=()
 else
-  vc=33,48,64,128,255 fifos=1,2,3,6 rcv=36,64,128,256,1024 loads=0.1:1.0:0.1 cycles=3000 area=(--area)
+  vc=33,48,64,128 fifos=1,2,3,6 rcv=36,64,128,256,1024 loads=0.1:1.0:0.1 cycles=2000 area=(--area)
 fi
 
 sweep() {  # sweep NAME ARGS... -> the table on stdout, $out/NAME.json and .svg; prints its wall time
