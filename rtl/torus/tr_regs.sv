@@ -3,8 +3,8 @@
 // cn_pkg::WinTr). It turns writes into pushes into the router's injection FIFOs (a header
 // is one word, a chunk is four: one vector write) and reads into pops from its reception
 // FIFOs (reception slot k: normal FIFO k below RcvFifos, the high-priority FIFO at slot
-// TrRcvPrio; the slots between are unmapped), shows the FIFO levels and the node's torus configuration, and keeps the sticky
-// error bits (the router's error pulses and its own). Every access completes in the cycle
+// TrRcvPrio; the slots between are unmapped), shows the FIFO levels and the node's torus
+// configuration, and keeps the sticky error bits (the router's error pulses and its own). Every access completes in the cycle
 // it is presented; read data is registered and valid on rvalid_o the cycle after. A
 // refused access (no room, too little to read, an unmapped address, a write to a
 // read-only register) changes nothing but its error bit.
