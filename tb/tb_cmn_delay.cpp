@@ -23,9 +23,7 @@
 #define TB_WIDTH 64
 #endif
 // One test suite per latency, so that the executables' tests have distinct CTest names.
-#define TB_CAT2(a, b) a##b
-#define TB_CAT(a, b) TB_CAT2(a, b)
-#define CMN_DELAY TB_CAT(CmnDelayStages, TB_STAGES)
+#define CMN_DELAY COLLNET_TB_CAT(CmnDelayStages, TB_STAGES)
 
 namespace collnet::tb {
 namespace {

@@ -176,3 +176,9 @@ void bus_access(ClockedHarness<Model>& h, bool we, uint32_t addr, uint64_t data 
     (sig##__VforceEn) = static_cast<decltype(sig##__VforceEn)>(~0ull);        \
     (sig##__VforceVal) = static_cast<decltype(sig##__VforceVal)>(value);      \
   } while (0)
+
+// A name pasted from two tokens after expanding them: a test suite named for the build's
+// parameters (COLLNET_TB_CAT(CmnDelayStages, TB_STAGES)), so that a testbench built once per
+// parameter set gives its tests CTest names of their own.
+#define COLLNET_TB_CAT2(a, b) a##b
+#define COLLNET_TB_CAT(a, b) COLLNET_TB_CAT2(a, b)

@@ -45,12 +45,10 @@ constexpr unsigned kInjCntW = clog2(kTrInjFlits + 1), kRcvCntW = clog2(kTrRcvFli
 #define TB_RCV_FIFOS 1
 #endif
 // One test suite per build, so that the executables' tests have distinct CTest names.
-#define TB_CAT2(a, b) a##b
-#define TB_CAT(a, b) TB_CAT2(a, b)
 #if TB_RCV_FIFOS == 1
 #define TR_REGS TrRegs
 #else
-#define TR_REGS TB_CAT(TrRegsRcvFifos, TB_RCV_FIFOS)
+#define TR_REGS COLLNET_TB_CAT(TrRegsRcvFifos, TB_RCV_FIFOS)
 #endif
 // The model's normal reception FIFOs (its RcvFifos) and all its reception FIFOs, the
 // high-priority one last.
@@ -610,7 +608,7 @@ TEST(TR_REGS, StatusShowsEveryFifosLevel) {
     for (unsigned k = 0; k < kTrInjFifos; ++k) EXPECT_EQ(s.inj_free[k], kTrInjFlits - b.inj[k].size()) << k;
     for (unsigned k = 0; k < kNumRcv; ++k) EXPECT_EQ(s.rcv[slot_of(k)], b.rcv[k].size()) << k;
     for (unsigned k = 1; k < kRcvFifos; ++k) EXPECT_EQ(s.more >> (k - 1) & 1u, !b.rcv[k].empty()) << k;
-    EXPECT_EQ(s.more >> (kRcvFifos > 0 ? kRcvFifos - 1 : 0), 0u) << "RcvMore bits of FIFOs not built";
+    EXPECT_EQ(s.more >> (kRcvFifos - 1), 0u) << "RcvMore bits of FIFOs not built";
     EXPECT_EQ(b.read(kRegTrRcvLevels), levels_word(b.rcv_levels()));
     EXPECT_FALSE(s.error);
   }

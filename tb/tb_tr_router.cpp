@@ -36,14 +36,12 @@ constexpr unsigned kDynFlits = 64, kEscSlots = 3, kVcs = 4;
 #define TB_RCV_FIFOS 1
 #endif
 // One test suite per build, so that the executables' tests have distinct CTest names.
-#define TB_CAT2(a, b) a##b
-#define TB_CAT(a, b) TB_CAT2(a, b)
 #if TB_RCV_FIFOS == 1
 #define TR_ROUTER TrRouter
 #define TR_ROUTER_ASSERTIONS TrRouterAssertions
 #else
-#define TR_ROUTER TB_CAT(TrRouterRcvFifos, TB_RCV_FIFOS)
-#define TR_ROUTER_ASSERTIONS TB_CAT(TrRouterAssertionsRcvFifos, TB_RCV_FIFOS)
+#define TR_ROUTER COLLNET_TB_CAT(TrRouterRcvFifos, TB_RCV_FIFOS)
+#define TR_ROUTER_ASSERTIONS COLLNET_TB_CAT(TrRouterAssertionsRcvFifos, TB_RCV_FIFOS)
 #endif
 // Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
 // 6 + r, the high-priority FIFO at kPrioPort.
