@@ -275,8 +275,6 @@ inline constexpr unsigned kTrRcvPrio = kTrRcvNormalMax;  // the register slot of
 inline constexpr unsigned kTrInjFlits = 128;  // each injection FIFO, flits
 inline constexpr unsigned kTrRcvFlits = 256;  // each reception FIFO, flits
 inline constexpr unsigned kTrRouterErrBits = 4;  // the RegTrErr bits the router reports
-inline constexpr unsigned kTrNumOuts = kNumDirs + kTrRcvFifos;  // router outputs at most: the links, then the reception FIFOs (normal, then high priority)
-inline constexpr unsigned kTrOutW = 4;  // a router output 0..TrNumOuts-1
 // ------------------------------------------------------------------ tr_pkg: registers
 inline constexpr uint32_t kRegTrStatus = 0x800;  // RO  FIFO levels
 inline constexpr uint32_t kRegTrErr = 0x808;  // RO  sticky error bits; the router reports the first TrRouterErrBits (as pulses), the register block the rest
@@ -382,7 +380,6 @@ static_assert(kNumDirs % 2 == 0, "every dimension has a + and a - link");
 static_assert(( 1 << kDimW ) >= kNumDims, "DimW holds every dimension");
 static_assert(( 1 << kPacketFlitsW ) > kMaxPacketFlits, "PacketFlitsW holds every packet length");
 static_assert(( 1 << kTrVcW ) >= kTrNumVcs, "TrVcW holds every VC");
-static_assert(( 1 << kTrOutW ) >= kTrNumOuts, "TrOutW holds every router output");
 static_assert(kRegTrInjChunkStride == kRegTrInjHdrStride && kRegTrRcvChunkStride == kRegTrRcvHdrStride, "tr_regs reads a FIFO's index from the same address bits for its headers and its chunks");
 static_assert(kTrPerfVcStride * kTrNumVcs <= 128, "a link's VCs fit its RegTrPerf block");
 static_assert(kTrPerfCounters * 8 <= kTrPerfVcStride, "a VC's counters fit its stride");

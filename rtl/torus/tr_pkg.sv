@@ -111,9 +111,6 @@ package tr_pkg;
   localparam int TrInjFlits      = 128;  // each injection FIFO, flits
   localparam int TrRcvFlits      = 256;  // each reception FIFO, flits
   localparam int TrRouterErrBits = 4;  // the RegTrErr bits the router reports
-  // router outputs at most: the links, then the reception FIFOs (normal, then high priority)
-  localparam int TrNumOuts       = NumDirs + TrRcvFifos;
-  localparam int TrOutW          = 4;  // a router output 0..TrNumOuts-1
 
   // ---------------------------------------------------------------- registers
   // The router's registers, in its window (WinTr) of the torus side's (WinTorus), whose
