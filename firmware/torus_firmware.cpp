@@ -18,8 +18,9 @@ TorusStatus TorusStatus::decode(uint64_t status, uint64_t levels) {
   s.rcv[0] = rm::get_field(status, rm::kTrStatusRcvCountLsb, rm::kTrStatusRcvCountW);
   s.rcv[rm::kTrRcvPrio] = rm::get_field(status, rm::kTrStatusRcvCountLsb + rm::kTrStatusRcvCountStride, rm::kTrStatusRcvCountW);
   s.more = rm::get_field(status, rm::kTrStatusRcvMoreLsb, rm::kTrStatusRcvMoreW);
-  for (unsigned k = 1; k < rm::kTrRcvNormalMax; ++k)
-    s.rcv[k] = rm::get_field(levels, rm::kTrRcvLevelsCountLsb + rm::kTrRcvLevelsCountStride * (k - 1), rm::kTrRcvLevelsCountW);
+  if (levels != 0)  // decoded every cycle by on-chip agents, whose levels are mostly none
+    for (unsigned k = 1; k < rm::kTrRcvNormalMax; ++k)
+      s.rcv[k] = rm::get_field(levels, rm::kTrRcvLevelsCountLsb + rm::kTrRcvLevelsCountStride * (k - 1), rm::kTrRcvLevelsCountW);
   s.error = rm::get_field(status, rm::kTrStatusErrBit, 1);
   return s;
 }

@@ -108,23 +108,25 @@ void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
   // Reception: normal FIFO 0's level is on the status wires; the other normal FIFOs' (a
   // side built with several) show there only as RcvMore bits, and the agent reads their
   // levels (RegTrRcvLevels, one bus access) when it has none to go on.
+  // rx_ready: FIFO rx_fifo_ holds what the next read takes; else read_levels: some FIFO
+  // holds flits whose level the agent does not know.
   known_[0] = status.rcv[0];
-  bool can_rx = false, read_levels = false;
+  bool rx_ready = false, read_levels = false;
   if (rx_chunks_left_ > 0) {
-    can_rx = known_[rx_fifo_] >= rm::kChunkFlits;
-    read_levels = !can_rx && rx_fifo_ > 0 && (status.more >> (rx_fifo_ - 1) & 1u);
+    rx_ready = known_[rx_fifo_] >= rm::kChunkFlits;
+    read_levels = !rx_ready && rx_fifo_ > 0 && (status.more >> (rx_fifo_ - 1) & 1u);
   } else {
-    for (unsigned i = 0; i < rm::kTrRcvNormalMax && !can_rx; ++i) {
+    for (unsigned i = 0; i < rm::kTrRcvNormalMax && !rx_ready; ++i) {
       const unsigned f = (rx_next_ + i) % rm::kTrRcvNormalMax;
       if (known_[f] >= 1) {
-        can_rx = true;
+        rx_ready = true;
         rx_fifo_ = f;
       } else if (f > 0 && (status.more >> (f - 1) & 1u)) {
         read_levels = true;
       }
     }
   }
-  can_rx = can_rx || read_levels;
+  const bool can_rx = rx_ready || read_levels;
   const unsigned flits = 1 + rm::kChunkFlits * spec_.chunks;
   bool can_tx = false;
   unsigned fifo = 0;
@@ -143,7 +145,7 @@ void TrafficAgent::after_edge(uint64_t cycle, fw::BusPort& port) {
 
   fw::BusRequest req;
   req.active = true;
-  if (rx && read_levels && !(known_[rx_fifo_] >= (rx_chunks_left_ > 0 ? rm::kChunkFlits : 1u))) {
+  if (rx && !rx_ready) {
     req.write = false;
     req.addr = rm::kRegTrRcvLevels;
     pending_ = Read::Levels;
