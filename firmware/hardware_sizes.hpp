@@ -16,6 +16,13 @@
 
 namespace collnet::fw {
 
+// The width of a FIFO's level counter, 0..depth: the RTL's $clog2(depth + 1).
+constexpr unsigned level_bits(unsigned depth) {
+  unsigned b = 0;
+  while ((uint64_t{1} << b) < uint64_t{depth} + 1) ++b;
+  return b;
+}
+
 struct HardwareSizes {
   std::array<unsigned, std::size(regmap::kSizes)> values{};  // in catalogue order
 

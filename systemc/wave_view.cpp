@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_layout.hpp"
 
@@ -70,13 +71,6 @@ class Writer {
 
 std::string range(unsigned width) { return "[" + std::to_string(width - 1) + ":0]"; }
 
-// A FIFO level counter's width for a depth of `depth` (the RTL's $clog2(depth + 1)).
-unsigned count_bits(unsigned depth) {
-  unsigned b = 0;
-  while ((1u << b) < depth + 1) ++b;
-  return b;
-}
-
 void tree_node(Writer& w, const std::string& n, const NodeSizes& sizes) {
   const std::string side = n + ".nd_tree_net.";
   const std::string vc = side + "u_tree.g_vc[0].u_vc.";  // the user VC, the driver's traffic
@@ -91,10 +85,10 @@ void tree_node(Writer& w, const std::string& n, const NodeSizes& sizes) {
   w.trace(kBinary, alu + "busy_o");
   w.trace(kHex, alu + "alu_result_o" + range(fw::regmap::kFlitBits));
   const unsigned inj = sizes.get("tree.injection_fifo_packets"), rcv = sizes.get("tree.reception_fifo_packets");
-  w.named(kDecimal, n + " injection headers", vc + "inj_hdr_count_o" + range(count_bits(inj)));
-  w.named(kDecimal, n + " injection payload", vc + "inj_pl_count_o" + range(count_bits(inj * fw::regmap::kPayloadFlits)));
-  w.named(kDecimal, n + " reception headers", vc + "rcv_hdr_count_o" + range(count_bits(rcv)));
-  w.named(kDecimal, n + " reception payload", vc + "rcv_pl_count_o" + range(count_bits(rcv * fw::regmap::kPayloadFlits)));
+  w.named(kDecimal, n + " injection headers", vc + "inj_hdr_count_o" + range(fw::level_bits(inj)));
+  w.named(kDecimal, n + " injection payload", vc + "inj_pl_count_o" + range(fw::level_bits(inj * fw::regmap::kPayloadFlits)));
+  w.named(kDecimal, n + " reception headers", vc + "rcv_hdr_count_o" + range(fw::level_bits(rcv)));
+  w.named(kDecimal, n + " reception payload", vc + "rcv_pl_count_o" + range(fw::level_bits(rcv * fw::regmap::kPayloadFlits)));
   for (unsigned l = 0; l < fw::regmap::kNumLinks; ++l)
     w.named(kHex, n + " tree link " + std::to_string(l) + " credits", side + "tree" + std::to_string(l) + "_out_credit_i[7:0]");
   w.trace(kBinary, side + "err_o");
@@ -129,8 +123,8 @@ void torus_node(Writer& w, const std::string& n, const fw::TorusLayout& layout, 
             {{p + "vc_o" + range(fw::regmap::kTrVcW), fw::regmap::kTrVcW},
              {p + "data_o" + range(fw::regmap::kTrFlitBits), fw::regmap::kTrFlitBits}});
   }
-  const std::string inj_bits = range(count_bits(sizes.get("torus.injection_fifo_flits")));
-  const std::string rcv_bits = range(count_bits(sizes.get("torus.reception_fifo_flits")));
+  const std::string inj_bits = range(fw::level_bits(sizes.get("torus.injection_fifo_flits")));
+  const std::string rcv_bits = range(fw::level_bits(sizes.get("torus.reception_fifo_flits")));
   for (unsigned f = 0; f < fw::regmap::kTrInjFifos; ++f)
     w.named(kDecimal, n + " injection FIFO " + std::to_string(f),
             router + "g_inj[" + std::to_string(f) + "].u_fifo.count_o" + inj_bits);

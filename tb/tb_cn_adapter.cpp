@@ -5,6 +5,7 @@
 // random back-pressure, reception back-pressure, the injection FIFOs' levels reaching the
 // register block, vector (4-word) payload accesses through the real FIFOs, the two virtual
 // channels sharing the links, and every error of the datapath reaching the register block.
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <vector>
@@ -13,6 +14,7 @@
 
 #include "Vcn_adapter.h"
 #include "firmware/alu_model.hpp"
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/packet.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/tree_firmware.hpp"
@@ -26,8 +28,30 @@ using namespace fw::regmap;
 using Payload = std::array<uint64_t, kPayloadFlits>;
 using Vector = std::array<uint64_t, kVectorWords>;
 
-constexpr unsigned kLinkPackets = 4;  // cn_adapter default LinkPackets
-constexpr unsigned kRcvPackets = 8;   // cn_adapter default RcvPackets
+// The adapter's sizes as Verilated (a build at other sizes passes its -G values as TB_*
+// definitions too); the defaults are the RTL's.
+#ifndef TB_LINK_PACKETS
+#define TB_LINK_PACKETS 4
+#endif
+#ifndef TB_INJ_PACKETS
+#define TB_INJ_PACKETS 8
+#endif
+#ifndef TB_RCV_PACKETS
+#define TB_RCV_PACKETS 8
+#endif
+#ifndef TB_RETRY_FLITS
+#define TB_RETRY_FLITS 128
+#endif
+constexpr unsigned kLinkPackets = TB_LINK_PACKETS, kInjPackets = TB_INJ_PACKETS, kRcvPackets = TB_RCV_PACKETS;
+constexpr unsigned kRetryFlits = TB_RETRY_FLITS;
+// Cycles in which a link carries n packets, with room for the pipeline.
+constexpr unsigned link_cycles(unsigned n) { return 200 + n * 2 * (kPayloadFlits + 1); }
+// One test suite name per build, so that the executables' tests have distinct CTest names.
+#if defined(TB_SUITE)
+#define CN_ADAPTER_SUITE(name) COLLNET_TB_CAT(name, TB_SUITE)
+#else
+#define CN_ADAPTER_SUITE(name) name
+#endif
 
 struct Packet {
   uint32_t hdr = 0;
@@ -280,7 +304,7 @@ const unsigned kOps[] = {kOpOr, kOpAnd, kOpXor, kOpMin, kOpMax, kOpAdd};
 // fw::TreeFirmware drives the adapter through the bench's register bus, as it drives a
 // node of the machine: probe, a root's class route, a packet injected and received back
 // on each VC (the root's turnaround), and the status it decodes.
-TEST(CnAdapterFirmware, TheNodesFirmwareDrivesAPacketThroughTheRoot) {
+TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), TheNodesFirmwareDrivesAPacketThroughTheRoot) {
   AdapterBench b;
   fw::Personality me;  // rank 0 of a one-node machine: the root, no links
   for (fw::Vc vc : {fw::Vc::User, fw::Vc::System}) {
@@ -296,7 +320,7 @@ TEST(CnAdapterFirmware, TheNodesFirmwareDrivesAPacketThroughTheRoot) {
     h.tag = 77;
     std::vector<uint64_t> words(kPayloadFlits), got(kPayloadFlits);
     for (unsigned i = 0; i < kPayloadFlits; ++i) words[i] = 0x1000 * (unsigned(vc) + 1) + i;
-    EXPECT_EQ(tree.status().inj_hdr_free, 8u);
+    EXPECT_EQ(tree.status().inj_hdr_free, kInjPackets);
     tree.push_header(h);
     tree.push_words(words.data(), words.size());
     for (int i = 0; i < 200 && tree.status().rcv_data < kPayloadFlits; ++i) b.step();
@@ -309,8 +333,20 @@ TEST(CnAdapterFirmware, TheNodesFirmwareDrivesAPacketThroughTheRoot) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
+// RegSizes reports the sizes the adapter was built with: what the firmware reads instead of
+// assuming the defaults (firmware/hardware_sizes.hpp).
+TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), RegSizesReportsTheSizesItWasBuiltWith) {
+  AdapterBench b;
+  const fw::HardwareSizes hw = fw::HardwareSizes::decode(b.read(kRegSizes), 0);
+  EXPECT_EQ(hw.get("tree.link_buffer_packets"), kLinkPackets);
+  EXPECT_EQ(hw.get("tree.injection_fifo_packets"), kInjPackets);
+  EXPECT_EQ(hw.get("tree.reception_fifo_packets"), kRcvPackets);
+  EXPECT_EQ(hw.get("tree.retransmission_flits"), kRetryFlits);
+  EXPECT_EQ(b.errors(), 0u);
+}
+
 // ------------------------------------------------------------------ leaf
-TEST(CnAdapterLeaf, SendsItsContributionUpAndReceivesTheResult) {
+TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), SendsItsContributionUpAndReceivesTheResult) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b;
   b.route(0, 0, 0, true, true);  // leaf: up on link 0, no children
@@ -338,7 +374,7 @@ TEST(CnAdapterLeaf, SendsItsContributionUpAndReceivesTheResult) {
 // The injection FIFOs' real levels reach the register block: behind an up link that
 // returns no credits, exactly the link's buffers and the FIFOs' depth are taken, and the
 // next header or word is refused.
-TEST(CnAdapterLeaf, AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefused) {
+TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefused) {
   AdapterBench b;
   // Class 5 is a leaf whose up link never returns credits, so injection cannot drain
   // past what the link buffers hold.
@@ -346,8 +382,13 @@ TEST(CnAdapterLeaf, AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefuse
   b.hold_credits(0, true);
   const uint64_t overflow = 1ull << kErrInjOverflow;
   Packet p{header(5, kOpAdd, 0), {}};
-  for (unsigned i = 0; i < kLinkPackets + 8; ++i) b.inject(p);
-  b.run(200);
+  for (unsigned i = 0; i < kLinkPackets + kInjPackets; ++i) {
+    // Each packet once its FIFO has room for it (a small FIFO drains into the link as it
+    // is written).
+    for (unsigned c = 0; c < link_cycles(1) && b.inj_data_free() < kPayloadFlits; ++c) b.step();
+    b.inject(p);
+  }
+  b.run(link_cycles(kLinkPackets));
   EXPECT_EQ(b.errors(), 0u);
   EXPECT_EQ(b.sent_on(0).size(), kLinkPackets);
   EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 0u);
@@ -359,12 +400,13 @@ TEST(CnAdapterLeaf, AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefuse
   b.write(kRegInjData, 1);
   EXPECT_EQ(b.errors(), overflow);
   b.hold_credits(0, false);
-  b.run_until_sent(0, kLinkPackets + 8);
-  EXPECT_EQ(b.sent_on(0).size(), kLinkPackets + 8) << "the refused pushes added nothing";
+  b.run_until_sent(0, kLinkPackets + kInjPackets, link_cycles(kLinkPackets + kInjPackets));
+  b.run(link_cycles(1));
+  EXPECT_EQ(b.sent_on(0).size(), kLinkPackets + kInjPackets) << "the refused pushes added nothing";
 }
 
 // ------------------------------------------------------------------ inner node
-TEST(CnAdapterInner, CombinesBothChildrenAndItselfForEveryOpcode) {
+TEST(CN_ADAPTER_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpcode) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(30);
@@ -387,7 +429,7 @@ TEST(CnAdapterInner, CombinesBothChildrenAndItselfForEveryOpcode) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterInner, BroadcastsWhatComesFromAboveToChildrenAndItself) {
+TEST(CN_ADAPTER_SUITE(CnAdapterInner), BroadcastsWhatComesFromAboveToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(1, 0, 0b110, true, true);
@@ -406,7 +448,7 @@ TEST(CnAdapterInner, BroadcastsWhatComesFromAboveToChildrenAndItself) {
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CnAdapterInner, KeepsEveryPacketIntactUnderRandomBackPressure) {
+TEST(CN_ADAPTER_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPressure) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(40);
@@ -436,7 +478,7 @@ TEST(CnAdapterInner, KeepsEveryPacketIntactUnderRandomBackPressure) {
 }
 
 // ------------------------------------------------------------------ root
-TEST(CnAdapterRoot, TurnsTheResultAroundToChildrenAndItself) {
+TEST(CN_ADAPTER_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(20);
@@ -462,17 +504,17 @@ TEST(CnAdapterRoot, TurnsTheResultAroundToChildrenAndItself) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
+TEST(CN_ADAPTER_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, false, true);  // a leaf that only receives
-  constexpr unsigned kPackets = 20;
+  constexpr unsigned kPackets = kRcvPackets + kLinkPackets + 4;  // more than reception and the link hold
   std::vector<Packet> sent;
   for (unsigned i = 0; i < kPackets; ++i) {
     sent.push_back({header(0, kOpOr, i), random_payload(rng)});
     b.send(0, sent.back());
   }
-  b.run(3000);
+  b.run(link_cycles(kPackets));
   const uint64_t s = b.read(kRegStatus);
   EXPECT_EQ(get_field(s, kStatusRcvHdrLsb, kStatusRcvHdrW), kRcvPackets) << "reception holds its depth";
   EXPECT_FALSE(b.senders_idle()) << "the sender must be held back by credits";
@@ -485,7 +527,7 @@ TEST(CnAdapterRoot, AFullReceptionFifoBackPressuresAndLosesNothing) {
 }
 
 // ------------------------------------------------------------------ identity injection
-TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
+TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(7, 0, 0b110, true, true);
@@ -498,14 +540,35 @@ TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
     c1[i] = {h, random_payload(rng)};
     c2[i] = {h, random_payload(rng)};
   }
+  // With room for the three entries (packet 0, the identity entry, packet 4) they wait
+  // together for the children; a smaller FIFO gets the children's packets first and takes
+  // each entry once it has room.
+  const bool room_for_all = kInjPackets >= 3;
+  const auto send_children = [&] {
+    for (unsigned i = 0; i < 5; ++i) {
+      b.send(1, c1[i]);
+      b.send(2, c2[i]);
+    }
+  };
+  const auto wait_for_room = [&](unsigned words) {
+    for (unsigned c = 0; c < link_cycles(2); ++c) {
+      const uint64_t st = b.read(kRegStatus);
+      if (get_field(st, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW) > 0 &&
+          get_field(st, kStatusInjDataFreeLsb, kStatusInjDataFreeW) >= words)
+        return;
+    }
+    ADD_FAILURE() << "the injection FIFO never had room";
+  };
+  if (!room_for_all) send_children();
   b.inject(mine[0]);
+  wait_for_room(0);
   b.write(kRegInjIdentity, (uint64_t{3} << kInjIdentityCountLsb) | mine[1].hdr);
-  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 8u - 2u) << "packet 0 and the 3 identity packets take a slot each";
+  if (room_for_all)
+    EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), kInjPackets - 2)
+        << "packet 0 takes a slot, the three identity packets one between them";
+  wait_for_room(kPayloadFlits);
   b.inject(mine[4]);
-  for (unsigned i = 0; i < 5; ++i) {
-    b.send(1, c1[i]);
-    b.send(2, c2[i]);
-  }
+  if (room_for_all) send_children();
   b.run_until_sent(0, 5);
   for (unsigned i = 0; i < 5; ++i) {
     const bool identity = i >= 1 && i <= 3;
@@ -513,11 +576,12 @@ TEST(CnAdapterIdentity, OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
     EXPECT_EQ(b.sent_on(0)[i].hdr, mine[i].hdr) << "packet " << i;
     EXPECT_EQ(b.sent_on(0)[i].pl, combine(ops[i], local, c1[i].pl, c2[i].pl)) << "packet " << i;
   }
-  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjDataFreeLsb, kStatusInjDataFreeW), 8u * kPayloadFlits) << "no payload was written";
+  EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjDataFreeLsb, kStatusInjDataFreeW), kInjPackets * kPayloadFlits)
+      << "no payload was written";
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CnAdapterIdentity, ALeafGathersByOrWithoutWritingPayload) {
+TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), ALeafGathersByOrWithoutWritingPayload) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);
@@ -530,7 +594,7 @@ TEST(CnAdapterIdentity, ALeafGathersByOrWithoutWritingPayload) {
 // ------------------------------------------------------------------ vector accesses
 Vector vector_at(const Payload& p, unsigned v) { return {p[4 * v], p[4 * v + 1], p[4 * v + 2], p[4 * v + 3]}; }
 
-TEST(CnAdapterVector, EightVectorWritesCarryAPacketWordZeroFirst) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFirst) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);  // leaf
@@ -554,7 +618,7 @@ TEST(CnAdapterVector, EightVectorWritesCarryAPacketWordZeroFirst) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterVector, EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, false, true);  // a leaf that only receives
@@ -581,12 +645,12 @@ TEST(CnAdapterVector, EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterVector, AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);
   // Payload without headers stays in the injection FIFO: fill it to 3 free words.
-  constexpr unsigned kDepthWords = 8 * kPayloadFlits;
+  constexpr unsigned kDepthWords = kInjPackets * kPayloadFlits;
   std::vector<uint64_t> want;
   for (unsigned i = 0; i + kVectorWords <= kDepthWords - 3; i += kVectorWords) {
     const Vector v{rng(), rng(), rng(), rng()};
@@ -609,16 +673,16 @@ TEST(CnAdapterVector, AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
   EXPECT_EQ(b.inj_data_free(), 0u);
   EXPECT_EQ(b.errors(), 0u) << "the last three words fit one by one";
 
-  // Headers release the payload: eight packets, exactly the words written.
-  for (unsigned p = 0; p < 8; ++p) b.write(kRegInjHdr, header(0, kOpAdd, p));
-  b.run_until_sent(0, 8);
-  for (unsigned p = 0; p < 8; ++p)
+  // Headers release the payload: a FIFO's depth of packets, exactly the words written.
+  for (unsigned p = 0; p < kInjPackets; ++p) b.write(kRegInjHdr, header(0, kOpAdd, p));
+  b.run_until_sent(0, kInjPackets, link_cycles(kInjPackets));
+  for (unsigned p = 0; p < kInjPackets; ++p)
     for (unsigned i = 0; i < kPayloadFlits; ++i)
       ASSERT_EQ(b.sent_on(0)[p].pl[i], want[p * kPayloadFlits + i]) << "packet " << p << " word " << i;
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterVector, AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, false, true);  // a leaf that only receives
@@ -644,7 +708,7 @@ TEST(CnAdapterVector, AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
 }
 
 // ------------------------------------------------------------------ virtual channels
-TEST(CnAdapterVc, EachVcHasItsOwnFifoStacks) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), EachVcHasItsOwnFifoStacks) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, false, true);  // receives only
@@ -664,7 +728,7 @@ TEST(CnAdapterVc, EachVcHasItsOwnFifoStacks) {
 
 // Both VCs combine the same class at once, with the two VCs' flits interleaved at random
 // on every input link, random gaps, and receivers that return credits late on every link.
-TEST(CnAdapterVc, BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(30);
@@ -698,13 +762,18 @@ TEST(CnAdapterVc, BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterVc, AVcWithoutCreditsDoesNotHoldTheOtherBack) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);  // leaf
   b.hold_credits(0, true, kVcUser);
-  for (unsigned i = 0; i < kLinkPackets + 2; ++i) b.inject({header(0, kOpAdd, i), random_payload(rng)}, kVcUser);
-  b.run(500);
+  // The link's buffers' worth of packets, and more waiting behind them in the FIFO.
+  constexpr unsigned kWaiting = std::min(2u, kInjPackets), kUser = kLinkPackets + kWaiting;
+  for (unsigned i = 0; i < kUser; ++i) {
+    for (unsigned c = 0; c < link_cycles(1) && b.inj_data_free() < kPayloadFlits; ++c) b.step();
+    b.inject({header(0, kOpAdd, i), random_payload(rng)}, kVcUser);
+  }
+  b.run(link_cycles(kUser));
   EXPECT_EQ(b.sent_on(0, kVcUser).size(), kLinkPackets) << "the user VC stops when its credits run out";
   const Packet sys{header(0, kOpMax, 50), random_payload(rng)};
   b.inject(sys, kVcSystem);
@@ -712,17 +781,17 @@ TEST(CnAdapterVc, AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   ASSERT_EQ(b.sent_on(0, kVcSystem).size(), 1u) << "the system VC must pass a stalled user VC";
   EXPECT_EQ(b.sent_on(0, kVcSystem)[0].pl, sys.pl);
   b.hold_credits(0, false, kVcUser);
-  b.run_until_sent(0, kLinkPackets + 3);
-  EXPECT_EQ(b.sent_on(0, kVcUser).size(), kLinkPackets + 2);
+  b.run_until_sent(0, kUser + 1);
+  EXPECT_EQ(b.sent_on(0, kVcUser).size(), kUser);
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CnAdapterVc, AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, false, true);  // receives only
   for (unsigned i = 0; i < kRcvPackets + kLinkPackets; ++i) b.send(0, {header(0, kOpOr, i), random_payload(rng)});
-  b.run(1500);
+  b.run(link_cycles(kRcvPackets + kLinkPackets));
   EXPECT_EQ(b.rcv_hdrs(kVcUser), kRcvPackets);
   const Packet sys{header(0, kOpOr, 77), random_payload(rng)};
   b.send(0, sys, kVcSystem);
@@ -737,7 +806,7 @@ TEST(CnAdapterVc, AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
 // Two classes funnel into up link 0: the user VC's from child link 2, the system VC's
 // from child link 1, each arriving at the full link rate. Link 0 can carry only one
 // of them at a time; fair arbitration alternates packet by packet.
-TEST(CnAdapterVc, TwoVcsShareALinkPacketByPacket) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(1, 0, 0b010, false, false);
@@ -767,7 +836,7 @@ TEST(CnAdapterVc, TwoVcsShareALinkPacketByPacket) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CnAdapterVc, AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0b110, true, true);
@@ -790,7 +859,7 @@ TEST(CnAdapterVc, AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   EXPECT_TRUE(b.sent_on(0, kVcSystem).empty());
 }
 
-TEST(CnAdapterVc, ACreditForAVcThatTookNoneIsALinkProtocolError) {
+TEST(CN_ADAPTER_SUITE(CnAdapterVc), ACreditForAVcThatTookNoneIsALinkProtocolError) {
   AdapterBench b;
   b->link_out_credit_i = 1u << (2 * 1 + kVcSystem);  // link 1, system VC: all its credits are home
   b.tick();
@@ -800,7 +869,7 @@ TEST(CnAdapterVc, ACreditForAVcThatTookNoneIsALinkProtocolError) {
 }
 
 // ------------------------------------------------------------------ errors
-TEST(CnAdapterErrors, ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
+TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0b110, true, true);
@@ -817,7 +886,7 @@ TEST(CnAdapterErrors, ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing)
   EXPECT_EQ(b.read(kRegErrSource), 3u) << "source 3 = link 2";
 }
 
-TEST(CnAdapterErrors, ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
+TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(6, 0, 0b010, true, true);  // only link 1 is a child
@@ -828,7 +897,7 @@ TEST(CnAdapterErrors, ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CnAdapterErrors, TheReservedOpcodeIsFlaggedAndNotCombined) {
+TEST(CN_ADAPTER_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);
@@ -838,7 +907,7 @@ TEST(CnAdapterErrors, TheReservedOpcodeIsFlaggedAndNotCombined) {
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CnAdapterErrors, AnOperandSizeTheAluCannotCutIsFlagged) {
+TEST(CN_ADAPTER_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(0, 0, 0, true, true);
@@ -850,7 +919,7 @@ TEST(CnAdapterErrors, AnOperandSizeTheAluCannotCutIsFlagged) {
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CnAdapterErrors, APayloadFlitOutsideAPacketIsALinkProtocolError) {
+TEST(CN_ADAPTER_SUITE(CnAdapterErrors), APayloadFlitOutsideAPacketIsALinkProtocolError) {
   AdapterBench b;
   b.route(0, 0, 0b110, true, true);
   b->link_in_valid_i = 0b010;

@@ -22,6 +22,7 @@
 
 #include "Vcn_regs.h"
 #include "firmware/packet.hpp"
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/tree_firmware.hpp"
 #include "tb/register_table_checks.hpp"
@@ -37,10 +38,9 @@ constexpr unsigned kInjPackets = 8;  // cn_regs default InjPackets
 constexpr unsigned kRcvPackets = 8;  // cn_regs default RcvPackets
 constexpr unsigned kInjWords = kInjPackets * kPayloadFlits;
 constexpr unsigned kRcvWords = kRcvPackets * kPayloadFlits;
-constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 // The widths of the FIFO level inputs (cn_regs's localparams).
-constexpr unsigned kInjHdrCntW = clog2(kInjPackets + 1), kInjPlCntW = clog2(kInjWords + 1);
-constexpr unsigned kRcvHdrCntW = clog2(kRcvPackets + 1), kRcvPlCntW = clog2(kRcvWords + 1);
+constexpr unsigned kInjHdrCntW = fw::level_bits(kInjPackets), kInjPlCntW = fw::level_bits(kInjWords);
+constexpr unsigned kRcvHdrCntW = fw::level_bits(kRcvPackets), kRcvPlCntW = fw::level_bits(kRcvWords);
 
 constexpr uint64_t bit(unsigned b) { return uint64_t{1} << b; }
 constexpr uint64_t kAllErrors = field_mask(kErrBits);

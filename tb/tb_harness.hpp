@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,16 @@ inline void set_wide_bits(uint32_t* words, unsigned lsb, unsigned width, uint64_
     const uint32_t bit = 1u << ((lsb + i) % 32);
     words[(lsb + i) / 32] = (v >> i & 1) ? (words[(lsb + i) / 32] | bit) : (words[(lsb + i) / 32] & ~bit);
   }
+}
+
+// Bits [lsb, lsb + width) (width < 64) of a Verilated port whatever its width: an integer
+// up to 64 bits, VlWide beyond (a port's width may follow the model's parameters).
+template <class Port>
+uint64_t port_bits(const Port& port, unsigned lsb, unsigned width) {
+  if constexpr (std::is_integral_v<Port>)
+    return (static_cast<uint64_t>(port) >> lsb) & ((uint64_t{1} << width) - 1);
+  else
+    return wide_bits(port.data(), lsb, width);
 }
 
 template <class Model>

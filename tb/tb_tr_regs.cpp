@@ -25,6 +25,7 @@
 
 #include "Vtr_regs.h"
 #include "firmware/personality.hpp"
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_packet.hpp"
@@ -38,9 +39,8 @@ namespace {
 using namespace fw::regmap;
 using Vector = fw::RegisterBus::Vector;
 
-constexpr unsigned clog2(unsigned n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 // The widths of the FIFO level inputs (tr_regs's InjCntW and RcvCntW).
-constexpr unsigned kInjCntW = clog2(kTrInjFlits + 1), kRcvCntW = clog2(kTrRcvFlits + 1);
+constexpr unsigned kInjCntW = fw::level_bits(kTrInjFlits), kRcvCntW = fw::level_bits(kTrRcvFlits);
 #ifndef TB_RCV_FIFOS
 #define TB_RCV_FIFOS 1
 #endif

@@ -14,12 +14,14 @@
 #include <map>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "Vtr_router.h"
 #include "Vtr_router___024root.h"
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
 #include "tb/tb_harness.hpp"
@@ -31,17 +33,33 @@ namespace {
 using namespace fw::regmap;
 using fw::TorusHeader;
 
-constexpr unsigned kDynFlits = 64, kEscSlots = 3, kVcs = 4;
+// The router's sizes as Verilated (tb/CMakeLists.txt passes a variant's -G values as
+// TB_* definitions too); the defaults are the RTL's.
+#ifndef TB_DYN_FLITS
+#define TB_DYN_FLITS 64
+#endif
+#ifndef TB_ESC_SLOTS
+#define TB_ESC_SLOTS 3
+#endif
+#ifndef TB_INJ_FLITS
+#define TB_INJ_FLITS 128
+#endif
+#ifndef TB_RCV_FLITS
+#define TB_RCV_FLITS 256
+#endif
 #ifndef TB_RCV_FIFOS
 #define TB_RCV_FIFOS 1
 #endif
+constexpr unsigned kDynFlits = TB_DYN_FLITS, kEscSlots = TB_ESC_SLOTS, kVcs = 4;
+constexpr unsigned kInjFlits = TB_INJ_FLITS, kRcvFlits = TB_RCV_FLITS;
+constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bits(kRcvFlits);
 // One test suite per build, so that the executables' tests have distinct CTest names.
-#if TB_RCV_FIFOS == 1
+#if defined(TB_SUITE)  // a build at other sizes, named by tb/CMakeLists.txt
+#define TR_ROUTER COLLNET_TB_CAT(TrRouter, TB_SUITE)
+#define TR_ROUTER_ASSERTIONS COLLNET_TB_CAT(TrRouterAssertions, TB_SUITE)
+#else
 #define TR_ROUTER TrRouter
 #define TR_ROUTER_ASSERTIONS TrRouterAssertions
-#else
-#define TR_ROUTER COLLNET_TB_CAT(TrRouterRcvFifos, TB_RCV_FIFOS)
-#define TR_ROUTER_ASSERTIONS COLLNET_TB_CAT(TrRouterAssertionsRcvFifos, TB_RCV_FIFOS)
 #endif
 // Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
 // 6 + r, the high-priority FIFO at kPrioPort.
@@ -85,6 +103,8 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   unsigned errors() const { return err_; }
   // The step in which each packet of injection FIFO k was written whole, in order.
   const std::vector<uint64_t>& injected(unsigned k) const { return injected_.at(k); }
+  // The step in which each credit of output link l's VC v came back, in order.
+  const std::vector<uint64_t>& returned(unsigned l, unsigned v) const { return returned_.at(l).at(v); }
 
   void step() {
     auto& m = model();
@@ -129,12 +149,13 @@ class RouterBench : public ClockedHarness<Vtr_router> {
         if (owed_[l][v] > 0 && rng_() % 100 >= hold_) {
           credit |= 1u << (4 * l + v);
           --owed_[l][v];
+          returned_[l][v].push_back(now_);
         }
     m.out_credit_i = credit;
     // Injection: 1..4 flits of one packet per cycle into one FIFO with room.
     m.inj_push_i = 0;
     const unsigned k = rng_() % 3;
-    const unsigned free = (m.inj_free_o >> (8 * k)) & 0xff;
+    const unsigned free = inj_free(k);
     if (!inj_[k].empty()) {
       auto& p = inj_[k].front();
       const unsigned left = static_cast<unsigned>(p.payload.size() + 1 - inj_pos_[k]);
@@ -192,8 +213,14 @@ class RouterBench : public ClockedHarness<Vtr_router> {
     return true;
   }
 
-  // Flits held by reception FIFO r (rcv_count_o: 9 bits per FIFO).
-  unsigned rcv_count(unsigned r) { return static_cast<unsigned>(uint64_t{model().rcv_count_o} >> (9 * r)) & 0x1ffu; }
+  // Flits held by reception FIFO r (rcv_count_o: kRcvCntW bits per FIFO).
+  unsigned rcv_count(unsigned r) {
+    return static_cast<unsigned>(port_bits(model().rcv_count_o, kRcvCntW * r, kRcvCntW));
+  }
+  // Free flits of injection FIFO k (inj_free_o).
+  unsigned inj_free(unsigned k) {
+    return static_cast<unsigned>(port_bits(model().inj_free_o, kInjCntW * k, kInjCntW));
+  }
 
  private:
   // A flit leaves on output `port`: assemble packets, return credits as a neighbour would.
@@ -238,6 +265,7 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   std::array<unsigned, kPorts> a_vc_{};
   std::array<uint64_t, kPorts> a_first_{};
   std::array<std::vector<uint64_t>, 3> injected_;
+  std::array<std::array<std::vector<uint64_t>, kVcs>, 6> returned_;
   uint64_t now_ = 0;
   std::vector<Out> out_;
   unsigned gap_ = 0, hold_ = 0, pop_ = 100, err_ = 0;
@@ -369,7 +397,11 @@ TEST(TR_ROUTER, TheHighPriorityVcGoesFirstOnALink) {
   uint64_t worst = 0;
   for (unsigned i = 0; i < kPrio; ++i) {
     EXPECT_EQ(prios[i]->vc, kTrVcPrio);
-    const uint64_t ready = std::max(b.injected(2)[i], i ? prios[i - 1]->last : 0);
+    // Ready: written whole, the one before it sent, and two slots free at the neighbour (a
+    // packet entering a ring leaves a bubble): with EscSlots slots, the credit of priority
+    // packet i + 1 - EscSlots back.
+    uint64_t ready = std::max(b.injected(2)[i], i ? prios[i - 1]->last : 0);
+    if (i + 2 > kEscSlots) ready = std::max(ready, b.returned(0, kTrVcPrio).at(i + 1 - kEscSlots));
     worst = std::max(worst, prios[i]->first - ready);
     for (const auto& o : b.delivered())
       if (o.port == 0 && !prio_ids.count(o.p.payload.at(0)) && o.first > ready && o.first < prios[i]->first)
@@ -521,7 +553,7 @@ TEST(TR_ROUTER_ASSERTIONS, CreditReturnedUnsentFires) {
   EXPECT_TRUE(b.trips("g_credits[0].g_vc[0].CreditReturnedUnsent", [&] {
     b->out_credit_i = 1;
     b.tick();
-  }, "link 0 VC 0: a credit came back with all 64 held"));
+  }, "link 0 VC 0: a credit came back with all " + std::to_string(kDynFlits) + " held"));
 }
 
 TEST(TR_ROUTER_ASSERTIONS, TakeAtZeroFires) {
@@ -557,8 +589,8 @@ TEST(TR_ROUTER_ASSERTIONS, OnePacketPerOutputFires) {
   b.send(1, 0, long_packet_to_x_plus(rng, 1));  // from x-, on to x+, a flit every ten cycles or so
   until_header_on_x_plus(b);
   b.inject(0, long_packet_to_x_plus(rng, 2));  // waits for x+, the only minimal link
-  for (int i = 0; i < 200 && (b->inj_free_o & 0xff) != 128u - 33u; ++i) b.step();
-  ASSERT_EQ(b->inj_free_o & 0xff, 128u - 33u) << "the second packet waits whole in its FIFO";
+  for (int i = 0; i < 200 && b.inj_free(0) != kInjFlits - 33u; ++i) b.step();
+  ASSERT_EQ(b.inj_free(0), kInjFlits - 33u) << "the second packet waits whole in its FIFO";
   ASSERT_TRUE(b->rootp->tr_router__DOT__obusy_q & 1u) << "the first still holds x+";
   EXPECT_TRUE(b.trips("g_owner[0].OnePacketPerOutput", [&] {
     b->rootp->tr_router__DOT__obusy_q &= ~1u;  // x+ looks free while its packet still streams
