@@ -26,6 +26,7 @@
 #include "cli/own_path.hpp"
 #include "cli/usage_error.hpp"
 #include "reference/number_list.hpp"
+#include "systemc/block_benches.hpp"
 #include "systemc/model_build_config.hpp"
 
 namespace collnet::cli {
@@ -39,8 +40,9 @@ constexpr std::size_t kMaxVariants = 64;
 // Options the sweep gives each run itself.
 const char* const kOwnOptions[] = {"--rtl", "--machine", "--json"};
 
-// The smoke set: whole-machine collectives on the tree and the torus, each verified, on a
-// machine small enough to run in a second.
+// The smoke set: the block testbenches at the variant's sizes (systemc/block_benches.hpp),
+// then whole-machine collectives on the tree and the torus, each verified, on a machine
+// small enough to run in a second.
 struct SmokeRun {
   const char* name;
   std::vector<std::string> args;
@@ -77,8 +79,9 @@ std::string label_of(const sim::NodeSizes& s, const std::vector<std::string>& sw
 }
 
 // Runs `args` (args[0] the program) with standard output to `out` (empty: inherited) and
-// standard error inherited; returns its exit status (-1 if it did not exit).
-int run_child(const std::vector<std::string>& args, const std::string& out) {
+// standard error inherited, or to `out` as well if `both`; returns its exit status (-1 if
+// it did not exit).
+int run_child(const std::vector<std::string>& args, const std::string& out, bool both = false) {
   std::cout.flush();
   std::cerr.flush();
   const pid_t pid = fork();
@@ -86,6 +89,7 @@ int run_child(const std::vector<std::string>& args, const std::string& out) {
   if (pid == 0) {
     if (!out.empty()) {
       if (!std::freopen(out.c_str(), "w", stdout)) _exit(127);
+      if (both && dup2(STDOUT_FILENO, STDERR_FILENO) < 0) _exit(127);
     }
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -238,6 +242,38 @@ int run_sweep_command(const SweepOptions& o) {
     const std::vector<std::string> extra = variant_args(v);
     bool smoke_ok = true;
     json smoke = json::array();
+    try {
+      const auto progress = [](const std::string& step) { std::cerr << "collnet sweep: " << step << "\n"; };
+      for (const sim::BlockBench& b : sim::block_benches_for(v.sizes, progress)) {
+        const std::string stem = "variant" + std::to_string(i) + "-" + b.name;
+        const fs::path j = dir / (stem + ".json"), log = dir / (stem + ".log");
+        fs::remove(j);
+        const int rc = run_child({b.executable, "--gtest_output=json:" + j.string()}, log.string(), true);
+        unsigned tests = 0, failures = 0;
+        if (fs::exists(j)) {
+          std::ifstream f(j);
+          json r;
+          f >> r;
+          tests = r.value("tests", 0u);
+          failures = r.value("failures", 0u) + r.value("errors", 0u);
+        }
+        const bool passed = rc == 0 && tests > 0 && failures == 0;
+        if (!passed)
+          std::cerr << "collnet sweep: variant " << v.label << ": " << b.name << " failed " << failures << " of " << tests
+                    << " tests (exit status " << rc << "); see " << log.string() << "\n";
+        smoke.push_back({{"run", b.name + " (" + b.block + " at " + b.sizes + ")"},
+                         {"verified", passed},
+                         {"tests", tests},
+                         {"failures", failures},
+                         {"executable", b.executable},
+                         {"log", log.string()}});
+        smoke_ok &= passed;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "collnet sweep: variant " << v.label << ": the block testbenches: " << e.what() << "\n";
+      smoke.push_back({{"run", "block testbenches"}, {"verified", false}, {"error", e.what()}});
+      smoke_ok = false;
+    }
     for (std::size_t k = 0; k < std::size(kSmoke); ++k) {
       std::vector<std::string> args{self};
       args.insert(args.end(), kSmoke[k].args.begin(), kSmoke[k].args.end());

@@ -2,11 +2,13 @@
 // `collnet sweep`: one workload (a `run`, `traffic` or `mpirun` command line) over a list
 // of hardware variants, the product of node sizes given as lists (--rtl KEY=V1,V2,...) and
 // machine files (--machines), and one table and one JSON of the results (plotted with
-// scripts/plot.py sweep). Every variant first passes a smoke set, whole-machine collectives
-// on the tree and the torus, verified, before its numbers are used; --area adds each
-// variant's cells and flip-flops from Yosys (scripts/rtl_portability.sh). Each run is a
-// collnet process of its own (a SystemC kernel runs once per process), so a variant's node
-// models are built by its first run and cached (docs/design-space.md).
+// scripts/plot.py sweep). Every variant first passes a smoke set before its numbers are
+// used: the router's and the adapter's testbenches built at its sizes
+// (systemc/block_benches.hpp), and whole-machine collectives on the tree and the torus,
+// verified; --area adds each variant's cells and flip-flops from Yosys
+// (scripts/rtl_portability.sh). Each run is a collnet process of its own (a SystemC kernel
+// runs once per process), so a variant's node models are built by its first run and cached
+// (docs/design-space.md).
 #pragma once
 
 #include <string>

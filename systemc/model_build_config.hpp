@@ -22,5 +22,9 @@ extern const char* const kOptSlow;            // the code that runs once
 extern const char* const kTreeSources;
 extern const char* const kTorusSources;
 extern const char* const kLibrarySources;
+// Relative to kSourceDir: the RTL (and Verilator control files) of the block testbenches
+// built for a variant (systemc/block_benches.hpp).
+extern const char* const kRouterBenchSources;
+extern const char* const kAdapterBenchSources;
 
 }  // namespace collnet::sim::build_config

@@ -95,8 +95,10 @@ TEST(ModelLibrary, RefusesASizeTheRtlRefusesBeforeBuilding) {
   EXPECT_FALSE(fs::exists(cache));
 }
 
-// collnet sweep over two variants of the tree's link buffers: a smoke set passed by each,
-// one row each, the JSON with every variant's sizes and result, and the plot.
+// collnet sweep over two variants of the tree's link buffers: a smoke set passed by each
+// (the router's and the adapter's testbenches built at its sizes, then the machine runs),
+// one row each, the JSON with every variant's sizes and result, and the plot. Then a
+// variant whose adapter testbench fails gets no numbers.
 TEST(Sweep, RunsTheWorkloadOnEveryVariantAfterItsSmokeSet) {
   const std::string json = std::string(COLLNET_TEST_TMP) + "/sweep.json";
   const std::string svg = std::string(COLLNET_TEST_TMP) + "/sweep.svg";
@@ -112,13 +114,47 @@ TEST(Sweep, RunsTheWorkloadOnEveryVariantAfterItsSmokeSet) {
   ASSERT_EQ(j["variants"].size(), 2u);
   for (const auto& v : j["variants"]) {
     EXPECT_TRUE(v["smoke_passed"].get<bool>()) << v.dump();
-    EXPECT_EQ(v["smoke"].size(), 5u);
+    ASSERT_EQ(v["smoke"].size(), 7u);
+    for (const auto& run : v["smoke"]) EXPECT_TRUE(run["verified"].get<bool>()) << run.dump();
     EXPECT_TRUE(v["result"]["verified"].get<bool>());
   }
+  // The block testbenches, each at the variant's sizes of its block, and every test ran.
+  const auto& adapter = j["variants"][0]["smoke"][1];
+  EXPECT_NE(adapter["run"].get<std::string>().find("tb_cn_adapter (cn_adapter at LinkPackets=1 "), std::string::npos)
+      << adapter.dump();
+  EXPECT_GE(adapter["tests"].get<unsigned>(), 20u);
+  EXPECT_EQ(adapter["failures"].get<unsigned>(), 0u);
+  EXPECT_NE(j["variants"][1]["smoke"][1]["run"].get<std::string>().find("at LinkPackets=4 "), std::string::npos);
+  const auto& router = j["variants"][0]["smoke"][0];
+  EXPECT_NE(router["run"].get<std::string>().find("tb_tr_router (tr_router at DynFlits=64 "), std::string::npos)
+      << router.dump();
+  EXPECT_EQ(router["executable"], j["variants"][1]["smoke"][0]["executable"])
+      << "both variants have the default torus: one router bench";
+  EXPECT_NE(adapter["executable"], j["variants"][1]["smoke"][1]["executable"]);
   EXPECT_EQ(j["variants"][0]["rtl"]["tree"]["link_buffer_packets"], 1);
   EXPECT_EQ(j["variants"][1]["rtl"]["tree"]["link_buffer_packets"], 4);
   EXPECT_GT(j["variants"][0]["result"]["cycles"].get<uint64_t>(), j["variants"][1]["result"]["cycles"].get<uint64_t>());
   EXPECT_TRUE(fs::exists(svg) && fs::file_size(svg) > 1000) << "no plot";
+
+  // The adapter's bench of the first variant, made to fail (its cache entry is removed
+  // afterwards, so the next run builds it afresh).
+  const fs::path bench = adapter["executable"].get<std::string>();
+  {
+    std::ofstream f(bench, std::ios::trunc);
+    f << "#!/bin/sh\necho '[  FAILED  ] CnAdapterLeaf.Made to fail'\nexit 1\n";
+  }
+  const CommandResult failed =
+      collnet({"sweep", "--rtl", "tree.link_buffer_packets=1", "--json", json, "--", "run", "allreduce", "--torus", "2x2x2"},
+              {{"COLLNET_MODEL_CACHE=" + kSweepCache, "COLLNET_MODEL_OPT_FAST=-O0"}});
+  fs::remove_all(bench.parent_path());
+  EXPECT_EQ(failed.status, 1) << failed.err;
+  EXPECT_NE(failed.err.find("tb_cn_adapter failed 0 of 0 tests (exit status 1)"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("failed its smoke set: no numbers for it"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.out.find("| tree.link_buffer_packets=1 | FAILED | — |"), std::string::npos) << failed.out;
+  const nlohmann::json jf = read_json(json);
+  EXPECT_FALSE(jf["variants"][0]["smoke_passed"].get<bool>());
+  EXPECT_FALSE(jf["variants"][0]["smoke"][1]["verified"].get<bool>());
+  EXPECT_FALSE(jf["variants"][0].contains("result")) << "a variant that failed its smoke set has no result";
 }
 
 TEST(Sweep, RefusesWhatItCannotRunBeforeRunningAnything) {
