@@ -223,6 +223,49 @@ Subcommand add_sweep(CLI::App& app, CommandLine& cl) {
           }};
 }
 
+namespace {
+
+// The smoke set's block testbenches at the variant's sizes (built first if the cache has
+// them not), each run with its output to <stem>-<bench>.log: one entry each in `smoke`.
+// True if every one passed.
+bool run_block_benches(const SweepOptions::Variant& v, const fs::path& stem, json& smoke) {
+  bool ok = true;
+  try {
+    const auto progress = [](const std::string& step) { std::cerr << "collnet sweep: " << step << "\n"; };
+    for (const sim::BlockBench& b : sim::block_benches_for(v.sizes, progress)) {
+      const fs::path j = stem.string() + "-" + b.name + ".json", log = stem.string() + "-" + b.name + ".log";
+      fs::remove(j);
+      const int rc = run_child({b.executable, "--gtest_output=json:" + j.string()}, log.string(), true);
+      unsigned tests = 0, failures = 0;
+      if (fs::exists(j)) {
+        std::ifstream f(j);
+        json r;
+        f >> r;
+        tests = r.value("tests", 0u);
+        failures = r.value("failures", 0u) + r.value("errors", 0u);
+      }
+      const bool passed = rc == 0 && tests > 0 && failures == 0;
+      if (!passed)
+        std::cerr << "collnet sweep: variant " << v.label << ": " << b.name << " failed " << failures << " of " << tests
+                  << " tests (exit status " << rc << "); see " << log.string() << "\n";
+      smoke.push_back({{"run", b.name + " (" + b.block + " at " + b.sizes + ")"},
+                       {"verified", passed},
+                       {"tests", tests},
+                       {"failures", failures},
+                       {"executable", b.executable},
+                       {"log", log.string()}});
+      ok &= passed;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "collnet sweep: variant " << v.label << ": the block testbenches: " << e.what() << "\n";
+    smoke.push_back({{"run", "block testbenches"}, {"verified", false}, {"error", e.what()}});
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
 int run_sweep_command(const SweepOptions& o) {
   const std::string self = own_path();
   fs::path dir = o.keep;
@@ -240,40 +283,8 @@ int run_sweep_command(const SweepOptions& o) {
     json entry = {{"label", v.label}, {"machine", v.machine}, {"rtl", rtl_json(v.sizes)}};
     // The smoke set first: a variant whose hardware does not pass it has no numbers.
     const std::vector<std::string> extra = variant_args(v);
-    bool smoke_ok = true;
     json smoke = json::array();
-    try {
-      const auto progress = [](const std::string& step) { std::cerr << "collnet sweep: " << step << "\n"; };
-      for (const sim::BlockBench& b : sim::block_benches_for(v.sizes, progress)) {
-        const std::string stem = "variant" + std::to_string(i) + "-" + b.name;
-        const fs::path j = dir / (stem + ".json"), log = dir / (stem + ".log");
-        fs::remove(j);
-        const int rc = run_child({b.executable, "--gtest_output=json:" + j.string()}, log.string(), true);
-        unsigned tests = 0, failures = 0;
-        if (fs::exists(j)) {
-          std::ifstream f(j);
-          json r;
-          f >> r;
-          tests = r.value("tests", 0u);
-          failures = r.value("failures", 0u) + r.value("errors", 0u);
-        }
-        const bool passed = rc == 0 && tests > 0 && failures == 0;
-        if (!passed)
-          std::cerr << "collnet sweep: variant " << v.label << ": " << b.name << " failed " << failures << " of " << tests
-                    << " tests (exit status " << rc << "); see " << log.string() << "\n";
-        smoke.push_back({{"run", b.name + " (" + b.block + " at " + b.sizes + ")"},
-                         {"verified", passed},
-                         {"tests", tests},
-                         {"failures", failures},
-                         {"executable", b.executable},
-                         {"log", log.string()}});
-        smoke_ok &= passed;
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "collnet sweep: variant " << v.label << ": the block testbenches: " << e.what() << "\n";
-      smoke.push_back({{"run", "block testbenches"}, {"verified", false}, {"error", e.what()}});
-      smoke_ok = false;
-    }
+    bool smoke_ok = run_block_benches(v, dir / ("variant" + std::to_string(i)), smoke);
     for (std::size_t k = 0; k < std::size(kSmoke); ++k) {
       std::vector<std::string> args{self};
       args.insert(args.end(), kSmoke[k].args.begin(), kSmoke[k].args.end());
