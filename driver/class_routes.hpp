@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Class routes as resources. The combining network has fw::regmap::kFirstPrivClass - 1
-// user class routes (classes 1..11; class 0 is the world's, 12..15 the system's), and each
+// Class routes as resources. The combining network has up to fw::regmap::kUserClassesMax
+// user class routes (classes 1..11; class 0 is the world's, 12..15 the system's), as many
+// as the adapter was built with (RegSizes.UserClasses, the size tree.class_routes), and each
 // node holds one entry per class: a class can serve two communicators at once only if
 // their routes share no node. A communicator (communicator.hpp) is given a class when one
 // is free on every node its route passes, and gives it back when it is freed; when none
@@ -32,6 +33,9 @@ inline constexpr unsigned kNoClass = ~0u;
 
 class ClassRouteTable {
  public:
+  // The user classes the node's adapter has (1..user_classes); until set, none.
+  bool sized() const { return sized_; }
+  void set_user_classes(unsigned user_classes);
   // Bit c set: user class c is free on this node.
   uint32_t free_mask() const;
   // Takes class `cls` on this node for a communicator of `members` (sorted world ranks);
@@ -42,6 +46,8 @@ class ClassRouteTable {
   void release(unsigned cls);
 
  private:
+  bool sized_ = false;
+  unsigned end_ = kFirstUserClass;  // one past the last user class the adapter has
   // Per class: the members of the communicators on it, or null when it is free.
   std::vector<std::shared_ptr<const std::vector<unsigned>>> used_ =
       std::vector<std::shared_ptr<const std::vector<unsigned>>>(kEndUserClass);

@@ -42,6 +42,7 @@ class NodeTasks {
 
   // The node's class-route entries, once the releases other nodes have sent (kSwTagRelease)
   // are applied: each such entry is cleared by `task`, which must be one of this node's.
+  // The first call reads how many user classes the adapter has (one register read).
   ClassRouteTable& class_routes(fw::TaskContext& task);
   ContextIds& contexts(unsigned task) { return contexts_[task]; }
 

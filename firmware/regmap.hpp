@@ -24,6 +24,7 @@ inline constexpr uint64_t set_field(uint64_t word, unsigned lsb, unsigned width,
 inline constexpr unsigned kNumLinks = 3;  // tree links per node
 inline constexpr unsigned kNumClasses = 16;  // class routes
 inline constexpr unsigned kFirstPrivClass = 12;  // classes 12..15 need the privileged bit
+inline constexpr unsigned kUserClassesMax = kFirstPrivClass - 1;  // user classes 1..11 at most, between the world's (0) and the system's (a side's UserClasses of them have routes)
 inline constexpr unsigned kFlitBits = 64;
 inline constexpr unsigned kHeaderBits = 32;
 inline constexpr unsigned kPayloadFlits = 32;  // 256-byte payload
@@ -125,7 +126,7 @@ inline constexpr unsigned kRouteDstBit = 6;  // local destination: the node rece
 // ------------------------------------------------------------------ cn_pkg: class-route values
 inline constexpr unsigned kRouteUpNone = 3;  // the up-link value of a class's root
 // ------------------------------------------------------------------ cn_pkg: register map
-inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels)
+inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side does not build unmapped)
 inline constexpr uint32_t kRegStatus = 0x008;  // RO  FIFO levels and error summary
 inline constexpr uint32_t kRegInjHdr = 0x010;  // WO  push a header (bits 31:0) into the injection header FIFO
 inline constexpr uint32_t kRegInjData = 0x018;  // WO  push a 64-bit payload word into the injection payload FIFO
@@ -139,7 +140,7 @@ inline constexpr uint32_t kRegInjIdentity = 0x050;  // WO  inject K identity pac
 inline constexpr uint32_t kRegInjVector = 0x058;  // WO (vector) push 4 payload words into the injection payload FIFO, word 0 first; refused whole with ErrInjOverflow if fewer than 4 words are free
 inline constexpr uint32_t kRegRcvVector = 0x060;  // RO (vector), pops the 4 oldest received payload words, word 0 (the oldest) in [63:0]; if fewer than 4 are waiting, pops nothing, returns 0 and sets ErrRcvUnderflow
 inline constexpr uint32_t kRegSizes = 0x068;  // RO  the tree side's sizes as built (docs/design-space.md): what software reads instead of assuming
-inline constexpr uint32_t kRegRouteBase = 0x100;  // RW  class route of class c; classes FirstPrivClass and up need the privileged bit to write
+inline constexpr uint32_t kRegRouteBase = 0x100;  // RW  class route of class c; classes FirstPrivClass and up need the privileged bit to write; a user class above the side's UserClasses (RegSizes) has no route and its register is unmapped
 inline constexpr unsigned kRegRouteBaseStride = 8;  // RegRouteBase + c * this
 inline constexpr uint32_t reg_route_base(unsigned i) { return kRegRouteBase + kRegRouteBaseStride * i; }
 inline constexpr uint32_t kRegSysVcOffset = 0x080;  // the system VC's window: RegStatus, RegInjHdr, RegInjData, RegRcvHdr, RegRcvData, RegInjIdentity, RegInjVector and RegRcvVector at this offset plus theirs; privileged (an access without the privileged bit is refused and sets ErrPriv)
@@ -195,8 +196,10 @@ inline constexpr unsigned kSizesRcvPacketsLsb = 16;  // each reception FIFO, pac
 inline constexpr unsigned kSizesRcvPacketsW = 8;
 inline constexpr unsigned kSizesRetryFlitsLsb = 24;  // each tree link end's retransmission buffer, flits
 inline constexpr unsigned kSizesRetryFlitsW = 16;
+inline constexpr unsigned kSizesUserClassesLsb = 40;  // user class routes: classes 1..UserClasses have a route register
+inline constexpr unsigned kSizesUserClassesW = 4;
 // ------------------------------------------------------------------ cn_pkg: identification
-inline constexpr uint64_t kRegIdValue = 0x00c011e700010005ULL;  // "collnet", version 1.5
+inline constexpr uint64_t kRegIdValue = 0x00c011e700010006ULL;  // "collnet", version 1.6
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
 inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");

@@ -55,7 +55,7 @@ inline constexpr RegisterInfo kCnRegisters[] = {
     {"RegInjIdentity", kRegInjIdentity, Access::WO, false, false, false, 0, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
     {"RegInjVector", kRegInjVector, Access::WO, false, true, false, 0, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
     {"RegRcvVector", kRegRcvVector, Access::RO, true, true, false, 0, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
-    {"RegSizes", kRegSizes, Access::RO, false, false, true, 0x80080804ULL, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
+    {"RegSizes", kRegSizes, Access::RO, false, false, true, 0xb0080080804ULL, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
     {"RegRouteBase[0]", reg_route_base(0), Access::RW, false, false, true, 0x0ULL, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
     {"RegRouteBase[1]", reg_route_base(1), Access::RW, false, false, true, 0x0ULL, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},
     {"RegRouteBase[2]", reg_route_base(2), Access::RW, false, false, true, 0x0ULL, false, false, kRegErr, kErrBadAddr, kErrPriv, 0},

@@ -48,6 +48,10 @@ void TreeFirmware::probe() {
   }
 }
 
+unsigned TreeFirmware::user_classes() {
+  return static_cast<unsigned>(get_field(bus_.read(kRegSizes), kSizesUserClassesLsb, kSizesUserClassesW));
+}
+
 void TreeFirmware::configure_class_route(unsigned cls, const ClassRoute& route, bool privileged) {
   if (cls >= kNumClasses) throw std::invalid_argument("class " + std::to_string(cls) + " out of range 0..15");
   bus_.write(reg_route_base(cls), route.encode(), privileged);

@@ -55,6 +55,9 @@ class TreeFirmware {
 
   // Checks the adapter answers with the expected identification; throws otherwise.
   void probe();
+  // The user class routes the adapter was built with (RegSizes.UserClasses): classes
+  // 1..this have a route register. One register read.
+  unsigned user_classes();
 
   // Programs class route `cls`; throws HardwareError if the adapter refused it
   // (unprivileged write to a system class, or not a tree route).

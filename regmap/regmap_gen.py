@@ -965,7 +965,7 @@ def check_sizes(sizes, root, outer, registers):
         seen.add(e["key"])
         lo, hi, d, mult = e["min"], e["max"], e["default"], e.get("multiple_of", 1)
         fits = lambda v: lo <= v <= hi and v % mult == 0 and (not e.get("power_of_two") or v & (v - 1) == 0)
-        if not (1 <= lo <= hi) or not fits(lo) or not fits(hi) or not fits(d):
+        if not (0 <= lo <= hi) or not fits(lo) or not fits(hi) or not fits(d):
             raise DescriptionError(f"{where}: the default {d} and the bounds {lo}..{hi} must be allowed values")
         rtl = rtl_default(root, e["top"], e["param"], outer, where)
         if rtl != d:

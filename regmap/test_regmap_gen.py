@@ -215,7 +215,9 @@ class Generator(ScratchTreeTest):
                             "RegTrInjChunk", "overlap RegTrInjHdr")
 
     def test_a_failing_check_is_refused(self):
-        self.expect_refused(lambda d: package(d, "cn_pkg")["items"][0]["constants"][5].update(value=30),
+        payload_flits = lambda d: next(c for c in package(d, "cn_pkg")["items"][0]["constants"]
+                                       if c["name"] == "PayloadFlits")
+        self.expect_refused(lambda d: payload_flits(d).update(value=30),
                             "PayloadFlits % VectorWords == 0", "whole vectors")
 
     def test_an_undefined_name_is_refused(self):

@@ -28,7 +28,7 @@ std::vector<BenchSpec> benches() {
   return {
       {"tb_tr_router", "tr_router", "nd_torus_net", {"DynFlits", "EscSlots", "InjFlits", "RcvFlits", "RcvFifos"},
        kRouterBenchSources},
-      {"tb_cn_adapter", "cn_adapter", "nd_tree_net", {"LinkPackets", "InjPackets", "RcvPackets", "RetryFlits"},
+      {"tb_cn_adapter", "cn_adapter", "nd_tree_net", {"LinkPackets", "InjPackets", "RcvPackets", "RetryFlits", "UserClasses"},
        kAdapterBenchSources},
   };
 }

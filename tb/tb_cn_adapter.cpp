@@ -42,8 +42,15 @@ using Vector = std::array<uint64_t, kVectorWords>;
 #ifndef TB_RETRY_FLITS
 #define TB_RETRY_FLITS 128
 #endif
+#ifndef TB_USER_CLASSES
+#define TB_USER_CLASSES 11
+#endif
 constexpr unsigned kLinkPackets = TB_LINK_PACKETS, kInjPackets = TB_INJ_PACKETS, kRcvPackets = TB_RCV_PACKETS;
-constexpr unsigned kRetryFlits = TB_RETRY_FLITS;
+constexpr unsigned kRetryFlits = TB_RETRY_FLITS, kUserClasses = TB_USER_CLASSES;
+// The class the tests call k (0..7, 12): k itself where the adapter has a route for it,
+// else a system class (12 + k mod 4, its route written with the privileged bit), so that
+// the classes one test uses stay distinct.
+constexpr unsigned cls(unsigned k) { return k <= kUserClasses ? k : kFirstPrivClass + k % 4; }
 // Cycles in which a link carries n packets, with room for the pipeline.
 constexpr unsigned link_cycles(unsigned n) { return 200 + n * 2 * (kPayloadFlits + 1); }
 // One test suite name per build, so that the executables' tests have distinct CTest names.
@@ -59,9 +66,9 @@ struct Packet {
   unsigned vc = 0;  // the VC it travelled on (packets the adapter sent)
 };
 
-uint32_t header(unsigned cls, unsigned op, unsigned tag, unsigned size_words = 4) {
+uint32_t header(unsigned klass, unsigned op, unsigned tag, unsigned size_words = 4) {
   fw::Header h;
-  h.cls = cls;
+  h.cls = klass;
   h.op = static_cast<fw::AluOp>(op);
   h.tag = tag;
   h.size_words = size_words;
@@ -122,13 +129,13 @@ class AdapterBench : public ClockedHarness<Vcn_adapter>, public fw::RegisterBus 
   }
   // A FIFO register of VC `vc` (the system VC's are privileged).
   static uint32_t fifo(uint32_t addr, unsigned vc) { return vc == kVcSystem ? addr + kRegSysVcOffset : addr; }
-  void route(unsigned cls, unsigned up, unsigned down, bool src, bool dst, bool priv = false) {
+  void route(unsigned klass, unsigned up, unsigned down, bool src, bool dst, bool priv = false) {
     fw::ClassRoute r;
     r.up_link = up;
     r.down_mask = down;
     r.local_source = src;
     r.local_destination = dst;
-    write(reg_route_base(cls), r.encode(), priv);
+    write(reg_route_base(klass), r.encode(), priv || klass >= kFirstPrivClass);
   }
   void inject(const Packet& p, unsigned vc = kVcUser) {
     write(fifo(kRegInjHdr, vc), p.hdr, vc == kVcSystem);
@@ -313,9 +320,9 @@ TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), TheNodesFirmwareDrivesAPacketThroughTh
     fw::ClassRoute root;
     root.up_link = fw::ClassRoute::kNoUpLink;
     root.local_source = root.local_destination = true;
-    tree.configure_class_route(vc == fw::Vc::System ? 12 : 5, root, vc == fw::Vc::System);
+    tree.configure_class_route(vc == fw::Vc::System ? 12 : cls(5), root, vc == fw::Vc::System || cls(5) >= kFirstPrivClass);
     fw::Header h;
-    h.cls = vc == fw::Vc::System ? 12 : 5;
+    h.cls = vc == fw::Vc::System ? 12 : cls(5);
     h.op = fw::AluOp::Add;
     h.tag = 77;
     std::vector<uint64_t> words(kPayloadFlits), got(kPayloadFlits);
@@ -342,16 +349,45 @@ TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), RegSizesReportsTheSizesItWasBuiltWith)
   EXPECT_EQ(hw.get("tree.injection_fifo_packets"), kInjPackets);
   EXPECT_EQ(hw.get("tree.reception_fifo_packets"), kRcvPackets);
   EXPECT_EQ(hw.get("tree.retransmission_flits"), kRetryFlits);
+  EXPECT_EQ(hw.get("tree.class_routes"), kUserClasses);
   EXPECT_EQ(b.errors(), 0u);
+}
+
+// The classes with a route: the world's (0), the user classes 1..UserClasses, the system's.
+// Another class's route register is unmapped (ErrBadAddr, nothing written, zero read) and a
+// packet of that class is not routed here (ErrBadRoute, nothing delivered).
+TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), OnlyTheClassesBuiltHaveRoutes) {
+  std::mt19937_64 rng(test_seed());
+  AdapterBench b(rng());
+  const uint64_t bad_addr = 1ull << kErrBadAddr;
+  for (unsigned c = 0; c < kNumClasses; ++c) {
+    const bool built = c <= kUserClasses || c >= kFirstPrivClass;
+    b.route(c, 0, 0b110, true, true);
+    EXPECT_EQ(b.errors(), built ? 0u : bad_addr) << "class " << c << "'s route written";
+    b.write(kRegErrClear, ~0ull);
+    fw::ClassRoute want;
+    want.up_link = 0;
+    want.down_mask = 0b110;
+    want.local_source = want.local_destination = true;
+    EXPECT_EQ(b.read(reg_route_base(c)), built ? want.encode() : 0u) << "class " << c << "'s route read";
+    EXPECT_EQ(b.errors(), built ? 0u : bad_addr) << "class " << c << "'s route read";
+    b.write(kRegErrClear, ~0ull);
+  }
+  if (kUserClasses < kUserClassesMax) {
+    b.send(1, {header(kUserClasses + 1, kOpAdd, 1), random_payload(rng)});
+    b.run(100);
+    EXPECT_EQ(b.errors(), 1u << kErrBadRoute) << "a packet of a class without a route";
+    EXPECT_TRUE(b.sent_on(0).empty());
+  }
 }
 
 // ------------------------------------------------------------------ leaf
 TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), SendsItsContributionUpAndReceivesTheResult) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b;
-  b.route(0, 0, 0, true, true);  // leaf: up on link 0, no children
+  b.route(cls(0), 0, 0, true, true);  // leaf: up on link 0, no children
   for (unsigned op : kOps) {
-    Packet p{header(0, op, op), random_payload(rng)};
+    Packet p{header(cls(0), op, op), random_payload(rng)};
     const size_t before = b.sent_on(0).size();
     b.inject(p);
     b.run_until_sent(0, before + 1);
@@ -378,10 +414,10 @@ TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndT
   AdapterBench b;
   // Class 5 is a leaf whose up link never returns credits, so injection cannot drain
   // past what the link buffers hold.
-  b.route(5, 0, 0, true, true);
+  b.route(cls(5), 0, 0, true, true);
   b.hold_credits(0, true);
   const uint64_t overflow = 1ull << kErrInjOverflow;
-  Packet p{header(5, kOpAdd, 0), {}};
+  Packet p{header(cls(5), kOpAdd, 0), {}};
   for (unsigned i = 0; i < kLinkPackets + kInjPackets; ++i) {
     // Each packet once its FIFO has room for it (a small FIFO drains into the link as it
     // is written).
@@ -393,7 +429,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndT
   EXPECT_EQ(b.sent_on(0).size(), kLinkPackets);
   EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 0u);
   EXPECT_EQ(b.inj_data_free(), 0u);
-  b.write(kRegInjHdr, header(5, kOpAdd, 99));
+  b.write(kRegInjHdr, header(cls(5), kOpAdd, 99));
   EXPECT_EQ(b.errors(), overflow);
   EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), 0u);
   b.write(kRegErrClear, ~0ull);
@@ -410,11 +446,11 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpco
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(30);
-  b.route(2, 0, 0b110, true, true);
+  b.route(cls(2), 0, 0b110, true, true);
   unsigned n = 0;
   for (unsigned op : kOps) {
     for (int rep = 0; rep < 3; ++rep, ++n) {
-      const uint32_t h = header(2, op, n);
+      const uint32_t h = header(cls(2), op, n);
       Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
       b.send(1, c1);
       b.send(2, c2);
@@ -432,9 +468,9 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpco
 TEST(CN_ADAPTER_SUITE(CnAdapterInner), BroadcastsWhatComesFromAboveToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(1, 0, 0b110, true, true);
+  b.route(cls(1), 0, 0b110, true, true);
   for (unsigned i = 0; i < 6; ++i) {
-    Packet p{header(1, kOpOr, i), random_payload(rng)};
+    Packet p{header(cls(1), kOpOr, i), random_payload(rng)};
     b.send(0, p);
     b.run_until_sent(1, i + 1);
     b.run_until_sent(2, i + 1);
@@ -453,12 +489,12 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPres
   AdapterBench b(rng());
   b.set_send_gaps(40);
   b.set_credit_delay(85);
-  b.route(3, 0, 0b110, true, true);
+  b.route(cls(3), 0, 0b110, true, true);
   std::vector<Payload> want;
   constexpr unsigned kPackets = 60;
   for (unsigned i = 0; i < kPackets; ++i) {
     const unsigned op = kOps[rng() % 6];
-    const uint32_t h = header(3, op, i);
+    const uint32_t h = header(cls(3), op, i);
     Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
     b.send(1, c1);
     b.send(2, c2);
@@ -482,10 +518,10 @@ TEST(CN_ADAPTER_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(20);
-  b.route(0, kRouteUpNone, 0b110, true, true);
+  b.route(cls(0), kRouteUpNone, 0b110, true, true);
   unsigned n = 0;
   for (unsigned op : kOps) {
-    const uint32_t h = header(0, op, n++);
+    const uint32_t h = header(cls(0), op, n++);
     Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
     b.send(1, c1);
     b.send(2, c2);
@@ -507,11 +543,11 @@ TEST(CN_ADAPTER_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
 TEST(CN_ADAPTER_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, false, true);  // a leaf that only receives
+  b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
   constexpr unsigned kPackets = kRcvPackets + kLinkPackets + 4;  // more than reception and the link hold
   std::vector<Packet> sent;
   for (unsigned i = 0; i < kPackets; ++i) {
-    sent.push_back({header(0, kOpOr, i), random_payload(rng)});
+    sent.push_back({header(cls(0), kOpOr, i), random_payload(rng)});
     b.send(0, sent.back());
   }
   b.run(link_cycles(kPackets));
@@ -530,12 +566,12 @@ TEST(CN_ADAPTER_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNot
 TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(7, 0, 0b110, true, true);
+  b.route(cls(7), 0, 0b110, true, true);
   // Packet 0 written, packets 1..3 identity (one register write), packet 4 written.
   std::vector<unsigned> ops = {kOpAdd, kOpMin, kOpMin, kOpMin, kOpAnd};
   std::vector<Packet> mine(5), c1(5), c2(5);
   for (unsigned i = 0; i < 5; ++i) {
-    const uint32_t h = header(7, ops[i], i == 0 || i == 4 ? i : 1);
+    const uint32_t h = header(cls(7), ops[i], i == 0 || i == 4 ? i : 1);
     mine[i] = {h, random_payload(rng)};
     c1[i] = {h, random_payload(rng)};
     c2[i] = {h, random_payload(rng)};
@@ -584,8 +620,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrder
 TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), ALeafGathersByOrWithoutWritingPayload) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);
-  b.write(kRegInjIdentity, (uint64_t{40} << kInjIdentityCountLsb) | header(0, kOpOr, 9));
+  b.route(cls(0), 0, 0, true, true);
+  b.write(kRegInjIdentity, (uint64_t{40} << kInjIdentityCountLsb) | header(cls(0), kOpOr, 9));
   b.run_until_sent(0, 40, 50000);
   for (const Packet& p : b.sent_on(0)) EXPECT_EQ(p.pl, identity_payload(kOpOr));
   EXPECT_EQ(b.errors(), 0u);
@@ -597,15 +633,15 @@ Vector vector_at(const Payload& p, unsigned v) { return {p[4 * v], p[4 * v + 1],
 TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFirst) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);  // leaf
-  Packet p{header(0, kOpAdd, 1), random_payload(rng)};
+  b.route(cls(0), 0, 0, true, true);  // leaf
+  Packet p{header(cls(0), kOpAdd, 1), random_payload(rng)};
   b.write(kRegInjHdr, p.hdr);
   for (unsigned v = 0; v < kPayloadFlits / kVectorWords; ++v) b.write_vector(kRegInjVector, vector_at(p.pl, v));
   b.run_until_sent(0, 1);
   EXPECT_EQ(b.sent_on(0).back().hdr, p.hdr);
   EXPECT_EQ(b.sent_on(0).back().pl, p.pl);
   // Vector and single-word writes mix freely within a packet.
-  Packet q{header(0, kOpAdd, 2), random_payload(rng)};
+  Packet q{header(cls(0), kOpAdd, 2), random_payload(rng)};
   b.write(kRegInjHdr, q.hdr);
   unsigned i = 0;
   for (; i < 3; ++i) b.write(kRegInjData, q.pl[i]);
@@ -621,8 +657,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFir
 TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, false, true);  // a leaf that only receives
-  Packet p{header(0, kOpOr, 3), random_payload(rng)};
+  b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
+  Packet p{header(cls(0), kOpOr, 3), random_payload(rng)};
   b.send(0, p);
   b.run(100);
   ASSERT_EQ(b.rcv_data(), kPayloadFlits);
@@ -632,7 +668,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInThe
     EXPECT_EQ(b.rcv_data(), kPayloadFlits - kVectorWords * (v + 1)) << "a vector read pops four words";
   }
   // Mixed with single-word reads.
-  Packet q{header(0, kOpOr, 4), random_payload(rng)};
+  Packet q{header(cls(0), kOpOr, 4), random_payload(rng)};
   b.send(0, q);
   b.run(100);
   EXPECT_EQ(static_cast<uint32_t>(b.read(kRegRcvHdr)), q.hdr);
@@ -648,7 +684,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInThe
 TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);
+  b.route(cls(0), 0, 0, true, true);
   // Payload without headers stays in the injection FIFO: fill it to 3 free words.
   constexpr unsigned kDepthWords = kInjPackets * kPayloadFlits;
   std::vector<uint64_t> want;
@@ -674,7 +710,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIs
   EXPECT_EQ(b.errors(), 0u) << "the last three words fit one by one";
 
   // Headers release the payload: a FIFO's depth of packets, exactly the words written.
-  for (unsigned p = 0; p < kInjPackets; ++p) b.write(kRegInjHdr, header(0, kOpAdd, p));
+  for (unsigned p = 0; p < kInjPackets; ++p) b.write(kRegInjHdr, header(cls(0), kOpAdd, p));
   b.run_until_sent(0, kInjPackets, link_cycles(kInjPackets));
   for (unsigned p = 0; p < kInjPackets; ++p)
     for (unsigned i = 0; i < kPayloadFlits; ++i)
@@ -685,8 +721,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIs
 TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, false, true);  // a leaf that only receives
-  Packet p{header(0, kOpOr, 5), random_payload(rng)};
+  b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
+  Packet p{header(cls(0), kOpOr, 5), random_payload(rng)};
   b.send(0, p, 0, 3);  // the header and three words, the rest later
   b.run(50);
   ASSERT_EQ(b.rcv_hdrs(), 1u);
@@ -711,8 +747,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaiting
 TEST(CN_ADAPTER_SUITE(CnAdapterVc), EachVcHasItsOwnFifoStacks) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, false, true);  // receives only
-  const Packet u{header(0, kOpOr, 1), random_payload(rng)}, sy{header(0, kOpOr, 2), random_payload(rng)};
+  b.route(cls(0), 0, 0, false, true);  // receives only
+  const Packet u{header(cls(0), kOpOr, 1), random_payload(rng)}, sy{header(cls(0), kOpOr, 2), random_payload(rng)};
   b.send(0, sy, kVcSystem);
   b.send(0, u, kVcUser);
   b.run(200);
@@ -733,13 +769,13 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureO
   AdapterBench b(rng());
   b.set_send_gaps(30);
   b.set_credit_delay(80);
-  b.route(3, 0, 0b110, true, true);
+  b.route(cls(3), 0, 0b110, true, true);
   constexpr unsigned kPackets = 24;  // per VC
   std::array<std::vector<Payload>, kNumVcs> want;
   for (unsigned i = 0; i < kPackets; ++i) {
     for (unsigned vc = 0; vc < kNumVcs; ++vc) {
       const unsigned op = kOps[rng() % 6];
-      const uint32_t h = header(3, op, i + 100 * vc);
+      const uint32_t h = header(cls(3), op, i + 100 * vc);
       Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
       b.send(1, c1, vc);
       b.send(2, c2, vc);
@@ -765,17 +801,17 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureO
 TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);  // leaf
+  b.route(cls(0), 0, 0, true, true);  // leaf
   b.hold_credits(0, true, kVcUser);
   // The link's buffers' worth of packets, and more waiting behind them in the FIFO.
   constexpr unsigned kWaiting = std::min(2u, kInjPackets), kUser = kLinkPackets + kWaiting;
   for (unsigned i = 0; i < kUser; ++i) {
     for (unsigned c = 0; c < link_cycles(1) && b.inj_data_free() < kPayloadFlits; ++c) b.step();
-    b.inject({header(0, kOpAdd, i), random_payload(rng)}, kVcUser);
+    b.inject({header(cls(0), kOpAdd, i), random_payload(rng)}, kVcUser);
   }
   b.run(link_cycles(kUser));
   EXPECT_EQ(b.sent_on(0, kVcUser).size(), kLinkPackets) << "the user VC stops when its credits run out";
-  const Packet sys{header(0, kOpMax, 50), random_payload(rng)};
+  const Packet sys{header(cls(0), kOpMax, 50), random_payload(rng)};
   b.inject(sys, kVcSystem);
   b.run(200);
   ASSERT_EQ(b.sent_on(0, kVcSystem).size(), 1u) << "the system VC must pass a stalled user VC";
@@ -789,11 +825,11 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
 TEST(CN_ADAPTER_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, false, true);  // receives only
-  for (unsigned i = 0; i < kRcvPackets + kLinkPackets; ++i) b.send(0, {header(0, kOpOr, i), random_payload(rng)});
+  b.route(cls(0), 0, 0, false, true);  // receives only
+  for (unsigned i = 0; i < kRcvPackets + kLinkPackets; ++i) b.send(0, {header(cls(0), kOpOr, i), random_payload(rng)});
   b.run(link_cycles(kRcvPackets + kLinkPackets));
   EXPECT_EQ(b.rcv_hdrs(kVcUser), kRcvPackets);
-  const Packet sys{header(0, kOpOr, 77), random_payload(rng)};
+  const Packet sys{header(cls(0), kOpOr, 77), random_payload(rng)};
   b.send(0, sys, kVcSystem);
   const Packet got = b.receive(kVcSystem);
   EXPECT_EQ(got.hdr, sys.hdr);
@@ -809,12 +845,12 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOthe
 TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(1, 0, 0b010, false, false);
-  b.route(2, 0, 0b100, false, false);
+  b.route(cls(1), 0, 0b010, false, false);
+  b.route(cls(2), 0, 0b100, false, false);
   constexpr unsigned kPackets = 30;  // per VC
   for (unsigned i = 0; i < kPackets; ++i) {
-    b.send(1, {header(1, kOpOr, i), random_payload(rng)}, kVcSystem);
-    b.send(2, {header(2, kOpOr, i), random_payload(rng)}, kVcUser);
+    b.send(1, {header(cls(1), kOpOr, i), random_payload(rng)}, kVcSystem);
+    b.send(2, {header(cls(2), kOpOr, i), random_payload(rng)}, kVcUser);
   }
   b.run_until_sent(0, 2 * kPackets, 20000);
   const std::vector<Packet>& order = b.sent_on(0);
@@ -824,7 +860,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
     last = order[i].vc;
     longest_run = std::max(longest_run, run);
     if (i < kPackets) ++in_first_half[order[i].vc];
-    EXPECT_EQ(fw::Header::decode(order[i].hdr).cls, order[i].vc == kVcUser ? 2u : 1u) << "packet on the wrong VC";
+    EXPECT_EQ(fw::Header::decode(order[i].hdr).cls, order[i].vc == kVcUser ? cls(2) : cls(1)) << "packet on the wrong VC";
   }
   EXPECT_LE(longest_run, 1u) << "under contention the VCs must alternate";
   EXPECT_EQ(in_first_half[kVcUser], kPackets / 2);
@@ -839,8 +875,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
 TEST(CN_ADAPTER_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0b110, true, true);
-  const uint32_t h1 = header(0, kOpAdd, 7), h2 = header(0, kOpAdd, 8);
+  b.route(cls(0), 0, 0b110, true, true);
+  const uint32_t h1 = header(cls(0), kOpAdd, 7), h2 = header(cls(0), kOpAdd, 8);
   b.send(1, {h1, random_payload(rng)}, kVcSystem);
   b.send(2, {h2, random_payload(rng)}, kVcSystem);
   b.inject({h1, random_payload(rng)}, kVcSystem);
@@ -849,7 +885,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   EXPECT_EQ(b.read(kRegErrSource), (1u << kErrSourceVcBit) | 3u) << "link 2 on the system VC";
   EXPECT_TRUE(b.sent_on(0).empty());
   // The user VC keeps combining.
-  const uint32_t h = header(0, kOpXor, 9);
+  const uint32_t h = header(cls(0), kOpXor, 9);
   Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
   b.send(1, c1);
   b.send(2, c2);
@@ -872,8 +908,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), ACreditForAVcThatTookNoneIsALinkProtocolErro
 TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0b110, true, true);
-  const uint32_t h1 = header(0, kOpAdd, 7), h2 = header(0, kOpAdd, 8);
+  b.route(cls(0), 0, 0b110, true, true);
+  const uint32_t h1 = header(cls(0), kOpAdd, 7), h2 = header(cls(0), kOpAdd, 8);
   b.send(1, {h1, random_payload(rng)});
   b.send(2, {h2, random_payload(rng)});
   b.inject({h1, random_payload(rng)});
@@ -889,8 +925,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnError
 TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(6, 0, 0b010, true, true);  // only link 1 is a child
-  b.send(2, {header(6, kOpAdd, 1), random_payload(rng)});
+  b.route(cls(6), 0, 0b010, true, true);  // only link 1 is a child
+  b.send(2, {header(cls(6), kOpAdd, 1), random_payload(rng)});
   b.run(100);
   EXPECT_EQ(b.errors(), 1u << kErrBadRoute);
   EXPECT_EQ(b.read(kRegErrSource), 3u);
@@ -900,8 +936,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkI
 TEST(CN_ADAPTER_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);
-  b.inject({header(0, 7, 1), random_payload(rng)});
+  b.route(cls(0), 0, 0, true, true);
+  b.inject({header(cls(0), 7, 1), random_payload(rng)});
   b.run(100);
   EXPECT_EQ(b.errors(), 1u << kErrBadOpcode);
   EXPECT_TRUE(b.sent_on(0).empty());
@@ -910,8 +946,8 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined
 TEST(CN_ADAPTER_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
-  b.route(0, 0, 0, true, true);
-  const uint32_t h = header(0, kOpAdd, 1, 3);  // 48-bit operands
+  b.route(cls(0), 0, 0, true, true);
+  const uint32_t h = header(cls(0), kOpAdd, 1, 3);  // 48-bit operands
   b.inject({h, random_payload(rng)});
   b.run(100);
   EXPECT_EQ(b.errors(), 1u << kErrBadSize);
@@ -921,7 +957,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
 
 TEST(CN_ADAPTER_SUITE(CnAdapterErrors), APayloadFlitOutsideAPacketIsALinkProtocolError) {
   AdapterBench b;
-  b.route(0, 0, 0b110, true, true);
+  b.route(cls(0), 0, 0b110, true, true);
   b->link_in_valid_i = 0b010;
   b->link_in_hdr_i = 0;
   b.tick();

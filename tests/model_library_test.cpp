@@ -95,6 +95,29 @@ TEST(ModelLibrary, RefusesASizeTheRtlRefusesBeforeBuilding) {
   EXPECT_FALSE(fs::exists(cache));
 }
 
+// The number of user class routes is the hardware's, and the driver reads it: with none, a
+// subset communicator gets no class and runs its allreduce on the torus (verified), where the
+// default machine gives it class 1 and the tree.
+TEST(ModelLibrary, ACommunicatorGetsAClassRouteOnlyIfTheAdapterHasOne) {
+  const std::string cache = std::string(COLLNET_TEST_TMP) + "/model-cache-classes";
+  const std::string dir = std::string(COLLNET_TEST_TMP) + "/model-library-classes-";
+  const std::vector<std::string> args{"run", "allreduce", "--torus", "2x2x2", "--ranks", "0,1,2,3", "--count", "64"};
+  const CommandSetup env{{"COLLNET_MODEL_CACHE=" + cache, "COLLNET_MODEL_OPT_FAST=-O0"}};
+  std::vector<std::string> plain = args, none = args;
+  plain.insert(plain.end(), {"--json", dir + "plain.json"});
+  none.insert(none.end(), {"--rtl", "tree.class_routes=0", "--json", dir + "none.json"});
+  const CommandResult p = collnet(plain, env), n = collnet(none, env);
+  ASSERT_EQ(p.status, 0) << p.err;
+  ASSERT_EQ(n.status, 0) << n.err;
+  const nlohmann::json jp = read_json(dir + "plain.json"), jn = read_json(dir + "none.json");
+  EXPECT_EQ(jp["class_route"], 1);
+  EXPECT_EQ(jp["algorithm"], "tree");
+  EXPECT_TRUE(jn["class_route"].is_null()) << jn.dump();
+  EXPECT_NE(jn["algorithm"].get<std::string>().find("torus"), std::string::npos) << jn["algorithm"];
+  EXPECT_TRUE(jn["verified"].get<bool>());
+  EXPECT_EQ(jn["machine"]["rtl"]["tree"]["class_routes"], 0);
+}
+
 // collnet sweep over two variants of the tree's link buffers: a smoke set passed by each
 // (the router's and the adapter's testbenches built at its sizes, then the machine runs),
 // one row each, the JSON with every variant's sizes and result, and the plot. Then a

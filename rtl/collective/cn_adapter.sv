@@ -21,6 +21,7 @@ module cn_adapter
   parameter int InjPackets  = 8,  // injection FIFO depth per VC, in packets
   parameter int RcvPackets  = 8,  // reception FIFO depth per VC, in packets
   parameter int RetryFlits  = 128,  // the side's link ends' (lk_pkg::LkRetryFlits; reported in RegSizes)
+  parameter int UserClasses = cn_pkg::UserClassesMax,  // user class routes (cn_regs)
   localparam int NumLinks   = cn_pkg::NumLinks,
   localparam int NumVcs     = cn_pkg::NumVcs,
   localparam int FlitBits   = cn_pkg::FlitBits,
@@ -93,7 +94,8 @@ module cn_adapter
   logic [SrcW:0]                                   err_source;  // {VC, source}
 
   cn_regs #(
-    .InjPackets(InjPackets), .RcvPackets(RcvPackets), .LinkPackets(LinkPackets), .RetryFlits(RetryFlits)
+    .InjPackets(InjPackets), .RcvPackets(RcvPackets), .LinkPackets(LinkPackets), .RetryFlits(RetryFlits),
+    .UserClasses(UserClasses)
   ) u_regs (
     .clk_i, .rst_ni,
     .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),

@@ -17,6 +17,9 @@ package cn_pkg;
   localparam int NumLinks       = 3;  // tree links per node
   localparam int NumClasses     = 16;  // class routes
   localparam int FirstPrivClass = 12;  // classes 12..15 need the privileged bit
+  // user classes 1..11 at most, between the world's (0) and the system's (a side's UserClasses of
+  // them have routes)
+  localparam int UserClassesMax = FirstPrivClass - 1;
   localparam int FlitBits       = 64;
   localparam int HeaderBits     = 32;
   localparam int PayloadFlits   = 32;  // 256-byte payload
@@ -200,7 +203,8 @@ package cn_pkg;
   // registers move VectorWords payload words in one access, word 0 in [63:0].
   // RO identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes
   // and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved
-  // to 0x900, RegTrRcvLevels)
+  // to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side
+  // does not build unmapped)
   localparam logic [11:0] RegId              = 12'h000;
   localparam logic [11:0] RegStatus          = 12'h008;  // RO  FIFO levels and error summary
   // WO push a header (bits 31:0) into the injection header FIFO
@@ -227,7 +231,8 @@ package cn_pkg;
   // RO the tree side's sizes as built (docs/design-space.md): what software reads instead of
   // assuming
   localparam logic [11:0] RegSizes           = 12'h068;
-  // RW class route of class c; classes FirstPrivClass and up need the privileged bit to write
+  // RW class route of class c; classes FirstPrivClass and up need the privileged bit to write; a
+  // user class above the side's UserClasses (RegSizes) has no route and its register is unmapped
   localparam logic [11:0] RegRouteBase       = 12'h100;
   localparam int RegRouteBaseStride = 8;  // RegRouteBase + c * this
   // the system VC's window: RegStatus, RegInjHdr, RegInjData, RegRcvHdr, RegRcvData,
@@ -308,9 +313,12 @@ package cn_pkg;
   localparam int SizesRcvPacketsW    = 8;
   localparam int SizesRetryFlitsLsb  = 24;  // each tree link end's retransmission buffer, flits
   localparam int SizesRetryFlitsW    = 16;
+  // user class routes: classes 1..UserClasses have a route register
+  localparam int SizesUserClassesLsb = 40;
+  localparam int SizesUserClassesW   = 4;
 
   // ---------------------------------------------------------------- identification
-  localparam logic [63:0] RegIdValue = 64'h00c011e700010005;  // "collnet", version 1.5
+  localparam logic [63:0] RegIdValue = 64'h00c011e700010006;  // "collnet", version 1.6
 
   // ---------------------------------------------------------------- injection header FIFO entry
   // {packet count, identity flag, header} (cn_pkg::inj_entry)

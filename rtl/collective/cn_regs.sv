@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// cn_regs: the adapter's register block on the node's register bus. Holds the 16 class
-// routes and the sticky error state, and turns register accesses into pushes into the
+// cn_regs: the adapter's register block on the node's register bus. Holds the class routes
+// (the world's, class 0; the user classes 1..UserClasses; the system's, FirstPrivClass and
+// up: a class between them has no route, its register is unmapped) and the sticky error state, and turns register accesses into pushes into the
 // injection FIFOs and pops from the reception FIFOs. Every access completes in the cycle
 // it is presented (ready_o is constant 1); read data is registered and valid on rvalid_o
 // the cycle after. The data path is cn_pkg::BusDataBits wide: ordinary registers use word 0
@@ -20,6 +21,7 @@ module cn_regs
   // Reported in RegSizes only (the link buffers and link ends are elsewhere on the side).
   parameter int LinkPackets = 4,
   parameter int RetryFlits  = 128,  // lk_pkg::LkRetryFlits
+  parameter int UserClasses = cn_pkg::UserClassesMax,  // user class routes, 0..UserClassesMax
   localparam int InjHdrCntW = $clog2(InjPackets + 1),
   localparam int InjPlCntW  = $clog2(InjPackets * cn_pkg::PayloadFlits + 1),
   localparam int RcvHdrCntW = $clog2(RcvPackets + 1),
@@ -68,14 +70,22 @@ module cn_regs
   output logic      [cn_pkg::ErrBits-1:0]                      err_o
 );
 
+  // The classes with a route: 0, 1..UserClasses, FirstPrivClass and up. Another class's
+  // route is empty (a packet of it is flagged as not routed here, ErrBadRoute) and its
+  // register unmapped; its register bits are never written and drive nothing.
+  localparam logic [cn_pkg::NumClasses-1:0] Built =
+      cn_pkg::NumClasses'((32'd1 << (UserClasses + 1)) - 1) | ~cn_pkg::NumClasses'((32'd1 << cn_pkg::FirstPrivClass) - 1);
+
   logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
+  logic [cn_pkg::RouteBits-1:0] route_built [cn_pkg::NumClasses];  // route_q where built, else empty
   logic [cn_pkg::ErrBits-1:0]   err_q;
   logic [WordBits-1:0]          info_q;
   logic [2:0]                   source_q;
 
   always_comb begin
     for (int c = 0; c < cn_pkg::NumClasses; c++) begin
-      routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits] = route_q[c];
+      route_built[c] = Built[c] ? route_q[c] : '0;
+      routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits] = route_built[c];
     end
   end
   assign err_o   = err_q;
@@ -86,7 +96,7 @@ module cn_regs
   // only to privileged accesses; `faddr` is the address with the window folded away.
   logic                           wr, rd, in_sys, denied, vc;
   logic [cn_pkg::BusAddrBits-1:0] faddr;
-  logic                           is_route;
+  logic                           is_route, route_hit;
   logic [3:0]                     route_idx;
   assign in_sys    = cn_pkg::in_win_cn_sys_vc(addr_i);
   assign denied    = req_i && in_sys && !priv_i;
@@ -96,6 +106,7 @@ module cn_regs
   assign rd        = req_i && !we_i && !denied;
   assign is_route  = cn_pkg::in_reg_route_base(addr_i);
   assign route_idx = cn_pkg::reg_route_base_index(addr_i);
+  assign route_hit = is_route && Built[route_idx];
 
   // A class route is a tree route: the up link is not also a down link and at most two
   // links go down (the ALU has two child inputs); bits above the route must be zero.
@@ -121,14 +132,14 @@ module cn_regs
   assign wr_inj_vec = wr && (faddr == cn_pkg::RegInjVector);
   assign wr_inj_id  = wr && (faddr == cn_pkg::RegInjIdentity);
   assign wr_clear   = wr && (addr_i == cn_pkg::RegErrClear);
-  assign wr_route   = wr && is_route;
+  assign wr_route   = wr && route_hit;
   assign wr_bad     = wr && !(wr_inj_hdr || wr_inj_pl || wr_inj_vec || wr_inj_id || wr_clear || wr_route);
   assign id_count   = wdata_i[cn_pkg::InjIdentityCountLsb +: cn_pkg::InjIdentityCountW];
   assign rd_status  = rd && (faddr == cn_pkg::RegStatus);
   assign rd_rcv_hdr = rd && (faddr == cn_pkg::RegRcvHdr);
   assign rd_rcv_pl  = rd && (faddr == cn_pkg::RegRcvData);
   assign rd_rcv_vec = rd && (faddr == cn_pkg::RegRcvVector);
-  assign rd_known   = rd_status || rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || is_route ||
+  assign rd_known   = rd_status || rd_rcv_hdr || rd_rcv_pl || rd_rcv_vec || route_hit ||
                       (addr_i == cn_pkg::RegId) || (addr_i == cn_pkg::RegErr) || (addr_i == cn_pkg::RegSizes) ||
                       (addr_i == cn_pkg::RegErrInfo) || (addr_i == cn_pkg::RegErrSource);
 
@@ -194,13 +205,14 @@ module cn_regs
   // RegSizes: the side's sizes as built (its parameters), for software to read.
   localparam logic [63:0] SizesWord =
       (64'(LinkPackets) << cn_pkg::SizesLinkPacketsLsb) | (64'(InjPackets) << cn_pkg::SizesInjPacketsLsb) |
-      (64'(RcvPackets) << cn_pkg::SizesRcvPacketsLsb) | (64'(RetryFlits) << cn_pkg::SizesRetryFlitsLsb);
+      (64'(RcvPackets) << cn_pkg::SizesRcvPacketsLsb) | (64'(RetryFlits) << cn_pkg::SizesRetryFlitsLsb) |
+      (64'(UserClasses) << cn_pkg::SizesUserClassesLsb);
 
   logic [WordBits-1:0] rword, rcv_word;
   assign rcv_word = rcv_pl[WordBits-1:0];
   always_comb begin
     rword = '0;
-    if (is_route)        rword = WordBits'(route_q[route_idx]);
+    if (route_hit)       rword = WordBits'(route_built[route_idx]);
     else if (rd_status)  rword = status;
     else if (rd_rcv_hdr) rword = (rcv_hdr_count != '0) ? WordBits'(rcv_hdr) : '0;
     else if (rd_rcv_pl)  rword = rcv_pl_any ? rcv_word : '0;
@@ -245,7 +257,8 @@ module cn_regs
       rvalid_o <= 1'b0;
       rdata_o  <= '0;
     end else begin
-      if (wr_route && route_priv_ok && route_shape_ok) route_q[route_idx] <= new_route;
+      for (int c = 0; c < cn_pkg::NumClasses; c++)
+        if (Built[c] && wr_route && route_priv_ok && route_shape_ok && route_idx == 4'(c)) route_q[c] <= new_route;
       err_q <= (err_q & ~(wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0)) | err_new;
       // The first header error since the last clear keeps its details.
       if ((err_set_i[cn_pkg::ErrHdrMismatch] || err_set_i[cn_pkg::ErrBadRoute] ||
@@ -259,6 +272,10 @@ module cn_regs
       if (req_i && !we_i) rdata_o <= denied ? '0 : rdata;
     end
   end
+
+  `CMN_ASSERT_PARAM(g_check_classes, UserClasses >= 0 && UserClasses <= cn_pkg::UserClassesMax,
+                    $sformatf("cn_regs: UserClasses (%0d) must be 0..%0d, the classes between the world's and the system's",
+                              UserClasses, cn_pkg::UserClassesMax))
 
   // RegStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
   `CMN_ASSERT_PARAM(g_check_inj, InjPackets < (1 << HdrFreeW) && InjPackets * cn_pkg::PayloadFlits < (1 << DataFreeW),

@@ -18,7 +18,8 @@ module nd_tree_net #(
   parameter int LinkPackets = 4,  // link buffer per VC per tree link, packets (the credits)
   parameter int InjPackets  = 8,  // each injection FIFO, packets
   parameter int RcvPackets  = 8,  // each reception FIFO, packets
-  parameter int RetryFlits  = lk_pkg::LkRetryFlits  // each link end's retransmission buffer, flits
+  parameter int RetryFlits  = lk_pkg::LkRetryFlits,  // each link end's retransmission buffer, flits
+  parameter int UserClasses = cn_pkg::UserClassesMax  // user class routes (classes 1..UserClasses)
 ) (
   input  wire logic                           clk_i,
   input  wire logic                           rst_ni,
@@ -187,7 +188,8 @@ module nd_tree_net #(
   );
 
   cn_adapter #(
-    .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets), .RetryFlits(RetryFlits)
+    .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets), .RetryFlits(RetryFlits),
+    .UserClasses(UserClasses)
   ) u_tree (
     .clk_i, .rst_ni,
     .bus_req_i(bus_req_i && !to_gi && !to_lk), .bus_we_i, .bus_addr_i, .bus_wdata_i, .bus_priv_i,
