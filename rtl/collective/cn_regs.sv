@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // cn_regs: the adapter's register block on the node's register bus. Holds the class routes
 // (the world's, class 0; the user classes 1..UserClasses; the system's, FirstPrivClass and
-// up: a class between them has no route, its register is unmapped) and the sticky error state, and turns register accesses into pushes into the
-// injection FIFOs and pops from the reception FIFOs. Every access completes in the cycle
-// it is presented (ready_o is constant 1); read data is registered and valid on rvalid_o
-// the cycle after. The data path is cn_pkg::BusDataBits wide: ordinary registers use word 0
-// ([63:0]), the vector registers push or pop cn_pkg::VectorWords payload words at once. A
-// refused access (full FIFO, too few words for a vector, unprivileged write to a system
-// class or to the system VC's registers, malformed route, unmapped address) changes
-// nothing but its error bit. Each VC has its own FIFO stacks; the addressed VC is chosen
-// by the register window (cn_pkg::RegSysVcOffset), the error state and routes are shared.
+// up: a class between them has no route, its register is unmapped) and the sticky error
+// state, and turns register accesses into pushes into the injection FIFOs and pops from the
+// reception FIFOs. Every access completes in the cycle it is presented (ready_o is constant
+// 1); read data is registered and valid on rvalid_o the cycle after. The data path is
+// cn_pkg::BusDataBits wide: ordinary registers use word 0 ([63:0]), the vector registers
+// push or pop cn_pkg::VectorWords payload words at once. A refused access (full FIFO, too
+// few words for a vector, unprivileged write to a system class or to the system VC's
+// registers, malformed route, unmapped address) changes nothing but its error bit. Each VC
+// has its own FIFO stacks; the addressed VC is chosen by the register window
+// (cn_pkg::RegSysVcOffset), the error state and routes are shared.
 // Addresses and fields: cn_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
 `include "cmn_assert.svh"
 `default_nettype none
@@ -74,7 +75,8 @@ module cn_regs
   // route is empty (a packet of it is flagged as not routed here, ErrBadRoute) and its
   // register unmapped; its register bits are never written and drive nothing.
   localparam logic [cn_pkg::NumClasses-1:0] Built =
-      cn_pkg::NumClasses'((32'd1 << (UserClasses + 1)) - 1) | ~cn_pkg::NumClasses'((32'd1 << cn_pkg::FirstPrivClass) - 1);
+      cn_pkg::NumClasses'((32'd1 << (UserClasses + 1)) - 1) |
+      ~cn_pkg::NumClasses'((32'd1 << cn_pkg::FirstPrivClass) - 1);
 
   logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
   logic [cn_pkg::RouteBits-1:0] route_built [cn_pkg::NumClasses];  // route_q where built, else empty
