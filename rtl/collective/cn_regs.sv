@@ -71,25 +71,16 @@ module cn_regs
   output logic      [cn_pkg::ErrBits-1:0]                      err_o
 );
 
-  // The classes with a route: 0, 1..UserClasses, FirstPrivClass and up. Another class's
-  // route is empty (a packet of it is flagged as not routed here, ErrBadRoute) and its
-  // register unmapped; its register bits are never written and drive nothing.
-  localparam logic [cn_pkg::NumClasses-1:0] Built =
-      cn_pkg::NumClasses'((32'd1 << (UserClasses + 1)) - 1) |
-      ~cn_pkg::NumClasses'((32'd1 << cn_pkg::FirstPrivClass) - 1);
-
-  logic [cn_pkg::RouteBits-1:0] route_q [cn_pkg::NumClasses];
-  logic [cn_pkg::RouteBits-1:0] route_built [cn_pkg::NumClasses];  // route_q where built, else empty
+  // The classes with a route (built): 0, 1..UserClasses, FirstPrivClass and up. Another
+  // class's route is empty (a packet of it is flagged as not routed here, ErrBadRoute) and
+  // its register unmapped: it has no register bits (g_route).
+  logic [cn_pkg::NumClasses-1:0] built;
+  logic [cn_pkg::RouteBits-1:0]  route_q [cn_pkg::NumClasses];
+  logic [cn_pkg::RouteBits-1:0]  route_built [cn_pkg::NumClasses];  // route_q where built, else empty
   logic [cn_pkg::ErrBits-1:0]   err_q;
   logic [WordBits-1:0]          info_q;
   logic [2:0]                   source_q;
 
-  always_comb begin
-    for (int c = 0; c < cn_pkg::NumClasses; c++) begin
-      route_built[c] = Built[c] ? route_q[c] : '0;
-      routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits] = route_built[c];
-    end
-  end
   assign err_o   = err_q;
   assign ready_o = 1'b1;
 
@@ -108,7 +99,7 @@ module cn_regs
   assign rd        = req_i && !we_i && !denied;
   assign is_route  = cn_pkg::in_reg_route_base(addr_i);
   assign route_idx = cn_pkg::reg_route_base_index(addr_i);
-  assign route_hit = is_route && Built[route_idx];
+  assign route_hit = is_route && built[route_idx];
 
   // A class route is a tree route: the up link is not also a down link and at most two
   // links go down (the ALU has two child inputs); bits above the route must be zero.
@@ -252,15 +243,12 @@ module cn_regs
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int c = 0; c < cn_pkg::NumClasses; c++) route_q[c] <= '0;
       err_q    <= '0;
       info_q   <= '0;
       source_q <= '0;
       rvalid_o <= 1'b0;
       rdata_o  <= '0;
     end else begin
-      for (int c = 0; c < cn_pkg::NumClasses; c++)
-        if (Built[c] && wr_route && route_priv_ok && route_shape_ok && route_idx == 4'(c)) route_q[c] <= new_route;
       err_q <= (err_q & ~(wr_clear ? wdata_i[cn_pkg::ErrBits-1:0] : '0)) | err_new;
       // The first header error since the last clear keeps its details.
       if ((err_set_i[cn_pkg::ErrHdrMismatch] || err_set_i[cn_pkg::ErrBadRoute] ||
@@ -278,6 +266,22 @@ module cn_regs
   `CMN_ASSERT_PARAM(g_check_classes, UserClasses >= 0 && UserClasses <= cn_pkg::UserClassesMax,
                     $sformatf("cn_regs: UserClasses (%0d) must be 0..%0d, the classes between the world's and the system's",
                               UserClasses, cn_pkg::UserClassesMax))
+
+  // A route register for each class built, none for the others.
+  for (genvar c = 0; c < cn_pkg::NumClasses; c++) begin : g_route
+    if (c <= UserClasses || c >= cn_pkg::FirstPrivClass) begin : g_built
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni)                                                                   route_q[c] <= '0;
+        else if (wr_route && route_priv_ok && route_shape_ok && route_idx == 4'(c)) route_q[c] <= new_route;
+      end
+      assign built[c]       = 1'b1;
+      assign route_built[c] = route_q[c];
+    end else begin : g_none
+      assign built[c]       = 1'b0;
+      assign route_built[c] = '0;
+    end
+    assign routes_o[c*cn_pkg::RouteBits +: cn_pkg::RouteBits] = route_built[c];
+  end
 
   // RegStatus reports the FIFO levels in fields of fixed width: the depths must fit them.
   `CMN_ASSERT_PARAM(g_check_inj, InjPackets < (1 << HdrFreeW) && InjPackets * cn_pkg::PayloadFlits < (1 << DataFreeW),
