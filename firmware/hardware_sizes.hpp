@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <stdexcept>
+#include <string_view>
 
 #include "firmware/register_bus.hpp"
 #include "firmware/rtl_sizes.hpp"
@@ -21,6 +23,14 @@ constexpr unsigned level_bits(unsigned depth) {
   unsigned b = 0;
   while ((uint64_t{1} << b) < uint64_t{depth} + 1) ++b;
   return b;
+}
+
+// The default of the size `key` names, looked up in the catalogue (at compile time, where a
+// key it has not fails to compile).
+constexpr unsigned size_default(std::string_view key) {
+  for (const regmap::SizeParam& p : regmap::kSizes)
+    if (key == p.key) return p.def;
+  throw std::invalid_argument("no size " + std::string(key) + " in the catalogue");
 }
 
 struct HardwareSizes {

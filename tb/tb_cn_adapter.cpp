@@ -29,21 +29,21 @@ using Payload = std::array<uint64_t, kPayloadFlits>;
 using Vector = std::array<uint64_t, kVectorWords>;
 
 // The adapter's sizes as Verilated (a build at other sizes passes its -G values as TB_*
-// definitions too); the defaults are the RTL's.
+// definitions too); the defaults are the catalogue's, which are the RTL's.
 #ifndef TB_LINK_PACKETS
-#define TB_LINK_PACKETS 4
+#define TB_LINK_PACKETS fw::size_default("tree.link_buffer_packets")
 #endif
 #ifndef TB_INJ_PACKETS
-#define TB_INJ_PACKETS 8
+#define TB_INJ_PACKETS fw::size_default("tree.injection_fifo_packets")
 #endif
 #ifndef TB_RCV_PACKETS
-#define TB_RCV_PACKETS 8
+#define TB_RCV_PACKETS fw::size_default("tree.reception_fifo_packets")
 #endif
 #ifndef TB_RETRY_FLITS
-#define TB_RETRY_FLITS 128
+#define TB_RETRY_FLITS fw::size_default("tree.retransmission_flits")
 #endif
 #ifndef TB_USER_CLASSES
-#define TB_USER_CLASSES 11
+#define TB_USER_CLASSES fw::size_default("tree.class_routes")
 #endif
 constexpr unsigned kLinkPackets = TB_LINK_PACKETS, kInjPackets = TB_INJ_PACKETS, kRcvPackets = TB_RCV_PACKETS;
 constexpr unsigned kRetryFlits = TB_RETRY_FLITS, kUserClasses = TB_USER_CLASSES;
@@ -53,12 +53,6 @@ constexpr unsigned kRetryFlits = TB_RETRY_FLITS, kUserClasses = TB_USER_CLASSES;
 constexpr unsigned cls(unsigned k) { return k <= kUserClasses ? k : kFirstPrivClass + k % 4; }
 // Cycles in which a link carries n packets, with room for the pipeline.
 constexpr unsigned link_cycles(unsigned n) { return 200 + n * 2 * (kPayloadFlits + 1); }
-// One test suite name per build, so that the executables' tests have distinct CTest names.
-#if defined(TB_SUITE)
-#define CN_ADAPTER_SUITE(name) COLLNET_TB_CAT(name, TB_SUITE)
-#else
-#define CN_ADAPTER_SUITE(name) name
-#endif
 
 struct Packet {
   uint32_t hdr = 0;
@@ -169,6 +163,18 @@ class AdapterBench : public ClockedHarness<Vcn_adapter>, public fw::RegisterBus 
   uint64_t errors() { return read(kRegErr); }
   uint64_t status(unsigned vc = kVcUser) { return read(fifo(kRegStatus, vc), vc == kVcSystem); }
   unsigned inj_data_free(unsigned vc = kVcUser) { return get_field(status(vc), kStatusInjDataFreeLsb, kStatusInjDataFreeW); }
+  // Polls VC `vc`'s status (a read a cycle) until its injection FIFO has a header slot and
+  // `words` payload words free; fails the test after `max_cycles`.
+  void wait_for_room(unsigned words, unsigned vc = kVcUser, unsigned max_cycles = link_cycles(2)) {
+    for (unsigned c = 0; c < max_cycles; ++c) {
+      const uint64_t st = status(vc);
+      if (get_field(st, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW) > 0 &&
+          get_field(st, kStatusInjDataFreeLsb, kStatusInjDataFreeW) >= words)
+        return;
+    }
+    ADD_FAILURE() << "VC " << vc << "'s injection FIFO had no room for a header and " << words << " words in "
+                  << max_cycles << " cycles";
+  }
   unsigned rcv_data(unsigned vc = kVcUser) { return get_field(status(vc), kStatusRcvDataLsb, kStatusRcvDataW); }
   unsigned rcv_hdrs(unsigned vc = kVcUser) { return get_field(status(vc), kStatusRcvHdrLsb, kStatusRcvHdrW); }
 
@@ -311,7 +317,7 @@ const unsigned kOps[] = {kOpOr, kOpAnd, kOpXor, kOpMin, kOpMax, kOpAdd};
 // fw::TreeFirmware drives the adapter through the bench's register bus, as it drives a
 // node of the machine: probe, a root's class route, a packet injected and received back
 // on each VC (the root's turnaround), and the status it decodes.
-TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), TheNodesFirmwareDrivesAPacketThroughTheRoot) {
+TEST(COLLNET_TB_SUITE(CnAdapterFirmware), TheNodesFirmwareDrivesAPacketThroughTheRoot) {
   AdapterBench b;
   fw::Personality me;  // rank 0 of a one-node machine: the root, no links
   for (fw::Vc vc : {fw::Vc::User, fw::Vc::System}) {
@@ -342,7 +348,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), TheNodesFirmwareDrivesAPacketThroughTh
 
 // RegSizes reports the sizes the adapter was built with: what the firmware reads instead of
 // assuming the defaults (firmware/hardware_sizes.hpp).
-TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), RegSizesReportsTheSizesItWasBuiltWith) {
+TEST(COLLNET_TB_SUITE(CnAdapterFirmware), RegSizesReportsTheSizesItWasBuiltWith) {
   AdapterBench b;
   const fw::HardwareSizes hw = fw::HardwareSizes::decode(b.read(kRegSizes), 0);
   EXPECT_EQ(hw.get("tree.link_buffer_packets"), kLinkPackets);
@@ -356,7 +362,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), RegSizesReportsTheSizesItWasBuiltWith)
 // The classes with a route: the world's (0), the user classes 1..UserClasses, the system's.
 // Another class's route register is unmapped (ErrBadAddr, nothing written, zero read) and a
 // packet of that class is not routed here (ErrBadRoute, nothing delivered).
-TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), OnlyTheClassesBuiltHaveRoutes) {
+TEST(COLLNET_TB_SUITE(CnAdapterFirmware), OnlyTheClassesBuiltHaveRoutes) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   const uint64_t bad_addr = 1ull << kErrBadAddr;
@@ -382,7 +388,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterFirmware), OnlyTheClassesBuiltHaveRoutes) {
 }
 
 // ------------------------------------------------------------------ leaf
-TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), SendsItsContributionUpAndReceivesTheResult) {
+TEST(COLLNET_TB_SUITE(CnAdapterLeaf), SendsItsContributionUpAndReceivesTheResult) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b;
   b.route(cls(0), 0, 0, true, true);  // leaf: up on link 0, no children
@@ -410,7 +416,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), SendsItsContributionUpAndReceivesTheResult
 // The injection FIFOs' real levels reach the register block: behind an up link that
 // returns no credits, exactly the link's buffers and the FIFOs' depth are taken, and the
 // next header or word is refused.
-TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefused) {
+TEST(COLLNET_TB_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndThenPushesAreRefused) {
   AdapterBench b;
   // Class 5 is a leaf whose up link never returns credits, so injection cannot drain
   // past what the link buffers hold.
@@ -421,7 +427,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndT
   for (unsigned i = 0; i < kLinkPackets + kInjPackets; ++i) {
     // Each packet once its FIFO has room for it (a small FIFO drains into the link as it
     // is written).
-    for (unsigned c = 0; c < link_cycles(1) && b.inj_data_free() < kPayloadFlits; ++c) b.step();
+    b.wait_for_room(kPayloadFlits);
     b.inject(p);
   }
   b.run(link_cycles(kLinkPackets));
@@ -442,7 +448,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterLeaf), AStalledUpLinkFillsInjectionToItsDepthAndT
 }
 
 // ------------------------------------------------------------------ inner node
-TEST(CN_ADAPTER_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpcode) {
+TEST(COLLNET_TB_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpcode) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(30);
@@ -465,7 +471,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), CombinesBothChildrenAndItselfForEveryOpco
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterInner), BroadcastsWhatComesFromAboveToChildrenAndItself) {
+TEST(COLLNET_TB_SUITE(CnAdapterInner), BroadcastsWhatComesFromAboveToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(1), 0, 0b110, true, true);
@@ -484,7 +490,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), BroadcastsWhatComesFromAboveToChildrenAnd
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPressure) {
+TEST(COLLNET_TB_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPressure) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(40);
@@ -498,8 +504,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPres
     Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
     b.send(1, c1);
     b.send(2, c2);
-    while (get_field(b.read(kRegStatus), kStatusInjDataFreeLsb, kStatusInjDataFreeW) < kPayloadFlits) {
-    }
+    b.wait_for_room(kPayloadFlits, kVcUser, 20000);
     b.inject(me);
     want.push_back(combine(op, me.pl, c1.pl, c2.pl));
   }
@@ -514,7 +519,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterInner), KeepsEveryPacketIntactUnderRandomBackPres
 }
 
 // ------------------------------------------------------------------ root
-TEST(CN_ADAPTER_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
+TEST(COLLNET_TB_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(20);
@@ -540,7 +545,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterRoot), TurnsTheResultAroundToChildrenAndItself) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNothing) {
+TEST(COLLNET_TB_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
@@ -563,7 +568,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterRoot), AFullReceptionFifoBackPressuresAndLosesNot
 }
 
 // ------------------------------------------------------------------ identity injection
-TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
+TEST(COLLNET_TB_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrderWithWrittenOnes) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(7), 0, 0b110, true, true);
@@ -586,23 +591,14 @@ TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrder
       b.send(2, c2[i]);
     }
   };
-  const auto wait_for_room = [&](unsigned words) {
-    for (unsigned c = 0; c < link_cycles(2); ++c) {
-      const uint64_t st = b.read(kRegStatus);
-      if (get_field(st, kStatusInjHdrFreeLsb, kStatusInjHdrFreeW) > 0 &&
-          get_field(st, kStatusInjDataFreeLsb, kStatusInjDataFreeW) >= words)
-        return;
-    }
-    ADD_FAILURE() << "the injection FIFO never had room";
-  };
   if (!room_for_all) send_children();
   b.inject(mine[0]);
-  wait_for_room(0);
+  b.wait_for_room(0);
   b.write(kRegInjIdentity, (uint64_t{3} << kInjIdentityCountLsb) | mine[1].hdr);
   if (room_for_all)
     EXPECT_EQ(get_field(b.read(kRegStatus), kStatusInjHdrFreeLsb, kStatusInjHdrFreeW), kInjPackets - 2)
         << "packet 0 takes a slot, the three identity packets one between them";
-  wait_for_room(kPayloadFlits);
+  b.wait_for_room(kPayloadFlits);
   b.inject(mine[4]);
   if (room_for_all) send_children();
   b.run_until_sent(0, 5);
@@ -617,7 +613,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), OneWriteInjectsKIdentityPacketsInOrder
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), ALeafGathersByOrWithoutWritingPayload) {
+TEST(COLLNET_TB_SUITE(CnAdapterIdentity), ALeafGathersByOrWithoutWritingPayload) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);
@@ -630,7 +626,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterIdentity), ALeafGathersByOrWithoutWritingPayload)
 // ------------------------------------------------------------------ vector accesses
 Vector vector_at(const Payload& p, unsigned v) { return {p[4 * v], p[4 * v + 1], p[4 * v + 2], p[4 * v + 3]}; }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFirst) {
+TEST(COLLNET_TB_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFirst) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);  // leaf
@@ -654,7 +650,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorWritesCarryAPacketWordZeroFir
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
+TEST(COLLNET_TB_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInTheLowBits) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
@@ -681,7 +677,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), EightVectorReadsTakeAPacketWordZeroInThe
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
+TEST(COLLNET_TB_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);
@@ -718,7 +714,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorWriteWithFewerThanFourFreeWordsIs
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
+TEST(COLLNET_TB_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaitingIsRefusedWhole) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, false, true);  // a leaf that only receives
@@ -744,7 +740,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVector), AVectorReadWithFewerThanFourWordsWaiting
 }
 
 // ------------------------------------------------------------------ virtual channels
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), EachVcHasItsOwnFifoStacks) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), EachVcHasItsOwnFifoStacks) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, false, true);  // receives only
@@ -764,7 +760,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), EachVcHasItsOwnFifoStacks) {
 
 // Both VCs combine the same class at once, with the two VCs' flits interleaved at random
 // on every input link, random gaps, and receivers that return credits late on every link.
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureOnEveryLink) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.set_send_gaps(30);
@@ -779,8 +775,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureO
       Packet c1{h, random_payload(rng)}, c2{h, random_payload(rng)}, me{h, random_payload(rng)};
       b.send(1, c1, vc);
       b.send(2, c2, vc);
-      while (b.inj_data_free(vc) < kPayloadFlits) {
-      }
+      b.wait_for_room(kPayloadFlits, vc, 20000);
       b.inject(me, vc);
       want[vc].push_back(combine(op, me.pl, c1.pl, c2.pl));
     }
@@ -798,7 +793,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), BothVcsCombineIntactUnderRandomBackPressureO
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);  // leaf
@@ -806,7 +801,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   // The link's buffers' worth of packets, and more waiting behind them in the FIFO.
   constexpr unsigned kWaiting = std::min(2u, kInjPackets), kUser = kLinkPackets + kWaiting;
   for (unsigned i = 0; i < kUser; ++i) {
-    for (unsigned c = 0; c < link_cycles(1) && b.inj_data_free() < kPayloadFlits; ++c) b.step();
+    b.wait_for_room(kPayloadFlits);
     b.inject({header(cls(0), kOpAdd, i), random_payload(rng)}, kVcUser);
   }
   b.run(link_cycles(kUser));
@@ -822,7 +817,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AVcWithoutCreditsDoesNotHoldTheOtherBack) {
   EXPECT_EQ(b.errors(), 0u);
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOther) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, false, true);  // receives only
@@ -842,7 +837,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AFullReceptionFifoOfOneVcDoesNotBlockTheOthe
 // Two classes funnel into up link 0: the user VC's from child link 2, the system VC's
 // from child link 1, each arriving at the full link rate. Link 0 can carry only one
 // of them at a time; fair arbitration alternates packet by packet.
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(1), 0, 0b010, false, false);
@@ -872,7 +867,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), TwoVcsShareALinkPacketByPacket) {
   EXPECT_FALSE(b.assertion_failed());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0b110, true, true);
@@ -895,7 +890,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), AHeaderErrorHaltsOnlyItsVcAndNamesIt) {
   EXPECT_TRUE(b.sent_on(0, kVcSystem).empty());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterVc), ACreditForAVcThatTookNoneIsALinkProtocolError) {
+TEST(COLLNET_TB_SUITE(CnAdapterVc), ACreditForAVcThatTookNoneIsALinkProtocolError) {
   AdapterBench b;
   b->link_out_credit_i = 1u << (2 * 1 + kVcSystem);  // link 1, system VC: all its credits are home
   b.tick();
@@ -905,7 +900,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterVc), ACreditForAVcThatTookNoneIsALinkProtocolErro
 }
 
 // ------------------------------------------------------------------ errors
-TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
+TEST(COLLNET_TB_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnErrorAndDeliverNothing) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0b110, true, true);
@@ -922,7 +917,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ChildrenWithDifferentHeadersRaiseAnError
   EXPECT_EQ(b.read(kRegErrSource), 3u) << "source 3 = link 2";
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
+TEST(COLLNET_TB_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(6), 0, 0b010, true, true);  // only link 1 is a child
@@ -933,7 +928,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), ThePacketOfAClassThatDoesNotListTheLinkI
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined) {
+TEST(COLLNET_TB_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);
@@ -943,7 +938,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), TheReservedOpcodeIsFlaggedAndNotCombined
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
+TEST(COLLNET_TB_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
   std::mt19937_64 rng(test_seed());
   AdapterBench b(rng());
   b.route(cls(0), 0, 0, true, true);
@@ -955,7 +950,7 @@ TEST(CN_ADAPTER_SUITE(CnAdapterErrors), AnOperandSizeTheAluCannotCutIsFlagged) {
   EXPECT_TRUE(b.sent_on(0).empty());
 }
 
-TEST(CN_ADAPTER_SUITE(CnAdapterErrors), APayloadFlitOutsideAPacketIsALinkProtocolError) {
+TEST(COLLNET_TB_SUITE(CnAdapterErrors), APayloadFlitOutsideAPacketIsALinkProtocolError) {
   AdapterBench b;
   b.route(cls(0), 0, 0b110, true, true);
   b->link_in_valid_i = 0b010;

@@ -193,3 +193,11 @@ void bus_access(ClockedHarness<Model>& h, bool we, uint32_t addr, uint64_t data 
 // parameter set gives its tests CTest names of their own.
 #define COLLNET_TB_CAT2(a, b) a##b
 #define COLLNET_TB_CAT(a, b) COLLNET_TB_CAT2(a, b)
+
+// The test suite `name` of a testbench built at other sizes than the block's defaults:
+// name##TB_SUITE when tb/CMakeLists.txt names the build (TB_SUITE=Min), else `name`.
+#if defined(TB_SUITE)
+#define COLLNET_TB_SUITE(name) COLLNET_TB_CAT(name, TB_SUITE)
+#else
+#define COLLNET_TB_SUITE(name) name
+#endif

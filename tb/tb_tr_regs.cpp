@@ -42,14 +42,10 @@ using Vector = fw::RegisterBus::Vector;
 // The widths of the FIFO level inputs (tr_regs's InjCntW and RcvCntW).
 constexpr unsigned kInjCntW = fw::level_bits(kTrInjFlits), kRcvCntW = fw::level_bits(kTrRcvFlits);
 #ifndef TB_RCV_FIFOS
-#define TB_RCV_FIFOS 1
+#define TB_RCV_FIFOS fw::size_default("torus.reception_fifos")
 #endif
 // One test suite per build, so that the executables' tests have distinct CTest names.
-#if TB_RCV_FIFOS == 1
-#define TR_REGS TrRegs
-#else
-#define TR_REGS COLLNET_TB_CAT(TrRegsRcvFifos, TB_RCV_FIFOS)
-#endif
+#define TR_REGS COLLNET_TB_SUITE(TrRegs)
 // The model's normal reception FIFOs (its RcvFifos) and all its reception FIFOs, the
 // high-priority one last.
 constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1;

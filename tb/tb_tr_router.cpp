@@ -34,33 +34,28 @@ using namespace fw::regmap;
 using fw::TorusHeader;
 
 // The router's sizes as Verilated (tb/CMakeLists.txt passes a variant's -G values as
-// TB_* definitions too); the defaults are the RTL's.
+// TB_* definitions too); the defaults are the catalogue's, which are the RTL's.
 #ifndef TB_DYN_FLITS
-#define TB_DYN_FLITS 64
+#define TB_DYN_FLITS fw::size_default("torus.vc_buffer_flits")
 #endif
 #ifndef TB_ESC_SLOTS
-#define TB_ESC_SLOTS 3
+#define TB_ESC_SLOTS fw::size_default("torus.escape_buffer_packets")
 #endif
 #ifndef TB_INJ_FLITS
-#define TB_INJ_FLITS 128
+#define TB_INJ_FLITS fw::size_default("torus.injection_fifo_flits")
 #endif
 #ifndef TB_RCV_FLITS
-#define TB_RCV_FLITS 256
+#define TB_RCV_FLITS fw::size_default("torus.reception_fifo_flits")
 #endif
 #ifndef TB_RCV_FIFOS
-#define TB_RCV_FIFOS 1
+#define TB_RCV_FIFOS fw::size_default("torus.reception_fifos")
 #endif
 constexpr unsigned kDynFlits = TB_DYN_FLITS, kEscSlots = TB_ESC_SLOTS, kVcs = 4;
 constexpr unsigned kInjFlits = TB_INJ_FLITS, kRcvFlits = TB_RCV_FLITS;
 constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bits(kRcvFlits);
 // One test suite per build, so that the executables' tests have distinct CTest names.
-#if defined(TB_SUITE)  // a build at other sizes, named by tb/CMakeLists.txt
-#define TR_ROUTER COLLNET_TB_CAT(TrRouter, TB_SUITE)
-#define TR_ROUTER_ASSERTIONS COLLNET_TB_CAT(TrRouterAssertions, TB_SUITE)
-#else
-#define TR_ROUTER TrRouter
-#define TR_ROUTER_ASSERTIONS TrRouterAssertions
-#endif
+#define TR_ROUTER COLLNET_TB_SUITE(TrRouter)
+#define TR_ROUTER_ASSERTIONS COLLNET_TB_SUITE(TrRouterAssertions)
 // Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
 // 6 + r, the high-priority FIFO at kPrioPort.
 constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1, kPrioPort = 6 + kRcvFifos, kPorts = 6 + kNumRcv;
