@@ -62,6 +62,12 @@ std::vector<BlockBench> block_benches_for(const NodeSizes& sizes, const BuildPro
   const std::string opt = model_opt_fast("-O1");  // a bench simulates little (tb/CMakeLists.txt)
   const std::string cxx = script_compiler(), vinc = std::string(kVerilatorRoot) + "/include";
   const std::vector<std::string> firmware = files_in("firmware", {".cpp"});
+  // What every bench is built from besides its own source and its block's RTL: the headers
+  // the benches share, the firmware it drives the block with, the assertion macros the RTL
+  // includes.
+  std::vector<std::string> shared = files_in("tb", {".hpp"});
+  for (const std::string& f : files_in("firmware", {".hpp", ".cpp"})) shared.push_back(f);
+  shared.insert(shared.end(), {"systemc/coverage.hpp", "rtl/common/cmn_assert.svh"});
   std::vector<BlockBench> out;
   for (const BenchSpec& b : benches()) {
     // The block's sizes: its side's, those the block has as parameters.
@@ -84,15 +90,10 @@ std::vector<BlockBench> block_benches_for(const NodeSizes& sizes, const BuildPro
       << "verilator_args " << kVerilatorArgs << "\n"
       << "cxx " << kCxx << " " << kCxxFlags << " fast " << opt << " slow " << kOptSlow << "\n";
     spec.recipe = r.str();
-    // What the bench is built from: its RTL, its own source, every header the benches share,
-    // the firmware and the assertion macros the RTL includes.
     std::istringstream rtl(b.rtl);
     for (std::string f; rtl >> f;) spec.sources.push_back(f);
     spec.sources.push_back(std::string("tb/") + b.name + ".cpp");
-    for (const std::string& f : files_in("tb", {".hpp"})) spec.sources.push_back(f);
-    for (const std::string& f : files_in("firmware", {".hpp", ".cpp"})) spec.sources.push_back(f);
-    spec.sources.push_back("systemc/coverage.hpp");
-    spec.sources.push_back("rtl/common/cmn_assert.svh");
+    spec.sources.insert(spec.sources.end(), shared.begin(), shared.end());
 
     std::ostringstream s;
     s << verilate_script(b.block, prefix, overrides, b.rtl, opt, "",
@@ -111,7 +112,7 @@ std::vector<BlockBench> block_benches_for(const NodeSizes& sizes, const BuildPro
       << "mv \"$out/" << b.name << ".tmp\" \"$out/" << b.name << "\"\n";
     spec.script = s.str();
     spec.products = {b.name};
-    BlockBench bench{b.name, b.block, values, "", cached_build(spec, {}, progress)};
+    BlockBench bench{b.name, b.block, values, "", cached_build(spec, cache_digest(spec), {}, progress)};
     bench.executable = (fs::path(bench.entry.dir) / b.name).string();
     out.push_back(bench);
   }

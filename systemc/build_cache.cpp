@@ -119,11 +119,11 @@ std::string cache_digest(const CacheEntrySpec& spec) {
   return d.hex();
 }
 
-CacheEntryInfo cached_build(const CacheEntrySpec& spec,
+CacheEntryInfo cached_build(const CacheEntrySpec& spec, const std::string& digest,
                             const std::function<bool(const std::string& dir, std::string* why)>& usable,
                             const BuildProgress& progress) {
   CacheEntryInfo info;
-  info.digest = cache_digest(spec);
+  info.digest = digest;
   const fs::path dir = fs::path(model_cache_dir()) / info.digest;
   info.dir = dir.string();
   std::error_code ec;

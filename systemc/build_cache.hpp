@@ -59,11 +59,12 @@ struct CacheEntryInfo {
 // The digest that names the entry of `spec` (reads its sources).
 std::string cache_digest(const CacheEntrySpec& spec);
 
-// The entry of `spec`, built first if it is missing or not what `spec` describes. `usable`
+// The entry of `spec`, whose digest is `digest` (cache_digest(spec): reading the sources is
+// the caller's, once), built first if it is missing or not what `spec` describes. `usable`
 // (may be empty) is asked of an entry that looks complete, and of a fresh build, with the
 // entry's directory; it says why not in its second argument. Throws std::runtime_error
 // naming what failed (a build's error names its log).
-CacheEntryInfo cached_build(const CacheEntrySpec& spec,
+CacheEntryInfo cached_build(const CacheEntrySpec& spec, const std::string& digest,
                             const std::function<bool(const std::string& dir, std::string* why)>& usable,
                             const BuildProgress& progress);
 

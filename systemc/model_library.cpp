@@ -124,7 +124,8 @@ const NodeModels& node_models_for(const NodeSizes& sizes, const BuildProgress& p
   if (auto it = reg.loaded.find(digest); it != reg.loaded.end()) return *it->second;
   const NodeModels* models = nullptr;
   const CacheEntryInfo entry = cached_build(
-      spec, [&](const std::string& dir, std::string* why) { return (models = load(dir, why)) != nullptr; }, progress);
+      spec, digest, [&](const std::string& dir, std::string* why) { return (models = load(dir, why)) != nullptr; },
+      progress);
   if (info) *info = entry;
   return *(reg.loaded[digest] = models);
 }
