@@ -14,12 +14,11 @@ void ClassRouteTable::set_user_classes(unsigned user_classes) {
     throw Error("the tree adapter reports " + std::to_string(user_classes) + " user class routes, more than the " +
                 std::to_string(fw::regmap::kUserClassesMax) + " classes between the world's and the system's");
   end_ = kFirstUserClass + user_classes;
-  sized_ = true;
 }
 
 uint32_t ClassRouteTable::free_mask() const {
   uint32_t m = 0;
-  for (unsigned c = kFirstUserClass; c < end_; ++c)
+  for (unsigned c = kFirstUserClass; c < end_.value_or(kFirstUserClass); ++c)
     if (!used_[c]) m |= 1u << c;
   return m;
 }
@@ -34,7 +33,7 @@ bool nest(const std::vector<unsigned>& a, const std::vector<unsigned>& b) {
 }  // namespace
 
 bool ClassRouteTable::claim(unsigned cls, std::shared_ptr<const std::vector<unsigned>> members) {
-  if (cls < kFirstUserClass || cls >= end_ || used_[cls]) return false;
+  if (cls < kFirstUserClass || cls >= end_.value_or(kFirstUserClass) || used_[cls]) return false;
   for (const auto& other : used_)
     if (other && !nest(*other, *members)) return false;
   used_[cls] = std::move(members);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "firmware/regmap.hpp"
@@ -34,7 +35,7 @@ inline constexpr unsigned kNoClass = ~0u;
 class ClassRouteTable {
  public:
   // The user classes the node's adapter has (1..user_classes); until set, none.
-  bool sized() const { return sized_; }
+  bool sized() const { return end_.has_value(); }
   void set_user_classes(unsigned user_classes);
   // Bit c set: user class c is free on this node.
   uint32_t free_mask() const;
@@ -46,8 +47,7 @@ class ClassRouteTable {
   void release(unsigned cls);
 
  private:
-  bool sized_ = false;
-  unsigned end_ = kFirstUserClass;  // one past the last user class the adapter has
+  std::optional<unsigned> end_;  // one past the last user class the adapter has, once known
   // Per class: the members of the communicators on it, or null when it is free.
   std::vector<std::shared_ptr<const std::vector<unsigned>>> used_ =
       std::vector<std::shared_ptr<const std::vector<unsigned>>>(kEndUserClass);
