@@ -4,10 +4,10 @@
 // is one word, a chunk is four: one vector write) and reads into pops from its reception
 // FIFOs (reception slot k: normal FIFO k below RcvFifos, the high-priority FIFO at slot
 // TrRcvPrio; the slots between are unmapped), shows the FIFO levels and the node's torus
-// configuration, and keeps the sticky error bits (the router's error pulses and its own). Every access completes in the cycle
-// it is presented; read data is registered and valid on rvalid_o the cycle after. A
-// refused access (no room, too little to read, an unmapped address, a write to a
-// read-only register) changes nothing but its error bit.
+// configuration, and keeps the sticky error bits (the router's error pulses and its own).
+// Every access completes in the cycle it is presented; read data is registered and valid on
+// rvalid_o the cycle after. A refused access (no room, too little to read, an unmapped
+// address, a write to a read-only register) changes nothing but its error bit.
 // Addresses and fields: tr_pkg, generated from regmap/collnet.json like firmware/regmap.hpp.
 `include "cmn_assert.svh"
 `default_nettype none
