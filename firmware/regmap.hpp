@@ -30,7 +30,7 @@ inline constexpr unsigned kHeaderBits = 32;
 inline constexpr unsigned kPayloadFlits = 32;  // 256-byte payload
 inline constexpr unsigned kVectorWords = 4;  // 64-bit words in one vector register access
 inline constexpr unsigned kBusDataBits = kVectorWords * kFlitBits;  // register bus data
-inline constexpr unsigned kBusAddrBits = 12;  // register bus byte address
+inline constexpr unsigned kBusAddrBits = 13;  // register bus byte address
 inline constexpr unsigned kNumVcs = 2;  // virtual channels on every link
 inline constexpr unsigned kVcUser = 0;
 inline constexpr unsigned kVcSystem = 1;  // needs the privileged bit
@@ -62,6 +62,9 @@ inline constexpr unsigned kWinLkTorusBits = 9;
 inline constexpr uint32_t kWinTrPerfBase = 0xc00;  // the router's performance counters (tr_perf)
 inline constexpr unsigned kWinTrPerfSize = 1024;
 inline constexpr unsigned kWinTrPerfBits = 10;
+inline constexpr uint32_t kWinDmaBase = 0x1000;  // the torus DMA engine's registers (dm_engine; a node without the engine answers there as unmapped)
+inline constexpr unsigned kWinDmaSize = 1024;
+inline constexpr unsigned kWinDmaBits = 10;
 // Decodes: whether a bus address lies in the window (each compares only the bits above the
 // window's size).
 inline constexpr bool in_win_tree(uint32_t addr) {
@@ -90,6 +93,9 @@ inline constexpr bool in_win_lk_torus(uint32_t addr) {
 }
 inline constexpr bool in_win_tr_perf(uint32_t addr) {
   return (addr & field_mask(kBusAddrBits)) >> kWinTrPerfBits == kWinTrPerfBase >> kWinTrPerfBits;
+}
+inline constexpr bool in_win_dma(uint32_t addr) {
+  return (addr & field_mask(kBusAddrBits)) >> kWinDmaBits == kWinDmaBase >> kWinDmaBits;
 }
 // ------------------------------------------------------------------ cn_pkg: packet header
 inline constexpr unsigned kHdrBits = kHeaderBits;  // the packet header's width
@@ -126,7 +132,7 @@ inline constexpr unsigned kRouteDstBit = 6;  // local destination: the node rece
 // ------------------------------------------------------------------ cn_pkg: class-route values
 inline constexpr unsigned kRouteUpNone = 3;  // the up-link value of a class's root
 // ------------------------------------------------------------------ cn_pkg: register map
-inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side does not build unmapped)
+inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma)
 inline constexpr uint32_t kRegStatus = 0x008;  // RO  FIFO levels and error summary
 inline constexpr uint32_t kRegInjHdr = 0x010;  // WO  push a header (bits 31:0) into the injection header FIFO
 inline constexpr uint32_t kRegInjData = 0x018;  // WO  push a 64-bit payload word into the injection payload FIFO
@@ -199,7 +205,7 @@ inline constexpr unsigned kSizesRetryFlitsW = 16;
 inline constexpr unsigned kSizesUserClassesLsb = 40;  // user class routes: classes 1..UserClasses have a route register
 inline constexpr unsigned kSizesUserClassesW = 4;
 // ------------------------------------------------------------------ cn_pkg: identification
-inline constexpr uint64_t kRegIdValue = 0x00c011e700010006ULL;  // "collnet", version 1.6
+inline constexpr uint64_t kRegIdValue = 0x00c011e700010007ULL;  // "collnet", version 1.7
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
 inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");

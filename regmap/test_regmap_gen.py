@@ -128,7 +128,7 @@ class Generator(ScratchTreeTest):
         sv = self.tree.text("rtl/collective/cn_pkg.sv")
         cpp = self.tree.text("firmware/regmap.hpp")
         doc = self.tree.text("docs/register-map.md")
-        self.assertRegex(sv, r"localparam logic \[11:0\] RegErr\s+= 12'h070;")
+        self.assertRegex(sv, r"localparam logic \[12:0\] RegErr\s+= 13'h0070;")
         self.assertRegex(sv, r"localparam int StatusRcvDataW\s+= 13;")
         self.assertIn("inline constexpr uint32_t kRegErr = 0x070;", cpp)
         self.assertIn("inline constexpr unsigned kStatusRcvDataW = 13;", cpp)

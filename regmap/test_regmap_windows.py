@@ -71,9 +71,9 @@ class Windows(gen_tests.ScratchTreeTest):
         self.assertRegex(sv, r"in_win_gi = \(a\[BusAddrBits-1:WinGiBits\] == WinGiBase\[BusAddrBits-1:WinGiBits\]\);")
         self.assertIn("inline constexpr unsigned kWinGiBits = 8;", cpp)
         self.assertIn("| 0x400–0x4ff | `WinGi` |", self.tree.text("docs/register-map.md"))
-        self.sv_decodes("  if (!cn_pkg::in_win_gi(12'h4f8)) begin : g_in $fatal(1, \"0x4f8 left the window\"); end\n"
-                        "  if (cn_pkg::in_win_gi(12'h500)) begin : g_out $fatal(1, \"0x500 is still in it\"); end\n"
-                        "  if (!cn_pkg::in_win_tree(12'h500)) begin : g_tree $fatal(1, \"0x500 left the tree side\"); end\n")
+        self.sv_decodes("  if (!cn_pkg::in_win_gi(13'h4f8)) begin : g_in $fatal(1, \"0x4f8 left the window\"); end\n"
+                        "  if (cn_pkg::in_win_gi(13'h500)) begin : g_out $fatal(1, \"0x500 is still in it\"); end\n"
+                        "  if (!cn_pkg::in_win_tree(13'h500)) begin : g_tree $fatal(1, \"0x500 left the tree side\"); end\n")
         self.compile_cpp('#include "firmware/regmap.hpp"\n'
                          "using namespace collnet::fw::regmap;\n"
                          "static_assert(in_win_gi(0x4f8) && !in_win_gi(0x500) && in_win_tree(0x500));\n"
@@ -87,14 +87,15 @@ class Windows(gen_tests.ScratchTreeTest):
         checks_sv, checks_cpp = [], []
         for name, lo, hi in [("tree", 0x000, 0x7ff), ("torus", 0x800, 0xfff), ("cn", 0x000, 0x3ff),
                              ("cn_sys_vc", 0x080, 0x0ff), ("gi", 0x400, 0x5ff), ("lk_tree", 0x600, 0x7ff),
-                             ("tr", 0x800, 0x9ff), ("lk_torus", 0xa00, 0xbff), ("tr_perf", 0xc00, 0xfff)]:
-            inside, outside = [lo, hi & ~7], [a for a in (lo - 8, hi + 1) if 0 <= a < 0x1000]
+                             ("tr", 0x800, 0x9ff), ("lk_torus", 0xa00, 0xbff), ("tr_perf", 0xc00, 0xfff),
+                             ("dma", 0x1000, 0x13ff)]:
+            inside, outside = [lo, hi & ~7], [a for a in (lo - 8, hi + 1) if 0 <= a < 0x2000]
             for a in inside:
-                checks_sv.append(f"  if (!cn_pkg::in_win_{name}(12'h{a:03x})) begin : g_{name}_{a:x} "
+                checks_sv.append(f"  if (!cn_pkg::in_win_{name}(13'h{a:04x})) begin : g_{name}_{a:x} "
                                  f"$fatal(1, \"{name} {a:#x}\"); end\n")
                 checks_cpp.append(f"static_assert(in_win_{name}({a:#x}));\n")
             for a in outside:
-                checks_sv.append(f"  if (cn_pkg::in_win_{name}(12'h{a:03x})) begin : g_{name}_{a:x} "
+                checks_sv.append(f"  if (cn_pkg::in_win_{name}(13'h{a:04x})) begin : g_{name}_{a:x} "
                                  f"$fatal(1, \"{name} {a:#x}\"); end\n")
                 checks_cpp.append(f"static_assert(!in_win_{name}({a:#x}));\n")
         self.sv_decodes("".join(checks_sv))
@@ -106,7 +107,7 @@ class Windows(gen_tests.ScratchTreeTest):
                 ("Gi", "size", "0x300", "size 0x300 is not a power of two"),
                 ("LkTree", "base", "0x700", "base 0x700 is not aligned to its size 0x200"),
                 ("TrPerf", "base", "0x400", "lies outside window Torus"),
-                ("Torus", "base", "0x1000", "outside the bus's 12-bit address space"),
+                ("Dma", "base", "0x2000", "outside the bus's 13-bit address space"),
                 ("LkTree", "base", "0x400", "overlaps window Gi")]:
             with self.subTest(window=name, **{key: value}):
                 self.tree.close()

@@ -47,21 +47,21 @@ package gi_pkg;
   // read-only register changes nothing and a read of a write-only one returns zero: the unit
   // flags neither.
   // RW route of channel c; channels GiFirstPrivCh and up need the privileged bit to write
-  localparam logic [11:0] RegGiRouteBase       = 12'h400;
+  localparam logic [12:0] RegGiRouteBase       = 13'h0400;
   localparam int RegGiRouteBaseStride = 8;  // RegGiRouteBase + c * this
   // RW [3:0] this node's input bit per channel
-  localparam logic [11:0] RegGiLocal           = 12'h420;
-  localparam logic [11:0] RegGiResult          = 12'h428;  // RO  the channels' reductions
-  localparam logic [11:0] RegGiErr             = 12'h430;  // RO  sticky error bits
-  localparam logic [11:0] RegGiErrClear        = 12'h438;  // W1C write ones to clear
+  localparam logic [12:0] RegGiLocal           = 13'h0420;
+  localparam logic [12:0] RegGiResult          = 13'h0428;  // RO  the channels' reductions
+  localparam logic [12:0] RegGiErr             = 13'h0430;  // RO  sticky error bits
+  localparam logic [12:0] RegGiErrClear        = 13'h0438;  // W1C write ones to clear
   // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
   // count), and its index.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [1:0] reg_gi_route_base_index(input logic [11:0] a);
+  function automatic logic [1:0] reg_gi_route_base_index(input logic [12:0] a);
     reg_gi_route_base_index = a[4:3];
   endfunction
-  function automatic logic in_reg_gi_route_base(input logic [11:0] a);
-    in_reg_gi_route_base = (a[11:5] == RegGiRouteBase[11:5]) && (a[2:0] == 3'd0);
+  function automatic logic in_reg_gi_route_base(input logic [12:0] a);
+    in_reg_gi_route_base = (a[12:5] == RegGiRouteBase[12:5]) && (a[2:0] == 3'd0);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 

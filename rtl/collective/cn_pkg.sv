@@ -25,7 +25,7 @@ package cn_pkg;
   localparam int PayloadFlits   = 32;  // 256-byte payload
   localparam int VectorWords    = 4;  // 64-bit words in one vector register access
   localparam int BusDataBits    = VectorWords * FlitBits;  // register bus data
-  localparam int BusAddrBits    = 12;  // register bus byte address
+  localparam int BusAddrBits    = 13;  // register bus byte address
   localparam int NumVcs         = 2;  // virtual channels on every link
   localparam int VcUser         = 0;
   localparam int VcSystem       = 1;  // needs the privileged bit
@@ -38,37 +38,42 @@ package cn_pkg;
   // (the adapter, the router's registers) answers whatever no other window of the side
   // takes. Per window W: WinWBase, WinWSize (bytes) and WinWBits (log2 of the size: the
   // offset in the window is the address's bits below it).
-  localparam logic [11:0] WinTreeBase    = 12'h000;  // the tree side (nd_tree_net)
+  localparam logic [12:0] WinTreeBase    = 13'h0000;  // the tree side (nd_tree_net)
   localparam int WinTreeSize    = 2048;
   localparam int WinTreeBits    = 11;
   // the combining-network adapter's registers (cn_regs), and whatever no other window of the tree
   // side takes
-  localparam logic [11:0] WinCnBase      = 12'h000;
+  localparam logic [12:0] WinCnBase      = 13'h0000;
   localparam int WinCnSize      = 1024;
   localparam int WinCnBits      = 10;
   // the system VC's FIFO registers (RegSysVcOffset): privileged
-  localparam logic [11:0] WinCnSysVcBase = 12'h080;
+  localparam logic [12:0] WinCnSysVcBase = 13'h0080;
   localparam int WinCnSysVcSize = 128;
   localparam int WinCnSysVcBits = 7;
-  localparam logic [11:0] WinGiBase      = 12'h400;  // the barrier unit's registers (gi_barrier)
+  localparam logic [12:0] WinGiBase      = 13'h0400;  // the barrier unit's registers (gi_barrier)
   localparam int WinGiSize      = 512;
   localparam int WinGiBits      = 9;
-  localparam logic [11:0] WinLkTreeBase  = 12'h600;  // the tree links' counters (lk_regs)
+  localparam logic [12:0] WinLkTreeBase  = 13'h0600;  // the tree links' counters (lk_regs)
   localparam int WinLkTreeSize  = 512;
   localparam int WinLkTreeBits  = 9;
-  localparam logic [11:0] WinTorusBase   = 12'h800;  // the torus side (nd_torus_net)
+  localparam logic [12:0] WinTorusBase   = 13'h0800;  // the torus side (nd_torus_net)
   localparam int WinTorusSize   = 2048;
   localparam int WinTorusBits   = 11;
   // the router's registers (tr_regs), and whatever no other window of the torus side takes
-  localparam logic [11:0] WinTrBase      = 12'h800;
+  localparam logic [12:0] WinTrBase      = 13'h0800;
   localparam int WinTrSize      = 512;
   localparam int WinTrBits      = 9;
-  localparam logic [11:0] WinLkTorusBase = 12'ha00;  // the torus links' counters (lk_regs)
+  localparam logic [12:0] WinLkTorusBase = 13'h0a00;  // the torus links' counters (lk_regs)
   localparam int WinLkTorusSize = 512;
   localparam int WinLkTorusBits = 9;
-  localparam logic [11:0] WinTrPerfBase  = 12'hc00;  // the router's performance counters (tr_perf)
+  localparam logic [12:0] WinTrPerfBase  = 13'h0c00;  // the router's performance counters (tr_perf)
   localparam int WinTrPerfSize  = 1024;
   localparam int WinTrPerfBits  = 10;
+  // the torus DMA engine's registers (dm_engine; a node without the engine answers there as
+  // unmapped)
+  localparam logic [12:0] WinDmaBase     = 13'h1000;
+  localparam int WinDmaSize     = 1024;
+  localparam int WinDmaBits     = 10;
   // Decodes: whether a bus address lies in the window (each compares only the bits above the
   // window's size).
   /* verilator lint_off UNUSEDSIGNAL */
@@ -98,6 +103,9 @@ package cn_pkg;
   endfunction
   function automatic logic in_win_tr_perf(input logic [BusAddrBits-1:0] a);
     in_win_tr_perf = (a[BusAddrBits-1:WinTrPerfBits] == WinTrPerfBase[BusAddrBits-1:WinTrPerfBits]);
+  endfunction
+  function automatic logic in_win_dma(input logic [BusAddrBits-1:0] a);
+    in_win_dma = (a[BusAddrBits-1:WinDmaBits] == WinDmaBase[BusAddrBits-1:WinDmaBits]);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -204,49 +212,50 @@ package cn_pkg;
   // RO identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes
   // and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved
   // to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side
-  // does not build unmapped)
-  localparam logic [11:0] RegId              = 12'h000;
-  localparam logic [11:0] RegStatus          = 12'h008;  // RO  FIFO levels and error summary
+  // does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma)
+  localparam logic [12:0] RegId              = 13'h0000;
+  localparam logic [12:0] RegStatus          = 13'h0008;  // RO  FIFO levels and error summary
   // WO push a header (bits 31:0) into the injection header FIFO
-  localparam logic [11:0] RegInjHdr          = 12'h010;
+  localparam logic [12:0] RegInjHdr          = 13'h0010;
   // WO push a 64-bit payload word into the injection payload FIFO
-  localparam logic [11:0] RegInjData         = 12'h018;
+  localparam logic [12:0] RegInjData         = 13'h0018;
   // RO, pops the oldest received header (0 and ErrRcvUnderflow if none)
-  localparam logic [11:0] RegRcvHdr          = 12'h020;
+  localparam logic [12:0] RegRcvHdr          = 13'h0020;
   // RO, pops the oldest received payload word (0 and ErrRcvUnderflow if none)
-  localparam logic [11:0] RegRcvData         = 12'h028;
-  localparam logic [11:0] RegErr             = 12'h030;  // RO  sticky error bits
-  localparam logic [11:0] RegErrClear        = 12'h038;  // W1C write ones to clear those error bits
+  localparam logic [12:0] RegRcvData         = 13'h0028;
+  localparam logic [12:0] RegErr             = 13'h0030;  // RO  sticky error bits
+  // W1C write ones to clear those error bits
+  localparam logic [12:0] RegErrClear        = 13'h0038;
   // RO the first header error (mismatch, route, opcode, size)
-  localparam logic [11:0] RegErrInfo         = 12'h040;
-  localparam logic [11:0] RegErrSource       = 12'h048;  // RO  the source of that error
+  localparam logic [12:0] RegErrInfo         = 13'h0040;
+  localparam logic [12:0] RegErrSource       = 13'h0048;  // RO  the source of that error
   // WO inject K identity packets with this header (K = 0 does nothing)
-  localparam logic [11:0] RegInjIdentity     = 12'h050;
+  localparam logic [12:0] RegInjIdentity     = 13'h0050;
   // WO (vector) push 4 payload words into the injection payload FIFO, word 0 first; refused whole
   // with ErrInjOverflow if fewer than 4 words are free
-  localparam logic [11:0] RegInjVector       = 12'h058;
+  localparam logic [12:0] RegInjVector       = 13'h0058;
   // RO (vector), pops the 4 oldest received payload words, word 0 (the oldest) in [63:0]; if fewer
   // than 4 are waiting, pops nothing, returns 0 and sets ErrRcvUnderflow
-  localparam logic [11:0] RegRcvVector       = 12'h060;
+  localparam logic [12:0] RegRcvVector       = 13'h0060;
   // RO the tree side's sizes as built (docs/design-space.md): what software reads instead of
   // assuming
-  localparam logic [11:0] RegSizes           = 12'h068;
+  localparam logic [12:0] RegSizes           = 13'h0068;
   // RW class route of class c; classes FirstPrivClass and up need the privileged bit to write; a
   // user class above the side's UserClasses (RegSizes) has no route and its register is unmapped
-  localparam logic [11:0] RegRouteBase       = 12'h100;
+  localparam logic [12:0] RegRouteBase       = 13'h0100;
   localparam int RegRouteBaseStride = 8;  // RegRouteBase + c * this
   // the system VC's window: RegStatus, RegInjHdr, RegInjData, RegRcvHdr, RegRcvData,
   // RegInjIdentity, RegInjVector and RegRcvVector at this offset plus theirs; privileged (an access
   // without the privileged bit is refused and sets ErrPriv)
-  localparam logic [11:0] RegSysVcOffset     = 12'h080;
+  localparam logic [12:0] RegSysVcOffset     = 13'h0080;
   // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
   // count), and its index.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [3:0] reg_route_base_index(input logic [11:0] a);
+  function automatic logic [3:0] reg_route_base_index(input logic [12:0] a);
     reg_route_base_index = a[6:3];
   endfunction
-  function automatic logic in_reg_route_base(input logic [11:0] a);
-    in_reg_route_base = (a[11:7] == RegRouteBase[11:7]) && (a[2:0] == 3'd0);
+  function automatic logic in_reg_route_base(input logic [12:0] a);
+    in_reg_route_base = (a[12:7] == RegRouteBase[12:7]) && (a[2:0] == 3'd0);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -318,7 +327,7 @@ package cn_pkg;
   localparam int SizesUserClassesW   = 4;
 
   // ---------------------------------------------------------------- identification
-  localparam logic [63:0] RegIdValue = 64'h00c011e700010006;  // "collnet", version 1.6
+  localparam logic [63:0] RegIdValue = 64'h00c011e700010007;  // "collnet", version 1.7
 
   // ---------------------------------------------------------------- injection header FIFO entry
   // {packet count, identity flag, header} (cn_pkg::inj_entry)

@@ -140,26 +140,26 @@ package lk_pkg;
   // of an address in those windows that names no link, sets the side's bad-access error bit
   // (ErrBadAddr, TrErrBadAccess).
   // RO tree link l's counter block: word k at + 8·k
-  localparam logic [11:0] RegLkTree        = 12'h600;
+  localparam logic [12:0] RegLkTree        = 13'h0600;
   localparam int RegLkTreeStride  = 64;  // RegLkTree + l * this
   // RO torus link d's counter block: word k at + 8·k
-  localparam logic [11:0] RegLkTorus       = 12'ha00;
+  localparam logic [12:0] RegLkTorus       = 13'h0a00;
   localparam int RegLkTorusStride = 64;  // RegLkTorus + d * this
   // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
   // count), and its index.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [1:0] reg_lk_tree_index(input logic [11:0] a);
+  function automatic logic [1:0] reg_lk_tree_index(input logic [12:0] a);
     reg_lk_tree_index = a[7:6];
   endfunction
-  function automatic logic in_reg_lk_tree(input logic [11:0] a);
-    in_reg_lk_tree = (a[11:8] == RegLkTree[11:8]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_lk_tree(input logic [12:0] a);
+    in_reg_lk_tree = (a[12:8] == RegLkTree[12:8]) && (a[2:0] == 3'd0) &&
         (32'(a[7:6]) < 3);
   endfunction
-  function automatic logic [2:0] reg_lk_torus_index(input logic [11:0] a);
+  function automatic logic [2:0] reg_lk_torus_index(input logic [12:0] a);
     reg_lk_torus_index = a[8:6];
   endfunction
-  function automatic logic in_reg_lk_torus(input logic [11:0] a);
-    in_reg_lk_torus = (a[11:9] == RegLkTorus[11:9]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_lk_torus(input logic [12:0] a);
+    in_reg_lk_torus = (a[12:9] == RegLkTorus[12:9]) && (a[2:0] == 3'd0) &&
         (32'(a[8:6]) < 6);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */

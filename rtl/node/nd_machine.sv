@@ -54,7 +54,7 @@ module nd_machine #(
   input  wire logic        bus_req_i       [N],
   input  wire logic        bus_we_i        [N],
   input  wire logic        bus_priv_i      [N],
-  input  wire logic [11:0] bus_addr_i      [N],
+  input  wire logic [cn_pkg::BusAddrBits-1:0] bus_addr_i [N],
   input  wire logic [cn_pkg::BusDataBits-1:0] bus_wdata_i [N],  // word 0 in [63:0]
   output logic             bus_rvalid_o    [N],
   output logic      [cn_pkg::BusDataBits-1:0] bus_rdata_o [N],
@@ -87,7 +87,7 @@ module nd_machine #(
   logic                           node_req       [N];
   logic                           node_we        [N];
   logic                           node_priv      [N];
-  logic [11:0]                    node_addr      [N];
+  logic [cn_pkg::BusAddrBits-1:0] node_addr      [N];
   logic [cn_pkg::BusDataBits-1:0] node_wdata     [N];
   logic [5:0]                     node_link_down [N];
 

@@ -118,71 +118,71 @@ package tr_pkg;
   // counters (WinTrPerf, RegTrPerf). Every access completes in the cycle it is presented;
   // read data follows a cycle later. A refused access (no room, too little to read, bad
   // address) changes nothing but its error bit.
-  localparam logic [11:0] RegTrStatus         = 12'h800;  // RO  FIFO levels
+  localparam logic [12:0] RegTrStatus         = 13'h0800;  // RO  FIFO levels
   // RO sticky error bits; the router reports the first TrRouterErrBits (as pulses), the register
   // block the rest
-  localparam logic [11:0] RegTrErr            = 12'h808;
-  localparam logic [11:0] RegTrErrClear       = 12'h810;  // W1C write ones to clear error bits
+  localparam logic [12:0] RegTrErr            = 13'h0808;
+  localparam logic [12:0] RegTrErrClear       = 13'h0810;  // W1C write ones to clear error bits
   // RO the node's place in the torus (configuration pins)
-  localparam logic [11:0] RegTrConfig         = 12'h818;
+  localparam logic [12:0] RegTrConfig         = 13'h0818;
   // WO push a header into injection FIFO k (0, 1 normal, 2 high priority)
-  localparam logic [11:0] RegTrInjHdr         = 12'h820;
+  localparam logic [12:0] RegTrInjHdr         = 13'h0820;
   localparam int RegTrInjHdrStride   = 8;  // RegTrInjHdr + k * this
   // WO (vector) push a chunk (four words, a vector write) into injection FIFO k
-  localparam logic [11:0] RegTrInjChunk       = 12'h840;
+  localparam logic [12:0] RegTrInjChunk       = 13'h0840;
   localparam int RegTrInjChunkStride = 8;  // RegTrInjChunk + k * this
   // RO the levels of normal reception FIFOs 1 and up (0 where the side has no such FIFO)
-  localparam logic [11:0] RegTrRcvLevels      = 12'h888;
+  localparam logic [12:0] RegTrRcvLevels      = 13'h0888;
   // RO, pops pop one word (a header) from reception slot k: normal FIFO k (k < the side's RcvFifos)
   // or the high-priority FIFO (k = TrRcvPrio); another slot is unmapped
-  localparam logic [11:0] RegTrRcvHdr         = 12'h900;
+  localparam logic [12:0] RegTrRcvHdr         = 13'h0900;
   localparam int RegTrRcvHdrStride   = 8;  // RegTrRcvHdr + k * this
   // RO (vector), pops pop a chunk (four words, a vector read) from reception slot k
-  localparam logic [11:0] RegTrRcvChunk       = 12'h940;
+  localparam logic [12:0] RegTrRcvChunk       = 13'h0940;
   localparam int RegTrRcvChunkStride = 8;  // RegTrRcvChunk + k * this
   // RO the torus side's sizes as built (docs/design-space.md)
-  localparam logic [11:0] RegTrSizes          = 12'h880;
+  localparam logic [12:0] RegTrSizes          = 13'h0880;
   // RO torus link d's performance counters (tr_perf): VC v's counter k (TrPerfFlits .. TrPerfStall)
   // at + TrPerfVcStride·v + 8·k; a write, or a read of an address in their window (WinTrPerf) that
   // names no counter, sets TrErrBadAccess
-  localparam logic [11:0] RegTrPerf           = 12'hc00;
+  localparam logic [12:0] RegTrPerf           = 13'h0c00;
   localparam int RegTrPerfStride     = 128;  // RegTrPerf + d * this
   // Decodes of the register arrays: whether an address names an element (8-byte aligned, below the
   // count), and its index.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [1:0] reg_tr_inj_hdr_index(input logic [11:0] a);
+  function automatic logic [1:0] reg_tr_inj_hdr_index(input logic [12:0] a);
     reg_tr_inj_hdr_index = a[4:3];
   endfunction
-  function automatic logic in_reg_tr_inj_hdr(input logic [11:0] a);
-    in_reg_tr_inj_hdr = (a[11:5] == RegTrInjHdr[11:5]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_tr_inj_hdr(input logic [12:0] a);
+    in_reg_tr_inj_hdr = (a[12:5] == RegTrInjHdr[12:5]) && (a[2:0] == 3'd0) &&
         (32'(a[4:3]) < TrInjFifos);
   endfunction
-  function automatic logic [1:0] reg_tr_inj_chunk_index(input logic [11:0] a);
+  function automatic logic [1:0] reg_tr_inj_chunk_index(input logic [12:0] a);
     reg_tr_inj_chunk_index = a[4:3];
   endfunction
-  function automatic logic in_reg_tr_inj_chunk(input logic [11:0] a);
-    in_reg_tr_inj_chunk = (a[11:5] == RegTrInjChunk[11:5]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_tr_inj_chunk(input logic [12:0] a);
+    in_reg_tr_inj_chunk = (a[12:5] == RegTrInjChunk[12:5]) && (a[2:0] == 3'd0) &&
         (32'(a[4:3]) < TrInjFifos);
   endfunction
-  function automatic logic [2:0] reg_tr_rcv_hdr_index(input logic [11:0] a);
+  function automatic logic [2:0] reg_tr_rcv_hdr_index(input logic [12:0] a);
     reg_tr_rcv_hdr_index = a[5:3];
   endfunction
-  function automatic logic in_reg_tr_rcv_hdr(input logic [11:0] a);
-    in_reg_tr_rcv_hdr = (a[11:6] == RegTrRcvHdr[11:6]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_tr_rcv_hdr(input logic [12:0] a);
+    in_reg_tr_rcv_hdr = (a[12:6] == RegTrRcvHdr[12:6]) && (a[2:0] == 3'd0) &&
         (32'(a[5:3]) < TrRcvFifos);
   endfunction
-  function automatic logic [2:0] reg_tr_rcv_chunk_index(input logic [11:0] a);
+  function automatic logic [2:0] reg_tr_rcv_chunk_index(input logic [12:0] a);
     reg_tr_rcv_chunk_index = a[5:3];
   endfunction
-  function automatic logic in_reg_tr_rcv_chunk(input logic [11:0] a);
-    in_reg_tr_rcv_chunk = (a[11:6] == RegTrRcvChunk[11:6]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_tr_rcv_chunk(input logic [12:0] a);
+    in_reg_tr_rcv_chunk = (a[12:6] == RegTrRcvChunk[12:6]) && (a[2:0] == 3'd0) &&
         (32'(a[5:3]) < TrRcvFifos);
   endfunction
-  function automatic logic [2:0] reg_tr_perf_index(input logic [11:0] a);
+  function automatic logic [2:0] reg_tr_perf_index(input logic [12:0] a);
     reg_tr_perf_index = a[9:7];
   endfunction
-  function automatic logic in_reg_tr_perf(input logic [11:0] a);
-    in_reg_tr_perf = (a[11:10] == RegTrPerf[11:10]) && (a[2:0] == 3'd0) &&
+  function automatic logic in_reg_tr_perf(input logic [12:0] a);
+    in_reg_tr_perf = (a[12:10] == RegTrPerf[12:10]) && (a[2:0] == 3'd0) &&
         (32'(a[9:7]) < NumDirs);
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */

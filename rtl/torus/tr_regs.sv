@@ -23,14 +23,15 @@ module tr_regs #(
   parameter int  RetryFlits = 128,  // lk_pkg::LkRetryFlits
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
-  localparam int NumRcv   = RcvFifos + 1  // the router's reception FIFOs: normal ones, then high priority
+  localparam int NumRcv   = RcvFifos + 1,  // the router's reception FIFOs: normal ones, then high priority
+  localparam int AddrW    = $bits(tr_pkg::RegTrStatus)  // the register bus's address (cn_pkg::BusAddrBits)
 ) (
   input  wire logic                                clk_i,
   input  wire logic                                rst_ni,
   // register bus
   input  wire logic                                req_i,
   input  wire logic                                we_i,
-  input  wire logic [11:0]                         addr_i,
+  input  wire logic [AddrW-1:0]                    addr_i,
   input  wire logic [BusBits-1:0]                  wdata_i,
   output logic                                     rvalid_o,
   output logic      [BusBits-1:0]                  rdata_o,
@@ -74,7 +75,7 @@ module tr_regs #(
   assign wr_bad   = wr && !wr_inj && !wr_clear;
   // A reception slot names a FIFO the side has: normal FIFO k below RcvFifos, the
   // high-priority FIFO at TrRcvPrio (its last).
-  localparam int SlotW = $bits(tr_pkg::reg_tr_rcv_hdr_index(12'd0));
+  localparam int SlotW = $bits(tr_pkg::reg_tr_rcv_hdr_index(AddrW'(0)));
   logic [SlotW-1:0] slot;
   logic             slot_built;
   assign slot       = tr_pkg::reg_tr_rcv_hdr_index(addr_i);  // the chunk group's too
