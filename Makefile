@@ -20,12 +20,14 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 RTL_PKG  := rtl/collective/cn_pkg.sv
 GI_PKG   := rtl/barrier/gi_pkg.sv
 TR_PKG   := rtl/torus/tr_pkg.sv
-RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(wildcard rtl/common/*.sv) $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) \
+DM_PKG   := rtl/dma/dm_pkg.sv
+RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(DM_PKG) $(wildcard rtl/common/*.sv) $(filter-out $(RTL_PKG),$(wildcard rtl/collective/*.sv)) \
             $(filter-out $(GI_PKG),$(wildcard rtl/barrier/*.sv)) $(filter-out $(TR_PKG),$(wildcard rtl/torus/*.sv)) \
-            rtl/link/lk_pkg.sv rtl/link/lk_crc.sv rtl/link/lk_port.sv rtl/link/lk_regs.sv rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
+            rtl/link/lk_pkg.sv rtl/link/lk_crc.sv rtl/link/lk_port.sv rtl/link/lk_regs.sv \
+            $(filter-out $(DM_PKG),$(wildcard rtl/dma/*.sv)) rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
 # The include directory of cmn_assert.svh, the assertion macros every module includes.
 RTL_INCLUDE := -Irtl/common
-LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs dm_engine dm_regs dm_inject dm_receive
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json

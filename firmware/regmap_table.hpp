@@ -146,6 +146,55 @@ inline constexpr RegisterInfo kLkRegisters[] = {
     {"RegLkTorus[5]", reg_lk_torus(5), Access::RO, false, false, true, 0x0ULL, false, false, kRegTrErr, kTrErrBadAccess, kNoBit, 0},
 };
 
+// dm_pkg: name, address, access, pops, vector, has reset, reset, privileged read and write,
+// error register, bad-access bit, privilege bit, the register a W1C clears.
+inline constexpr RegisterInfo kDmRegisters[] = {
+    {"RegDmStatus", kRegDmStatus, Access::RO, false, false, true, 0x8ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmErr", kRegDmErr, Access::RO, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmErrClear", kRegDmErrClear, Access::W1C, false, false, false, 0, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, kRegDmErr},
+    {"RegDmZero", kRegDmZero, Access::RO, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmZeroClear", kRegDmZeroClear, Access::W1C, false, false, false, 0, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, kRegDmZero},
+    {"RegDmEventEn", kRegDmEventEn, Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmMfStart", kRegDmMfStart, Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmMfEnd", kRegDmMfEnd, Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmMfHead", kRegDmMfHead, Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmMfTail", kRegDmMfTail, Access::RO, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmSizes", kRegDmSizes, Access::RO, false, false, false, 0, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmDesc", kRegDmDesc, Access::WO, false, true, false, 0, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[0]", reg_dm_ctr_base(0), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[1]", reg_dm_ctr_base(1), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[2]", reg_dm_ctr_base(2), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[3]", reg_dm_ctr_base(3), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[4]", reg_dm_ctr_base(4), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[5]", reg_dm_ctr_base(5), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[6]", reg_dm_ctr_base(6), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[7]", reg_dm_ctr_base(7), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[8]", reg_dm_ctr_base(8), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[9]", reg_dm_ctr_base(9), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[10]", reg_dm_ctr_base(10), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[11]", reg_dm_ctr_base(11), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[12]", reg_dm_ctr_base(12), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[13]", reg_dm_ctr_base(13), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[14]", reg_dm_ctr_base(14), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrBase[15]", reg_dm_ctr_base(15), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[0]", reg_dm_ctr_count(0), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[1]", reg_dm_ctr_count(1), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[2]", reg_dm_ctr_count(2), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[3]", reg_dm_ctr_count(3), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[4]", reg_dm_ctr_count(4), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[5]", reg_dm_ctr_count(5), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[6]", reg_dm_ctr_count(6), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[7]", reg_dm_ctr_count(7), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[8]", reg_dm_ctr_count(8), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[9]", reg_dm_ctr_count(9), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[10]", reg_dm_ctr_count(10), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[11]", reg_dm_ctr_count(11), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[12]", reg_dm_ctr_count(12), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[13]", reg_dm_ctr_count(13), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[14]", reg_dm_ctr_count(14), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+    {"RegDmCtrCount[15]", reg_dm_ctr_count(15), Access::RW, false, false, true, 0x0ULL, false, false, kRegDmErr, kDmErrBadAccess, kNoBit, 0},
+};
+
 // Every package's table, for whatever checks the whole node.
 struct RegisterTable {
   const char* package;
@@ -157,6 +206,7 @@ inline constexpr RegisterTable kRegisterTables[] = {
     {"gi_pkg", std::begin(kGiRegisters), std::end(kGiRegisters)},
     {"tr_pkg", std::begin(kTrRegisters), std::end(kTrRegisters)},
     {"lk_pkg", std::begin(kLkRegisters), std::end(kLkRegisters)},
+    {"dm_pkg", std::begin(kDmRegisters), std::end(kDmRegisters)},
 };
 
 }  // namespace collnet::fw::regmap

@@ -68,11 +68,12 @@ def tokens(expr):
 class Scope:
     """Named integer values of one package (and, read-only, the packages before it)."""
 
-    def __init__(self, pkg, outer=None):
+    def __init__(self, pkg, outer=None, owners=None):
         self.pkg = pkg
         self.values = {}
         self.exprs = {}     # name -> expression text as written (a number or an expression)
         self.outer = outer or {}
+        self.owners = owners or {}  # an outer name -> the package that defines it
 
     def define(self, name, value, where):
         if name in self.values or name in self.outer:
@@ -113,8 +114,14 @@ class Scope:
         return isinstance(v, int) or (isinstance(v, str) and re.fullmatch(r"\s*(0x[0-9a-fA-F_]+|\d+)\s*", v))
 
     def sv(self, v):
-        """The value as SystemVerilog: literals as numbers, expressions as written."""
-        return str(int(str(v).replace("_", ""), 0)) if self.is_literal(v) else str(v)
+        """The value as SystemVerilog: literals as numbers, expressions as written, and an
+        expression naming a constant of an earlier package as its value (Yosys cannot read
+        one package's constant inside another)."""
+        if self.is_literal(v):
+            return str(int(str(v).replace("_", ""), 0))
+        if any(name and name not in self.values and name in self.owners for _, name, _ in tokens(v)):
+            return str(self.eval(v, f"{self.pkg}: {v}"))
+        return str(v)
 
     def cpp(self, v):
         """The value as C++: names get the k prefix."""
@@ -184,12 +191,12 @@ class Row:
 
 
 class Package:
-    def __init__(self, desc, outer, windows, registers):
+    def __init__(self, desc, outer, windows, registers, owners=None):
         self.name = need(desc, "name", "a package")
         self.path = need(desc, "path", self.name)
         self.title = need(desc, "title", self.name)
         self.functions = desc.get("functions")
-        self.scope = Scope(self.name, outer)
+        self.scope = Scope(self.name, outer, owners)
         self.windows = windows      # window name -> Window, shared by every package
         self.all_registers = registers  # register name -> address, shared by every package
         self.sections = []   # [Section]
@@ -1039,14 +1046,15 @@ def generate(root):
         desc = json.loads(desc_path.read_text())
     except json.JSONDecodeError as e:
         raise DescriptionError(f"{DESCRIPTION}: not valid JSON: {e}") from None
-    outer, pkgs, files, tables, windows, registers = {}, [], {}, {}, {}, {}
+    outer, owners, pkgs, files, tables, windows, registers = {}, {}, [], {}, {}, {}, {}
     sizes = need(desc, "sizes", DESCRIPTION)
     SIZE_DEFAULTS.clear()
     SIZE_FIELDS.clear()
     SIZE_DEFAULTS.update({e.get("key"): e.get("default") for e in need(sizes, "parameters", "sizes")})
     for d in need(desc, "packages", DESCRIPTION):
-        p = Package(d, dict(outer), windows, registers)
+        p = Package(d, dict(outer), windows, registers, dict(owners))
         outer.update(p.scope.values)
+        owners.update({name: p.name for name in p.scope.values})
         pkgs.append(p)
         tables.update(p.tables)
         files[p.path] = emit_sv(p, root)

@@ -22,8 +22,8 @@ sys.path.insert(0, str(HERE))
 import regmap_gen  # noqa: E402
 
 INPUTS = ["regmap/collnet.json", "regmap/regmap_gen.py", "rtl/collective/cn_pkg_functions.svh",
-          "rtl/torus/tr_pkg_functions.svh", "rtl/link/lk_pkg_functions.svh", "rtl/node/nd_tree_net.sv",
-          "rtl/node/nd_torus_net.sv"]
+          "rtl/torus/tr_pkg_functions.svh", "rtl/link/lk_pkg_functions.svh", "rtl/dma/dm_pkg_functions.svh",
+          "rtl/node/nd_tree_net.sv", "rtl/node/nd_torus_net.sv"]
 
 
 class ScratchTree:
@@ -174,7 +174,8 @@ class Generator(ScratchTreeTest):
                          "static_assert(std::size(kGiRegisters) == 4 + kGiChannels);\n"
                          "static_assert(std::size(kTrRegisters) == 6 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
                          "static_assert(std::size(kLkRegisters) == 3 + 6);\n"
-                         "static_assert(std::size(kRegisterTables) == 4);\n"
+                         "static_assert(std::size(kDmRegisters) == 12 + 2 * kDmCounters);\n"
+                         "static_assert(std::size(kRegisterTables) == 5);\n"
                          # reset values, access kinds, privilege, error bits
                          "static_assert(row(kCnRegisters, \"RegId\").has_reset && row(kCnRegisters, \"RegId\").reset == kRegIdValue);\n"
                          "static_assert(!row(kCnRegisters, \"RegStatus\").has_reset);\n"

@@ -51,9 +51,10 @@ for tool in "$IVERILOG" "$VVP" "$YOSYS"; do
 done
 
 # The packages first, then the shared FIFOs, then every block, then the node top.
-files=(rtl/collective/cn_pkg.sv rtl/barrier/gi_pkg.sv rtl/torus/tr_pkg.sv rtl/link/lk_pkg.sv rtl/common/*.sv)
-for f in rtl/collective/*.sv rtl/barrier/*.sv rtl/torus/*.sv rtl/link/*.sv; do
-  [[ "$f" == */cn_pkg.sv || "$f" == */gi_pkg.sv || "$f" == */tr_pkg.sv || "$f" == */lk_pkg.sv ]] || files+=("$f")
+files=(rtl/collective/cn_pkg.sv rtl/barrier/gi_pkg.sv rtl/torus/tr_pkg.sv rtl/link/lk_pkg.sv rtl/dma/dm_pkg.sv rtl/common/*.sv)
+for f in rtl/collective/*.sv rtl/barrier/*.sv rtl/torus/*.sv rtl/link/*.sv rtl/dma/*.sv; do
+  [[ "$f" == */cn_pkg.sv || "$f" == */gi_pkg.sv || "$f" == */tr_pkg.sv || "$f" == */lk_pkg.sv || "$f" == */dm_pkg.sv ]] ||
+    files+=("$f")
 done
 files+=(rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv)
 # Every module includes the assertion macros, rtl/common/cmn_assert.svh, by name.

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// dm_engine: the torus DMA engine (docs/dma.md), in the manner of Blue Gene/P's. Beside a
+// node's router it owns one of the router's injection FIFOs and one of its reception FIFOs,
+// and reaches the node's memory through a port of its own, so that whole regions move
+// between memories without a processor touching a word:
+//   dm_regs     the registers (window cn_pkg::WinDma): descriptors, counters, the
+//               reception ring, events and errors;
+//   dm_inject   descriptors (software's queue and the remote gets', in turn) cut into
+//               packets, read from memory and pushed into the injection FIFO;
+//   dm_receive  packets from the reception FIFO written into memory (a put), appended to
+//               the ring (a memory FIFO packet) or queued as descriptors (a remote get).
+// The memory port takes one request a cycle, a read for the injection side or a write for
+// the reception side (in turn when both ask), of up to four consecutive words; a read's
+// words come back in request order, at least a cycle after the request was taken. Its
+// latency and bandwidth are the memory's (the machine's model of it) and are invisible here
+// except as time.
+`include "cmn_assert.svh"
+`default_nettype none
+
+module dm_engine #(
+  parameter int DescSlots = dm_pkg::DmDescSlots,  // descriptors software may queue
+  parameter int GetSlots  = dm_pkg::DmGetSlots,   // descriptors remote gets may queue
+  parameter int RowSlots  = dm_pkg::DmRowSlots,   // memory reads in flight
+  parameter int InjFreeW  = 8,                    // the injection FIFO's free count (tr_router: $clog2(InjFlits + 1))
+  parameter int RcvCntW   = 9,                    // the reception FIFO's count (tr_router: $clog2(RcvFlits + 1))
+  localparam int AddrW    = $bits(dm_pkg::RegDmStatus),
+  localparam int BusBits  = dm_pkg::DmDescWords * 64,
+  localparam int RowBits  = dm_pkg::DmPortWords * 64,
+  localparam int AW       = dm_pkg::DmAddrW
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_ni,
+  // register bus (already decoded to the window)
+  input  wire logic                  bus_req_i,
+  input  wire logic                  bus_we_i,
+  input  wire logic [AddrW-1:0]      bus_addr_i,
+  input  wire logic [BusBits-1:0]    bus_wdata_i,
+  output logic                       bus_rvalid_o,
+  output logic      [BusBits-1:0]    bus_rdata_o,
+  // the router's injection FIFO (tr_router inj_*, one FIFO's)
+  output logic                       inj_push_o,
+  output logic      [2:0]            inj_n_o,
+  output logic      [RowBits-1:0]    inj_data_o,
+  input  wire logic [InjFreeW-1:0]   inj_free_i,
+  // the router's reception FIFO (tr_router rcv_*, one FIFO's)
+  output logic                       rcv_pop_o,
+  output logic      [2:0]            rcv_n_o,
+  input  wire logic [RowBits-1:0]    rcv_data_i,
+  input  wire logic [RcvCntW-1:0]    rcv_count_i,
+  // the memory port: a request (taken when mem_gnt_i) of mem_n_o words (1..4) at byte
+  // address mem_addr_o, a write carrying them (word j at [64*j]); a read's words come back
+  // on mem_rvalid_i
+  output logic                       mem_req_o,
+  output logic                       mem_we_o,
+  output logic      [AW-1:0]         mem_addr_o,
+  output logic      [2:0]            mem_n_o,
+  output logic      [RowBits-1:0]    mem_wdata_o,
+  input  wire logic                  mem_gnt_i,
+  input  wire logic                  mem_rvalid_i,
+  input  wire logic [RowBits-1:0]    mem_rdata_i,
+  // an enabled condition holds (RegDmEventEn); any sticky error bit
+  output logic                       event_o,
+  output logic                       err_o
+);
+
+  // ------------------------------------------------------------ descriptor queues
+  logic               sw_push, sw_pop, sw_full, sw_empty;
+  logic [BusBits-1:0] sw_in, sw_head;
+  logic [$clog2(DescSlots + 1)-1:0] sw_count;
+  cmn_fifo #(.Width(BusBits), .Depth(DescSlots)) u_sw_desc (
+    .clk_i, .rst_ni, .push_i(sw_push), .data_i(sw_in), .pop_i(sw_pop), .data_o(sw_head),
+    .full_o(sw_full), .empty_o(sw_empty), .count_o(sw_count)
+  );
+  logic               get_push, get_pop, get_full, get_empty;
+  logic [BusBits-1:0] get_in, get_head;
+  logic [$clog2(GetSlots + 1)-1:0] get_count;
+  cmn_fifo #(.Width(BusBits), .Depth(GetSlots)) u_get_desc (
+    .clk_i, .rst_ni, .push_i(get_push), .data_i(get_in), .pop_i(get_pop), .data_o(get_head),
+    .full_o(get_full), .empty_o(get_empty), .count_o(get_count)
+  );
+
+  // ------------------------------------------------------------ the memory port
+  logic                 rd_req, rd_gnt, wr_req, wr_gnt, sel_wr, wr_first_q;
+  logic [AW-1:0]        rd_addr, wr_addr;
+  logic [2:0]           rd_n, wr_n;
+  logic [RowBits-1:0]   wr_data;
+  // In turn when both ask: the side not served last goes first.
+  assign sel_wr      = wr_req && (!rd_req || wr_first_q);
+  assign mem_req_o   = rd_req || wr_req;
+  assign mem_we_o    = sel_wr;
+  assign mem_addr_o  = sel_wr ? wr_addr : rd_addr;
+  assign mem_n_o     = sel_wr ? wr_n : rd_n;
+  assign mem_wdata_o = wr_data;
+  assign rd_gnt      = mem_gnt_i && !sel_wr;
+  assign wr_gnt      = mem_gnt_i && sel_wr;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wr_first_q <= 1'b0;
+    else if (mem_gnt_i && rd_req && wr_req) wr_first_q <= !sel_wr;
+  end
+
+  // ------------------------------------------------------------ the three parts
+  logic                      inj_dec, rcv_dec, inj_busy, rcv_busy, bad_packet, mf_err, mf_reset;
+  logic [dm_pkg::DmCtrW-1:0] inj_ctr, rcv_ctr;
+  logic [2:0]                inj_dec_n, rcv_dec_n;
+  logic [AW-1:0]             rcv_base, mf_start, mf_end, mf_head, mf_tail;
+  logic [63:0]               rdata;
+  logic [dm_pkg::DmErrBits-1:0] err;
+
+  dm_regs #(.DescSlots(DescSlots), .GetSlots(GetSlots), .RowSlots(RowSlots)) u_regs (
+    .clk_i, .rst_ni,
+    .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .rvalid_o(bus_rvalid_o), .rdata_o(rdata),
+    .desc_push_o(sw_push), .desc_o(sw_in), .desc_free_i(8'(DescSlots) - 8'(sw_count)),
+    .gets_i(8'(get_count)), .inj_busy_i(inj_busy), .rcv_busy_i(rcv_busy),
+    .inj_dec_i(inj_dec), .inj_ctr_i(inj_ctr), .inj_n_i(inj_dec_n),
+    .rcv_dec_i(rcv_dec), .rcv_ctr_i(rcv_ctr), .rcv_n_i(rcv_dec_n), .rcv_base_o(rcv_base),
+    .mf_start_o(mf_start), .mf_end_o(mf_end), .mf_head_o(mf_head), .mf_reset_o(mf_reset), .mf_tail_i(mf_tail),
+    .bad_packet_i(bad_packet), .mf_err_i(mf_err), .event_o, .err_o(err)
+  );
+  assign bus_rdata_o = BusBits'(rdata);
+  assign err_o       = |err;
+
+  dm_inject #(.RowSlots(RowSlots), .FreeW(InjFreeW)) u_inject (
+    .clk_i, .rst_ni,
+    .sw_valid_i(!sw_empty), .sw_desc_i(sw_head), .sw_pop_o(sw_pop),
+    .get_valid_i(!get_empty), .get_desc_i(get_head), .get_pop_o(get_pop),
+    .rd_req_o(rd_req), .rd_addr_o(rd_addr), .rd_n_o(rd_n), .rd_gnt_i(rd_gnt),
+    .rd_valid_i(mem_rvalid_i), .rd_data_i(mem_rdata_i),
+    .inj_push_o, .inj_n_o, .inj_data_o, .inj_free_i,
+    .dec_o(inj_dec), .dec_ctr_o(inj_ctr), .dec_n_o(inj_dec_n), .busy_o(inj_busy)
+  );
+
+  dm_receive #(.CntW(RcvCntW)) u_receive (
+    .clk_i, .rst_ni,
+    .rcv_count_i, .rcv_data_i, .rcv_pop_o, .rcv_n_o,
+    .wr_req_o(wr_req), .wr_addr_o(wr_addr), .wr_n_o(wr_n), .wr_data_o(wr_data), .wr_gnt_i(wr_gnt),
+    .ctr_o(rcv_ctr), .ctr_base_i(rcv_base), .dec_o(rcv_dec), .dec_n_o(rcv_dec_n),
+    .get_push_o(get_push), .get_desc_o(get_in), .get_full_i(get_full),
+    .mf_start_i(mf_start), .mf_end_i(mf_end), .mf_head_i(mf_head), .mf_reset_i(mf_reset), .mf_tail_o(mf_tail),
+    .bad_packet_o(bad_packet), .mf_err_o(mf_err), .busy_o(rcv_busy)
+  );
+
+  logic unused;
+  assign unused = ^{sw_full};
+
+  // A grant answers a request.
+  `CMN_ASSERT_NEVER(GrantUnasked, mem_gnt_i && !mem_req_o, "the memory port granted no request")
+
+  // The sizes' limits are checked where they matter: dm_regs (the 8-bit fields of
+  // RegDmSizes and RegDmStatus) and dm_inject.
+
+endmodule : dm_engine
+
+`default_nettype wire

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+// dm_inject: the DMA engine's injection side. It takes descriptors from two queues, the
+// one software writes (RegDmDesc) and the one remote gets fill, in turn when both hold
+// one, cuts each descriptor's region into packets of up to DmMaxWords data words, reads the
+// words through the memory port and pushes every packet into the router's injection FIFO
+// it owns: the header alone, then the packet's chunks a row (4 flits) at a time, the first
+// row the DMA word and the first three data words, the last row padded with zeros.
+//
+// Two halves, decoupled by a queue of entries (one per push, in order):
+//   the request half starts a packet once the injection FIFO has room for all of it beside
+//   what earlier packets have reserved, queues its header entry, then one entry per row,
+//   issuing the row's memory read as it does (up to RowSlots reads in flight);
+//   the push half pushes the entry at the queue's head: a header at once, a row when its
+//   read data has come back (into a response queue, since the memory port's responses
+//   cannot wait). A row pushed counts the descriptor's local counter down by its words.
+// So the reads of later packets go on while the earlier ones' data comes back, and the
+// memory port's latency costs a packet nothing once the pipe is full.
+`include "cmn_assert.svh"
+`default_nettype none
+
+module dm_inject #(
+  parameter int RowSlots = dm_pkg::DmRowSlots,  // memory reads in flight
+  parameter int FreeW    = 8,                   // width of the injection FIFO's free count
+  localparam int DescBits = dm_pkg::DmDescWords * 64,
+  localparam int RowBits  = dm_pkg::DmPortWords * 64
+) (
+  input  wire logic                       clk_i,
+  input  wire logic                       rst_ni,
+  // descriptors: software's queue and the remote gets' queue (heads, first-word fall-through)
+  input  wire logic                       sw_valid_i,
+  input  wire logic [DescBits-1:0]        sw_desc_i,
+  output logic                            sw_pop_o,
+  input  wire logic                       get_valid_i,
+  input  wire logic [DescBits-1:0]        get_desc_i,
+  output logic                            get_pop_o,
+  // memory reads: a request of rd_n_o words (1..DmPortWords) from rd_addr_o, taken when
+  // rd_gnt_i; the words come back in request order on rd_valid_i, word j at [64*j]
+  output logic                            rd_req_o,
+  output logic      [dm_pkg::DmAddrW-1:0] rd_addr_o,
+  output logic      [2:0]                 rd_n_o,
+  input  wire logic                       rd_gnt_i,
+  input  wire logic                       rd_valid_i,
+  input  wire logic [RowBits-1:0]         rd_data_i,
+  // the router's injection FIFO (tr_router inj_*): inj_n_o flits (1..4), flit j at [64*j]
+  output logic                            inj_push_o,
+  output logic      [2:0]                 inj_n_o,
+  output logic      [RowBits-1:0]         inj_data_o,
+  input  wire logic [FreeW-1:0]           inj_free_i,
+  // the local counter: count counter dec_ctr_o down by dec_n_o words
+  output logic                            dec_o,
+  output logic      [dm_pkg::DmCtrW-1:0]  dec_ctr_o,
+  output logic      [2:0]                 dec_n_o,
+  output logic                            busy_o
+);
+
+  localparam int SlotW  = $clog2(RowSlots + 1);
+  localparam int ResvW  = (FreeW > 6) ? FreeW + 1 : 7;
+
+  // ------------------------------------------------------------ the descriptor in hand
+  logic                          cur_q;      // a descriptor is being cut into packets
+  logic [63:0]                   cur_w0_q;   // its word 0
+  logic [dm_pkg::DmAddrW-1:0]    addr_q;     // the next word to read
+  logic [dm_pkg::DmCountW-1:0]   left_q;     // words not yet in a started packet
+  logic [dm_pkg::DmAddrW-1:0]    off_q;      // the offset the next packet carries
+  logic                          turn_get_q; // the remote gets' queue goes first next time
+
+  // ------------------------------------------------------------ the packet being requested
+  logic                          pkt_q;      // a packet is started and not all its rows requested
+  logic [dm_pkg::DmWordWordsW-1:0] n_q;      // its data words
+  logic [3:0]                    c_q;        // its chunks (rows)
+  logic [3:0]                    row_q;      // the next row to request (0..c_q-1)
+
+  // ------------------------------------------------------------ entries (one per push)
+  // {header?, first row?, words read (0 for a header), counter, word}: a header entry's word
+  // is the header, a first row's the DMA word.
+  localparam int EntryBits = 1 + 1 + 3 + dm_pkg::DmCtrW + 64;
+  logic                  ent_push, ent_pop, ent_full, ent_empty;
+  logic [EntryBits-1:0]  ent_in, ent_head;
+  logic [$clog2(RowSlots + 2 + 1)-1:0] ent_count;
+  cmn_fifo #(.Width(EntryBits), .Depth(RowSlots + 2)) u_entries (
+    .clk_i, .rst_ni, .push_i(ent_push), .data_i(ent_in), .pop_i(ent_pop), .data_o(ent_head),
+    .full_o(ent_full), .empty_o(ent_empty), .count_o(ent_count)
+  );
+
+  // Read data back from memory, waiting for its entry to reach the head. Reads are issued
+  // only while the reads in flight and the rows waiting here stay within RowSlots, so it
+  // never overflows.
+  logic                rsp_pop, rsp_full, rsp_empty;
+  logic [RowBits-1:0]  rsp_head;
+  logic [SlotW-1:0]    rsp_count;
+  cmn_fifo #(.Width(RowBits), .Depth(RowSlots)) u_responses (
+    .clk_i, .rst_ni, .push_i(rd_valid_i), .data_i(rd_data_i), .pop_i(rsp_pop), .data_o(rsp_head),
+    .full_o(rsp_full), .empty_o(rsp_empty), .count_o(rsp_count)
+  );
+  logic [SlotW-1:0] inflight_q;  // reads granted whose data has not been pushed
+
+  // ------------------------------------------------------------ request half
+  logic                         take_get, take_sw, load;
+  logic [DescBits-1:0]          next_desc;
+  logic [dm_pkg::DmCountW-1:0]  next_words;
+  assign take_get  = !cur_q && get_valid_i && (turn_get_q || !sw_valid_i);
+  assign take_sw   = !cur_q && sw_valid_i && !take_get;
+  assign load      = take_get || take_sw;
+  assign next_desc = take_get ? get_desc_i : sw_desc_i;
+  assign next_words = next_desc[dm_pkg::DmDescWordsWord*64 +: dm_pkg::DmCountW];
+  assign sw_pop_o  = take_sw;
+  assign get_pop_o = take_get;
+
+  // The next packet: its data words, chunks and flits.
+  logic [dm_pkg::DmWordWordsW-1:0] next_n;
+  logic [3:0]                      next_c;
+  logic [ResvW-1:0]                next_flits, resv_q, room;
+  assign next_n     = (32'(left_q) > dm_pkg::DmMaxWords) ? dm_pkg::DmWordWordsW'(dm_pkg::DmMaxWords)
+                                                         : dm_pkg::DmWordWordsW'(left_q);
+  assign next_c     = dm_pkg::chunks(next_n);
+  assign next_flits = ResvW'(1) + ResvW'(4) * ResvW'(next_c);
+  // Room in the injection FIFO beside the flits reserved by packets started and not all pushed.
+  assign room       = (ResvW'(inj_free_i) > resv_q) ? ResvW'(inj_free_i) - resv_q : '0;
+
+  // The header of the next packet and the DMA word it carries.
+  logic [63:0] hdr, dma_word;
+  always_comb begin
+    hdr = '0;
+    hdr[tr_pkg::TrHdrDstLsb +: tr_pkg::TrHdrDstW]     = dm_pkg::dm_desc_dst(cur_w0_q);
+    hdr[tr_pkg::TrHdrDetermBit]                       = dm_pkg::dm_desc_determ(cur_w0_q);
+    hdr[tr_pkg::TrHdrPrioBit]                         = dm_pkg::dm_desc_prio(cur_w0_q);
+    hdr[tr_pkg::TrHdrSizeLsb +: tr_pkg::TrHdrSizeW]   = tr_pkg::TrHdrSizeW'(next_c - 4'd1);
+    hdr[tr_pkg::TrHdrSwTagLsb +: tr_pkg::TrHdrSwTagW] = dm_pkg::dm_desc_sw_tag(cur_w0_q);
+    dma_word = '0;
+    dma_word[dm_pkg::DmWordKindLsb +: dm_pkg::DmWordKindW]     = dm_pkg::dm_desc_kind(cur_w0_q);
+    dma_word[dm_pkg::DmWordWordsLsb +: dm_pkg::DmWordWordsW]   = next_n;
+    dma_word[dm_pkg::DmWordCtrLsb +: dm_pkg::DmWordCtrW]       = dm_pkg::dm_desc_remote_ctr(cur_w0_q);
+    dma_word[dm_pkg::DmWordOffsetLsb +: dm_pkg::DmWordOffsetW] = off_q;
+  end
+  // The DMA word goes with the packet's first row; it is kept from the packet's start.
+  logic [63:0] dma_word_q;
+
+  // A row r covers payload words 4r..4r+3 (payload word 0 is the DMA word, data word j is
+  // payload word j + 1): data words lo..hi-1, never none (the last row holds the last word).
+  logic [5:0] row_lo, row_hi, row_words;
+  assign row_lo    = (row_q == 4'd0) ? 6'd0 : 6'(4 * row_q) - 6'd1;
+  assign row_hi    = (6'(4 * row_q) + 6'd3 < 6'(n_q)) ? 6'(4 * row_q) + 6'd3 : 6'(n_q);
+  assign row_words = row_hi - row_lo;
+
+  logic start, issue;
+  // Start a packet: its header entry goes into the queue now.
+  assign start = cur_q && !pkt_q && !ent_full && (room >= next_flits);
+  // Request the next row: its read and its entry.
+  assign issue = pkt_q && !ent_full && (32'(inflight_q) < RowSlots) && rd_gnt_i;
+  assign rd_req_o  = pkt_q && !ent_full && (32'(inflight_q) < RowSlots);
+  assign rd_addr_o = addr_q;
+  assign rd_n_o    = row_words[2:0];
+
+  assign ent_push = start || issue;
+  assign ent_in   = start ? {1'b1, 1'b0, 3'd0, dm_pkg::DmCtrW'(0), hdr}
+                          : {1'b0, row_q == 4'd0, row_words[2:0], dm_pkg::dm_desc_local_ctr(cur_w0_q), dma_word_q};
+
+  logic pkt_last_row;
+  assign pkt_last_row = (row_q == c_q - 4'd1);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cur_q      <= 1'b0;
+      cur_w0_q   <= '0;
+      addr_q     <= '0;
+      left_q     <= '0;
+      off_q      <= '0;
+      turn_get_q <= 1'b0;
+      pkt_q      <= 1'b0;
+      n_q        <= '0;
+      c_q        <= '0;
+      row_q      <= '0;
+      dma_word_q <= '0;
+    end else begin
+      if (load) begin
+        cur_q      <= 1'b1;
+        cur_w0_q   <= next_desc[63:0];
+        addr_q     <= next_desc[dm_pkg::DmDescAddrWord*64 +: dm_pkg::DmAddrW];
+        left_q     <= next_words;
+        off_q      <= next_desc[dm_pkg::DmDescOffsetWord*64 +: dm_pkg::DmAddrW];
+        turn_get_q <= !take_get;
+      end
+      if (start) begin
+        pkt_q      <= 1'b1;
+        n_q        <= next_n;
+        c_q        <= next_c;
+        row_q      <= '0;
+        dma_word_q <= dma_word;
+        left_q     <= left_q - dm_pkg::DmCountW'(next_n);
+        off_q      <= off_q + dm_pkg::DmAddrW'(8 * next_n);
+      end
+      if (issue) begin
+        addr_q <= addr_q + dm_pkg::DmAddrW'(8 * row_words);
+        row_q  <= row_q + 4'd1;
+        if (pkt_last_row) begin
+          pkt_q <= 1'b0;
+          if (left_q == '0) cur_q <= 1'b0;  // the descriptor's last packet is all requested
+        end
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ push half
+  logic       e_hdr, e_first;
+  logic [2:0] e_words;
+  logic [dm_pkg::DmCtrW-1:0] e_ctr;
+  logic [63:0] e_word;
+  assign {e_hdr, e_first, e_words, e_ctr, e_word} = ent_head;
+
+  logic push;
+  assign push    = !ent_empty && (e_hdr || !rsp_empty);
+  assign ent_pop = push;
+  assign rsp_pop = push && !e_hdr;
+
+  // A row's flits: the words read, after the DMA word in the first row; zeros past them.
+  logic [RowBits-1:0] row;
+  always_comb begin
+    row = '0;
+    for (int j = 0; j < dm_pkg::DmPortWords; j++) begin
+      if (e_first) begin
+        if (j == 0)                  row[0 +: 64]      = e_word;
+        else if (3'(j) <= e_words)   row[j*64 +: 64]   = rsp_head[(j-1)*64 +: 64];
+      end else if (3'(j) < e_words) begin
+        row[j*64 +: 64] = rsp_head[j*64 +: 64];
+      end
+    end
+  end
+
+  assign inj_push_o = push;
+  assign inj_n_o    = e_hdr ? 3'd1 : 3'd4;
+  assign inj_data_o = e_hdr ? RowBits'(e_word) : row;
+  assign dec_o      = push && !e_hdr;
+  assign dec_ctr_o  = e_ctr;
+  assign dec_n_o    = e_words;
+
+  // Flits reserved in the injection FIFO: a packet's all at its start, less each push.
+  logic [ResvW-1:0] pushed_flits;
+  assign pushed_flits = push ? ResvW'(inj_n_o) : '0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      resv_q     <= '0;
+      inflight_q <= '0;
+    end else begin
+      resv_q     <= resv_q + (start ? next_flits : '0) - pushed_flits;
+      inflight_q <= inflight_q + SlotW'(issue) - SlotW'(rsp_pop);
+    end
+  end
+
+  assign busy_o = cur_q || !ent_empty || (inflight_q != '0);
+
+  logic unused;
+  // The descriptor's unused high bits are zero (dm_pkg::desc_ok).
+  assign unused = ^{rsp_full, ent_count, next_desc[255:240], next_desc[191:160], next_desc[127:112]};
+
+  // ------------------------------------------------------------ checks
+  // The memory port answers only reads it was asked for, and never more than fit.
+  `CMN_ASSERT_NEVER(ResponseUnasked, rd_valid_i && (32'(inflight_q) <= 32'(rsp_count)),
+                    "a read response arrived with no read in flight")
+  // The flits reserved for packets started and not all pushed are always free in the
+  // injection FIFO (nothing else pushes into it), so no push finds it without room.
+  `CMN_ASSERT_NEVER(ReserveOverFree, resv_q > ResvW'(inj_free_i),
+                    $sformatf("%0d flits reserved, %0d free", resv_q, inj_free_i))
+
+  `CMN_ASSERT_PARAM(g_check_rows, RowSlots >= 1 && RowSlots <= 255,
+                    $sformatf("dm_inject: RowSlots (%0d) must be 1..255", RowSlots))
+
+endmodule : dm_inject
+
+`default_nettype wire
