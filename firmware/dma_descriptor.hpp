@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The torus DMA engine's formats as software writes and reads them (docs/dma.md): a
 // descriptor (four words, one write of RegDmDesc) and the DMA word every packet the engine
-// sends carries first. Field positions come from firmware/regmap.hpp, generated from the
-// same description as the engine's dm_pkg.
+// sends carries first (its torus header carries the software tag DmSwTag). Field
+// positions come from firmware/regmap.hpp, generated from the same description as the
+// engine's dm_pkg.
 #pragma once
 
 #include <array>
@@ -25,7 +26,6 @@ struct DmaDescriptor {
   DmaKind kind = DmaKind::Put;
   bool priority = false;
   bool deterministic = false;
-  unsigned sw_tag = 0;            // the torus header's software tag (4 bits)
   unsigned local_counter = 0;     // counts down by each word sent
   unsigned remote_counter = 0;    // the destination's counter the packets name
   uint64_t addr = 0;              // the local byte address of the words to send (8-byte aligned)
@@ -41,7 +41,6 @@ struct DmaDescriptor {
     auto fail = [](const std::string& why) { throw std::invalid_argument("DMA descriptor: " + why); };
     for (unsigned k = 0; k < 3; ++k)
       if (dst[k] >= (1u << kCoordW)) fail("destination coordinate " + std::to_string(dst[k]) + " is not 0..255");
-    if (sw_tag >= (1u << kDmDescSwTagW)) fail("software tag " + std::to_string(sw_tag) + " does not fit in 4 bits");
     if (local_counter >= kDmCounters || remote_counter >= kDmCounters)
       fail("counter " + std::to_string(local_counter >= kDmCounters ? local_counter : remote_counter) + " is not 0.." +
            std::to_string(kDmCounters - 1));
@@ -56,7 +55,6 @@ struct DmaDescriptor {
     w0 = set_field(w0, kDmDescKindLsb, kDmDescKindW, static_cast<unsigned>(kind));
     w0 = set_field(w0, kDmDescPrioBit, 1, priority);
     w0 = set_field(w0, kDmDescDetermBit, 1, deterministic);
-    w0 = set_field(w0, kDmDescSwTagLsb, kDmDescSwTagW, sw_tag);
     w0 = set_field(w0, kDmDescLocalCtrLsb, kDmDescLocalCtrW, local_counter);
     w0 = set_field(w0, kDmDescRemoteCtrLsb, kDmDescRemoteCtrW, remote_counter);
     Words out{};

@@ -469,6 +469,7 @@ inline constexpr unsigned kDmDescWords = 4;  // words of a descriptor (one vecto
 inline constexpr unsigned kDmDescSlots = 8;  // descriptors software may queue (the engine's DescSlots parameter)
 inline constexpr unsigned kDmGetSlots = 8;  // descriptors remote gets may queue (GetSlots)
 inline constexpr unsigned kDmRowSlots = 8;  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
+inline constexpr unsigned kDmSwTag = 15;  // the torus header's software tag on every packet the engine sends: a node with the engine will steer packets carrying it to the engine's reception FIFO (software's own packets use the other tags)
 // ------------------------------------------------------------------ dm_pkg: packet kinds
 inline constexpr unsigned kDmKindMemFifo = 0;  // memory FIFO: the whole packet (header, DMA word, data, padding) is appended to the reception ring (RegDmMfStart .. RegDmMfEnd) for software to read
 inline constexpr unsigned kDmKindPut = 1;  // direct put: the data words are written at the base of counter Ctr plus Offset, and Ctr counts down by their number
@@ -481,8 +482,6 @@ inline constexpr unsigned kDmDescKindLsb = 24;  // the packets' kind (DmKind*)
 inline constexpr unsigned kDmDescKindW = 2;
 inline constexpr unsigned kDmDescPrioBit = 26;  // the torus header's Prio bit
 inline constexpr unsigned kDmDescDetermBit = 27;  // the torus header's Determ bit (deterministic, in order)
-inline constexpr unsigned kDmDescSwTagLsb = 28;  // the torus header's software tag
-inline constexpr unsigned kDmDescSwTagW = 4;
 inline constexpr unsigned kDmDescLocalCtrLsb = 32;  // the local counter that counts down by each word sent (software sets it first)
 inline constexpr unsigned kDmDescLocalCtrW = kDmCtrW;
 inline constexpr unsigned kDmDescRemoteCtrLsb = 40;  // the destination's counter the packets name (a put's base and count)

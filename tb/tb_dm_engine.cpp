@@ -311,7 +311,6 @@ TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
     b.counter(0, 0, n);      // local: words to go
     b.counter(1, dst, n);    // remote: words to come, written at dst + offset
     DmaDescriptor d = put(src, n, 0, 1, off);
-    d.sw_tag = 5;
     d.deterministic = true;
     b.post(d);
     ASSERT_TRUE(b.run_until([&] { return b.zero() == 0b11; })) << "the counters did not reach zero";
@@ -331,7 +330,7 @@ TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
     uint32_t words = 0;
     for (const Packet& p : pk) {
       EXPECT_EQ(p.hdr.dst, (std::array<unsigned, 3>{1, 2, 3}));
-      EXPECT_EQ(p.hdr.sw_tag, 5u);
+      EXPECT_EQ(p.hdr.sw_tag, kDmSwTag);
       EXPECT_TRUE(p.hdr.deterministic);
       EXPECT_FALSE(p.hdr.priority);
       EXPECT_FALSE(p.hdr.deposit);

@@ -125,7 +125,7 @@ module dm_inject #(
     hdr[tr_pkg::TrHdrDetermBit]                       = dm_pkg::dm_desc_determ(cur_w0_q);
     hdr[tr_pkg::TrHdrPrioBit]                         = dm_pkg::dm_desc_prio(cur_w0_q);
     hdr[tr_pkg::TrHdrSizeLsb +: tr_pkg::TrHdrSizeW]   = tr_pkg::TrHdrSizeW'(next_c - 4'd1);
-    hdr[tr_pkg::TrHdrSwTagLsb +: tr_pkg::TrHdrSwTagW] = dm_pkg::dm_desc_sw_tag(cur_w0_q);
+    hdr[tr_pkg::TrHdrSwTagLsb +: tr_pkg::TrHdrSwTagW] = tr_pkg::TrHdrSwTagW'(dm_pkg::DmSwTag);
     dma_word = '0;
     dma_word[dm_pkg::DmWordKindLsb +: dm_pkg::DmWordKindW]     = dm_pkg::dm_desc_kind(cur_w0_q);
     dma_word[dm_pkg::DmWordWordsLsb +: dm_pkg::DmWordWordsW]   = next_n;

@@ -33,6 +33,10 @@ package dm_pkg;
   localparam int DmGetSlots  = 8;  // descriptors remote gets may queue (GetSlots)
   // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
   localparam int DmRowSlots  = 8;
+  // the torus header's software tag on every packet the engine sends: a node with the engine will
+  // steer packets carrying it to the engine's reception FIFO (software's own packets use the other
+  // tags)
+  localparam int DmSwTag     = 15;
 
   // ---------------------------------------------------------------- packet kinds
   // What a packet the engine sends does at its destination's engine. Kind 3 is refused: a
@@ -59,7 +63,6 @@ package dm_pkg;
   // [25:24] Kind
   // [26] Prio
   // [27] Determ
-  // [31:28] SwTag
   // [35:32] LocalCtr
   // [43:40] RemoteCtr
   localparam int DmDescBits         = 64;  // the descriptor, word 0's width
@@ -70,8 +73,6 @@ package dm_pkg;
   localparam int DmDescPrioBit      = 26;  // the torus header's Prio bit
   // the torus header's Determ bit (deterministic, in order)
   localparam int DmDescDetermBit    = 27;
-  localparam int DmDescSwTagLsb     = 28;  // the torus header's software tag
-  localparam int DmDescSwTagW       = 4;
   // the local counter that counts down by each word sent (software sets it first)
   localparam int DmDescLocalCtrLsb  = 32;
   localparam int DmDescLocalCtrW    = DmCtrW;
@@ -91,9 +92,6 @@ package dm_pkg;
   endfunction
   function automatic logic dm_desc_determ(input logic [DmDescBits-1:0] w);
     dm_desc_determ = w[DmDescDetermBit];
-  endfunction
-  function automatic logic [DmDescSwTagW-1:0] dm_desc_sw_tag(input logic [DmDescBits-1:0] w);
-    dm_desc_sw_tag = w[DmDescSwTagLsb +: DmDescSwTagW];
   endfunction
   function automatic logic [DmDescLocalCtrW-1:0] dm_desc_local_ctr(input logic [DmDescBits-1:0] w);
     dm_desc_local_ctr = w[DmDescLocalCtrLsb +: DmDescLocalCtrW];
@@ -259,7 +257,6 @@ package dm_pkg;
     used0[DmDescKindLsb +: DmDescKindW]           = '1;
     used0[DmDescPrioBit]                          = 1'b1;
     used0[DmDescDetermBit]                        = 1'b1;
-    used0[DmDescSwTagLsb +: DmDescSwTagW]         = '1;
     used0[DmDescLocalCtrLsb +: DmDescLocalCtrW]   = '1;
     used0[DmDescRemoteCtrLsb +: DmDescRemoteCtrW] = '1;
     desc_ok = ((w0 & ~used0) == '0) && (dm_desc_kind(w0) != 2'd3) &&

@@ -22,7 +22,6 @@
     used0[DmDescKindLsb +: DmDescKindW]           = '1;
     used0[DmDescPrioBit]                          = 1'b1;
     used0[DmDescDetermBit]                        = 1'b1;
-    used0[DmDescSwTagLsb +: DmDescSwTagW]         = '1;
     used0[DmDescLocalCtrLsb +: DmDescLocalCtrW]   = '1;
     used0[DmDescRemoteCtrLsb +: DmDescRemoteCtrW] = '1;
     desc_ok = ((w0 & ~used0) == '0) && (dm_desc_kind(w0) != 2'd3) &&
