@@ -98,8 +98,12 @@ def conformance(a, work):
                 ref = build("mpicc", name, ref_dir)
                 # One-sided: Open MPI 4.1's default component (osc rdma over vader) crashes in
                 # MPI_Win_lock on one host; its UCX one (and sm for shared-memory windows) does not.
+                # Its session directory under this run's own directory: two Open MPI launchers
+                # starting at once (ctest -j) race to create the shared one in /tmp, and the
+                # loser fails ("A call to mkdir was unable to create the desired directory").
                 env = dict(os.environ, OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1",
-                           OMPI_MCA_osc="ucx,sm", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+                           OMPI_MCA_osc="ucx,sm", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                           OMPI_MCA_orte_tmpdir_base=os.path.join(work, "ompi"))
                 p = subprocess.run(["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref, *ARGS.get(name, [])],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
                 if p.returncode != 0:
