@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/partitions.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,6 +47,26 @@ std::string apply_partitions(const PartitionsOption& o, sim::MachineConfig& m) {
   return "";
 }
 
+namespace {
+// The launcher a waiting collnet passes a termination on to (see launch_partitions).
+volatile sig_atomic_t launcher_pid = 0;
+extern "C" void forward_to_launcher(int sig) {
+  if (launcher_pid > 0) kill(launcher_pid, sig);
+}
+
+// Runs mpirun (`args`) in this process, or says why it cannot; returns only if it cannot.
+int exec_launcher(unsigned partitions, std::vector<char*>& args) {
+  execvp(args[0], args.data());  // looks along PATH; returns only if it failed
+  if (errno == ENOENT) {
+    std::cerr << "collnet: --partitions " << partitions
+              << ": needs Open MPI's launcher, mpirun (Debian package openmpi-bin), which is not on PATH\n";
+    return 2;
+  }
+  std::cerr << "collnet: --partitions: cannot run mpirun: " << std::strerror(errno) << "\n";
+  return 1;
+}
+}  // namespace
+
 std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv) {
   if (partitions < 2 || sim::Transport::launched_processes() > 0) return std::nullopt;
   // Every partition on this host, however many cores it has; quiet about statuses other
@@ -65,14 +87,39 @@ std::optional<int> launch_partitions(unsigned partitions, int argc, char** argv)
   for (std::string& w : words) args.push_back(w.data());
   args.push_back(nullptr);
   std::cout.flush();
-  execvp(args[0], args.data());  // looks along PATH; returns only if it failed
-  if (errno == ENOENT) {
-    std::cerr << "collnet: --partitions " << partitions
-              << ": needs Open MPI's launcher, mpirun (Debian package openmpi-bin), which is not on PATH\n";
-    return 2;
+  // Open MPI 4.1's launchers share a session directory in the temporary directory, and two
+  // that start in the same instant race to create it (the loser stops: "A call to mkdir was
+  // unable to create the desired directory ... File exists"). Unless the user chose one
+  // (OMPI_MCA_orte_tmpdir_base), this run gets a directory of its own, which collnet waits
+  // for the launcher to finish with and removes.
+  if (const char* chosen = std::getenv("OMPI_MCA_orte_tmpdir_base"); chosen && *chosen)
+    return exec_launcher(partitions, args);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string session = std::string(tmp && *tmp ? tmp : "/tmp") + "/collnet-ompi-XXXXXX";
+  if (!mkdtemp(session.data())) return exec_launcher(partitions, args);  // the shared one, as before
+  setenv("OMPI_MCA_orte_tmpdir_base", session.c_str(), 1);
+  const pid_t child = fork();
+  if (child < 0) {
+    std::cerr << "collnet: --partitions: cannot start mpirun: " << std::strerror(errno) << "\n";
+    std::error_code ec;
+    std::filesystem::remove_all(session, ec);
+    return 1;
   }
-  std::cerr << "collnet: --partitions: cannot run mpirun: " << std::strerror(errno) << "\n";
-  return 1;
+  if (child == 0) std::_Exit(exec_launcher(partitions, args));
+  // The terminal's interrupt reaches the launcher too, which ends the run; a termination
+  // sent to collnet alone is passed on.
+  launcher_pid = child;
+  struct sigaction ignore {}, forward {};
+  ignore.sa_handler = SIG_IGN;
+  forward.sa_handler = forward_to_launcher;
+  for (int sig : {SIGINT, SIGQUIT}) sigaction(sig, &ignore, nullptr);
+  for (int sig : {SIGTERM, SIGHUP}) sigaction(sig, &forward, nullptr);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(session, ec);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::unique_ptr<sim::Transport> join_partitions(unsigned partitions) {

@@ -289,12 +289,21 @@ def main():
     command = sys.argv[2] if len(sys.argv) > 2 else "run"
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
+        # collnet gives each launch a session directory of its own under TMPDIR, which it
+        # removes when the run ends: here a directory of this test's, empty at the end.
+        sessions = os.path.join(tmp, "sessions")
+        os.makedirs(sessions)
+        os.environ["TMPDIR"] = sessions
+        os.environ.pop("OMPI_MCA_orte_tmpdir_base", None)
         if command == "traffic":
             traffic(collnet, tmp, failures)
         elif command == "mpirun":
             mpi_programs(collnet, tmp, failures)
         else:
             collectives(collnet, tmp, failures)
+        left = [n for n in os.listdir(sessions) if n.startswith("collnet-ompi-")]
+        if left:
+            failures.append("session directories left behind in TMPDIR: " + ", ".join(left))
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
