@@ -5,11 +5,11 @@
 # the torus (`collnet run --algorithm`, off the combining network) and on the tree, on 64
 # ranks (4x4x4). The user op must take at most twice the torus MPI_SUM's cycles.
 # USEROP_COUNT doubles per rank (default 1048576, 8 MiB: about 2.5 hours of one core for
-# the MPI program and as much for the two torus runs, which run beside it); the torus
-# references are the fastest torus algorithms measured at 2 Ki and 16 Ki doubles per rank
-# (16 and 128 KiB): torus-ring for allreduce (29,069 and 219,509 cycles; Rabenseifner 37,447
-# and 291,588) and USEROP_REDUCE_ALGORITHM for reduce (default torus-neighbourhood: 71,052
-# and 563,061; binomial 73,086 and 576,552).
+# the MPI program, and beside it the torus allreduce, then the torus reduce, 47 minutes of
+# one core on its own); the torus references are the fastest torus algorithms measured at
+# 2 Ki and 16 Ki doubles per rank (16 and 128 KiB): torus-ring for allreduce (29,069 and
+# 219,509 cycles; Rabenseifner 37,447 and 291,588) and USEROP_REDUCE_ALGORITHM for reduce
+# (default torus-neighbourhood: 71,052 and 563,061; binomial 73,086 and 576,552).
 # Usage: scripts/bench_userop.sh [BUILD_DIR]
 set -euo pipefail
 source "$(dirname "$0")/bench_lib.sh"
