@@ -110,10 +110,11 @@ module dm_inject #(
   logic [dm_pkg::DmWordWordsW-1:0] next_n;
   logic [3:0]                      next_c;
   logic [ResvW-1:0]                next_flits, resv_q, room;
+  logic [tr_pkg::PacketFlitsW-1:0] next_pkt_flits;  // its flits, header included (from its header)
   assign next_n     = (32'(left_q) > dm_pkg::DmMaxWords) ? dm_pkg::DmWordWordsW'(dm_pkg::DmMaxWords)
                                                          : dm_pkg::DmWordWordsW'(left_q);
   assign next_c     = dm_pkg::chunks(next_n);
-  assign next_flits = ResvW'(1) + ResvW'(4) * ResvW'(next_c);
+  assign next_flits = ResvW'(next_pkt_flits);
   // Room in the injection FIFO beside the flits reserved by packets started and not all pushed.
   assign room       = (ResvW'(inj_free_i) > resv_q) ? ResvW'(inj_free_i) - resv_q : '0;
 
@@ -132,6 +133,7 @@ module dm_inject #(
     dma_word[dm_pkg::DmWordCtrLsb +: dm_pkg::DmWordCtrW]       = dm_pkg::dm_desc_remote_ctr(cur_w0_q);
     dma_word[dm_pkg::DmWordOffsetLsb +: dm_pkg::DmWordOffsetW] = off_q;
   end
+  assign next_pkt_flits = tr_pkg::packet_flits(hdr);
   // The DMA word goes with the packet's first row; it is kept from the packet's start.
   logic [63:0] dma_word_q;
 

@@ -238,10 +238,6 @@ package dm_pkg;
   // package after the constants and field getters (it is not an `include file).
 
   /* verilator lint_off UNUSEDSIGNAL */
-  // Word k (0..DmDescWords-1) of a descriptor, word 0 in the low bits.
-  function automatic logic [63:0] desc_word(input logic [DmDescWords*64-1:0] d, input int k);
-    desc_word = d[k*64 +: 64];
-  endfunction
   // Whether a descriptor keeps every rule of the layout (RegDmDesc refuses one that does
   // not, and a remote get's packet carrying one is dropped): a kind that exists, at least
   // one word and whole descriptors for a remote get, 8-byte aligned addresses and offsets

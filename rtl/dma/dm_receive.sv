@@ -103,10 +103,12 @@ module dm_receive #(
   // Bytes of the ring, and bytes free: one word always stays free, so that a full ring and
   // an empty one differ.
   logic [AW-1:0] ring_size, ring_used, ring_free, pkt_bytes, to_end;
+  logic [tr_pkg::PacketFlitsW-1:0] pkt_flits;  // the packet's, header included
+  assign pkt_flits = tr_pkg::packet_flits(hdr_q);
   assign ring_size = (mf_end_i > mf_start_i) ? mf_end_i - mf_start_i : '0;
   assign ring_used = (tail_q >= mf_head_i) ? tail_q - mf_head_i : ring_size - (mf_head_i - tail_q);
   assign ring_free = (ring_size > ring_used + AW'(8)) ? ring_size - ring_used - AW'(8) : '0;
-  assign pkt_bytes = AW'(8) * (AW'(1) + AW'(4) * AW'(c_q));
+  assign pkt_bytes = AW'(8) * AW'(pkt_flits);
   assign to_end    = mf_end_i - addr_q;
   function automatic logic [AW-1:0] ring_next(input logic [AW-1:0] p, input logic [AW-1:0] end_, input logic [AW-1:0] start);
     ring_next = (p == end_) ? start : p;
@@ -120,6 +122,9 @@ module dm_receive #(
   assign room_in_row = 3'd4 - 3'(lane_q);
   assign k_put = (6'(room_in_row) < left_q) ? room_in_row : 3'(left_q);
   assign k_mf  = (to_end < AW'(8 * room_in_row)) ? 3'(to_end >> 3) : room_in_row;
+  // Where the ring's next word goes after a write of k_mf words.
+  logic [AW-1:0] mf_next;
+  assign mf_next = ring_next(addr_q + AW'(8 * 32'(k_mf)), mf_end_i, mf_start_i);
 
   // ------------------------------------------------------------ the state machine
   logic pop_hdr, pop_row, wr, mf_hdr_go, get_take, get_full_desc, last_row;
@@ -240,12 +245,12 @@ module dm_receive #(
           state_q <= SMf;
         end
         SMf: if (wr) begin
-          addr_q <= ring_next(addr_q + AW'(8 * 32'(k_mf)), mf_end_i, mf_start_i);
+          addr_q <= mf_next;
           lane_q <= lane_q + 2'(k_mf);
           if (pop_row) begin
             r_q <= r_q + 4'd1;
             if (last_row) begin
-              tail_q  <= ring_next(addr_q + AW'(8 * 32'(k_mf)), mf_end_i, mf_start_i);
+              tail_q  <= mf_next;
               state_q <= SIdle;
             end
           end

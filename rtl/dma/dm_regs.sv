@@ -81,13 +81,9 @@ module dm_regs #(
   assign wr_mf_head    = wr && (addr_i == dm_pkg::RegDmMfHead);
   assign wr_base       = wr && is_base;
   assign wr_count      = wr && is_count;
-  logic wr_ok, rd_ok;
+  logic wr_ok, readable;  // readable: the read multiplexer (below) knows the address
   assign wr_ok = wr_desc || wr_err_clear || wr_zero_clear || wr_event || wr_mf_start || wr_mf_end || wr_mf_head ||
                  wr_base || wr_count;
-  assign rd_ok = rd && (addr_i == dm_pkg::RegDmStatus || addr_i == dm_pkg::RegDmErr || addr_i == dm_pkg::RegDmZero ||
-                        addr_i == dm_pkg::RegDmEventEn || addr_i == dm_pkg::RegDmMfStart ||
-                        addr_i == dm_pkg::RegDmMfEnd || addr_i == dm_pkg::RegDmMfHead ||
-                        addr_i == dm_pkg::RegDmMfTail || addr_i == dm_pkg::RegDmSizes || is_base || is_count);
 
   // ------------------------------------------------------------ descriptors
   logic desc_room, desc_good;
@@ -144,7 +140,7 @@ module dm_regs #(
     err_set[dm_pkg::DmErrDescFull]  = wr_desc && !desc_room;
     err_set[dm_pkg::DmErrBadPacket] = bad_packet_i;
     err_set[dm_pkg::DmErrUnderflow] = |under;
-    err_set[dm_pkg::DmErrBadAccess] = (wr && !wr_ok) || (rd && !rd_ok);
+    err_set[dm_pkg::DmErrBadAccess] = (wr && !wr_ok) || (rd && !readable);
     err_set[dm_pkg::DmErrMemFifo]   = mf_err_i;
   end
 
@@ -202,7 +198,8 @@ module dm_regs #(
     event_en = '0;
     event_en[dm_pkg::DmEventZeroLsb +: Ctrs]   = ev_zero_q;
     event_en[dm_pkg::DmEventMemFifoBit]        = ev_mf_q;
-    rword = '0;
+    rword    = '0;
+    readable = 1'b1;
     if (is_base)       rword = 64'(bases[32'(idx)*AW +: AW]);
     else if (is_count) rword = 64'(counts[32'(idx)*dm_pkg::DmCountW +: dm_pkg::DmCountW]);
     else unique case (addr_i)
@@ -215,7 +212,7 @@ module dm_regs #(
       dm_pkg::RegDmMfHead:  rword = 64'(mf_head_q);
       dm_pkg::RegDmMfTail:  rword = 64'(mf_tail_i);
       dm_pkg::RegDmSizes:   rword = sizes;
-      default:              rword = '0;
+      default:              readable = 1'b0;  // unmapped, or write-only (zero and DmErrBadAccess)
     endcase
   end
 
@@ -225,7 +222,7 @@ module dm_regs #(
       rdata_o  <= '0;
     end else begin
       rvalid_o <= rd;
-      if (rd) rdata_o <= rd_ok ? rword : '0;
+      if (rd) rdata_o <= rword;
     end
   end
 
