@@ -47,6 +47,7 @@
 #include <cstdint>
 
 #include "firmware/regmap.hpp"
+#include "firmware/torus_packet.hpp"
 
 namespace collnet::driver::p2p {
 
@@ -124,8 +125,6 @@ inline uint32_t high32(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
 inline uint64_t packets_for(uint64_t count) { return count == 0 ? 1 : (count + kDataWords - 1) / kDataWords; }
 
 // Chunks of a packet carrying `data` words after its envelope.
-inline unsigned chunks_for(size_t data) {
-  return static_cast<unsigned>((1 + data + fw::regmap::kChunkFlits - 1) / fw::regmap::kChunkFlits);
-}
+using fw::chunks_for;
 
 }  // namespace collnet::driver::p2p

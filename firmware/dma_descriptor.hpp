@@ -87,8 +87,6 @@ struct DmaWord {
             static_cast<unsigned>(get_field(w, kDmWordCtrLsb, kDmWordCtrW)),
             get_field(w, kDmWordOffsetLsb, kDmWordOffsetW)};
   }
-  // Chunks of a packet of `data_words`: the fewest that hold them and the DMA word.
-  static unsigned chunks(unsigned data_words) { return (data_words + 1 + regmap::kChunkFlits - 1) / regmap::kChunkFlits; }
 };
 
 }  // namespace collnet::fw

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -63,6 +64,12 @@ struct TorusHeader {
     return h;
   }
 };
+
+// Chunks of a torus packet whose payload is one leading word (a message's envelope, the DMA
+// engine's DMA word) and `data` words after it: the fewest that hold them.
+inline unsigned chunks_for(size_t data) {
+  return static_cast<unsigned>((1 + data + regmap::kChunkFlits - 1) / regmap::kChunkFlits);
+}
 
 // The minimal direction bits from `from` to `to` on a torus of `dims`, as the injecting
 // router computes them. Halfway round an even ring the direction is - when the low bits of

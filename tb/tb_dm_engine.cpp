@@ -338,7 +338,7 @@ TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
       EXPECT_EQ(p.word.counter, 1u);
       EXPECT_EQ(p.word.offset, off + 8 * words);
       EXPECT_EQ(p.word.words, std::min<uint32_t>(n - words, kDmMaxWords));
-      EXPECT_EQ(p.hdr.chunks, DmaWord::chunks(p.word.words)) << "not the fewest chunks";
+      EXPECT_EQ(p.hdr.chunks, fw::chunks_for(p.word.words)) << "not the fewest chunks";
       for (unsigned j = 0; j < p.word.words; ++j) EXPECT_EQ(p.payload[1 + j], data[words + j]);
       for (size_t j = 1 + p.word.words; j < p.payload.size(); ++j) EXPECT_EQ(p.payload[j], 0u) << "padding";
       words += p.word.words;
