@@ -77,7 +77,7 @@ void put(T& port, unsigned lsb, unsigned width, uint64_t v) {
   port = static_cast<T>(set_field(port, lsb, width, v));
 }
 
-class RegsBench : public ClockedHarness<Vcn_regs>, public fw::RegisterBus {
+class RegsBench : public ClockedHarness<Vcn_regs>, public BlockRegisterBus<RegsBench> {
  public:
   // The FIFOs of one VC behind the block, as queues.
   struct Fifos {
@@ -106,30 +106,7 @@ class RegsBench : public ClockedHarness<Vcn_regs>, public fw::RegisterBus {
   Moves moved;  // by the last cycle
 
   // ---------------------------------------------------------------- bus
-  // One bus cycle; a read's data is registered and comes back with rvalid_o after the edge.
-  Vector access(bool we, uint32_t addr, const Vector& wdata, bool priv) {
-    auto& m = model();
-    m.req_i = 1;
-    m.we_i = we;
-    m.addr_i = static_cast<uint16_t>(addr);
-    for (unsigned k = 0; k < kVectorWords; ++k) set_wide_bits(m.wdata_i.data(), 64 * k, 64, wdata[k]);
-    m.priv_i = priv;
-    step();
-    m.req_i = 0;
-    EXPECT_EQ(bool(m.rvalid_o), !we) << "rvalid_o after a " << (we ? "write" : "read");
-    Vector v{};
-    for (unsigned k = 0; k < kVectorWords; ++k) v[k] = wide_bits(m.rdata_o.data(), 64 * k, 64);
-    return v;
-  }
-  void write_vector(uint32_t addr, const Vector& v, bool priv = false) override { access(true, addr, v, priv); }
-  void write(uint32_t addr, uint64_t data, bool priv = false) override { access(true, addr, {data, 0, 0, 0}, priv); }
-  Vector read_vector(uint32_t addr, bool priv = false) override { return access(false, addr, {}, priv); }
-  // Every ordinary register answers in word 0 only.
-  uint64_t read(uint32_t addr, bool priv = false) override {
-    const Vector v = read_vector(addr, priv);
-    EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
-    return v[0];
-  }
+  // BlockRegisterBus (tb_harness.hpp): each access one step() of this bench, priv_i driven.
   uint64_t errors() { return read(kRegErr); }
   void clear_errors() { write(kRegErrClear, ~0ull); }
   uint64_t status(unsigned vc = kVcUser) { return read(fifo_reg(kRegStatus, vc), vc == kVcSystem); }

@@ -46,7 +46,7 @@ constexpr uint64_t bit(unsigned b) { return uint64_t{1} << b; }
 // A word of memory never written: its address, marked.
 constexpr uint64_t unwritten(uint64_t addr) { return 0x5eed000000000000ull ^ addr; }
 
-class DmaBench : public ClockedHarness<Vdm_engine>, public fw::RegisterBus {
+class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaBench> {
  public:
   // The router's FIFOs: what the engine pushed and the router has not yet taken, and what
   // the router has delivered and the engine not yet taken.
@@ -161,28 +161,7 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public fw::RegisterBus {
   }
 
   // ---------------------------------------------------------------- the register bus
-  Vector access(bool we, uint32_t addr, const Vector& wdata) {
-    auto& m = model();
-    m.bus_req_i = 1;
-    m.bus_we_i = we;
-    m.bus_addr_i = static_cast<uint16_t>(addr);
-    for (unsigned k = 0; k < 4; ++k) set_wide_bits(m.bus_wdata_i.data(), 64 * k, 64, wdata[k]);
-    step();
-    m.bus_req_i = 0;
-    EXPECT_EQ(bool(m.bus_rvalid_o), !we) << "rvalid after a " << (we ? "write" : "read");
-    Vector v{};
-    for (unsigned k = 0; k < 4; ++k) v[k] = wide_bits(m.bus_rdata_o.data(), 64 * k, 64);
-    return v;
-  }
-  void write_vector(uint32_t addr, const Vector& v, bool = false) override { access(true, addr, v); }
-  void write(uint32_t addr, uint64_t data, bool = false) override { access(true, addr, {data, 0, 0, 0}); }
-  Vector read_vector(uint32_t addr, bool = false) override { return access(false, addr, {}); }
-  uint64_t read(uint32_t addr, bool = false) override {
-    const Vector v = read_vector(addr);
-    EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading 0x" << std::hex << addr;
-    return v[0];
-  }
-
+  // BlockRegisterBus (tb_harness.hpp): each access one step() of this bench.
   void post(const DmaDescriptor& d) {
     const auto w = d.encode();
     write_vector(kRegDmDesc, {w[0], w[1], w[2], w[3]});

@@ -17,6 +17,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "firmware/register_bus.hpp"
 #include "systemc/coverage.hpp"
 
 namespace collnet::tb {
@@ -163,6 +164,50 @@ class ClockedHarness : public Harness<Model> {
 
  private:
   uint64_t cycles_ = 0;
+};
+
+// Drives a block's privileged-access pin, priv_i, where it has one (cn_regs); a block
+// without one (tr_regs, dm_engine) has no privileged registers.
+template <class M>
+auto drive_priv(M& m, bool priv, int) -> decltype(m.priv_i = priv, void()) {
+  m.priv_i = priv;
+}
+template <class M>
+void drive_priv(M&, bool, long) {}
+
+// A register block's bus as a fw::RegisterBus, for the bench `Bench` of a block with
+// req_i, we_i, addr_i, a 256-bit wdata_i, rvalid_o and a 256-bit rdata_o whose read data
+// is registered (valid the cycle after the access), and priv_i if it has privileged
+// registers: cn_regs, tr_regs, dm_engine. An access is one cycle of the bench's own step()
+// (CRTP), which moves what else the block drives.
+template <class Bench>
+class BlockRegisterBus : public fw::RegisterBus {
+ public:
+  // One bus cycle: the words of the read data that come back after the edge.
+  Vector access(bool we, uint32_t addr, const Vector& wdata, bool priv = false) {
+    Bench& b = static_cast<Bench&>(*this);
+    auto& m = b.model();
+    m.req_i = 1;
+    m.we_i = we;
+    m.addr_i = static_cast<std::remove_reference_t<decltype(m.addr_i)>>(addr);
+    for (unsigned k = 0; k < 4; ++k) set_wide_bits(m.wdata_i.data(), 64 * k, 64, wdata[k]);
+    drive_priv(m, priv, 0);
+    b.step();
+    m.req_i = 0;
+    EXPECT_EQ(bool(m.rvalid_o), !we) << "rvalid_o after a " << (we ? "write" : "read");
+    Vector v{};
+    for (unsigned k = 0; k < 4; ++k) v[k] = wide_bits(m.rdata_o.data(), 64 * k, 64);
+    return v;
+  }
+  void write_vector(uint32_t addr, const Vector& v, bool priv = false) override { access(true, addr, v, priv); }
+  void write(uint32_t addr, uint64_t data, bool priv = false) override { access(true, addr, {data, 0, 0, 0}, priv); }
+  Vector read_vector(uint32_t addr, bool priv = false) override { return access(false, addr, {}, priv); }
+  // An ordinary register answers in word 0 only.
+  uint64_t read(uint32_t addr, bool priv = false) override {
+    const Vector v = read_vector(addr, priv);
+    EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
+    return v[0];
+  }
 };
 
 // One access of a register block's bus (req_i, we_i, addr_i and a wide wdata_i) in one

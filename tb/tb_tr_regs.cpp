@@ -104,7 +104,7 @@ fw::TorusHeader header(unsigned chunks, unsigned tag, bool priority = false) {
   return h;
 }
 
-class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
+class TrRegsBench : public ClockedHarness<Vtr_regs>, public BlockRegisterBus<TrRegsBench> {
  public:
   // The router's FIFOs behind the block: what was pushed into injection FIFO k (the router
   // takes nothing unless a test drains it) and what reception FIFO k holds.
@@ -140,30 +140,7 @@ class TrRegsBench : public ClockedHarness<Vtr_regs>, public fw::RegisterBus {
   }
 
   // ---------------------------------------------------------------- bus
-  // One bus cycle; a read's data is registered and comes back with rvalid_o after the edge.
-  Vector access(bool we, uint32_t addr, const Vector& wdata) {
-    auto& m = model();
-    m.req_i = 1;
-    m.we_i = we;
-    m.addr_i = static_cast<uint16_t>(addr);
-    for (unsigned k = 0; k < kVectorWords; ++k) set_wide_bits(m.wdata_i.data(), 64 * k, 64, wdata[k]);
-    step();
-    m.req_i = 0;
-    EXPECT_EQ(bool(m.rvalid_o), !we) << "rvalid_o after a " << (we ? "write" : "read");
-    Vector v{};
-    for (unsigned k = 0; k < kVectorWords; ++k) v[k] = wide_bits(m.rdata_o.data(), 64 * k, 64);
-    return v;
-  }
-  // The torus window has no privileged registers: the bit is not on tr_regs's bus.
-  void write_vector(uint32_t addr, const Vector& v, bool = false) override { access(true, addr, v); }
-  void write(uint32_t addr, uint64_t data, bool = false) override { access(true, addr, {data, 0, 0, 0}); }
-  Vector read_vector(uint32_t addr, bool = false) override { return access(false, addr, {}); }
-  // A one-word register answers in word 0 only.
-  uint64_t read(uint32_t addr, bool = false) override {
-    const Vector v = read_vector(addr);
-    EXPECT_EQ(v[1] | v[2] | v[3], 0u) << "bus data above word 0 reading register 0x" << std::hex << addr;
-    return v[0];
-  }
+  // BlockRegisterBus (tb_harness.hpp): each access one step() of this bench.
   uint64_t errors() { return read(kRegTrErr); }
   void clear_errors() { write(kRegTrErrClear, ~0ull); }
   uint64_t status() { return read(kRegTrStatus); }

@@ -30,13 +30,13 @@ module dm_engine #(
 ) (
   input  wire logic                  clk_i,
   input  wire logic                  rst_ni,
-  // register bus (already decoded to the window)
-  input  wire logic                  bus_req_i,
-  input  wire logic                  bus_we_i,
-  input  wire logic [AddrW-1:0]      bus_addr_i,
-  input  wire logic [BusBits-1:0]    bus_wdata_i,
-  output logic                       bus_rvalid_o,
-  output logic      [BusBits-1:0]    bus_rdata_o,
+  // register bus (already decoded to the window; the ports named as tr_regs's)
+  input  wire logic                  req_i,
+  input  wire logic                  we_i,
+  input  wire logic [AddrW-1:0]      addr_i,
+  input  wire logic [BusBits-1:0]    wdata_i,
+  output logic                       rvalid_o,
+  output logic      [BusBits-1:0]    rdata_o,
   // the router's injection FIFO (tr_router inj_*, one FIFO's)
   output logic                       inj_push_o,
   output logic      [2:0]            inj_n_o,
@@ -108,8 +108,7 @@ module dm_engine #(
 
   dm_regs #(.DescSlots(DescSlots), .GetSlots(GetSlots), .RowSlots(RowSlots)) u_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req_i), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
-    .rvalid_o(bus_rvalid_o), .rdata_o(rdata),
+    .req_i, .we_i, .addr_i, .wdata_i, .rvalid_o, .rdata_o(rdata),
     .desc_push_o(sw_push), .desc_o(sw_in), .desc_free_i(8'(DescSlots) - 8'(sw_count)),
     .gets_i(8'(get_count)), .inj_busy_i(inj_busy), .rcv_busy_i(rcv_busy),
     .inj_dec_i(inj_dec), .inj_ctr_i(inj_ctr), .inj_n_i(inj_dec_n),
@@ -117,7 +116,7 @@ module dm_engine #(
     .mf_start_o(mf_start), .mf_end_o(mf_end), .mf_head_o(mf_head), .mf_reset_o(mf_reset), .mf_tail_i(mf_tail),
     .bad_packet_i(bad_packet), .mf_err_i(mf_err), .event_o, .err_o(err)
   );
-  assign bus_rdata_o = BusBits'(rdata);
+  assign rdata_o = BusBits'(rdata);
   assign err_o       = |err;
 
   dm_inject #(.RowSlots(RowSlots), .FreeW(InjFreeW)) u_inject (
