@@ -147,9 +147,9 @@ module dm_inject #(
   logic start, issue;
   // Start a packet: its header entry goes into the queue now.
   assign start = cur_q && !pkt_q && !ent_full && (room >= next_flits);
-  // Request the next row: its read and its entry.
-  assign issue = pkt_q && !ent_full && (32'(inflight_q) < RowSlots) && rd_gnt_i;
+  // Request the next row: its read, and its entry once the read is taken.
   assign rd_req_o  = pkt_q && !ent_full && (32'(inflight_q) < RowSlots);
+  assign issue     = rd_req_o && rd_gnt_i;
   assign rd_addr_o = addr_q;
   assign rd_n_o    = row_words[2:0];
 
