@@ -27,6 +27,8 @@ RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(DM_PKG) $(wildcard rtl/common/*.sv)
             $(filter-out $(DM_PKG),$(wildcard rtl/dma/*.sv)) rtl/node/nd_tree_net.sv rtl/node/nd_torus_net.sv rtl/node/nd_node.sv rtl/node/nd_machine.sv
 # The include directory of cmn_assert.svh, the assertion macros every module includes.
 RTL_INCLUDE := -Irtl/common
+# Tops whose parameters add hardware are linted built that way too (top:-Gparam=value,...).
+LINT_VARIANTS := tr_router:-GDma=1 tr_route:-GDma=1 nd_torus_net:-GDma=1
 LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs dm_engine dm_regs dm_inject dm_receive
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
@@ -119,7 +121,10 @@ lint: deps
 	@python3 scripts/check_house.py
 	@set -e; for top in $(LINT_TOPS); do \
 	  verilator --lint-only -Wall $(RTL_INCLUDE) --top-module $$top $(RTL_SRCS); \
-	done; echo "lint: $(words $(LINT_TOPS)) tops clean under verilator -Wall"
+	done; \
+	for v in $(LINT_VARIANTS); do \
+	  verilator --lint-only -Wall $(RTL_INCLUDE) --top-module $${v%%:*} $$(echo $${v#*:} | tr , ' ') $(RTL_SRCS); \
+	done; echo "lint: $(words $(LINT_TOPS)) tops and $(words $(LINT_VARIANTS)) variants clean under verilator -Wall"
 
 # The flat engine's 8x8x8 model for the speed comparison lives in a build directory of its
 # own (a hierarchical flat model is one shape per build directory), which takes about half

@@ -274,10 +274,11 @@ inline constexpr unsigned kTrHdrSizeLsb = 33;  // size: chunks − 1 (1..8 chunk
 inline constexpr unsigned kTrHdrSizeW = 3;
 inline constexpr unsigned kTrHdrSrcLsb = 36;  // source x, y, z (written by the injecting router)
 inline constexpr unsigned kTrHdrSrcW = kNumDims * kCoordW;
-inline constexpr unsigned kTrHdrSwTagLsb = 60;  // software tag, carried unchanged
+inline constexpr unsigned kTrHdrSwTagLsb = 60;  // software tag, carried unchanged (except TrDmaSwTag in a side with the DMA engine)
 inline constexpr unsigned kTrHdrSwTagW = 4;
 // ------------------------------------------------------------------ tr_pkg: FIFOs and errors
 inline constexpr unsigned kTrInjFifos = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
+inline constexpr unsigned kTrDmaSwTag = 15;  // the software tag of the DMA engine's packets: a side with the engine (RegTrSizes.Dma) steers a packet carrying it to the engine's reception FIFO, whatever its priority bit; software's own packets use the other tags
 inline constexpr unsigned kTrRcvNormalMax = 6;  // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default: RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's direction mod RcvFifos)
 inline constexpr unsigned kTrRcvFifos = kTrRcvNormalMax + 1;  // reception FIFO register slots: normal FIFOs 0..RcvFifos-1, then slot TrRcvPrio; the slots between answer as unmapped
 inline constexpr unsigned kTrRcvPrio = kTrRcvNormalMax;  // the register slot of the high-priority reception FIFO
@@ -377,6 +378,7 @@ inline constexpr unsigned kTrSizesRetryFlitsLsb = 40;  // each torus link end's 
 inline constexpr unsigned kTrSizesRetryFlitsW = 16;
 inline constexpr unsigned kTrSizesRcvFifosLsb = 56;  // normal reception FIFOs (register slots 0..RcvFifos-1)
 inline constexpr unsigned kTrSizesRcvFifosW = 3;
+inline constexpr unsigned kTrSizesDmaBit = 59;  // the side has the DMA engine (its window WinDma, a fourth injection FIFO and a reception FIFO of the router's)
 // ------------------------------------------------------------------ tr_pkg: performance counters
 inline constexpr unsigned kTrPerfCountW = 48;  // bits of each performance counter (they wrap)
 inline constexpr unsigned kTrPerfVcStride = 32;  // bytes between one VC's counters and the next VC's in a link's block
@@ -469,7 +471,7 @@ inline constexpr unsigned kDmDescWords = 4;  // words of a descriptor (one vecto
 inline constexpr unsigned kDmDescSlots = 8;  // descriptors software may queue (the engine's DescSlots parameter)
 inline constexpr unsigned kDmGetSlots = 8;  // descriptors remote gets may queue (GetSlots)
 inline constexpr unsigned kDmRowSlots = 8;  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
-inline constexpr unsigned kDmSwTag = 15;  // the torus header's software tag on every packet the engine sends: a node with the engine will steer packets carrying it to the engine's reception FIFO (software's own packets use the other tags)
+inline constexpr unsigned kDmSwTag = kTrDmaSwTag;  // the torus header's software tag on every packet the engine sends: the router of a side with the engine steers packets carrying it to the engine's reception FIFO (software's own packets use the other tags)
 // ------------------------------------------------------------------ dm_pkg: packet kinds
 inline constexpr unsigned kDmKindMemFifo = 0;  // memory FIFO: the whole packet (header, DMA word, data, padding) is appended to the reception ring (RegDmMfStart .. RegDmMfEnd) for software to read
 inline constexpr unsigned kDmKindPut = 1;  // direct put: the data words are written at the base of counter Ctr plus Offset, and Ctr counts down by their number

@@ -26,7 +26,7 @@ struct BenchSpec {
 std::vector<BenchSpec> benches() {
   using namespace build_config;
   return {
-      {"tb_tr_router", "tr_router", "nd_torus_net", {"DynFlits", "EscSlots", "InjFlits", "RcvFlits", "RcvFifos"},
+      {"tb_tr_router", "tr_router", "nd_torus_net", {"DynFlits", "EscSlots", "InjFlits", "RcvFlits", "RcvFifos", "Dma"},
        kRouterBenchSources},
       {"tb_cn_adapter", "cn_adapter", "nd_tree_net", {"LinkPackets", "InjPackets", "RcvPackets", "RetryFlits", "UserClasses"},
        kAdapterBenchSources},

@@ -6,8 +6,10 @@
 // VC its routing allows, an arrived packet in the reception FIFO the steering names (the
 // high-priority FIFO for a priority packet, else normal FIFO d mod RcvFifos for a packet
 // that came in on link d, FIFO 0 for one injected here). Then hints and source stamping at
-// injection, the deposit copy, and the packets the router must refuse. Built twice: with
-// one normal reception FIFO (the default) and with TB_RCV_FIFOS (tb/CMakeLists.txt).
+// injection, the deposit copy, and the packets the router must refuse. Built with one
+// normal reception FIFO (the default), with TB_RCV_FIFOS, at the smallest and largest sizes,
+// and with the DMA engine's FIFOs (TB_DMA: a fourth injection FIFO, and a packet carrying
+// the engine's software tag steered to the engine's reception FIFO; tb/CMakeLists.txt).
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -50,6 +52,9 @@ using fw::TorusHeader;
 #ifndef TB_RCV_FIFOS
 #define TB_RCV_FIFOS fw::size_default("torus.reception_fifos")
 #endif
+#ifndef TB_DMA
+#define TB_DMA fw::size_default("torus.dma")
+#endif
 constexpr unsigned kDynFlits = TB_DYN_FLITS, kEscSlots = TB_ESC_SLOTS, kVcs = 4;
 constexpr unsigned kInjFlits = TB_INJ_FLITS, kRcvFlits = TB_RCV_FLITS;
 constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bits(kRcvFlits);
@@ -57,8 +62,10 @@ constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bi
 #define TR_ROUTER COLLNET_TB_SUITE(TrRouter)
 #define TR_ROUTER_ASSERTIONS COLLNET_TB_SUITE(TrRouterAssertions)
 // Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
-// 6 + r, the high-priority FIFO at kPrioPort.
-constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1, kPrioPort = 6 + kRcvFifos, kPorts = 6 + kNumRcv;
+// 6 + r, the high-priority FIFO at kPrioPort, the DMA engine's FIFO (kDma) at kDmaPort.
+// Injection FIFOs: the processors' 0..2, the engine's 3 (kDma).
+constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1, kPrioPort = 6 + kRcvFifos;
+constexpr unsigned kDma = TB_DMA, kDmaPort = 6 + kNumRcv, kPorts = 6 + kNumRcv + kDma, kInjFifos = 3 + kDma;
 // The reception output of a normal packet that arrives from source `from` (0..5 a link,
 // 6 and up an injection FIFO).
 constexpr unsigned home_port(unsigned from) { return 6 + (from < 6 ? from % kRcvFifos : 0); }
@@ -147,9 +154,11 @@ class RouterBench : public ClockedHarness<Vtr_router> {
           returned_[l][v].push_back(now_);
         }
     m.out_credit_i = credit;
-    // Injection: 1..4 flits of one packet per cycle into one FIFO with room.
+    // Injection: 1..4 flits of one packet per cycle into one FIFO with room (the
+    // processors' FIFOs share one data port; the engine's has its own).
     m.inj_push_i = 0;
-    const unsigned k = rng_() % 3;
+    m.dma_inj_push_i = 0;
+    const unsigned k = rng_() % kInjFifos;
     const unsigned free = inj_free(k);
     if (!inj_[k].empty()) {
       auto& p = inj_[k].front();
@@ -157,11 +166,16 @@ class RouterBench : public ClockedHarness<Vtr_router> {
       const unsigned n = std::min<unsigned>({1 + static_cast<unsigned>(rng_() % 4), left, free});
       for (unsigned j = 0; j < n; ++j) {
         const unsigned i = inj_pos_[k] + j;
-        set_wide_bits(m.inj_data_i.data(), 64 * j, 64, i == 0 ? p.hdr : p.payload[i - 1]);
+        set_wide_bits(k == 3 ? m.dma_inj_data_i.data() : m.inj_data_i.data(), 64 * j, 64, i == 0 ? p.hdr : p.payload[i - 1]);
       }
-      if (n > 0) {
+      if (n > 0 && k == 3) {
+        m.dma_inj_n_i = n;
+        m.dma_inj_push_i = 1;
+      } else if (n > 0) {
         m.inj_n_i = n;
         m.inj_push_i = 1u << k;
+      }
+      if (n > 0) {
         inj_pos_[k] += n;
         if (inj_pos_[k] == p.payload.size() + 1) {
           inj_pos_[k] = 0;
@@ -182,6 +196,16 @@ class RouterBench : public ClockedHarness<Vtr_router> {
       }
     m.rcv_n_i = pop_n;
     m.rcv_pop_i = pop;
+    // The engine's reception FIFO, popped on its own port.
+    m.dma_rcv_pop_i = 0;
+    if (kDma) {
+      const unsigned n = std::min(1 + static_cast<unsigned>(rng_() % 4), rcv_count(kNumRcv));
+      if (n > 0 && rng_() % 100 < pop_) {
+        for (unsigned j = 0; j < n; ++j) take(kDmaPort, 0, wide_bits(m.dma_rcv_data_o.data(), 64 * j, 64), false);
+        m.dma_rcv_n_i = n;
+        m.dma_rcv_pop_i = 1;
+      }
+    }
 
     tick();
 
@@ -208,12 +232,15 @@ class RouterBench : public ClockedHarness<Vtr_router> {
     return true;
   }
 
-  // Flits held by reception FIFO r (rcv_count_o: kRcvCntW bits per FIFO).
+  // Flits held by reception FIFO r (rcv_count_o: kRcvCntW bits per FIFO; the engine's,
+  // r = kNumRcv, dma_rcv_count_o).
   unsigned rcv_count(unsigned r) {
+    if (r == kNumRcv) return static_cast<unsigned>(model().dma_rcv_count_o);
     return static_cast<unsigned>(port_bits(model().rcv_count_o, kRcvCntW * r, kRcvCntW));
   }
-  // Free flits of injection FIFO k (inj_free_o).
+  // Free flits of injection FIFO k (inj_free_o; the engine's, k = 3, dma_inj_free_o).
   unsigned inj_free(unsigned k) {
+    if (k == 3) return static_cast<unsigned>(model().dma_inj_free_o);
     return static_cast<unsigned>(port_bits(model().inj_free_o, kInjCntW * k, kInjCntW));
   }
 
@@ -254,12 +281,12 @@ class RouterBench : public ClockedHarness<Vtr_router> {
   std::array<std::array<std::deque<Packet>, kVcs>, 6> tx_;
   std::array<Cur, 6> cur_tx_;
   std::array<std::array<unsigned, kVcs>, 6> credits_{}, owed_{};
-  std::array<std::deque<Packet>, 3> inj_;
-  std::array<size_t, 3> inj_pos_{};
+  std::array<std::deque<Packet>, kInjFifos> inj_;
+  std::array<size_t, kInjFifos> inj_pos_{};
   std::array<Asm, kPorts> asm_;
   std::array<unsigned, kPorts> a_vc_{};
   std::array<uint64_t, kPorts> a_first_{};
-  std::array<std::vector<uint64_t>, 3> injected_;
+  std::array<std::vector<uint64_t>, kInjFifos> injected_;
   std::array<std::array<std::vector<uint64_t>, kVcs>, 6> returned_;
   uint64_t now_ = 0;
   std::vector<Out> out_;
@@ -272,8 +299,9 @@ std::string check_route(const TorusHeader& h, unsigned from, unsigned port, unsi
   std::array<bool, 3> need{};
   bool arrived = true;
   for (unsigned k = 0; k < 3; ++k) arrived &= !(need[k] = h.dst[k] != kMe[k]);
+  const bool to_engine = kDma && h.sw_tag == kTrDmaSwTag;
   if (arrived)
-    return port == (h.priority ? kPrioPort : home_port(from))
+    return port == (to_engine ? kDmaPort : h.priority ? kPrioPort : home_port(from))
                ? ""
                : "an arrived packet from source " + std::to_string(from) + " left on port " + std::to_string(port);
   if (port >= 6) return "a packet for elsewhere went to reception";
@@ -311,7 +339,7 @@ TEST(TR_ROUTER, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
     TorusHeader h;
     for (unsigned k = 0; k < 3; ++k) h.dst[k] = rng() % kDims[k];
     h.chunks = 1 + rng() % 8;
-    const unsigned src = rng() % 9;  // 0..5 a link, 6..8 an injection FIFO
+    const unsigned src = rng() % (9 + kDma);  // 0..5 a link, 6..8 the processors' injection FIFOs, 9 the engine's
     from[id] = src;
     h.priority = rng() % 10 == 0;
     h.deterministic = rng() % 3 == 0;
@@ -325,9 +353,9 @@ TEST(TR_ROUTER, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
       b.send(src, vc, p);
       want[id] = p;
     } else {
-      const unsigned fifo = h.priority ? 2 : src - 6;
+      const unsigned fifo = src == 9 ? 3 : h.priority ? 2 : src - 6;
       const Packet p = make_torus_packet(rng, id, h);
-      b.inject(fifo % 3, p);
+      b.inject(fifo, p);
       TorusHeader stamped = h;
       stamped.hints = fw::minimal_hints(kMe, h.dst, kDims);
       stamped.src = kMe;
@@ -433,6 +461,53 @@ TEST(TR_ROUTER, InjectionStampsTheSourceAndKeepsGivenHints) {
       EXPECT_EQ(o.port, 1u);
     }
   }
+}
+
+// The DMA engine's software tag: with the engine, an arrived packet carrying it goes to the
+// engine's reception FIFO whatever its priority bit or the link it came in on, and a
+// deposit packet passing by leaves its copy there; a packet with another tag, and every
+// packet in a router without the engine, goes where it always has. The engine's own
+// injection FIFO sends like the processors'.
+TEST(TR_ROUTER, TheEnginesSoftwareTagIsSteeredToTheEnginesReceptionFifo) {
+  std::mt19937_64 rng(test_seed());
+  RouterBench b(rng());
+  const auto arriving = [&](uint64_t id, bool prio, unsigned tag) {
+    TorusHeader h;
+    h.dst = kMe;
+    h.priority = prio;
+    h.deterministic = prio;
+    h.sw_tag = tag;
+    h.src = {0, 2, 3};
+    return make_torus_packet(rng, id, h);
+  };
+  b.send(0, kTrVcEscape, arriving(1, false, kTrDmaSwTag));
+  b.send(1, kTrVcPrio, arriving(2, true, kTrDmaSwTag));
+  b.send(3, kTrVcEscape, arriving(3, false, kTrDmaSwTag - 1));
+  b.send(4, kTrVcPrio, arriving(4, true, 0));
+  TorusHeader d;  // a deposit along y, arriving from y+ and passing on to y-
+  d.dst = {1, 0, 3};
+  d.deposit = d.deterministic = true;
+  d.hints = 0b1000;
+  d.src = {1, 3, 3};
+  d.sw_tag = kTrDmaSwTag;
+  b.send(2, kTrVcEscape, make_torus_packet(rng, 5, d));
+  TorusHeader self;  // one the node sends itself, from the engine's injection FIFO if it has one
+  self.dst = kMe;
+  self.sw_tag = kTrDmaSwTag;
+  b.inject(kDma ? 3 : 0, make_torus_packet(rng, 6, self));
+  b.run(400);
+  std::map<uint64_t, std::set<unsigned>> ports;
+  for (const auto& o : b.delivered()) ports[o.p.payload.at(0)].insert(o.port);
+  const unsigned tagged = kDma ? kDmaPort : home_port(0);
+  EXPECT_EQ(ports[1], std::set<unsigned>{tagged});
+  EXPECT_EQ(ports[2], std::set<unsigned>{kDma ? kDmaPort : kPrioPort}) << "the tag wins over the priority bit";
+  EXPECT_EQ(ports[3], std::set<unsigned>{home_port(3)});
+  EXPECT_EQ(ports[4], std::set<unsigned>{kPrioPort});
+  EXPECT_EQ(ports[5], (std::set<unsigned>{3, kDma ? kDmaPort : home_port(2)})) << "a deposit's copy";
+  EXPECT_EQ(ports[6], std::set<unsigned>{kDma ? kDmaPort : home_port(6)}) << "sent to itself";
+  EXPECT_EQ(b.delivered().size(), 7u);
+  EXPECT_EQ(b.errors(), 0u);
+  EXPECT_FALSE(b.assertion_failed());
 }
 
 TEST(TR_ROUTER, ADepositPacketIsCopiedAtEveryNodeItPassesButNotAtItsSource) {

@@ -65,6 +65,7 @@ module tr_ring #(
     assign out_credit[(i*6 + 2)*4 +: 16]  = '0;
 
     logic [3*24-1:0] unused_perf;  // the performance events: tr_perf's testbench's
+    logic [8+256+9-1:0] unused_dma;  // no DMA engine (Dma = 0): its FIFOs' ports idle
     tr_router #(.InjFlits(128), .RcvFlits(256)) u_router (
       .clk_i, .rst_ni,
       .bubble_i, .my_i({8'd0, 8'd0, 8'(i)}), .dims_i({8'd1, 8'd1, 5'd0, n_i}), .link_down_i(6'b0),
@@ -76,6 +77,9 @@ module tr_ring #(
       .inj_free_o(inj_free_o[i*24 +: 24]),
       .rcv_pop_i(rcv_pop_i[i*2 +: 2]), .rcv_n_i(3'd1), .rcv_data_o(rcv_lanes[i*512 +: 512]),
       .rcv_count_o(rcv_count[i*18 +: 18]),
+      .dma_inj_push_i(1'b0), .dma_inj_n_i(3'd1), .dma_inj_data_i(256'd0), .dma_inj_free_o(unused_dma[0 +: 8]),
+      .dma_rcv_pop_i(1'b0), .dma_rcv_n_i(3'd1), .dma_rcv_data_o(unused_dma[8 +: 256]),
+      .dma_rcv_count_o(unused_dma[264 +: 9]),
       .err_o(err_o[i*4 +: 4]),
       .perf_flit_o(unused_perf[0 +: 24]), .perf_busy_o(unused_perf[24 +: 24]), .perf_stall_o(unused_perf[48 +: 24])
     );

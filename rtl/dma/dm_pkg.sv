@@ -33,9 +33,9 @@ package dm_pkg;
   localparam int DmGetSlots  = 8;  // descriptors remote gets may queue (GetSlots)
   // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
   localparam int DmRowSlots  = 8;
-  // the torus header's software tag on every packet the engine sends: a node with the engine will
-  // steer packets carrying it to the engine's reception FIFO (software's own packets use the other
-  // tags)
+  // the torus header's software tag on every packet the engine sends: the router of a side with the
+  // engine steers packets carrying it to the engine's reception FIFO (software's own packets use
+  // the other tags)
   localparam int DmSwTag     = 15;
 
   // ---------------------------------------------------------------- packet kinds

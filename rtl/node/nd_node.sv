@@ -197,6 +197,11 @@ module nd_node (
   // The counters' service ports are the SystemC machine's (it Verilates the two sides
   // apart); in a whole-machine model the counters are read over the register bus.
   logic [63:0] unused_tree_svc, unused_torus_svc, unused_perf_svc;
+  // The node has no DMA engine (nd_torus_net's Dma is 0): its memory port is idle.
+  logic                            unused_dma_req, unused_dma_we, unused_dma_event;
+  logic [dm_pkg::DmAddrW-1:0]      unused_dma_addr;
+  logic [2:0]                      unused_dma_n;
+  logic [dm_pkg::DmPortWords*64-1:0] unused_dma_wdata;
 
   nd_tree_net #(
     .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
@@ -231,6 +236,9 @@ module nd_node (
     .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o, .torus_cpf_i,
     .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_torus_svc),
     .perf_svc_sel_i(7'd0), .perf_svc_word_o(unused_perf_svc),
+    .dma_mem_req_o(unused_dma_req), .dma_mem_we_o(unused_dma_we), .dma_mem_addr_o(unused_dma_addr),
+    .dma_mem_n_o(unused_dma_n), .dma_mem_wdata_o(unused_dma_wdata), .dma_mem_gnt_i(1'b0), .dma_mem_rvalid_i(1'b0),
+    .dma_mem_rdata_i('0), .dma_event_o(unused_dma_event),
     .err_o(tr_err)
   );
 

@@ -8,6 +8,12 @@
 // that a simulator can evaluate it apart from the tree side: the SystemC machine Verilates
 // it as one model per node and skips it on cycles where it is quiescent
 // (systemc/node.cpp). Port names are nd_node's, so waveforms read the same.
+//
+// With Dma = 1 the side also has the DMA engine (dm_engine, docs/dma.md): its registers
+// are the register bus's window cn_pkg::WinDma, it owns a fourth injection FIFO and a
+// reception FIFO of the router's, and it reaches the node's memory through the side's
+// memory port (dma_mem_*). Without it (0, as in nd_node) the window is not the side's and
+// the port is idle.
 `include "cmn_assert.svh"
 `default_nettype none
 
@@ -18,7 +24,8 @@ module nd_torus_net #(
   parameter int InjFlits   = tr_pkg::TrInjFlits,  // each injection FIFO, flits
   parameter int RcvFlits   = tr_pkg::TrRcvFlits,  // each reception FIFO, flits
   parameter int RcvFifos   = 1,   // normal reception FIFOs (1..TrRcvNormalMax), besides the high-priority one
-  parameter int RetryFlits = lk_pkg::LkRetryFlits  // each link end's retransmission buffer, flits
+  parameter int RetryFlits = lk_pkg::LkRetryFlits,  // each link end's retransmission buffer, flits
+  parameter int Dma        = 0    // 1: the DMA engine beside the router
 ) (
   input  wire logic                                      clk_i,
   input  wire logic                                      rst_ni,
@@ -115,7 +122,6 @@ module nd_torus_net #(
   output logic      [63:0]                               tor_status_o,
   // the torus links' rate: cycles per flit, 8.8 fixed point (static; lk_port)
   input  wire logic [15:0]                               torus_cpf_i,
-  // any sticky error bit of the router or its registers
   // service port: link counter word sel[2:0] of torus link sel[5:3], combinational
   input  wire logic [5:0]                                lk_svc_sel_i,
   output logic      [63:0]                               lk_svc_word_o,
@@ -123,6 +129,17 @@ module nd_torus_net #(
   // sel[3:2], counter sel[1:0]), combinational
   input  wire logic [6:0]                                perf_svc_sel_i,
   output logic      [63:0]                               perf_svc_word_o,
+  // the DMA engine's memory port (dm_engine mem_*) and its event line (Dma = 1; idle without)
+  output logic                                           dma_mem_req_o,
+  output logic                                           dma_mem_we_o,
+  output logic      [dm_pkg::DmAddrW-1:0]                dma_mem_addr_o,
+  output logic      [2:0]                                dma_mem_n_o,
+  output logic      [dm_pkg::DmPortWords*64-1:0]         dma_mem_wdata_o,
+  input  wire logic                                      dma_mem_gnt_i,
+  input  wire logic                                      dma_mem_rvalid_i,
+  input  wire logic [dm_pkg::DmPortWords*64-1:0]         dma_mem_rdata_i,
+  output logic                                           dma_event_o,
+  // any sticky error bit of the router, its registers or the DMA engine
   output logic                                           err_o
 );
 
@@ -207,9 +224,15 @@ module nd_torus_net #(
   logic [tr_pkg::TrRouterErrBits-1:0] tr_router_err;
   logic [tr_pkg::TrErrBits-1:0]       tr_err;
   logic [6*Vcs-1:0]                   perf_flit, perf_busy, perf_stall;
+  // the DMA engine's FIFOs (tr_router dma_*)
+  logic                               dm_inj_push, dm_rcv_pop;
+  logic [2:0]                         dm_inj_n, dm_rcv_n;
+  logic [4*64-1:0]                    dm_inj_data, dm_rcv_data;
+  logic [$clog2(InjFlits+1)-1:0]      dm_inj_free;
+  logic [$clog2(RcvFlits+1)-1:0]      dm_rcv_count;
 
   tr_router #(
-    .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos)
+    .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos), .Dma(Dma)
   ) u_torus (
     .clk_i, .rst_ni,
     // A link is not used once it is marked down or its link layer has declared it down.
@@ -220,6 +243,8 @@ module nd_torus_net #(
     .out_credit_i(tr_out_credit), .out_hold_i(tr_hold),
     .inj_push_i(tr_inj_push), .inj_n_i(tr_inj_n), .inj_data_i(tr_inj_data), .inj_free_o(tr_inj_free),
     .rcv_pop_i(tr_rcv_pop), .rcv_n_i(tr_rcv_n), .rcv_data_o(tr_rcv_data), .rcv_count_o(tr_rcv_count),
+    .dma_inj_push_i(dm_inj_push), .dma_inj_n_i(dm_inj_n), .dma_inj_data_i(dm_inj_data), .dma_inj_free_o(dm_inj_free),
+    .dma_rcv_pop_i(dm_rcv_pop), .dma_rcv_n_i(dm_rcv_n), .dma_rcv_data_o(dm_rcv_data), .dma_rcv_count_o(dm_rcv_count),
     .err_o(tr_router_err),
     .perf_flit_o(perf_flit), .perf_busy_o(perf_busy), .perf_stall_o(perf_stall)
   );
@@ -227,26 +252,31 @@ module nd_torus_net #(
   // ------------------------------------------------------------ registers
   // The link counters' window (cn_pkg::WinLkTorus, lk_pkg::RegLkTorus) goes to the link
   // counters, the performance counters' (WinTrPerf, tr_pkg::RegTrPerf) to the performance
-  // counters, the rest of the torus side's window to the router's register block. Every
-  // read path is registered; so is the select.
-  logic                           to_lk, to_perf, sel_lk_q, sel_perf_q, tr_rvalid, lk_rvalid, lk_bad;
-  logic                           perf_rvalid, perf_bad;
-  logic [cn_pkg::BusDataBits-1:0] tr_rdata;
+  // counters, the DMA engine's (WinDma) to the engine when the side has one, the rest of
+  // the torus side's window to the router's register block. Every read path is
+  // registered; so is the select.
+  logic                           to_lk, to_perf, to_dma, sel_lk_q, sel_perf_q, sel_dma_q, tr_rvalid, lk_rvalid, lk_bad;
+  logic                           perf_rvalid, perf_bad, dm_rvalid;
+  logic [cn_pkg::BusDataBits-1:0] tr_rdata, dm_rdata;
   logic [63:0]                    lk_rdata, perf_rdata;
   assign to_lk   = cn_pkg::in_win_lk_torus(bus_addr_i);
   assign to_perf = cn_pkg::in_win_tr_perf(bus_addr_i);
+  assign to_dma  = (Dma != 0) && cn_pkg::in_win_dma(bus_addr_i);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sel_lk_q   <= 1'b0;
       sel_perf_q <= 1'b0;
+      sel_dma_q  <= 1'b0;
     end else if (bus_req_i) begin
       sel_lk_q   <= to_lk;
       sel_perf_q <= to_perf;
+      sel_dma_q  <= to_dma;
     end
   end
-  assign bus_rvalid_o = sel_lk_q ? lk_rvalid : sel_perf_q ? perf_rvalid : tr_rvalid;
+  assign bus_rvalid_o = sel_lk_q ? lk_rvalid : sel_perf_q ? perf_rvalid : sel_dma_q ? dm_rvalid : tr_rvalid;
   assign bus_rdata_o  = sel_lk_q   ? cn_pkg::BusDataBits'(lk_rdata) :
-                        sel_perf_q ? cn_pkg::BusDataBits'(perf_rdata) : tr_rdata;
+                        sel_perf_q ? cn_pkg::BusDataBits'(perf_rdata) :
+                        sel_dma_q  ? dm_rdata : tr_rdata;
 
   // The service port: any link counter word, combinationally, for a simulator to read
   // between clock edges without a bus access (as a service network reads counters).
@@ -266,10 +296,10 @@ module nd_torus_net #(
 
   tr_regs #(
     .BusBits(cn_pkg::BusDataBits), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos), .DynFlits(DynFlits),
-    .EscSlots(EscSlots), .RetryFlits(RetryFlits)
+    .EscSlots(EscSlots), .RetryFlits(RetryFlits), .Dma(Dma)
   ) u_torus_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req_i && !to_lk && !to_perf), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+    .req_i(bus_req_i && !to_lk && !to_perf && !to_dma), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
     .rvalid_o(tr_rvalid), .rdata_o(tr_rdata), .link_down_err_i(|lk_down), .link_bad_i(lk_bad || perf_bad),
     .my_i(tor_coord_q), .dims_i(tor_dims_q), .link_down_i(tor_link_down_q),
     .inj_push_o(tr_inj_push), .inj_n_o(tr_inj_n), .inj_data_o(tr_inj_data), .inj_free_i(tr_inj_free),
@@ -277,10 +307,34 @@ module nd_torus_net #(
     .router_err_i(tr_router_err), .err_o(tr_err), .status_o(tor_status_o)
   );
 
-  assign err_o = |tr_err;
+  // ------------------------------------------------------------ the DMA engine
+  logic dm_err;
+  if (Dma != 0) begin : g_dma
+    dm_engine #(.InjFreeW($clog2(InjFlits+1)), .RcvCntW($clog2(RcvFlits+1))) u_dma (
+      .clk_i, .rst_ni,
+      .req_i(bus_req_i && to_dma), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
+      .rvalid_o(dm_rvalid), .rdata_o(dm_rdata),
+      .inj_push_o(dm_inj_push), .inj_n_o(dm_inj_n), .inj_data_o(dm_inj_data), .inj_free_i(dm_inj_free),
+      .rcv_pop_o(dm_rcv_pop), .rcv_n_o(dm_rcv_n), .rcv_data_i(dm_rcv_data), .rcv_count_i(dm_rcv_count),
+      .mem_req_o(dma_mem_req_o), .mem_we_o(dma_mem_we_o), .mem_addr_o(dma_mem_addr_o), .mem_n_o(dma_mem_n_o),
+      .mem_wdata_o(dma_mem_wdata_o), .mem_gnt_i(dma_mem_gnt_i), .mem_rvalid_i(dma_mem_rvalid_i),
+      .mem_rdata_i(dma_mem_rdata_i), .event_o(dma_event_o), .err_o(dm_err)
+    );
+  end else begin : g_no_dma
+    // No engine: its FIFOs' ports and the memory port idle, the window never decoded here.
+    logic unused_dma;
+    assign unused_dma = ^{dm_inj_free, dm_rcv_data, dm_rcv_count, dma_mem_gnt_i, dma_mem_rvalid_i, dma_mem_rdata_i};
+    assign {dm_inj_push, dm_inj_n, dm_inj_data, dm_rcv_pop, dm_rcv_n} = '0;
+    assign {dma_mem_req_o, dma_mem_we_o, dma_mem_addr_o, dma_mem_n_o, dma_mem_wdata_o, dma_event_o} = '0;
+    assign {dm_rvalid, dm_rdata, dm_err} = '0;
+  end
+
+  assign err_o = |tr_err || dm_err;
 
   // A link's credits travel as running counts of LkTorusCntW bits, which must count past
   // every credit a VC can owe (its buffer: flits on a dynamic VC, packets on the others).
+  `CMN_ASSERT_PARAM(g_check_dma, Dma == 0 || Dma == 1,
+                    $sformatf("nd_torus_net: Dma (%0d) must be 0 (no DMA engine) or 1", Dma))
   `CMN_ASSERT_PARAM(g_check_credits, DynFlits < (1 << CntW) && EscSlots < (1 << CntW),
                     $sformatf("nd_torus_net: DynFlits (%0d) and EscSlots (%0d) must be below %0d, the credit counts' range",
                               DynFlits, EscSlots, 1 << CntW))

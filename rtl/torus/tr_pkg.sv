@@ -67,7 +67,8 @@ package tr_pkg;
   localparam int TrHdrSizeW      = 3;
   localparam int TrHdrSrcLsb     = 36;  // source x, y, z (written by the injecting router)
   localparam int TrHdrSrcW       = NumDims * CoordW;
-  localparam int TrHdrSwTagLsb   = 60;  // software tag, carried unchanged
+  // software tag, carried unchanged (except TrDmaSwTag in a side with the DMA engine)
+  localparam int TrHdrSwTagLsb   = 60;
   localparam int TrHdrSwTagW     = 4;
   // Field getters: each reads only its field of the word it is given.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -99,6 +100,10 @@ package tr_pkg;
 
   // ---------------------------------------------------------------- FIFOs and errors
   localparam int TrInjFifos      = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
+  // the software tag of the DMA engine's packets: a side with the engine (RegTrSizes.Dma) steers a
+  // packet carrying it to the engine's reception FIFO, whatever its priority bit; software's own
+  // packets use the other tags
+  localparam int TrDmaSwTag      = 15;
   // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default:
   // RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's
   // direction mod RcvFifos)
@@ -245,6 +250,9 @@ package tr_pkg;
   // normal reception FIFOs (register slots 0..RcvFifos-1)
   localparam int TrSizesRcvFifosLsb   = 56;
   localparam int TrSizesRcvFifosW     = 3;
+  // the side has the DMA engine (its window WinDma, a fourth injection FIFO and a reception FIFO of
+  // the router's)
+  localparam int TrSizesDmaBit        = 59;
 
   // ---------------------------------------------------------------- performance counters
   // Per link and VC of the router's outputs, counted every cycle by tr_perf and read at

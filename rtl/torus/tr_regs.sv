@@ -21,6 +21,7 @@ module tr_regs #(
   parameter int  DynFlits   = 64,
   parameter int  EscSlots   = 3,
   parameter int  RetryFlits = 128,  // lk_pkg::LkRetryFlits
+  parameter int  Dma        = 0,    // the side has the DMA engine (its own registers, WinDma)
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
   localparam int NumRcv   = RcvFifos + 1,  // the router's reception FIFOs: normal ones, then high priority
@@ -147,7 +148,8 @@ module tr_regs #(
   localparam logic [63:0] SizesWord =
       (64'(DynFlits) << tr_pkg::TrSizesDynFlitsLsb) | (64'(EscSlots) << tr_pkg::TrSizesEscSlotsLsb) |
       (64'(InjFlits) << tr_pkg::TrSizesInjFlitsLsb) | (64'(RcvFlits) << tr_pkg::TrSizesRcvFlitsLsb) |
-      (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb) | (64'(RcvFifos) << tr_pkg::TrSizesRcvFifosLsb);
+      (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb) | (64'(RcvFifos) << tr_pkg::TrSizesRcvFifosLsb) |
+      (64'(Dma) << tr_pkg::TrSizesDmaBit);
 
   logic [63:0] rword;
   always_comb begin

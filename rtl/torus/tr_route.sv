@@ -20,9 +20,11 @@
 //   hint bits are zero, the minimal direction of every dimension (on a tie, + or -
 //   by the parity of the source's and destination's coordinates).
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
-// * A packet that has arrived goes to the high-priority reception FIFO if it is a priority
-//   packet, else to the normal FIFO rcv_home_i names for its input (the router's steering:
-//   by the link it arrived on).
+// * A packet that has arrived goes, in a router with the DMA engine (Dma), to the engine's
+//   reception FIFO if it carries the engine's software tag (TrDmaSwTag), whatever its
+//   priority bit; else to the high-priority reception FIFO if it is a priority packet, else
+//   to the normal FIFO rcv_home_i names for its input (the router's steering: by the link
+//   it arrived on).
 // Packets that cannot be routed (a destination outside the torus, a link marked down on
 // their dimension-order path, a malformed deposit) are discarded with an error bit.
 `include "cmn_assert.svh"
@@ -32,7 +34,9 @@ module tr_route #(
   parameter int CntW    = 7,  // credit counter width
   parameter int RcvCntW = 8,  // reception free-space width
   parameter int RcvFifos = 1, // normal reception FIFOs; the high-priority one follows them
-  localparam int NumOut = tr_pkg::NumDirs + RcvFifos + 1,  // the links, then the reception FIFOs
+  parameter int Dma     = 0,  // 1: the DMA engine's reception FIFO follows the high-priority one
+  localparam int NumRcv = RcvFifos + 1 + Dma,
+  localparam int NumOut = tr_pkg::NumDirs + NumRcv,  // the links, then the reception FIFOs
   localparam int Dirs   = tr_pkg::NumDirs,
   localparam int Vcs    = tr_pkg::TrNumVcs,
   localparam int Dims   = tr_pkg::NumDims,
@@ -54,8 +58,8 @@ module tr_route #(
   input  wire logic [Dirs-1:0]                     link_down_i,
   input  wire logic [Dirs*Vcs*CntW-1:0]            credits_i,   // link d, VC v at [(d*Vcs+v)*CntW +: CntW]:
                                                                 // flits (dynamic VCs) or slots (escape, priority)
-  input  wire logic [NumOut-1:0]                   out_busy_i,  // the links, then the normal reception FIFOs and the priority one
-  input  wire logic [(RcvFifos+1)*RcvCntW-1:0]     rcv_free_i,  // free flits of each reception FIFO
+  input  wire logic [NumOut-1:0]                   out_busy_i,  // the links, then the reception FIFOs (normal, priority, DMA)
+  input  wire logic [NumRcv*RcvCntW-1:0]           rcv_free_i,  // free flits of each reception FIFO
   output logic                                     req_o,       // an output can take the packet now
   output logic      [OutW-1:0]                     out_o,
   output logic      [tr_pkg::TrVcW-1:0]            out_vc_o,
@@ -75,7 +79,7 @@ module tr_route #(
     logic [LenW-1:0]          len;
     logic [Dirs-1:0]          hint_in, hint_min, hint;  // a bit per direction
     logic [Dims*CoordW-1:0]   dst;
-    logic                     deposit, determ, prio, arrived, escape_only, continuing, tie_minus;
+    logic                     deposit, determ, prio, to_dma, arrived, escape_only, continuing, tie_minus;
     logic                     copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down;
     logic [Dims-1:0]          need, plus, bad_dst;      // a bit per dimension
     logic [OutW-1:0]          rcv_out, dor_dir, dyn_dir, d;
@@ -87,7 +91,7 @@ module tr_route #(
     logic                     usable;
 
     // Every temporary has a value on every path (no latches), cheap constants.
-    {len, hint_in, hint_min, hint, dst, deposit, determ, prio, arrived, escape_only, continuing, tie_minus} = '0;
+    {len, hint_in, hint_min, hint, dst, deposit, determ, prio, to_dma, arrived, escape_only, continuing, tie_minus} = '0;
     {copy, rcv_ok, esc_ok, dyn_ok, dyn_any_up, bad_dest, bad_deposit, down} = '0;
     {need, plus, bad_dst, rcv_out, dor_dir, dyn_dir, dor_dim, esc_vc, dyn_vc} = '0;
     {rcv_free, esc_credits, best, c, m, dd, kk, diff, d, usable} = '0;
@@ -110,6 +114,7 @@ module tr_route #(
       deposit = hdr_i[tr_pkg::TrHdrDepositBit];
       determ  = hdr_i[tr_pkg::TrHdrDetermBit];
       prio    = hdr_i[tr_pkg::TrHdrPrioBit];
+      to_dma  = (Dma != 0) && (tr_pkg::tr_hdr_sw_tag(hdr_i) == tr_pkg::TrHdrSwTagW'(tr_pkg::TrDmaSwTag));
 
       // Halfway round an even ring both ways are minimal. Which one is taken depends on the
       // pair of nodes (the parity of all six coordinates' low bits): fixed per pair, so
@@ -143,7 +148,8 @@ module tr_route #(
       for (int k = Dims - 2; k >= 0; k--) if (need[k]) dor_dim = tr_pkg::DimW'(k);
       dor_dir = OutW'({dor_dim, 1'b0}) + OutW'(!plus[dor_dim]);  // a dimension's + then - link
 
-      rcv_out  = prio ? OutW'(Dirs + RcvFifos) : OutW'(Dirs) + rcv_home_i;  // the priority FIFO, or the input's
+      // the engine's FIFO, the priority FIFO, or the input's
+      rcv_out  = to_dma ? OutW'(Dirs + RcvFifos + 1) : prio ? OutW'(Dirs + RcvFifos) : OutW'(Dirs) + rcv_home_i;
       rcv_free = rcv_free_i[(32'(rcv_out) - Dirs)*RcvCntW +: RcvCntW];
       rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
 

@@ -8,9 +8,16 @@
 // Each output picks among the inputs that ask for it round robin. All link outputs are
 // registered.
 //
+// With the DMA engine (Dma = 1) the router has a fourth injection FIFO and a further
+// reception FIFO, the engine's, on ports of their own (dma_*): the engine's FIFO injects
+// like the processors' (a packet is offered once all of it is there), and a packet that
+// arrives carrying the engine's software tag (tr_pkg::TrDmaSwTag) goes to the engine's
+// reception FIFO, whatever its priority bit (tr_route). Without it (0) the dma_* inputs
+// are ignored and its outputs are zero.
+//
 // Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
-// FirstInj+k (24+k). Outputs: links 0..5, normal reception FIFO k at 6+k, the
-// high-priority FIFO last (6+RcvFifos). A normal packet that has arrived goes to FIFO
+// FirstInj+k (24+k; the engine's FIFO 27). Outputs: links 0..5, normal reception FIFO k at
+// 6+k, the high-priority FIFO at 6+RcvFifos, the engine's FIFO last (7+RcvFifos). A normal packet that has arrived goes to FIFO
 // (d mod RcvFifos) when its last link was d, to FIFO 0 when it was injected here, so
 // packets arriving on different links can be written at once.
 `include "cmn_assert.svh"
@@ -22,6 +29,7 @@ module tr_router #(
   parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of Lanes)
   parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of Lanes)
   parameter int RcvFifos = 1,    // normal reception FIFOs (1..TrRcvNormalMax)
+  parameter int Dma      = 0,    // 1: the DMA engine's injection and reception FIFOs (dma_*)
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
   localparam int Dirs     = tr_pkg::NumDirs,     // links
@@ -30,8 +38,8 @@ module tr_router #(
   localparam int FlitBits = tr_pkg::TrFlitBits,
   localparam int Lanes    = tr_pkg::ChunkFlits,  // flits per FIFO access: one chunk, the bus's width
   localparam int LaneW    = $clog2(Lanes + 1),   // a flit count 0..Lanes
-  localparam int NumInj   = tr_pkg::TrInjFifos,
-  localparam int NumRcv   = RcvFifos + 1,        // reception FIFOs: the normal ones, then high priority
+  localparam int NumInj   = tr_pkg::TrInjFifos,  // the processors' injection FIFOs
+  localparam int NumRcv   = RcvFifos + 1,        // the processors' reception FIFOs: the normal ones, then high priority
   localparam int CoordsW  = tr_pkg::NumDims * tr_pkg::CoordW
 ) (
   input  wire logic                         clk_i,
@@ -66,6 +74,15 @@ module tr_router #(
   input  wire logic [LaneW-1:0]             rcv_n_i,
   output logic      [NumRcv*Lanes*FlitBits-1:0] rcv_data_o,
   output logic      [NumRcv*RcvCntW-1:0]    rcv_count_o,
+  // the DMA engine's injection FIFO and reception FIFO, as the processors' (Dma = 1)
+  input  wire logic                         dma_inj_push_i,
+  input  wire logic [LaneW-1:0]             dma_inj_n_i,
+  input  wire logic [Lanes*FlitBits-1:0]    dma_inj_data_i,
+  output logic      [InjCntW-1:0]           dma_inj_free_o,
+  input  wire logic                         dma_rcv_pop_i,
+  input  wire logic [LaneW-1:0]             dma_rcv_n_i,
+  output logic      [Lanes*FlitBits-1:0]    dma_rcv_data_o,
+  output logic      [RcvCntW-1:0]           dma_rcv_count_o,
   // error pulses (tr_pkg::TrErr*)
   output logic      [tr_pkg::TrRouterErrBits-1:0] err_o,
   // this cycle's performance events, link d VC v at [d*Vcs + v] (tr_perf counts them): a
@@ -76,11 +93,14 @@ module tr_router #(
   output logic      [Dirs*Vcs-1:0]          perf_stall_o
 );
 
-  // sources: every link's VCs, then the injection FIFOs; outputs: the links, then reception
+  // sources: every link's VCs, then the injection FIFOs (the engine's last); outputs: the
+  // links, then reception (the engine's last)
+  localparam int InjAll   = NumInj + Dma;
+  localparam int RcvAll   = NumRcv + Dma;
   localparam int FirstInj = Dirs * Vcs;
-  localparam int S        = FirstInj + NumInj;
+  localparam int S        = FirstInj + InjAll;
   localparam int SrcW     = $clog2(S);
-  localparam int NumOut   = Dirs + NumRcv;
+  localparam int NumOut   = Dirs + RcvAll;
   localparam int OutW     = $clog2(NumOut);
   localparam int LenW     = tr_pkg::PacketFlitsW;
   localparam int DimW     = tr_pkg::DimW;
@@ -105,20 +125,28 @@ module tr_router #(
 
   // Injection and reception FIFOs are as wide as the register bus (Lanes flits), so a
   // processor moves a whole 32-byte chunk per access.
-  logic [NumInj*InjCntW-1:0] inj_count;
-  for (genvar k = 0; k < NumInj; k++) begin : g_inj
-    logic [Lanes*FlitBits-1:0]     lanes;
+  logic [InjAll*InjCntW-1:0] inj_count, inj_free;
+  for (genvar k = 0; k < InjAll; k++) begin : g_inj
+    logic [Lanes*FlitBits-1:0]     lanes, in_data;
     logic [(Lanes-1)*FlitBits-1:0] unused_lanes;  // the head flit is all the router reads
+    logic                          in_push;
+    logic [LaneW-1:0]              in_n;
     assign unused_lanes = lanes[Lanes*FlitBits-1:FlitBits];
+    if (k == NumInj) begin : g_engine
+      assign {in_push, in_n, in_data} = {dma_inj_push_i, dma_inj_n_i, dma_inj_data_i};
+    end else begin : g_processor
+      assign {in_push, in_n, in_data} = {inj_push_i[k], inj_n_i, inj_data_i};
+    end
     cmn_wfifo #(.Width(FlitBits), .Lanes(Lanes), .Depth(InjFlits)) u_fifo (
-      .clk_i, .rst_ni, .push_i(inj_push_i[k]), .push_n_i(inj_n_i), .data_i(inj_data_i),
+      .clk_i, .rst_ni, .push_i(in_push), .push_n_i(in_n), .data_i(in_data),
       .pop_i(pop[FirstInj + k]), .pop_n_i(LaneW'(1)), .data_o(lanes),
       .count_o(inj_count[k*InjCntW +: InjCntW])
     );
     assign head[(FirstInj + k)*FlitBits +: FlitBits] = lanes[FlitBits-1:0];
     assign head_valid[FirstInj + k] = (inj_count[k*InjCntW +: InjCntW] != '0);
-    assign inj_free_o[k*InjCntW +: InjCntW] = InjCntW'(InjFlits) - inj_count[k*InjCntW +: InjCntW];
+    assign inj_free[k*InjCntW +: InjCntW] = InjCntW'(InjFlits) - inj_count[k*InjCntW +: InjCntW];
   end
+  assign inj_free_o = inj_free[NumInj*InjCntW-1:0];
 
   // ------------------------------------------------------------ state
   // A busy source streams its packet (to the outputs that name it in osrc_q, or nowhere
@@ -134,9 +162,9 @@ module tr_router #(
   logic [FirstInj*CntW-1:0] credits;           // link d, VC v at [(d*Vcs+v)*CntW +: CntW], for tr_route
   logic [FirstInj-1:0]      credit_spend, credit_over;
 
-  logic [NumRcv*RcvCntW-1:0] rcv_free;
-  for (genvar k = 0; k < NumRcv; k++) begin : g_rcv_free
-    assign rcv_free[k*RcvCntW +: RcvCntW] = RcvCntW'(RcvFlits) - rcv_count_o[k*RcvCntW +: RcvCntW];
+  logic [RcvAll*RcvCntW-1:0] rcv_count, rcv_free;
+  for (genvar k = 0; k < RcvAll; k++) begin : g_rcv_free
+    assign rcv_free[k*RcvCntW +: RcvCntW] = RcvCntW'(RcvFlits) - rcv_count[k*RcvCntW +: RcvCntW];
   end
 
   // ------------------------------------------------------------ routing, one per source
@@ -161,7 +189,7 @@ module tr_router #(
     end
     // the normal reception FIFO for packets that arrive from this source
     localparam int Home = Inject ? 0 : (s / Vcs) % RcvFifos;
-    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .RcvFifos(RcvFifos)) u_route (
+    tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .RcvFifos(RcvFifos), .Dma(Dma)) u_route (
       .bubble_i, .en_i(ready[s]), .hdr_i(head[s*FlitBits +: FlitBits]), .inject_i(Inject),
       // a link source's dimension (two links each) and VC
       .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)), .rcv_home_i(OutW'(Home)),
@@ -242,7 +270,7 @@ module tr_router #(
   logic [NumOut-1:0]          ovalid, ohdr;
   logic [NumOut*VcW-1:0]      ovc;
   logic [NumOut*FlitBits-1:0] odata;
-  logic [NumRcv-1:0]          unused_rcv_hdr;  // a reception FIFO takes flits, not framing
+  logic [RcvAll-1:0]          unused_rcv_hdr;  // a reception FIFO takes flits, not framing
   assign unused_rcv_hdr = ohdr[NumOut-1:Dirs];
   always_comb begin
     for (int o = 0; o < NumOut; o++) begin
@@ -281,13 +309,36 @@ module tr_router #(
   end
 
   // ------------------------------------------------------------ reception FIFOs
-  for (genvar k = 0; k < NumRcv; k++) begin : g_rcv
+  logic [RcvAll*Lanes*FlitBits-1:0] rcv_data;
+  for (genvar k = 0; k < RcvAll; k++) begin : g_rcv
+    logic             out_pop;
+    logic [LaneW-1:0] out_n;
+    if (k == NumRcv) begin : g_engine
+      assign {out_pop, out_n} = {dma_rcv_pop_i, dma_rcv_n_i};
+    end else begin : g_processor
+      assign {out_pop, out_n} = {rcv_pop_i[k], rcv_n_i};
+    end
     cmn_wfifo #(.Width(FlitBits), .Lanes(Lanes), .Depth(RcvFlits)) u_fifo (
       .clk_i, .rst_ni, .push_i(ovalid[Dirs + k]), .push_n_i(LaneW'(1)),
       .data_i((Lanes*FlitBits)'(odata[(Dirs + k)*FlitBits +: FlitBits])),
-      .pop_i(rcv_pop_i[k]), .pop_n_i(rcv_n_i), .data_o(rcv_data_o[k*Lanes*FlitBits +: Lanes*FlitBits]),
-      .count_o(rcv_count_o[k*RcvCntW +: RcvCntW])
+      .pop_i(out_pop), .pop_n_i(out_n),
+      .data_o(rcv_data[k*Lanes*FlitBits +: Lanes*FlitBits]), .count_o(rcv_count[k*RcvCntW +: RcvCntW])
     );
+  end
+  assign rcv_data_o  = rcv_data[NumRcv*Lanes*FlitBits-1:0];
+  assign rcv_count_o = rcv_count[NumRcv*RcvCntW-1:0];
+
+  // The engine's FIFOs, or nothing without the engine.
+  if (Dma != 0) begin : g_dma
+    assign dma_inj_free_o  = inj_free[NumInj*InjCntW +: InjCntW];
+    assign dma_rcv_data_o  = rcv_data[NumRcv*Lanes*FlitBits +: Lanes*FlitBits];
+    assign dma_rcv_count_o = rcv_count[NumRcv*RcvCntW +: RcvCntW];
+  end else begin : g_no_dma
+    logic unused_dma;
+    assign unused_dma      = ^{dma_inj_push_i, dma_inj_n_i, dma_inj_data_i, dma_rcv_pop_i, dma_rcv_n_i};
+    assign dma_inj_free_o  = '0;
+    assign dma_rcv_data_o  = '0;
+    assign dma_rcv_count_o = '0;
   end
 
   // ------------------------------------------------------------ credits
@@ -389,6 +440,8 @@ module tr_router #(
   `CMN_ASSERT_PARAM(g_check_rcv_fifos, RcvFifos >= 1 && RcvFifos <= tr_pkg::TrRcvNormalMax,
                     $sformatf("tr_router: RcvFifos (%0d) must be 1..%0d, one normal reception FIFO per incoming link at most",
                               RcvFifos, tr_pkg::TrRcvNormalMax))
+  `CMN_ASSERT_PARAM(g_check_dma, Dma == 0 || Dma == 1,
+                    $sformatf("tr_router: Dma (%0d) must be 0 (no DMA engine) or 1", Dma))
   `CMN_ASSERT_PARAM(g_check_rcv_flits, RcvFlits >= tr_pkg::MaxPacketFlits,
                     $sformatf("tr_router: RcvFlits (%0d) must hold a whole packet (%0d flits)",
                               RcvFlits, tr_pkg::MaxPacketFlits))
