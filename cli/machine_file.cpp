@@ -82,8 +82,8 @@ double number(const json& j, const std::string& where, const std::string& key) {
 
 void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string& where) {
   check_keys(j, where, "",
-             {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "down_nodes", "rtl",
-              "sources"});
+             {"name", "description", "shape", "clock_mhz", "tree", "torus", "barrier", "processor", "memory",
+              "down_nodes", "rtl", "sources"});
   for (const char* text : {"name", "description"})
     if (j.contains(text) && !j[text].is_string()) fail(where, text, "must be a string");
   if (j.contains("sources") && !j["sources"].is_object()) fail(where, "sources", "must be an object of notes");
@@ -139,6 +139,15 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
           whole(p["access_cycles"], where, "processor.access_cycles", 1, sim::MachineConfig::kMaxAccessCycles);
     if (p.contains("instructions_per_cycle"))
       out.instructions_per_cycle = number(p["instructions_per_cycle"], where, "processor.instructions_per_cycle");
+  }
+  if (j.contains("memory")) {
+    const json& mem = j["memory"];
+    using Timing = sim::DmaMemory::Timing;
+    check_keys(mem, where, "memory", {"latency", "bytes_per_cycle"});
+    if (mem.contains("latency")) out.memory.latency = whole(mem["latency"], where, "memory.latency", 1, Timing::kMaxLatency);
+    if (mem.contains("bytes_per_cycle"))
+      out.memory.bytes_per_cycle =
+          whole(mem["bytes_per_cycle"], where, "memory.bytes_per_cycle", 1, Timing::kMaxBytesPerCycle);
   }
   if (j.contains("rtl")) {
     const json& r = j["rtl"];
@@ -216,6 +225,7 @@ json machine_json(const sim::MachineConfig& m) {
             {"cycles_per_flit", m.torus_cycles_per_flit}}},
           {"barrier", {{"latency", m.barrier_latency}}},
           {"processor", {{"access_cycles", m.access_cycles}, {"instructions_per_cycle", m.instructions_per_cycle}}},
+          {"memory", {{"latency", m.memory.latency}, {"bytes_per_cycle", m.memory.bytes_per_cycle}}},
           {"down_nodes", m.down().list()},
           {"rtl", rtl_json(m.sizes)}};
 }

@@ -59,6 +59,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
     nodes_[r] = std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
                                        config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off, models);
     nodes_[r]->clk(*clock_);
+    if (config_.sizes.get("torus.dma")) nodes_[r]->attach_memory(config_.memory);
     raw.push_back(nodes_[r].get());
   }
   first_ = raw.front();

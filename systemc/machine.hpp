@@ -131,6 +131,10 @@ class Machine : public fw::MachineModel {
   // Marks node `rank`'s torus links in `links_down` (bit d: direction d) down in its
   // router from the next cycle on: the router no longer uses them and ignores their input.
   // (Another partition's node: nothing here; its own partition marks them.)
+  // The memory behind node `rank`'s torus DMA engine (Node::attach_memory): null unless
+  // the machine's torus sides were built with the engine (torus.dma) and the node is this
+  // partition's.
+  DmaMemory* dma_memory(unsigned rank) { return local(rank) ? nodes_.at(rank)->dma_memory() : nullptr; }
   void set_torus_links_down(unsigned rank, unsigned links_down) {
     if (local(rank)) nodes_.at(rank)->set_torus_links_down(links_down);
   }

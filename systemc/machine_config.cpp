@@ -63,6 +63,7 @@ void MachineConfig::validate() const {
                                 std::to_string(kMaxBarrierLatency) + " cycles");
   check_rate("tree link rate", tree_cycles_per_flit);
   check_rate("torus link rate", torus_cycles_per_flit);
+  memory.validate();
   if (access_cycles < 1 || access_cycles > kMaxAccessCycles)
     throw std::invalid_argument("register access cost " + std::to_string(access_cycles) + " must be 1.." +
                                 std::to_string(kMaxAccessCycles) + " cycles");

@@ -10,6 +10,7 @@
 
 #include "firmware/down_nodes.hpp"
 #include "firmware/torus_routes.hpp"
+#include "systemc/dma_memory.hpp"
 #include "systemc/node_sizes.hpp"
 #include "systemc/quiescence.hpp"
 #include "systemc/shape.hpp"
@@ -54,6 +55,10 @@ struct MachineConfig {
   // defaults, the machine's node models come from a model library built for them
   // (systemc/model_library.hpp).
   NodeSizes sizes;
+
+  // The memory behind a node's torus DMA engine (torus.dma: docs/dma.md): its latency and
+  // bandwidth as the engine's memory port sees them (a machine file's "memory" section).
+  DmaMemory::Timing memory;
 
   unsigned access_cycles = 1;             // cycles one register or memory access costs a processor, >= 1
   // The processor's speed for the code an MPI program runs between calls (--compute-scale

@@ -208,7 +208,7 @@ bool Node::drive_tree() {
   }
   // nd_node's decode (the same generated decode as the RTL's, from regmap/collnet.json): the
   // torus side's window goes to the torus side, the rest to the tree side.
-  const bool req = request_.active && !fw::regmap::in_win_torus(request_.addr);
+  const bool req = request_.active && !to_torus(request_.addr);
   changed |= drive_request(m.bus, req, tree_req_, request_);
   // The rate pins (set_link_rates) are static; an edge after a change evaluates them.
   changed |= tree_config_changed_;
@@ -234,10 +234,40 @@ bool Node::drive_torus() {
     *tp[d].in_credit = f.credit;
     *tp[d].in_ctl = f.ctl;
   }
-  changed |= drive_request(m.bus, request_.active && fw::regmap::in_win_torus(request_.addr), torus_req_, request_);
+  changed |= drive_request(m.bus, request_.active && to_torus(request_.addr), torus_req_, request_);
+  if (memory_) changed |= drive_memory();
   // The configuration pins (set_torus_config) are registered at the edge after a change.
   changed |= torus_config_changed_;
   torus_config_changed_ = false;
+  return changed;
+}
+
+bool Node::to_torus(uint16_t addr) const {
+  return fw::regmap::in_win_torus(addr) || (memory_ && fw::regmap::in_win_dma(addr));
+}
+
+void Node::attach_memory(const DmaMemory::Timing& timing) {
+  if (primed_) throw std::logic_error("node " + std::to_string(rank_) + ": memory attached after the first edge");
+  memory_ = std::make_unique<DmaMemory>(rank_, timing);
+}
+
+// The engine's request is the torus side's output as of its last evaluation (a side that
+// was skipped has not changed it); the memory answers it at this edge. A request the memory
+// takes always changes the engine's state, so a side fed a grant is never skipped.
+bool Node::drive_memory() {
+  const TorusSideModel::DmaPorts& p = torus_->dma;
+  DmaMemory::Request r;
+  r.req = *p.req;
+  if (r.req) {
+    r.write = *p.we;
+    r.addr = *p.addr;
+    r.words = *p.n;
+    if (r.write) r.wdata = bus_words(p.wdata);
+  }
+  const DmaMemory::Answer a = memory_->edge(cycle_, r);
+  bool changed = drive(p.gnt, a.gnt);
+  changed |= drive(p.rvalid, a.rvalid);
+  if (a.rvalid) changed |= drive_bus_words(p.rdata, a.rdata);
   return changed;
 }
 
@@ -274,7 +304,7 @@ void Node::step() {
   if (tree_evaluated || !primed_) read_tree_outputs();
   if (torus_evaluated || !primed_) read_torus_outputs();
   primed_ = true;
-  if (request_.active) sel_torus_ = fw::regmap::in_win_torus(request_.addr);
+  if (request_.active) sel_torus_ = to_torus(request_.addr);
 
   for (unsigned l = 0; l < 3; ++l) {
     out_[l].put(cycle_, tree_out_[l]);

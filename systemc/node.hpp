@@ -22,6 +22,7 @@
 #include "firmware/bus_port.hpp"
 #include "firmware/link_counters.hpp"
 #include "firmware/torus_perf.hpp"
+#include "systemc/dma_memory.hpp"
 #include "systemc/link.hpp"
 #include "systemc/node_models.hpp"
 #include "systemc/quiescence.hpp"
@@ -53,6 +54,15 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // Marks torus links down from the next edge on (bit d: direction d), as the control
   // system does when a link fails mid-run.
   void set_torus_links_down(unsigned links_down);
+  // The node's memory behind the torus DMA engine's port, for a node whose torus side was
+  // built with the engine (torus.dma): the register bus's window WinDma then goes to the
+  // torus side, and the engine's requests are served from the regions registered with
+  // dma_memory(). Set before the first edge. A node without it has no DMA window (its
+  // addresses go to the tree side, as nd_node's) and dma_memory() is null.
+  void attach_memory(const DmaMemory::Timing& timing);
+  DmaMemory* dma_memory() { return memory_.get(); }
+  // The engine's event line (dm_engine event_o) as of the torus side's last evaluation.
+  bool dma_event() const { return memory_ && *torus_->dma.event; }
   // An agent to run right after every clock edge (none: nullptr).
   void attach(fw::EdgeAgent* agent) { agent_ = agent; }
   // The buffer idle-cycle detection copies model state into; shared by the nodes that one
@@ -133,6 +143,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   bool drive_torus();  // the same for the torus side
   void read_tree_outputs();   // after an evaluation of the tree side
   void read_torus_outputs();  // after an evaluation of the torus side
+  bool drive_memory();        // the memory port's inputs for this edge; true if any changed
+  // nd_node's decode, with the DMA window when the node has the engine.
+  bool to_torus(uint16_t addr) const;
 
   unsigned rank_;
   std::unique_ptr<TreeSideModel> tree_;
@@ -154,6 +167,7 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   bool torus_config_changed_ = true;
   bool tree_config_changed_ = true;
   bool sel_torus_ = false;  // nd_node's registered read select: the last access went to the torus
+  std::unique_ptr<DmaMemory> memory_;  // the DMA engine's memory (attach_memory)
   std::array<WireSender<LinkFlit>, 3> out_{};
   std::array<const LinkWire*, 3> in_{};
   std::array<WireSender<BarrierBits>, 3> gi_wire_out_{};

@@ -90,6 +90,15 @@ struct TorusSideModel : SideModel {
   // The performance counters' service port: the counter at word sel of RegTrPerf.
   uint8_t* perf_svc_sel = nullptr;
   const uint64_t* perf_svc_word = nullptr;
+  // The DMA engine's memory port and event line (dma_mem_*, dma_event_o: idle unless the
+  // side was built with the engine, torus.dma).
+  struct DmaPorts {
+    const uint8_t *req = nullptr, *we = nullptr, *n = nullptr, *event = nullptr;
+    const uint64_t* addr = nullptr;
+    const uint32_t* wdata = nullptr;  // eight 32-bit words, least significant first
+    uint8_t *gnt = nullptr, *rvalid = nullptr;
+    uint32_t* rdata = nullptr;
+  } dma;
 };
 
 // Where a node's sides come from. `make_*` build a side in `context` under the scope

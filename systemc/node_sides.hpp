@@ -76,6 +76,10 @@ class TorusSide final : public Side<Model, TorusSideModel> {
     this->coord = &m.tor_coord_i, this->dims = &m.tor_dims_i, this->link_down = &m.tor_link_down_i;
     this->cpf = &m.torus_cpf_i, this->status = &m.tor_status_o;
     this->perf_svc_sel = &m.perf_svc_sel_i, this->perf_svc_word = &m.perf_svc_word_o;
+    auto& dma = this->dma;
+    dma.req = &m.dma_mem_req_o, dma.we = &m.dma_mem_we_o, dma.n = &m.dma_mem_n_o, dma.event = &m.dma_event_o;
+    dma.addr = &m.dma_mem_addr_o, dma.wdata = m.dma_mem_wdata_o.data();
+    dma.gnt = &m.dma_mem_gnt_i, dma.rvalid = &m.dma_mem_rvalid_i, dma.rdata = m.dma_mem_rdata_i.data();
     this->reset();
   }
 };

@@ -78,7 +78,7 @@ TEST(NodeSizes, ParseAssignments) {
   EXPECT_EQ(s.changed(), "tree.link_buffer_packets=2, torus.vc_buffer_flits=40");
   EXPECT_EQ(s.overrides("nd_torus_net"),
             (std::vector<std::string>{"-GDynFlits=40", "-GEscSlots=3", "-GInjFlits=128", "-GRcvFifos=1",
-                                      "-GRcvFlits=256", "-GRetryFlits=128"}));
+                                      "-GRcvFlits=256", "-GRetryFlits=128", "-GDma=0"}));
   EXPECT_EQ(s.overrides("nd_tree_net").front(), "-GLinkPackets=2");
   for (const char* bad : {"torus.vc_buffer_flits", "=40", "torus.vc_buffer_flits=", "torus.vc_buffer_flits=4x",
                           "torus.vc_buffer_flits=-40"})

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Register-level firmware for one node's torus DMA engine (docs/dma.md): counters,
+// descriptors, the reception ring and the engine's errors. A node has the engine when its
+// torus side was built with it (RegTrSizes.Dma, torus.dma); on a node without it every call
+// but has_engine() throws std::logic_error rather than touch a window nothing answers.
+#pragma once
+
+#include <cstdint>
+
+#include "firmware/dma_descriptor.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/register_bus.hpp"
+
+namespace collnet::fw {
+
+class DmaFirmware {
+ public:
+  DmaFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
+
+  // Whether this node has the engine (reads RegTrSizes once).
+  bool has_engine();
+
+  // Counter k: the byte address puts naming it write at (plus their offsets), and the
+  // words it waits for (a put's) or sends (a descriptor's local counter). Setting the count
+  // clears the counter's zero bit.
+  void set_counter(unsigned k, uint64_t base, uint32_t words);
+  uint32_t count(unsigned k);
+  // Whether counter k has been counted down to zero since its count was last set.
+  bool reached_zero(unsigned k);
+
+  // Queues a descriptor, waiting (polling RegDmStatus) while the queue is full. Throws
+  // std::invalid_argument for a descriptor the engine would refuse (DmaDescriptor::encode).
+  void queue(const DmaDescriptor& d);
+  // Descriptors the queue can take now.
+  unsigned free_slots();
+
+  // Throws HardwareError naming every sticky error bit of the engine (RegDmErr), if any.
+  void check();
+
+ private:
+  void need_engine();
+  RegisterBus& bus_;
+  const Personality& me_;
+  int has_ = -1;  // has_engine()'s answer once read (-1: not yet)
+};
+
+}  // namespace collnet::fw
