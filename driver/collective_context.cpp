@@ -102,6 +102,8 @@ void CollectiveContext::combine(const Encoding& e, uint64_t* acc, const uint64_t
   task.cpu.idle((n + 3) / 4);
 }
 
+void CollectiveContext::barrier() { comm_.barrier(); }
+
 void CollectiveContext::copy_local(void* to, const void* from, size_t bytes) {
   if (bytes) std::memmove(to, from, bytes);
   task.cpu.idle((bytes / 8 + 3) / 4);

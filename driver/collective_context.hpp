@@ -69,6 +69,10 @@ class CollectiveContext {
   void recv_words(uint64_t* w, size_t n, unsigned source);
   void exchange_words(const uint64_t* out, size_t out_n, unsigned dest, uint64_t* in, size_t in_n, unsigned source);
 
+  // Every rank of the communicator has called it (the communicator's barrier, inside a
+  // collective that needs its ranks to meet).
+  void barrier();
+
   // The processor's work: acc = acc op in as the ALU combines (local_combine.hpp), and a
   // copy in the node's memory, both four words per cycle.
   void combine(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n);

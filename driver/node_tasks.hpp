@@ -48,6 +48,9 @@ class NodeTasks {
 
   P2pEngine p2p;
   P2pConfig p2p_config;  // the job's (Job's constructor sets it)
+  // A task of the node is queueing a descriptor on the node's DMA engine: the queue's room
+  // and the write are two accesses, so the node's tasks queue one at a time.
+  bool dma_queue_held = false;
   const Tuning* tuning = &Tuning::shipped();  // what auto picks from (the job's)
 
  private:

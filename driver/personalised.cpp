@@ -6,14 +6,24 @@
 // started, all in flight at once; the own block is a local copy. In each position of that
 // order every rank sends to a different rank, so the traffic spreads over the torus
 // instead of converging on one node.
+// On a node with the torus DMA engine (docs/dma.md) alltoall moves every block as a direct
+// put instead: each rank sets a counter for the words it will receive, the ranks meet in a
+// barrier, then each queues put descriptors of a packet each, a packet for every
+// destination in turn (rank+1, rank+2, ...), and waits for its two counters, the words
+// received and the words sent. The processors write a descriptor per packet and poll; the
+// engines move the data.
 // scatter(v): the root sends each rank its block, in the order root+1, root+2, ...
 #include "driver/personalised.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <string>
 
 #include "driver/collective_args.hpp"
 #include "driver/error.hpp"
+#include "firmware/dma_firmware.hpp"
+#include "firmware/torus_layout.hpp"
 
 namespace collnet::driver::personalised {
 
@@ -108,7 +118,92 @@ void alltoallv(CollectiveContext& c, const void* send, const std::vector<size_t>
   if (first) std::rethrow_exception(first);
 }
 
+namespace {
+
+// A task's two counters of the DMA engine for the collectives: the words it receives and
+// the words it sends (so a node's engine serves up to eight tasks).
+unsigned dma_receive_counter(unsigned task) { return 2 * task; }
+unsigned dma_send_counter(unsigned task) { return 2 * task + 1; }
+
+// Whether alltoall can go by the DMA engine's puts: the node has the engine, each block is
+// whole 8-byte words in buffers aligned to them, the node's tasks have counters enough, a
+// counter can count the words (32 bits), and nothing on the torus is down (the puts go by
+// the routers' own routes). Otherwise the processors move the blocks, as without it.
+bool dma_alltoall_applies(const CollectiveContext& c) {
+  const size_t block = c.call.count * elem(c.call.type);
+  const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; };
+  return c.task.dma_memory != nullptr && c.size() > 1 && c.call.send != kInPlace && block % 8 == 0 &&
+         aligned(c.call.send) && aligned(c.call.recv) && 2 * c.task.tasks <= fw::regmap::kDmCounters &&
+         (c.size() - 1) * (block / 8) <= UINT32_MAX && !c.task.personality.torus_routes;
+}
+
+// Queues `d` on the node's engine, one task of the node at a time (NodeTasks::dma_queue_held);
+// a task waiting for another polls the queue's room, which takes it through cycles.
+void queue_descriptor(CollectiveContext& c, fw::DmaFirmware& dma, const fw::DmaDescriptor& d) {
+  while (c.node.dma_queue_held) (void)dma.free_slots();
+  c.node.dma_queue_held = true;
+  try {
+    dma.queue(d);
+  } catch (...) {
+    c.node.dma_queue_held = false;
+    throw;
+  }
+  c.node.dma_queue_held = false;
+}
+
+void alltoall_dma(CollectiveContext& c) {
+  const unsigned n = c.size(), me = c.rank();
+  const size_t block = c.call.count * elem(c.call.type);
+  const auto* out = static_cast<const unsigned char*>(c.call.send);
+  auto* in = static_cast<unsigned char*>(c.call.recv);
+  need_buffer(c.call.name, "send", out, n * c.call.count);
+  need_buffer(c.call.name, "receive", in, n * c.call.count);
+  c.state.last = {};
+  fw::DmaFirmware dma(c.task.cpu, c.task.personality);
+  const fw::RegisteredRegion send_region(c.task.dma_memory, out, n * block);
+  const fw::RegisteredRegion recv_region(c.task.dma_memory, in, n * block);
+  const unsigned rcv = dma_receive_counter(c.task.task), snd = dma_send_counter(c.task.task);
+  const uint32_t words = static_cast<uint32_t>((n - 1) * block / 8);
+  dma.set_counter(rcv, reinterpret_cast<uintptr_t>(in), words);
+  dma.set_counter(snd, 0, words);
+  c.copy_local(in + me * block, out + me * block, block);
+  // Every rank's counter is set before any put can reach it.
+  c.barrier();
+  if (block > 0) {
+    // A packet's worth of every block in turn (rank+1, rank+2, ...), then the next: every
+    // receiver gets packets from every sender from the start, as the processors' alltoall
+    // interleaves its messages, instead of one whole block after another.
+    const fw::TorusLayout torus(c.task.personality.shape);
+    std::vector<fw::DmaDescriptor> to(n);
+    for (unsigned k = 1; k < n; ++k) {
+      const unsigned r = (me + k) % n, id = c.group.task_id(r);
+      fw::DmaDescriptor& d = to[k];
+      d.dst = torus.coord(id / c.group.tasks_per_node);
+      d.kind = fw::DmaKind::Put;
+      d.local_counter = snd;
+      d.remote_counter = dma_receive_counter(id % c.group.tasks_per_node);
+      d.addr = reinterpret_cast<uintptr_t>(out + r * block);
+      d.offset = me * block;
+    }
+    const size_t piece = 8 * fw::regmap::kDmMaxWords;
+    for (size_t at = 0; at < block; at += piece)
+      for (unsigned k = 1; k < n; ++k) {
+        fw::DmaDescriptor d = to[k];
+        d.addr += at;
+        d.offset += at;
+        d.words = static_cast<uint32_t>(std::min(piece, block - at) / 8);
+        queue_descriptor(c, dma, d);
+      }
+    while (!dma.reached_zero(snd) || !dma.reached_zero(rcv)) {
+    }
+  }
+  dma.check();
+}
+
+}  // namespace
+
 void alltoall_linear(CollectiveContext& c) {
+  if (dma_alltoall_applies(c)) return alltoall_dma(c);
   std::vector<size_t> counts, displs;
   blocks(c, counts, displs);
   alltoallv(c, c.call.send, counts, displs, c.call.recv, counts, displs);

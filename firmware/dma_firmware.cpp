@@ -11,8 +11,8 @@ namespace collnet::fw {
 namespace rm = regmap;
 
 bool DmaFirmware::has_engine() {
-  if (has_ < 0) has_ = (bus_.read(rm::kRegTrSizes) >> rm::kTrSizesDmaBit) & 1u;
-  return has_ == 1;
+  if (has_ < 0) has_ = static_cast<int>(rm::get_field(bus_.read(rm::kRegTrSizes), rm::kTrSizesDmaLsb, rm::kTrSizesDmaW));
+  return has_ > 0;
 }
 
 void DmaFirmware::need_engine() {

@@ -17,8 +17,12 @@ class DmaFirmware {
  public:
   DmaFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
 
-  // Whether this node has the engine (reads RegTrSizes once).
+  // Whether this node has the engine (reads RegTrSizes once), and its FIFOs each way.
   bool has_engine();
+  unsigned fifos() {
+    (void)has_engine();
+    return static_cast<unsigned>(has_);
+  }
 
   // Counter k: the byte address puts naming it write at (plus their offsets), and the
   // words it waits for (a put's) or sends (a descriptor's local counter). Setting the count
@@ -30,6 +34,9 @@ class DmaFirmware {
 
   // Queues a descriptor, waiting (polling RegDmStatus) while the queue is full. Throws
   // std::invalid_argument for a descriptor the engine would refuse (DmaDescriptor::encode).
+  // The room's check and the write are two accesses: the tasks of a node queue one at a
+  // time (the driver's NodeTasks::dma_queue_held), or a descriptor may find the queue full
+  // and be refused (DmErrDescFull).
   void queue(const DmaDescriptor& d);
   // Descriptors the queue can take now.
   unsigned free_slots();
@@ -41,7 +48,7 @@ class DmaFirmware {
   void need_engine();
   RegisterBus& bus_;
   const Personality& me_;
-  int has_ = -1;  // has_engine()'s answer once read (-1: not yet)
+  int has_ = -1;  // RegTrSizes.Dma once read (-1: not yet)
 };
 
 }  // namespace collnet::fw

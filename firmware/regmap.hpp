@@ -278,7 +278,7 @@ inline constexpr unsigned kTrHdrSwTagLsb = 60;  // software tag, carried unchang
 inline constexpr unsigned kTrHdrSwTagW = 4;
 // ------------------------------------------------------------------ tr_pkg: FIFOs and errors
 inline constexpr unsigned kTrInjFifos = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
-inline constexpr unsigned kTrDmaSwTag = 15;  // the software tag of the DMA engine's packets: a side with the engine (RegTrSizes.Dma) steers a packet carrying it to the engine's reception FIFO, whatever its priority bit; software's own packets use the other tags
+inline constexpr unsigned kTrDmaSwTag = 15;  // the software tag of the DMA engine's packets: a side with the engine (RegTrSizes.Dma) steers a packet carrying it to the engine's reception FIFOs (the one for the link it arrived on), whatever its priority bit; software's own packets use the other tags
 inline constexpr unsigned kTrRcvNormalMax = 6;  // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default: RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's direction mod RcvFifos)
 inline constexpr unsigned kTrRcvFifos = kTrRcvNormalMax + 1;  // reception FIFO register slots: normal FIFOs 0..RcvFifos-1, then slot TrRcvPrio; the slots between answer as unmapped
 inline constexpr unsigned kTrRcvPrio = kTrRcvNormalMax;  // the register slot of the high-priority reception FIFO
@@ -378,7 +378,8 @@ inline constexpr unsigned kTrSizesRetryFlitsLsb = 40;  // each torus link end's 
 inline constexpr unsigned kTrSizesRetryFlitsW = 16;
 inline constexpr unsigned kTrSizesRcvFifosLsb = 56;  // normal reception FIFOs (register slots 0..RcvFifos-1)
 inline constexpr unsigned kTrSizesRcvFifosW = 3;
-inline constexpr unsigned kTrSizesDmaBit = 59;  // the side has the DMA engine (its window WinDma, a fourth injection FIFO and a reception FIFO of the router's)
+inline constexpr unsigned kTrSizesDmaLsb = 59;  // the DMA engine's injection and reception FIFOs, as many of each (0: the side has no engine, and no window WinDma)
+inline constexpr unsigned kTrSizesDmaW = 3;
 // ------------------------------------------------------------------ tr_pkg: performance counters
 inline constexpr unsigned kTrPerfCountW = 48;  // bits of each performance counter (they wrap)
 inline constexpr unsigned kTrPerfVcStride = 32;  // bytes between one VC's counters and the next VC's in a link's block
@@ -470,7 +471,7 @@ inline constexpr unsigned kDmPortWords = 4;  // words one memory request moves a
 inline constexpr unsigned kDmDescWords = 4;  // words of a descriptor (one vector register write)
 inline constexpr unsigned kDmDescSlots = 8;  // descriptors software may queue (the engine's DescSlots parameter)
 inline constexpr unsigned kDmGetSlots = 8;  // descriptors remote gets may queue (GetSlots)
-inline constexpr unsigned kDmRowSlots = 8;  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
+inline constexpr unsigned kDmRowSlots = 16;  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO; 16 rows (64 words) cover a latency of 20 cycles at two flits a cycle
 inline constexpr unsigned kDmSwTag = kTrDmaSwTag;  // the torus header's software tag on every packet the engine sends: the router of a side with the engine steers packets carrying it to the engine's reception FIFO (software's own packets use the other tags)
 // ------------------------------------------------------------------ dm_pkg: packet kinds
 inline constexpr unsigned kDmKindMemFifo = 0;  // memory FIFO: the whole packet (header, DMA word, data, padding) is appended to the reception ring (RegDmMfStart .. RegDmMfEnd) for software to read

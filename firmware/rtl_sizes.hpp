@@ -67,10 +67,10 @@ inline constexpr SizeParam kSizes[] = {
      "each torus link end's retransmission buffer, in flits",
      "a power of two (indexed by a sequence number's low bits) that holds a packet and two flits, below the 256 sequence numbers",
      0x880 /* RegTrSizes */, 40, 16},
-    {"torus.dma", "nd_torus_net", "Dma", 0, 0, 1, 1, false,
-     "the torus DMA engine (docs/dma.md): 1 builds it beside the router, with an injection FIFO and a reception FIFO of its own and a port to the node's memory (the machine file's \"memory\" section times it)",
-     "built or not",
-     0x880 /* RegTrSizes */, 59, 1},
+    {"torus.dma", "nd_torus_net", "Dma", 0, 0, 6, 1, false,
+     "the torus DMA engine (docs/dma.md): 0 none; n builds it beside the router with n injection FIFOs and n reception FIFOs of its own (a packet for the engine arriving on link d goes to its FIFO d mod n) and a port to the node's memory (the machine file's \"memory\" section times it)",
+     "one reception FIFO per incoming link at most, as for the processors' (TrRcvNormalMax)",
+     0x880 /* RegTrSizes */, 59, 3},
 };
 
 }  // namespace collnet::fw::regmap

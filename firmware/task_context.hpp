@@ -6,6 +6,7 @@
 #pragma once
 
 #include "firmware/barrier_firmware.hpp"
+#include "firmware/memory_regions.hpp"
 #include "firmware/personality.hpp"
 #include "firmware/processor.hpp"
 #include "firmware/torus_firmware.hpp"
@@ -23,6 +24,8 @@ struct TaskContext {
   BarrierFirmware& barrier;
   TorusFirmware& torus;
   const Personality& personality;
+  // The memory the node's torus DMA engine may reach: null on a node without the engine.
+  MemoryRegions* dma_memory = nullptr;
 };
 
 }  // namespace collnet::fw

@@ -11,7 +11,7 @@ namespace collnet::sim {
 
 namespace {
 constexpr uint64_t kAddrLimit = uint64_t{1} << 48;  // dm_pkg::DmAddrW
-constexpr uint64_t kRequestBytes = 32;             // dm_pkg::DmPortWords words of 8 bytes
+constexpr uint64_t kBucketBytes = 64;              // a read's and a write's dm_pkg::DmPortWords words
 
 std::string hex(uint64_t v) {
   std::ostringstream s;
@@ -29,7 +29,7 @@ void DmaMemory::Timing::validate() const {
                                 std::to_string(kMaxBytesPerCycle));
 }
 
-DmaMemory::DmaMemory(unsigned rank, const Timing& timing) : rank_(rank), timing_(timing), tokens_(kRequestBytes) {
+DmaMemory::DmaMemory(unsigned rank, const Timing& timing) : rank_(rank), timing_(timing), tokens_(kBucketBytes) {
   timing_.validate();
 }
 
@@ -61,30 +61,43 @@ unsigned char* DmaMemory::resolve(uint64_t addr, unsigned words, bool write) con
                            ", outside every memory region registered with it");
 }
 
+void DmaMemory::check(const Access& a, bool write) const {
+  if (a.words < 1 || a.words > 4 || a.addr % 8 != 0)
+    throw std::runtime_error("node " + std::to_string(rank_) + ": the DMA engine asks to " + (write ? "write " : "read ") +
+                             std::to_string(a.words) + " words at " + hex(a.addr) +
+                             " (the port moves 1..4 words at a word's address)");
+}
+
 DmaMemory::Answer DmaMemory::edge(uint64_t cycle, const Request& r) {
   Answer a;
-  tokens_ = std::min<uint64_t>(kRequestBytes, tokens_ + (cycle - last_cycle_) * timing_.bytes_per_cycle);
+  tokens_ = std::min<uint64_t>(kBucketBytes, tokens_ + (cycle - last_cycle_) * timing_.bytes_per_cycle);
   last_cycle_ = cycle;
-  if (r.req) {
-    if (r.words < 1 || r.words > 4 || r.addr % 8 != 0)
-      throw std::runtime_error("node " + std::to_string(rank_) + ": the DMA engine asks for " +
-                               std::to_string(r.words) + " words at " + hex(r.addr) +
-                               " (the port moves 1..4 words at a word's address)");
-    const uint64_t bytes = 8 * uint64_t{r.words};
-    if (tokens_ >= bytes) {
-      tokens_ -= bytes;
-      a.gnt = true;
-      unsigned char* p = resolve(r.addr, r.words, r.write);
-      if (r.write) {
-        std::memcpy(p, r.wdata.data(), bytes);
-        words_written_ += r.words;
-      } else {
-        Read read{cycle + timing_.latency, {}};
-        std::memcpy(read.data.data(), p, bytes);
-        reads_.push_back(read);
-        words_read_ += r.words;
-      }
-    }
+  if (r.read.req) check(r.read, false);
+  if (r.write.req) check(r.write, true);
+  // In turn when both ask: the side not served first last time goes first; each is granted
+  // while the bucket holds its bytes.
+  const bool both = r.read.req && r.write.req;
+  const bool write_first = both ? write_first_ : r.write.req;
+  for (const bool write : {write_first, !write_first}) {
+    const Access& x = write ? r.write : r.read;
+    const uint64_t bytes = 8 * uint64_t{x.words};
+    if (!x.req || tokens_ < bytes) break;
+    tokens_ -= bytes;
+    (write ? a.write_gnt : a.read_gnt) = true;
+  }
+  if (both) write_first_ = !write_first;
+  // The read first: it reads the memory as it was before this edge's write.
+  if (a.read_gnt) {
+    unsigned char* p = resolve(r.read.addr, r.read.words, false);
+    Read read{cycle + timing_.latency, {}};
+    std::memcpy(read.data.data(), p, 8 * r.read.words);
+    reads_.push_back(read);
+    words_read_ += r.read.words;
+  }
+  if (a.write_gnt) {
+    unsigned char* p = resolve(r.write.addr, r.write.words, true);
+    std::memcpy(p, r.wdata.data(), 8 * r.write.words);
+    words_written_ += r.write.words;
   }
   if (!reads_.empty() && reads_.front().due <= cycle) {
     a.rvalid = true;

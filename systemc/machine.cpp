@@ -178,7 +178,8 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
       barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
       torus_firmware_.push_back(std::make_unique<fw::TorusFirmware>(*processors_[id], personalities_[r]));
       tasks_.push_back(fw::TaskContext{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
-                            *barrier_firmware_[id], *torus_firmware_[id], personalities_[r]});
+                            *barrier_firmware_[id], *torus_firmware_[id], personalities_[r],
+                            nodes_[r]->dma_memory()});
     }
   }
 

@@ -18,7 +18,7 @@ namespace collnet::sim {
 
 // The interface a model library is built against: bumped whenever NodeModels, the port
 // tables or the sides' classes change, so that a library of another interface is refused.
-inline constexpr unsigned kNodeModelsAbi = 2;  // 2: the torus side's DMA memory port
+inline constexpr unsigned kNodeModelsAbi = 3;  // 2: the torus side's DMA memory port; 3: its read and write sides apart
 
 // Where a variant's node models came from: the cache entry, and whether this call built it.
 using ModelLibraryInfo = CacheEntryInfo;

@@ -257,17 +257,16 @@ void Node::attach_memory(const DmaMemory::Timing& timing) {
 bool Node::drive_memory() {
   const TorusSideModel::DmaPorts& p = torus_->dma;
   DmaMemory::Request r;
-  r.req = *p.req;
-  if (r.req) {
-    r.write = *p.we;
-    r.addr = *p.addr;
-    r.words = *p.n;
-    if (r.write) r.wdata = bus_words(p.wdata);
+  if (*p.rd_req) r.read = {true, *p.rd_addr, *p.rd_n};
+  if (*p.wr_req) {
+    r.write = {true, *p.wr_addr, *p.wr_n};
+    r.wdata = bus_words(p.wr_data);
   }
   const DmaMemory::Answer a = memory_->edge(cycle_, r);
-  bool changed = drive(p.gnt, a.gnt);
-  changed |= drive(p.rvalid, a.rvalid);
-  if (a.rvalid) changed |= drive_bus_words(p.rdata, a.rdata);
+  bool changed = drive(p.rd_gnt, a.read_gnt);
+  changed |= drive(p.wr_gnt, a.write_gnt);
+  changed |= drive(p.rd_valid, a.rvalid);
+  if (a.rvalid) changed |= drive_bus_words(p.rd_data, a.rdata);
   return changed;
 }
 

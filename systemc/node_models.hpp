@@ -90,14 +90,14 @@ struct TorusSideModel : SideModel {
   // The performance counters' service port: the counter at word sel of RegTrPerf.
   uint8_t* perf_svc_sel = nullptr;
   const uint64_t* perf_svc_word = nullptr;
-  // The DMA engine's memory port and event line (dma_mem_*, dma_event_o: idle unless the
-  // side was built with the engine, torus.dma).
+  // The DMA engine's memory port and event line (dma_rd_*, dma_wr_*, dma_event_o: idle
+  // unless the side was built with the engine, torus.dma).
   struct DmaPorts {
-    const uint8_t *req = nullptr, *we = nullptr, *n = nullptr, *event = nullptr;
-    const uint64_t* addr = nullptr;
-    const uint32_t* wdata = nullptr;  // eight 32-bit words, least significant first
-    uint8_t *gnt = nullptr, *rvalid = nullptr;
-    uint32_t* rdata = nullptr;
+    const uint8_t *rd_req = nullptr, *rd_n = nullptr, *wr_req = nullptr, *wr_n = nullptr, *event = nullptr;
+    const uint64_t *rd_addr = nullptr, *wr_addr = nullptr;
+    const uint32_t* wr_data = nullptr;  // eight 32-bit words, least significant first
+    uint8_t *rd_gnt = nullptr, *rd_valid = nullptr, *wr_gnt = nullptr;
+    uint32_t* rd_data = nullptr;
   } dma;
 };
 

@@ -77,9 +77,10 @@ class TorusSide final : public Side<Model, TorusSideModel> {
     this->cpf = &m.torus_cpf_i, this->status = &m.tor_status_o;
     this->perf_svc_sel = &m.perf_svc_sel_i, this->perf_svc_word = &m.perf_svc_word_o;
     auto& dma = this->dma;
-    dma.req = &m.dma_mem_req_o, dma.we = &m.dma_mem_we_o, dma.n = &m.dma_mem_n_o, dma.event = &m.dma_event_o;
-    dma.addr = &m.dma_mem_addr_o, dma.wdata = m.dma_mem_wdata_o.data();
-    dma.gnt = &m.dma_mem_gnt_i, dma.rvalid = &m.dma_mem_rvalid_i, dma.rdata = m.dma_mem_rdata_i.data();
+    dma.rd_req = &m.dma_rd_req_o, dma.rd_n = &m.dma_rd_n_o, dma.rd_addr = &m.dma_rd_addr_o;
+    dma.rd_gnt = &m.dma_rd_gnt_i, dma.rd_valid = &m.dma_rd_valid_i, dma.rd_data = m.dma_rd_data_i.data();
+    dma.wr_req = &m.dma_wr_req_o, dma.wr_n = &m.dma_wr_n_o, dma.wr_addr = &m.dma_wr_addr_o;
+    dma.wr_data = m.dma_wr_data_o.data(), dma.wr_gnt = &m.dma_wr_gnt_i, dma.event = &m.dma_event_o;
     this->reset();
   }
 };

@@ -10,7 +10,10 @@
 // reception ring (whole packets, wrapping at its end, waiting for room, the event line);
 // a remote get; descriptors and packets that break the rules; counters counted past zero;
 // the memory latency hidden by reads in flight; and random traffic of all three kinds
-// against a model of the memory.
+// against a model of the memory. Built with one FIFO each way (the default) and with
+// TB_FIFOS (tb/CMakeLists.txt): each injection FIFO then loops back into the reception FIFO
+// of the same number, and the engine must spread its packets over the injection FIFOs and
+// take each packet whole from whichever reception FIFO holds one.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -18,6 +21,8 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -39,8 +44,14 @@ using fw::DmaKind;
 using fw::DmaWord;
 using Vector = fw::RegisterBus::Vector;
 
-constexpr unsigned kInjFlits = 128;  // the router's injection FIFO (tr_pkg::TrInjFlits)
-constexpr unsigned kRcvFlits = 256;  // its reception FIFO
+#ifndef TB_FIFOS
+#define TB_FIFOS 1
+#endif
+constexpr unsigned kFifos = TB_FIFOS;  // the engine's FIFOs each way (dm_engine Fifos)
+constexpr unsigned kInjFlits = 128;  // each of the router's injection FIFOs (tr_pkg::TrInjFlits)
+constexpr unsigned kRcvFlits = 256;  // each of its reception FIFOs
+// One test suite per build, so that the executables' tests have distinct CTest names.
+#define DM_ENGINE COLLNET_TB_SUITE(DmEngine)
 constexpr uint64_t bit(unsigned b) { return uint64_t{1} << b; }
 
 // A word of memory never written: its address, marked.
@@ -49,12 +60,17 @@ constexpr uint64_t unwritten(uint64_t addr) { return 0x5eed000000000000ull ^ add
 class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaBench> {
  public:
   // The router's FIFOs: what the engine pushed and the router has not yet taken, and what
-  // the router has delivered and the engine not yet taken.
-  std::deque<uint64_t> inj, rcv;
+  // the router has delivered and the engine not yet taken (FIFO k loops back into
+  // reception FIFO k). A test's own packets go into reception FIFO 0 (rcv).
+  std::array<std::deque<uint64_t>, kFifos> injs, rcvs;
+  std::deque<uint64_t>& rcv = rcvs[0];
   bool loopback = true;             // the router moves injected flits to reception
-  unsigned drain_per_cycle = 1;     // flits a cycle it moves (a link's rate)
+  unsigned drain_per_cycle = 1;     // flits a cycle it moves from each FIFO (a link's rate)
   int free_override = -1;           // a free count the router reports instead of the true one
-  std::vector<uint64_t> sent;       // every flit the router took from the injection FIFO
+  // The flits the router took from each injection FIFO, in order, and each packet's header
+  // as (cycle, FIFO, index in that FIFO's flits).
+  std::array<std::vector<uint64_t>, kFifos> sent;
+  std::vector<std::tuple<uint64_t, unsigned, size_t>> headers;
   // Memory: written words, and the port's behaviour.
   std::map<uint64_t, uint64_t> mem;
   unsigned latency = 1;             // cycles from a read's grant to its data (at least 1)
@@ -62,6 +78,7 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
   std::mt19937_64 rng{1};
   std::vector<std::pair<uint64_t, unsigned>> writes;  // (address, words) of each write granted
   uint64_t reads = 0;                                 // read requests granted
+  uint64_t both = 0;                                  // cycles a read and a write were both granted
 
   DmaBench() { offer(); }
 
@@ -83,61 +100,94 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
     auto& m = model();
     offer();
     eval();
-    const bool grant = m.mem_req_o && (grant_chance >= 1.0 || std::uniform_real_distribution<>(0, 1)(rng) < grant_chance);
-    m.mem_gnt_i = grant;
+    // The read and the write side of the port are granted apart, each at grant_chance.
+    const auto granted = [&](bool req) {
+      return req && (grant_chance >= 1.0 || std::uniform_real_distribution<>(0, 1)(rng) < grant_chance);
+    };
+    const bool rd_grant = granted(m.mem_rd_req_o), wr_grant = granted(m.mem_wr_req_o);
+    m.mem_rd_gnt_i = rd_grant;
+    m.mem_wr_gnt_i = wr_grant;
     eval();
     // What the edge takes.
-    const bool push = m.inj_push_o, pop = m.rcv_pop_o, we = m.mem_we_o, rvalid = m.mem_rvalid_i;
-    const unsigned push_n = m.inj_n_o, pop_n = m.rcv_n_o, mem_n = m.mem_n_o;
-    const uint64_t mem_addr = m.mem_addr_o;
+    const unsigned push = m.inj_push_o, pop = m.rcv_pop_o;
+    const bool rvalid = m.mem_rd_valid_i;
+    const unsigned push_n = m.inj_n_o, pop_n = m.rcv_n_o, rd_n = m.mem_rd_n_o, wr_n = m.mem_wr_n_o;
+    const uint64_t rd_addr = m.mem_rd_addr_o, wr_addr = m.mem_wr_addr_o;
     std::array<uint64_t, 4> pushed{}, wdata{};
     for (unsigned j = 0; j < 4; ++j) {
       pushed[j] = wide_bits(m.inj_data_o.data(), 64 * j, 64);
-      wdata[j] = wide_bits(m.mem_wdata_o.data(), 64 * j, 64);
+      wdata[j] = wide_bits(m.mem_wr_data_o.data(), 64 * j, 64);
     }
     tick();
-    m.mem_gnt_i = 0;
-    if (push) {
-      EXPECT_GE(push_n, 1u);
-      EXPECT_LE(push_n, 4u);
-      EXPECT_LE(inj.size() + push_n, kInjFlits) << "a push into a full injection FIFO";
-      for (unsigned j = 0; j < push_n; ++j) inj.push_back(pushed[j]);
-    }
-    if (pop) {
-      EXPECT_LE(pop_n, rcv.size()) << "a pop of more flits than the reception FIFO holds";
-      for (unsigned j = 0; j < pop_n && !rcv.empty(); ++j) rcv.pop_front();
-    }
-    if (rvalid) responses.pop_front();
-    if (grant) {
-      EXPECT_GE(mem_n, 1u);
-      EXPECT_LE(mem_n, 4u);
-      EXPECT_EQ(mem_addr % 8, 0u) << "a memory request at a byte address that is not a word's";
-      if (we) {
-        for (unsigned j = 0; j < mem_n; ++j) mem[mem_addr + 8 * j] = wdata[j];
-        writes.emplace_back(mem_addr, mem_n);
-      } else {
-        Response r;
-        for (unsigned j = 0; j < 4; ++j) r.data[j] = j < mem_n ? peek(mem_addr + 8 * j) : 0xdeadbeefdeadbeefull;
-        r.due = std::max(cycles() - 1 + latency, responses.empty() ? 0 : responses.back().due + 1);
-        responses.push_back(r);
-        ++reads;
+    m.mem_rd_gnt_i = 0;
+    m.mem_wr_gnt_i = 0;
+    EXPECT_LE(__builtin_popcount(push), 1) << "pushes into two injection FIFOs at once";
+    EXPECT_LE(__builtin_popcount(pop), 1) << "pops from two reception FIFOs at once";
+    for (unsigned k = 0; k < kFifos; ++k) {
+      if (push >> k & 1) {
+        EXPECT_GE(push_n, 1u);
+        EXPECT_LE(push_n, 4u);
+        EXPECT_LE(injs[k].size() + push_n, kInjFlits) << "a push into a full injection FIFO " << k;
+        for (unsigned j = 0; j < push_n; ++j) injs[k].push_back(pushed[j]);
+      }
+      if (pop >> k & 1) {
+        EXPECT_LE(pop_n, rcvs[k].size()) << "a pop of more flits than reception FIFO " << k << " holds";
+        for (unsigned j = 0; j < pop_n && !rcvs[k].empty(); ++j) rcvs[k].pop_front();
       }
     }
-    for (unsigned j = 0; j < drain_per_cycle && !inj.empty(); ++j) {
-      if (loopback && rcv.size() >= kRcvFlits) break;
-      sent.push_back(inj.front());
-      if (loopback) rcv.push_back(inj.front());
-      inj.pop_front();
+    if (rvalid) responses.pop_front();
+    for (const auto& [gnt, n, addr] : {std::tuple{rd_grant, rd_n, rd_addr}, std::tuple{wr_grant, wr_n, wr_addr}}) {
+      if (!gnt) continue;
+      EXPECT_GE(n, 1u);
+      EXPECT_LE(n, 4u);
+      EXPECT_EQ(addr % 8, 0u) << "a memory request at a byte address that is not a word's";
+    }
+    // A cycle's read reads memory before its write (the engine never reads what it is
+    // writing in the same cycle: the two sides move different transfers' words).
+    if (rd_grant) {
+      Response r;
+      for (unsigned j = 0; j < 4; ++j) r.data[j] = j < rd_n ? peek(rd_addr + 8 * j) : 0xdeadbeefdeadbeefull;
+      r.due = std::max(cycles() - 1 + latency, responses.empty() ? 0 : responses.back().due + 1);
+      responses.push_back(r);
+      ++reads;
+    }
+    if (wr_grant) {
+      for (unsigned j = 0; j < wr_n; ++j) mem[wr_addr + 8 * j] = wdata[j];
+      writes.emplace_back(wr_addr, wr_n);
+    }
+    both += rd_grant && wr_grant;
+    for (unsigned k = 0; k < kFifos; ++k) {
+      auto& in = injs[k];
+      for (unsigned j = 0; j < drain_per_cycle && !in.empty(); ++j) {
+        if (loopback && rcvs[k].size() >= kRcvFlits) break;
+        if (owed_[k] == 0) {
+          headers.emplace_back(cycles(), k, sent[k].size());
+          owed_[k] = 1 + 4 * fw::TorusHeader::decode(in.front()).chunks;
+        }
+        --owed_[k];
+        sent[k].push_back(in.front());
+        if (loopback) rcvs[k].push_back(in.front());
+        in.pop_front();
+      }
     }
   }
+  bool nothing_injected() const {
+    return std::all_of(injs.begin(), injs.end(), [](const auto& q) { return q.empty(); });
+  }
+  bool nothing_sent() const { return headers.empty(); }
+  bool fifos_empty() const {
+    return nothing_injected() && std::all_of(rcvs.begin(), rcvs.end(), [](const auto& q) { return q.empty(); });
+  }
   // One cycle with the memory port's inputs as given, whatever the engine asked for.
-  void raw_memory_cycle(bool gnt, bool rvalid) {
+  void raw_memory_cycle(bool rd_gnt, bool wr_gnt, bool rvalid) {
     auto& m = model();
-    m.mem_gnt_i = gnt;
-    m.mem_rvalid_i = rvalid;
+    m.mem_rd_gnt_i = rd_gnt;
+    m.mem_wr_gnt_i = wr_gnt;
+    m.mem_rd_valid_i = rvalid;
     tick();
-    m.mem_gnt_i = 0;
-    m.mem_rvalid_i = 0;
+    m.mem_rd_gnt_i = 0;
+    m.mem_wr_gnt_i = 0;
+    m.mem_rd_valid_i = 0;
   }
   void run(unsigned cycles) {
     for (unsigned i = 0; i < cycles; ++i) step();
@@ -153,11 +203,11 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
   }
   bool idle() {
     const uint64_t s = read(kRegDmStatus);
-    return !(s & bit(kDmStatusInjBusyBit)) && !(s & bit(kDmStatusRcvBusyBit)) && inj.empty() && rcv.empty() &&
+    return !(s & bit(kDmStatusInjBusyBit)) && !(s & bit(kDmStatusRcvBusyBit)) && fifos_empty() &&
            responses.empty() && get_field(s, kDmStatusDescFreeLsb, kDmStatusDescFreeW) == kDmDescSlots;
   }
   bool settle(unsigned limit = 200000) {
-    return run_until([&] { return inj.empty() && rcv.empty() && responses.empty() && idle(); }, limit);
+    return run_until([&] { return fifos_empty() && responses.empty() && idle(); }, limit);
   }
 
   // ---------------------------------------------------------------- the register bus
@@ -180,15 +230,22 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
     uint64_t due = 0;  // the cycle whose edge takes it
   };
   std::deque<Response> responses;
+  std::array<unsigned, kFifos> owed_{};  // flits of the packet each injection FIFO is sending
 
   void offer() {
     auto& m = model();
-    m.inj_free_i = static_cast<uint8_t>(free_override >= 0 ? unsigned(free_override) : kInjFlits - inj.size());
-    m.rcv_count_i = static_cast<uint16_t>(rcv.size());
-    for (unsigned j = 0; j < 4; ++j) set_wide_bits(m.rcv_data_i.data(), 64 * j, 64, j < rcv.size() ? rcv[j] : 0);
+    uint64_t free = 0, count = 0;
+    for (unsigned k = 0; k < kFifos; ++k) {
+      free |= uint64_t{free_override >= 0 ? unsigned(free_override) : kInjFlits - unsigned(injs[k].size())} << (8 * k);
+      count |= uint64_t{rcvs[k].size()} << (9 * k);
+      for (unsigned j = 0; j < 4; ++j)
+        set_wide_bits(m.rcv_data_i.data(), 256 * k + 64 * j, 64, j < rcvs[k].size() ? rcvs[k][j] : 0);
+    }
+    m.inj_free_i = static_cast<std::remove_reference_t<decltype(m.inj_free_i)>>(free);
+    m.rcv_count_i = static_cast<std::remove_reference_t<decltype(m.rcv_count_i)>>(count);
     const bool due = !responses.empty() && responses.front().due <= cycles();
-    m.mem_rvalid_i = due;
-    for (unsigned j = 0; j < 4; ++j) set_wide_bits(m.mem_rdata_i.data(), 64 * j, 64, due ? responses.front().data[j] : 0);
+    m.mem_rd_valid_i = due;
+    for (unsigned j = 0; j < 4; ++j) set_wide_bits(m.mem_rd_data_i.data(), 64 * j, 64, due ? responses.front().data[j] : 0);
   }
 };
 
@@ -197,6 +254,7 @@ struct Packet {
   fw::TorusHeader hdr;
   DmaWord word;
   std::vector<uint64_t> payload;  // every flit after the header
+  unsigned fifo = 0;              // the injection FIFO it went through
 };
 std::vector<Packet> packets_of(const std::vector<uint64_t>& flits) {
   std::vector<Packet> out;
@@ -210,6 +268,23 @@ std::vector<Packet> packets_of(const std::vector<uint64_t>& flits) {
     p.word = DmaWord::decode(p.payload.empty() ? 0 : p.payload[0]);
     out.push_back(p);
     i += 1 + n;
+  }
+  return out;
+}
+
+// Every packet the router took, in the order their headers left the injection FIFOs
+// (FIFO order within a cycle).
+std::vector<Packet> sent_packets(const DmaBench& b) {
+  std::array<std::vector<Packet>, kFifos> per;
+  for (unsigned k = 0; k < kFifos; ++k) per[k] = packets_of(b.sent[k]);
+  std::array<size_t, kFifos> next{};
+  std::vector<Packet> out;
+  for (const auto& [cycle, k, index] : b.headers) {
+    (void)cycle;
+    (void)index;
+    if (next[k] >= per[k].size()) continue;
+    out.push_back(per[k][next[k]++]);
+    out.back().fifo = k;
   }
   return out;
 }
@@ -232,15 +307,15 @@ DmaDescriptor put(uint64_t from, uint32_t words, unsigned local, unsigned remote
   return d;
 }
 
-TEST(DmEngine, RegisterTable) {
+TEST(DM_ENGINE, RegisterTable) {
   DmaBench b;
   RegisterTableChecks checks(b, register_rows(in_win_dma));
   EXPECT_FALSE(checks.rows().empty());
   for (const std::string& f : checks.all()) ADD_FAILURE() << f;
-  EXPECT_TRUE(b.inj.empty()) << "a refused access sent something";
+  EXPECT_TRUE(b.nothing_injected()) << "a refused access sent something";
 }
 
-TEST(DmEngine, SizesAsBuilt) {
+TEST(DM_ENGINE, SizesAsBuilt) {
   DmaBench b;
   const uint64_t s = b.read(kRegDmSizes);
   EXPECT_EQ(get_field(s, kDmSizesDescSlotsLsb, kDmSizesDescSlotsW), kDmDescSlots);
@@ -251,7 +326,7 @@ TEST(DmEngine, SizesAsBuilt) {
 
 // The read-write registers keep every bit of their fields and nothing else: ones and zeros
 // in turn, read back masked (addresses to whole words and 48 bits, counts to 32 bits).
-TEST(DmEngine, ReadWriteRegistersKeepTheirFieldsBits) {
+TEST(DM_ENGINE, ReadWriteRegistersKeepTheirFieldsBits) {
   DmaBench b;
   const uint64_t addr_mask = field_mask(kDmAddrW) & ~uint64_t{7};
   const uint64_t event_mask = field_mask(kDmCounters) | bit(kDmEventMemFifoBit);
@@ -280,7 +355,7 @@ TEST(DmEngine, ReadWriteRegistersKeepTheirFieldsBits) {
 // A put of n words from one region to another, for every n around the packet (31 data
 // words) and row (3, then 4 words) boundaries: the data arrives, nothing else is written,
 // both counters reach zero, and the packets are the fewest that hold it, each well formed.
-TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
+TEST(DM_ENGINE, PutOfEveryLengthArrivesWhole) {
   for (uint32_t n : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 30u, 31u, 32u, 33u, 34u, 61u, 62u, 63u, 100u, 1000u}) {
     SCOPED_TRACE("words " + std::to_string(n));
     DmaBench b;
@@ -304,10 +379,11 @@ TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
     EXPECT_EQ(b.count(0), 0u);
     EXPECT_EQ(b.count(1), 0u);
     EXPECT_EQ(b.errors(), 0u);
-    const auto pk = packets_of(b.sent);
+    const auto pk = sent_packets(b);
     ASSERT_EQ(pk.size(), (n + kDmMaxWords - 1) / kDmMaxWords);
     uint32_t words = 0;
     for (const Packet& p : pk) {
+      EXPECT_EQ(p.fifo, (&p - pk.data()) % kFifos) << "the injection FIFOs in turn";
       EXPECT_EQ(p.hdr.dst, (std::array<unsigned, 3>{1, 2, 3}));
       EXPECT_EQ(p.hdr.sw_tag, kDmSwTag);
       EXPECT_TRUE(p.hdr.deterministic);
@@ -325,10 +401,44 @@ TEST(DmEngine, PutOfEveryLengthArrivesWhole) {
   }
 }
 
+#if TB_FIFOS > 1
+// With several reception FIFOs the engine takes a packet only once all of it is in its
+// FIFO, whichever FIFO that is: a packet still arriving in FIFO 0 waits while whole ones
+// in the others are written, and is written once its last flit is there.
+TEST(DM_ENGINE, WholePacketsAreTakenFromWhicheverFifoHoldsOne) {
+  DmaBench b;
+  const auto data = pattern(31 * kFifos, 5);
+  b.counter(1, 0x80000, 31 * kFifos);
+  // Packet k of a put at offset 8*31*k, as a sending engine would make it.
+  std::vector<std::vector<uint64_t>> pk;
+  for (unsigned k = 0; k < kFifos; ++k) {
+    std::vector<uint64_t> flits = {[&] {
+      fw::TorusHeader h;
+      h.dst = {0, 0, 0};
+      h.chunks = 8;
+      h.sw_tag = kDmSwTag;
+      return h.encode();
+    }(), DmaWord{kDmKindPut, 31, 1, 8 * 31 * k}.encode()};
+    for (unsigned j = 0; j < 31; ++j) flits.push_back(data[31 * k + j]);
+    pk.push_back(flits);
+  }
+  // FIFO 0 holds all but the last flit of packet 0; the others hold theirs whole.
+  for (size_t j = 0; j + 1 < pk[0].size(); ++j) b.rcvs[0].push_back(pk[0][j]);
+  for (unsigned k = 1; k < kFifos; ++k)
+    for (uint64_t f : pk[k]) b.rcvs[k].push_back(f);
+  ASSERT_TRUE(b.run_until([&] { return b.count(1) == 31; }, 2000)) << "the whole packets were not written";
+  EXPECT_EQ(b.rcvs[0].size(), pk[0].size() - 1) << "a packet was taken before all of it was there";
+  b.rcvs[0].push_back(pk[0].back());
+  ASSERT_TRUE(b.run_until([&] { return b.zero() == 0b10; }, 2000));
+  EXPECT_EQ(b.words_at(0x80000, 31 * kFifos), data);
+  EXPECT_EQ(b.errors(), 0u);
+}
+#endif
+
 // The ring takes whole packets, header and padding too, wraps at its end in the middle of
 // a packet, moves its tail only past whole packets, waits for software to make room, and
 // raises the event line while it holds a packet.
-TEST(DmEngine, MemoryFifoPacketsFillTheRing) {
+TEST(DM_ENGINE, MemoryFifoPacketsFillTheRing) {
   DmaBench b;
   const uint64_t src = 0x2000, ring = 0x100000;
   const uint32_t n = 40;  // two packets: 31 words (8 chunks, 33 flits) and 9 words (3 chunks, 13 flits)
@@ -344,11 +454,18 @@ TEST(DmEngine, MemoryFifoPacketsFillTheRing) {
   EXPECT_EQ(b.read(kRegDmMfTail), ring);
   EXPECT_FALSE(b->event_o);
   b.counter(0, 0, n);
-  DmaDescriptor d = put(src, n, 0, 3, 0x18);
+  // The two packets as two descriptors, the second once the first is in the ring: with
+  // several FIFOs the engine may take the packets of one descriptor in either order.
+  DmaDescriptor d = put(src, 31, 0, 3, 0x18);
   d.kind = DmaKind::MemFifo;
   b.post(d);
   // The first packet arrives; the second waits for room.
   ASSERT_TRUE(b.run_until([&] { return b.read(kRegDmMfTail) == ring + 8 * 33; }));
+  DmaDescriptor d2 = d;
+  d2.addr = src + 8 * 31;
+  d2.words = n - 31;
+  d2.offset = 0x18 + 8 * 31;
+  b.post(d2);
   b.run(300);
   EXPECT_EQ(b.read(kRegDmMfTail), ring + 8 * 33) << "a packet written without room for it";
   EXPECT_TRUE(b->event_o);
@@ -391,7 +508,7 @@ TEST(DmEngine, MemoryFifoPacketsFillTheRing) {
 
 // A remote get: the packet's words are a descriptor that the destination's engine runs
 // (here the same engine: the loopback), sending the region it names back as a put.
-TEST(DmEngine, RemoteGetRunsTheDescriptorItCarries) {
+TEST(DM_ENGINE, RemoteGetRunsTheDescriptorItCarries) {
   DmaBench b;
   const uint64_t region = 0x30000, dst = 0x90000, desc_at = 0x7000;
   const uint32_t n = 77;
@@ -412,7 +529,7 @@ TEST(DmEngine, RemoteGetRunsTheDescriptorItCarries) {
   ASSERT_TRUE(b.settle());
   EXPECT_EQ(b.words_at(dst, n), data);
   EXPECT_EQ(b.errors(), 0u);
-  const auto pk = packets_of(b.sent);
+  const auto pk = sent_packets(b);
   ASSERT_GE(pk.size(), 2u);
   EXPECT_EQ(pk[0].word.kind, kDmKindGet);
   EXPECT_EQ(pk[0].word.words, 4u);
@@ -421,15 +538,15 @@ TEST(DmEngine, RemoteGetRunsTheDescriptorItCarries) {
 
 // Remote gets that find their queue full wait in the reception FIFO, holding back what
 // comes behind them; none is lost.
-TEST(DmEngine, RemoteGetsWaitForRoomInTheirQueue) {
+TEST(DM_ENGINE, RemoteGetsWaitForRoomInTheirQueue) {
   DmaBench b;
   b.loopback = false;
   b.drain_per_cycle = 0;  // the router takes nothing: the injection side stalls
   b.counter(0, 0, 100000);
   b.fill(0x1000, pattern(31, 5));
-  // The injection FIFO takes three of the puts they carry (33 flits each), the injection
-  // side holds a fourth, the queue GetSlots more: the rest must wait.
-  const unsigned gets = kDmGetSlots + 8;
+  // Each injection FIFO takes three of the puts they carry (33 flits each), the injection
+  // side holds one more, the queue GetSlots more: the rest must wait.
+  const unsigned gets = 3 * kFifos + 1 + kDmGetSlots + 4;
   for (unsigned k = 0; k < gets; ++k) {
     const auto d = put(0x1000, 31, 0, 1).encode();
     fw::TorusHeader h;
@@ -443,13 +560,13 @@ TEST(DmEngine, RemoteGetsWaitForRoomInTheirQueue) {
   EXPECT_FALSE(b.rcv.empty()) << "remote gets taken with their queue full";
   b.drain_per_cycle = 1;
   ASSERT_TRUE(b.settle());
-  EXPECT_EQ(packets_of(b.sent).size(), gets) << "a remote get lost";
+  EXPECT_EQ(sent_packets(b).size(), gets) << "a remote get lost";
   EXPECT_EQ(b.errors(), 0u);
 }
 
 // The two queues take turns: a remote get's descriptor runs after the descriptor in hand,
 // not after everything software has queued.
-TEST(DmEngine, RemoteGetsTakeTurnsWithSoftwaresDescriptors) {
+TEST(DM_ENGINE, RemoteGetsTakeTurnsWithSoftwaresDescriptors) {
   DmaBench b;
   const uint32_t n = 200;
   b.fill(0x10000, pattern(n, 1));
@@ -469,14 +586,14 @@ TEST(DmEngine, RemoteGetsTakeTurnsWithSoftwaresDescriptors) {
   // The packets in the order sent: software's first put, its get (both queued before the
   // get's descriptor came back), then the inner put before the last of software's.
   std::vector<unsigned> order;
-  for (const Packet& p : packets_of(b.sent))
+  for (const Packet& p : sent_packets(b))
     if (order.empty() || order.back() != p.word.counter) order.push_back(p.word.counter);
   const auto at = [&](unsigned c) { return std::find(order.begin(), order.end(), c) - order.begin(); };
   EXPECT_LT(at(9), at(4)) << "the remote get's descriptor waited for all of software's";
 }
 
 // Each rule a descriptor can break: refused whole, nothing sent, the queue untouched.
-TEST(DmEngine, ADescriptorThatBreaksARuleIsRefused) {
+TEST(DM_ENGINE, ADescriptorThatBreaksARuleIsRefused) {
   const auto good = put(0x1000, 8, 0, 1).encode();
   std::vector<std::pair<std::string, Vector>> bad;
   auto with = [&](unsigned word, uint64_t v) {
@@ -501,7 +618,7 @@ TEST(DmEngine, ADescriptorThatBreaksARuleIsRefused) {
     EXPECT_EQ(b.errors(), bit(kDmErrBadDesc));
     EXPECT_EQ(get_field(b.read(kRegDmStatus), kDmStatusDescFreeLsb, kDmStatusDescFreeW), kDmDescSlots);
     b.run(50);
-    EXPECT_TRUE(b.sent.empty());
+    EXPECT_TRUE(b.nothing_sent());
   }
   // The encoder refuses the same, naming the field.
   DmaDescriptor d = put(0x1004, 8, 0, 1);
@@ -525,7 +642,7 @@ TEST(DmEngine, ADescriptorThatBreaksARuleIsRefused) {
 
 // A packet whose DMA word breaks a rule is taken whole from the FIFO and dropped, and the
 // packet after it is handled as usual.
-TEST(DmEngine, APacketThatBreaksARuleIsDropped) {
+TEST(DM_ENGINE, APacketThatBreaksARuleIsDropped) {
   auto packet = [](unsigned chunks, const DmaWord& w, uint64_t fill) {
     fw::TorusHeader h;
     h.chunks = chunks;
@@ -567,12 +684,12 @@ TEST(DmEngine, APacketThatBreaksARuleIsDropped) {
   ASSERT_TRUE(b.run_until([&] { return b.rcv.empty(); }, 1000));
   b.run(50);
   EXPECT_EQ(b.errors(), bit(kDmErrBadPacket));
-  EXPECT_TRUE(b.sent.empty());
+  EXPECT_TRUE(b.nothing_sent());
 }
 
 // Counted past zero: the counter stops at zero, its zero bit is set, and so is the error.
 // Counters, zero bits and the event line follow the registers.
-TEST(DmEngine, CountersZeroBitsAndTheEventLine) {
+TEST(DM_ENGINE, CountersZeroBitsAndTheEventLine) {
   DmaBench b;
   const uint64_t src = 0x1000;
   b.fill(src, pattern(10, 1));
@@ -606,7 +723,7 @@ TEST(DmEngine, CountersZeroBitsAndTheEventLine) {
 // Reads in flight hide the memory's latency: with 20 cycles from a read to its data, a
 // put of 31 packets streams at the loopback's rate of a flit a cycle (within a tenth),
 // where one packet at a time would take 20 cycles more per packet.
-TEST(DmEngine, ReadsInFlightHideTheMemoryLatency) {
+TEST(DM_ENGINE, ReadsInFlightHideTheMemoryLatency) {
   DmaBench b;
   b.latency = 20;
   const uint32_t n = 31 * 31;
@@ -627,14 +744,18 @@ TEST(DmEngine, ReadsInFlightHideTheMemoryLatency) {
 // The assertions on what the engine's neighbours do: the memory port grants only a request
 // and answers only a read in flight; the router's injection FIFO keeps the room the engine
 // reserved (nothing else pushes into it).
-TEST(DmEngine, ProtocolAssertionsFire) {
+TEST(DM_ENGINE, ProtocolAssertionsFire) {
   {
     DmaBench b;
-    EXPECT_TRUE(b.trips("GrantUnasked", [&] { b.raw_memory_cycle(true, false); }, "granted no request"));
+    EXPECT_TRUE(b.trips("ReadGrantUnasked", [&] { b.raw_memory_cycle(true, false, false); }, "granted no read"));
   }
   {
     DmaBench b;
-    EXPECT_TRUE(b.trips("u_inject.ResponseUnasked", [&] { b.raw_memory_cycle(false, true); },
+    EXPECT_TRUE(b.trips("WriteGrantUnasked", [&] { b.raw_memory_cycle(false, true, false); }, "granted no write"));
+  }
+  {
+    DmaBench b;
+    EXPECT_TRUE(b.trips("u_inject.ResponseUnasked", [&] { b.raw_memory_cycle(false, false, true); },
                         "no read in flight"));
   }
   {
@@ -645,7 +766,7 @@ TEST(DmEngine, ProtocolAssertionsFire) {
     b.post(put(0x1000, 100, 0, 1));
     b.run(3);  // a packet started: its flits reserved
     EXPECT_FALSE(b.assertion_failed());
-    EXPECT_TRUE(b.trips("u_inject.ReserveOverFree", [&] {
+    EXPECT_TRUE(b.trips("u_inject.g_resv[0].ReserveOverFree", [&] {
       b.free_override = 0;
       b.step();
     }, "flits reserved"));
@@ -654,7 +775,7 @@ TEST(DmEngine, ProtocolAssertionsFire) {
 
 // Random descriptors of every kind, a random memory latency and grants, against the memory
 // they should leave.
-TEST(DmEngine, RandomTrafficLeavesMemoryAsAModelSays) {
+TEST(DM_ENGINE, RandomTrafficLeavesMemoryAsAModelSays) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
   for (int round = 0; round < 6; ++round) {

@@ -8,8 +8,9 @@
 // that came in on link d, FIFO 0 for one injected here). Then hints and source stamping at
 // injection, the deposit copy, and the packets the router must refuse. Built with one
 // normal reception FIFO (the default), with TB_RCV_FIFOS, at the smallest and largest sizes,
-// and with the DMA engine's FIFOs (TB_DMA: a fourth injection FIFO, and a packet carrying
-// the engine's software tag steered to the engine's reception FIFO; tb/CMakeLists.txt).
+// and with the DMA engine's FIFOs (TB_DMA of each: injection FIFOs beside the processors',
+// and a packet carrying the engine's software tag steered to the engine's reception FIFO
+// for its link; tb/CMakeLists.txt).
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -62,13 +63,15 @@ constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bi
 #define TR_ROUTER COLLNET_TB_SUITE(TrRouter)
 #define TR_ROUTER_ASSERTIONS COLLNET_TB_SUITE(TrRouterAssertions)
 // Normal reception FIFOs, and the router's outputs: links 0..5, normal reception FIFO r at
-// 6 + r, the high-priority FIFO at kPrioPort, the DMA engine's FIFO (kDma) at kDmaPort.
-// Injection FIFOs: the processors' 0..2, the engine's 3 (kDma).
+// 6 + r, the high-priority FIFO at kPrioPort, the DMA engine's FIFO j (kDma of them) at
+// kDmaPort + j. Injection FIFOs: the processors' 0..2, the engine's 3.. (kDma).
 constexpr unsigned kRcvFifos = TB_RCV_FIFOS, kNumRcv = kRcvFifos + 1, kPrioPort = 6 + kRcvFifos;
 constexpr unsigned kDma = TB_DMA, kDmaPort = 6 + kNumRcv, kPorts = 6 + kNumRcv + kDma, kInjFifos = 3 + kDma;
 // The reception output of a normal packet that arrives from source `from` (0..5 a link,
 // 6 and up an injection FIFO).
 constexpr unsigned home_port(unsigned from) { return 6 + (from < 6 ? from % kRcvFifos : 0); }
+// The engine's reception output for its packets from source `from`.
+constexpr unsigned dma_port(unsigned from) { return kDmaPort + (from < 6 && kDma ? from % kDma : 0); }
 const std::array<unsigned, 3> kMe{1, 2, 3}, kDims{4, 4, 4};
 
 using Packet = TorusPacket;
@@ -166,11 +169,11 @@ class RouterBench : public ClockedHarness<Vtr_router> {
       const unsigned n = std::min<unsigned>({1 + static_cast<unsigned>(rng_() % 4), left, free});
       for (unsigned j = 0; j < n; ++j) {
         const unsigned i = inj_pos_[k] + j;
-        set_wide_bits(k == 3 ? m.dma_inj_data_i.data() : m.inj_data_i.data(), 64 * j, 64, i == 0 ? p.hdr : p.payload[i - 1]);
+        set_wide_bits(k >= 3 ? m.dma_inj_data_i.data() : m.inj_data_i.data(), 64 * j, 64, i == 0 ? p.hdr : p.payload[i - 1]);
       }
-      if (n > 0 && k == 3) {
+      if (n > 0 && k >= 3) {
         m.dma_inj_n_i = n;
-        m.dma_inj_push_i = 1;
+        m.dma_inj_push_i = 1u << (k - 3);
       } else if (n > 0) {
         m.inj_n_i = n;
         m.inj_push_i = 1u << k;
@@ -196,15 +199,21 @@ class RouterBench : public ClockedHarness<Vtr_router> {
       }
     m.rcv_n_i = pop_n;
     m.rcv_pop_i = pop;
-    // The engine's reception FIFO, popped on its own port.
+    // The engine's reception FIFOs, popped on their own port (one count for all, as the
+    // processors').
     m.dma_rcv_pop_i = 0;
     if (kDma) {
-      const unsigned n = std::min(1 + static_cast<unsigned>(rng_() % 4), rcv_count(kNumRcv));
-      if (n > 0 && rng_() % 100 < pop_) {
-        for (unsigned j = 0; j < n; ++j) take(kDmaPort, 0, wide_bits(m.dma_rcv_data_o.data(), 64 * j, 64), false);
-        m.dma_rcv_n_i = n;
-        m.dma_rcv_pop_i = 1;
-      }
+      unsigned n = 1 + static_cast<unsigned>(rng_() % 4);
+      for (unsigned r = 0; r < kDma; ++r) n = std::min(n, std::max(1u, rcv_count(kNumRcv + r)));
+      uint8_t dpop = 0;
+      for (unsigned r = 0; r < kDma; ++r)
+        if (rcv_count(kNumRcv + r) >= n && rng_() % 100 < pop_) {
+          dpop |= 1u << r;
+          for (unsigned j = 0; j < n; ++j)
+            take(kDmaPort + r, 0, wide_bits(m.dma_rcv_data_o.data(), 256 * r + 64 * j, 64), false);
+        }
+      m.dma_rcv_n_i = n;
+      m.dma_rcv_pop_i = dpop;
     }
 
     tick();
@@ -232,15 +241,15 @@ class RouterBench : public ClockedHarness<Vtr_router> {
     return true;
   }
 
-  // Flits held by reception FIFO r (rcv_count_o: kRcvCntW bits per FIFO; the engine's,
-  // r = kNumRcv, dma_rcv_count_o).
+  // Flits held by reception FIFO r (rcv_count_o: kRcvCntW bits per FIFO; the engine's FIFO
+  // j, r = kNumRcv + j, dma_rcv_count_o).
   unsigned rcv_count(unsigned r) {
-    if (r == kNumRcv) return static_cast<unsigned>(model().dma_rcv_count_o);
+    if (r >= kNumRcv) return static_cast<unsigned>(port_bits(model().dma_rcv_count_o, kRcvCntW * (r - kNumRcv), kRcvCntW));
     return static_cast<unsigned>(port_bits(model().rcv_count_o, kRcvCntW * r, kRcvCntW));
   }
-  // Free flits of injection FIFO k (inj_free_o; the engine's, k = 3, dma_inj_free_o).
+  // Free flits of injection FIFO k (inj_free_o; the engine's FIFO j, k = 3 + j, dma_inj_free_o).
   unsigned inj_free(unsigned k) {
-    if (k == 3) return static_cast<unsigned>(model().dma_inj_free_o);
+    if (k >= 3) return static_cast<unsigned>(port_bits(model().dma_inj_free_o, kInjCntW * (k - 3), kInjCntW));
     return static_cast<unsigned>(port_bits(model().inj_free_o, kInjCntW * k, kInjCntW));
   }
 
@@ -301,7 +310,7 @@ std::string check_route(const TorusHeader& h, unsigned from, unsigned port, unsi
   for (unsigned k = 0; k < 3; ++k) arrived &= !(need[k] = h.dst[k] != kMe[k]);
   const bool to_engine = kDma && h.sw_tag == kTrDmaSwTag;
   if (arrived)
-    return port == (to_engine ? kDmaPort : h.priority ? kPrioPort : home_port(from))
+    return port == (to_engine ? dma_port(from) : h.priority ? kPrioPort : home_port(from))
                ? ""
                : "an arrived packet from source " + std::to_string(from) + " left on port " + std::to_string(port);
   if (port >= 6) return "a packet for elsewhere went to reception";
@@ -339,7 +348,7 @@ TEST(TR_ROUTER, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
     TorusHeader h;
     for (unsigned k = 0; k < 3; ++k) h.dst[k] = rng() % kDims[k];
     h.chunks = 1 + rng() % 8;
-    const unsigned src = rng() % (9 + kDma);  // 0..5 a link, 6..8 the processors' injection FIFOs, 9 the engine's
+    const unsigned src = rng() % (9 + kDma);  // 0..5 a link, 6..8 the processors' injection FIFOs, 9.. the engine's
     from[id] = src;
     h.priority = rng() % 10 == 0;
     h.deterministic = rng() % 3 == 0;
@@ -353,7 +362,7 @@ TEST(TR_ROUTER, EveryPacketLeavesOnceIntactOnAnAllowedOutputUnderBackPressure) {
       b.send(src, vc, p);
       want[id] = p;
     } else {
-      const unsigned fifo = src == 9 ? 3 : h.priority ? 2 : src - 6;
+      const unsigned fifo = src >= 9 ? src - 6 : h.priority ? 2 : src - 6;
       const Packet p = make_torus_packet(rng, id, h);
       b.inject(fifo, p);
       TorusHeader stamped = h;
@@ -498,13 +507,12 @@ TEST(TR_ROUTER, TheEnginesSoftwareTagIsSteeredToTheEnginesReceptionFifo) {
   b.run(400);
   std::map<uint64_t, std::set<unsigned>> ports;
   for (const auto& o : b.delivered()) ports[o.p.payload.at(0)].insert(o.port);
-  const unsigned tagged = kDma ? kDmaPort : home_port(0);
-  EXPECT_EQ(ports[1], std::set<unsigned>{tagged});
-  EXPECT_EQ(ports[2], std::set<unsigned>{kDma ? kDmaPort : kPrioPort}) << "the tag wins over the priority bit";
+  EXPECT_EQ(ports[1], std::set<unsigned>{kDma ? dma_port(0) : home_port(0)});
+  EXPECT_EQ(ports[2], std::set<unsigned>{kDma ? dma_port(1) : kPrioPort}) << "the tag wins over the priority bit";
   EXPECT_EQ(ports[3], std::set<unsigned>{home_port(3)});
   EXPECT_EQ(ports[4], std::set<unsigned>{kPrioPort});
-  EXPECT_EQ(ports[5], (std::set<unsigned>{3, kDma ? kDmaPort : home_port(2)})) << "a deposit's copy";
-  EXPECT_EQ(ports[6], std::set<unsigned>{kDma ? kDmaPort : home_port(6)}) << "sent to itself";
+  EXPECT_EQ(ports[5], (std::set<unsigned>{3, kDma ? dma_port(2) : home_port(2)})) << "a deposit's copy";
+  EXPECT_EQ(ports[6], std::set<unsigned>{kDma ? dma_port(6) : home_port(6)}) << "sent to itself";
   EXPECT_EQ(b.delivered().size(), 7u);
   EXPECT_EQ(b.errors(), 0u);
   EXPECT_FALSE(b.assertion_failed());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The torus DMA engine in a machine (docs/dma.md): nodes whose torus side was built with it
-// (torus.dma 1: a model library built at -O0 in a cache of this test's own) move regions of
+// (torus.dma 2, two FIFOs each way: a model library built at -O0 in a cache of this test's
+// own) move regions of
 // their memory between them while their processors only write descriptors and poll
 // counters; the machine serves each engine's memory port from the regions registered
 // with it, with the machine file's latency and bandwidth. A node without the engine has
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "cli/machine_file.hpp"
+#include "driver/job.hpp"
 #include "firmware/dma_firmware.hpp"
 #include "systemc/machine.hpp"
 #include "tests/support/test_machine.hpp"
@@ -29,7 +31,7 @@ sim::MachineConfig dma_machine(const std::string& shape, const sim::DmaMemory::T
   setenv("COLLNET_MODEL_CACHE", COLLNET_TEST_TMP "/model-cache-dma", 1);
   setenv("COLLNET_MODEL_OPT_FAST", "-O0", 1);
   sim::MachineConfig c = machine_config(shape);
-  c.sizes.set("torus.dma", 1);
+  c.sizes.set("torus.dma", 2);
   c.memory = memory;
   return c;
 }
@@ -117,6 +119,10 @@ TEST(DmaMachine, TheMemorysBandwidthAndLatencyTimeTheTransfer) {
     return res.exited ? res.report : "the machine did not exit: " + res.report;
   };
   const std::string fast = cycles_at(1, 32), slow = cycles_at(1, 4), late = cycles_at(200, 32);
+  const sim::DmaMemory::Timing defaults;
+  const std::string usual = cycles_at(defaults.latency, defaults.bytes_per_cycle);
+  std::printf("[ cycles   ] 1000 words at the default memory (latency %u, %u bytes a cycle): %s\n", defaults.latency,
+              defaults.bytes_per_cycle, usual.c_str());
   ASSERT_EQ(fast.find_first_not_of("0123456789"), std::string::npos) << fast;
   ASSERT_EQ(slow.find_first_not_of("0123456789"), std::string::npos) << slow;
   ASSERT_EQ(late.find_first_not_of("0123456789"), std::string::npos) << late;
@@ -128,6 +134,67 @@ TEST(DmaMachine, TheMemorysBandwidthAndLatencyTimeTheTransfer) {
   EXPECT_LE(std::stoull(fast), 1069u * 13 / 10) << "at full bandwidth the link is the limit";
   EXPECT_GE(std::stoull(slow), 2000u) << "8-byte words at 4 bytes a cycle";
   EXPECT_GE(std::stoull(late), std::stoull(fast) + 190) << "a longer latency delays the first word";
+}
+
+// alltoall (torus-linear) on machines with the engine moves every block by the engines'
+// puts: every rank's blocks arrive where MPI says, on one task per node and on two, and
+// the engines' memory ports moved the words (each node's read what it sent and wrote what
+// it received); the same call on the machine without the engine gives the same data.
+std::string alltoall_words(const std::string& shape, unsigned tasks, bool dma, uint64_t* cycles) {
+  sim::MachineConfig c = dma ? dma_machine(shape) : machine_config(shape, tasks);
+  c.tasks_per_node = tasks;
+  sim::Machine m(c);
+  driver::Job job(m);
+  const unsigned n = m.nodes() * tasks;
+  const size_t count = 100;  // u64 per block: 4 packets, the last partial
+  std::vector<std::vector<uint64_t>> in(n, std::vector<uint64_t>(n * count)), out(n, std::vector<uint64_t>(n * count, 0));
+  for (unsigned r = 0; r < n; ++r)
+    for (unsigned j = 0; j < n; ++j)
+      for (size_t e = 0; e < count; ++e) in[r][j * count + e] = (uint64_t{r} << 40) | (uint64_t{j} << 20) | e;
+  const driver::RunReport rep = job.run([&](driver::Task& t) {
+    driver::Communicator& w = t.world();
+    w.set_algorithm(driver::Collective::Alltoall, driver::Algorithm::TorusLinear);
+    w.alltoall(in[w.rank()].data(), out[w.rank()].data(), count, driver::Datatype::U64);
+    w.alltoall(in[w.rank()].data(), out[w.rank()].data(), count, driver::Datatype::U64);  // the counters again
+  });
+  if (!rep.ok) return rep.error;
+  *cycles = rep.cycles;
+  std::ostringstream bad;
+  for (unsigned r = 0; r < n; ++r)
+    for (unsigned j = 0; j < n; ++j)
+      for (size_t e = 0; e < count; ++e)
+        if (out[r][j * count + e] != in[j][r * count + e]) {
+          bad << "rank " << r << " block " << j << " element " << e << "\n";
+          return bad.str();
+        }
+  if (dma)
+    for (unsigned node = 0; node < m.nodes(); ++node) {
+      const uint64_t moved = 2 * (n - tasks) * tasks * count;  // two calls, each task's blocks for other nodes' ranks
+      if (m.dma_memory(node)->words_read() < moved || m.dma_memory(node)->words_written() < moved)
+        bad << "node " << node << "'s engine read " << m.dma_memory(node)->words_read() << " and wrote "
+            << m.dma_memory(node)->words_written() << " words, fewer than " << moved << "\n";
+    }
+  return bad.str().empty() ? "ok" : bad.str();
+}
+
+TEST(DmaMachine, AlltoallGoesByTheEnginesPutsAndDeliversWhatMpiSays) {
+  for (unsigned tasks : {1u, 2u}) {
+    std::string cycles[2];
+    for (bool dma : {true, false}) {
+      const auto res = run_isolated([tasks, dma] {
+        uint64_t c = 0;
+        const std::string r = alltoall_words("2x2x2", tasks, dma, &c);
+        return r == "ok" ? "ok " + std::to_string(c) : r;
+      });
+      ASSERT_TRUE(res.exited) << res.report;
+      EXPECT_EQ(res.report.substr(0, 3), "ok ") << tasks << " tasks per node, " << (dma ? "with" : "without")
+                                                 << " the engine: " << res.report;
+      cycles[dma] = res.report.substr(3);
+    }
+    std::printf("[ cycles   ] alltoall of 800 bytes per pair twice on 2x2x2, %u task(s) per node: %s with the engine, "
+                "%s without\n",
+                tasks, cycles[1].c_str(), cycles[0].c_str());
+  }
 }
 
 // The engine reaches only the memory registered with it: a put into a region nobody
@@ -196,9 +263,7 @@ TEST(DmaMemory, RegionsAreCheckedAndRemovedAsRegistered) {
   EXPECT_THROW(mem.add_region(a.data(), 0), std::invalid_argument);
   EXPECT_THROW(mem.add_region(reinterpret_cast<void*>(uintptr_t{1} << 48), 8), std::invalid_argument);
   sim::DmaMemory::Request r;
-  r.req = true;
-  r.addr = address(a.data());
-  r.words = 4;
+  r.read = {true, address(a.data()), 4};
   try {
     (void)mem.edge(0, r);
     ADD_FAILURE() << "a read of unregistered memory was served";
@@ -214,23 +279,45 @@ TEST(DmaMemory, AnswersReadsAfterTheLatencyAndGrantsAtTheBandwidth) {
   sim::DmaMemory mem(0, {3, 16});
   mem.add_region(a.data(), a.size() * 8);
   sim::DmaMemory::Request r;
-  r.req = true;
-  r.words = 4;
   std::vector<uint64_t> grants, answers, first_words;
   for (uint64_t c = 0; c < 12; ++c) {
-    r.addr = address(a.data() + (grants.size() % 2) * 4);
+    r.read = {true, address(a.data() + (grants.size() % 2) * 4), 4};
     const auto ans = mem.edge(c, r);
-    if (ans.gnt) grants.push_back(c);
+    EXPECT_FALSE(ans.write_gnt) << "a write granted that nobody asked for";
+    if (ans.read_gnt) grants.push_back(c);
     if (ans.rvalid) {
       answers.push_back(c);
       first_words.push_back(ans.rdata[0]);
     }
   }
-  // A full bucket (32 bytes) grants at once; then 16 bytes a cycle refill it every 2.
-  EXPECT_EQ(grants, (std::vector<uint64_t>{0, 2, 4, 6, 8, 10}));
-  EXPECT_EQ(answers, (std::vector<uint64_t>{3, 5, 7, 9, 11}));
-  EXPECT_EQ(first_words, (std::vector<uint64_t>{10, 14, 10, 14, 10}));
+  // A full bucket (64 bytes) grants at once and once more; then 16 bytes a cycle refill a
+  // request's 32 every 2.
+  EXPECT_EQ(grants, (std::vector<uint64_t>{0, 1, 2, 4, 6, 8, 10}));
+  EXPECT_EQ(answers, (std::vector<uint64_t>{3, 4, 5, 7, 9, 11}));
+  EXPECT_EQ(first_words, (std::vector<uint64_t>{10, 14, 10, 14, 10, 14}));
   EXPECT_TRUE(mem.busy());
+}
+
+// The two sides share the bandwidth: when both ask and only one fits, they take turns; a
+// read of an address written in the same edge reads the memory before the write.
+TEST(DmaMemory, ReadsAndWritesShareTheBandwidthInTurn) {
+  std::vector<uint64_t> a(8, 0);
+  sim::DmaMemory mem(0, {1, 32});
+  mem.add_region(a.data(), a.size() * 8);
+  sim::DmaMemory::Request r;
+  r.read = {true, address(a.data()), 4};
+  r.write = {true, address(a.data()), 4};
+  std::string order;
+  for (uint64_t c = 0; c < 8; ++c) {
+    r.wdata = {c + 1, 0, 0, 0};
+    const auto ans = mem.edge(c, r);
+    order += ans.read_gnt && ans.write_gnt ? "B" : ans.read_gnt ? "R" : ans.write_gnt ? "W" : ".";
+    if (ans.rvalid) order += std::to_string(ans.rdata[0]);
+  }
+  // Cycle 0: the full bucket takes both (the read sees 0, not the write's 1); then 32 bytes
+  // a cycle, one request, the sides in turn (each read answered a cycle later with what the
+  // write before it left).
+  EXPECT_EQ(order, "BW0RW2RW4RW6");
 }
 
 TEST(MachineFileMemory, SetsTheTimingAndRefusesWhatIsOutOfRange) {
@@ -239,7 +326,7 @@ TEST(MachineFileMemory, SetsTheTimingAndRefusesWhatIsOutOfRange) {
   EXPECT_EQ(m.memory.latency, 50u);
   EXPECT_EQ(m.memory.bytes_per_cycle, 8u);
   EXPECT_EQ(cli::machine_json(m)["memory"]["bytes_per_cycle"], 8);
-  for (const char* bad : {R"({"memory": {"latency": 0}})", R"({"memory": {"bytes_per_cycle": 33}})",
+  for (const char* bad : {R"({"memory": {"latency": 0}})", R"({"memory": {"bytes_per_cycle": 65}})",
                           R"({"memory": {"speed": 1}})"}) {
     sim::MachineConfig before = m;
     try {

@@ -26,7 +26,8 @@ using test::run_isolated;
 
 // Runs `check` on node 0 of a 2x1x1 machine in a child process: "ok", or the faults it
 // wrote, or why the run did not end cleanly. With `dma`, the nodes' torus sides have the DMA
-// engine (a model library built at -O0, in the cache the DMA machine tests use).
+// engine with two FIFOs each way (a model library built at -O0, in the cache the DMA
+// machine tests use).
 std::string faults_on_node0(const std::function<void(fw::TaskContext&, std::ostringstream& faults)>& check,
                             bool dma = false) {
   const auto res = run_isolated([&check, dma] {
@@ -34,7 +35,7 @@ std::string faults_on_node0(const std::function<void(fw::TaskContext&, std::ostr
     if (dma) {
       setenv("COLLNET_MODEL_CACHE", COLLNET_TEST_TMP "/model-cache-dma", 1);
       setenv("COLLNET_MODEL_OPT_FAST", "-O0", 1);
-      c.sizes.set("torus.dma", 1);
+      c.sizes.set("torus.dma", 2);
     }
     sim::Machine m(c);
     std::ostringstream faults;
@@ -58,13 +59,14 @@ TEST(NodeRegisters, EveryRegisterOfTheTableAnswersThroughTheNodesDecode) {
 
 // On a node whose torus side has the DMA engine, every register answers, the engine's
 // window included: the node's decode sends it to the torus side, which sends it on to the
-// engine. RegTrSizes says so (its Dma bit; the table's reset value is the default sizes').
+// engine. RegTrSizes says so (its Dma field, the engine's two FIFOs each way; the table's
+// reset value is the default sizes').
 TEST(NodeRegisters, EveryRegisterOfTheTableAnswersOnANodeWithTheDmaEngine) {
   EXPECT_EQ(faults_on_node0(
                 [](fw::TaskContext& t, std::ostringstream& faults) {
                   tb::RegisterRows rows = tb::register_rows([](uint32_t) { return true; });
                   for (auto& r : rows)
-                    if (r.addr == fw::regmap::kRegTrSizes) r.reset |= uint64_t{1} << fw::regmap::kTrSizesDmaBit;
+                    if (r.addr == fw::regmap::kRegTrSizes) r.reset |= uint64_t{2} << fw::regmap::kTrSizesDmaLsb;
                   tb::RegisterTableChecks check(t.cpu, rows);
                   for (const std::string& f : check.all()) faults << f << "\n";
                 },

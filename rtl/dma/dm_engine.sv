@@ -1,28 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 // dm_engine: the torus DMA engine (docs/dma.md), in the manner of Blue Gene/P's. Beside a
-// node's router it owns one of the router's injection FIFOs and one of its reception FIFOs,
-// and reaches the node's memory through a port of its own, so that whole regions move
-// between memories without a processor touching a word:
+// node's router it owns Fifos of the router's injection FIFOs and as many of its reception
+// FIFOs, and reaches the node's memory through a port of its own, so that whole regions
+// move between memories without a processor touching a word:
 //   dm_regs     the registers (window cn_pkg::WinDma): descriptors, counters, the
 //               reception ring, events and errors;
 //   dm_inject   descriptors (software's queue and the remote gets', in turn) cut into
-//               packets, read from memory and pushed into the injection FIFO;
-//   dm_receive  packets from the reception FIFO written into memory (a put), appended to
-//               the ring (a memory FIFO packet) or queued as descriptors (a remote get).
-// The memory port takes one request a cycle, a read for the injection side or a write for
-// the reception side (in turn when both ask), of up to four consecutive words; a read's
-// words come back in request order, at least a cycle after the request was taken. Its
-// latency and bandwidth are the memory's (the machine's model of it) and are invisible here
-// except as time.
+//               packets, read from memory and pushed into the injection FIFOs in turn;
+//   dm_rcv_select the reception FIFOs as one, a whole packet at a time;
+//   dm_receive  packets from it written into memory (a put), appended to the ring (a
+//               memory FIFO packet) or queued as descriptors (a remote get).
+// The memory port has a read side (the injection side's) and a write side (the reception
+// side's), each taking a request a cycle of up to four consecutive words; a read's words
+// come back in request order, at least a cycle after the request was taken. Its latency
+// and bandwidth are the memory's (the machine's model of it, which may share its bandwidth
+// between the two) and are invisible here except as time.
 `include "cmn_assert.svh"
 `default_nettype none
 
 module dm_engine #(
+  parameter int Fifos     = 1,                    // the router's injection FIFOs it owns, and reception FIFOs
   parameter int DescSlots = dm_pkg::DmDescSlots,  // descriptors software may queue
   parameter int GetSlots  = dm_pkg::DmGetSlots,   // descriptors remote gets may queue
   parameter int RowSlots  = dm_pkg::DmRowSlots,   // memory reads in flight
-  parameter int InjFreeW  = 8,                    // the injection FIFO's free count (tr_router: $clog2(InjFlits + 1))
-  parameter int RcvCntW   = 9,                    // the reception FIFO's count (tr_router: $clog2(RcvFlits + 1))
+  parameter int InjFreeW  = 8,                    // an injection FIFO's free count (tr_router: $clog2(InjFlits + 1))
+  parameter int RcvCntW   = 9,                    // a reception FIFO's count (tr_router: $clog2(RcvFlits + 1))
   localparam int AddrW    = $bits(dm_pkg::RegDmStatus),
   localparam int BusBits  = dm_pkg::DmDescWords * 64,
   localparam int RowBits  = dm_pkg::DmPortWords * 64,
@@ -37,27 +39,32 @@ module dm_engine #(
   input  wire logic [BusBits-1:0]    wdata_i,
   output logic                       rvalid_o,
   output logic      [BusBits-1:0]    rdata_o,
-  // the router's injection FIFO (tr_router inj_*, one FIFO's)
-  output logic                       inj_push_o,
-  output logic      [2:0]            inj_n_o,
-  output logic      [RowBits-1:0]    inj_data_o,
-  input  wire logic [InjFreeW-1:0]   inj_free_i,
-  // the router's reception FIFO (tr_router rcv_*, one FIFO's)
-  output logic                       rcv_pop_o,
-  output logic      [2:0]            rcv_n_o,
-  input  wire logic [RowBits-1:0]    rcv_data_i,
-  input  wire logic [RcvCntW-1:0]    rcv_count_i,
-  // the memory port: a request (taken when mem_gnt_i) of mem_n_o words (1..4) at byte
-  // address mem_addr_o, a write carrying them (word j at [64*j]); a read's words come back
-  // on mem_rvalid_i
-  output logic                       mem_req_o,
-  output logic                       mem_we_o,
-  output logic      [AW-1:0]         mem_addr_o,
-  output logic      [2:0]            mem_n_o,
-  output logic      [RowBits-1:0]    mem_wdata_o,
-  input  wire logic                  mem_gnt_i,
-  input  wire logic                  mem_rvalid_i,
-  input  wire logic [RowBits-1:0]    mem_rdata_i,
+  // the router's injection FIFOs for the engine (tr_router dma_inj_*: FIFO k's push bit k,
+  // its free count at [k*InjFreeW])
+  output logic      [Fifos-1:0]          inj_push_o,
+  output logic      [2:0]                inj_n_o,
+  output logic      [RowBits-1:0]        inj_data_o,
+  input  wire logic [Fifos*InjFreeW-1:0] inj_free_i,
+  // its reception FIFOs (tr_router dma_rcv_*: FIFO k's pop bit k, its flits at
+  // [k*RowBits], its count at [k*RcvCntW])
+  output logic      [Fifos-1:0]          rcv_pop_o,
+  output logic      [2:0]                rcv_n_o,
+  input  wire logic [Fifos*RowBits-1:0]  rcv_data_i,
+  input  wire logic [Fifos*RcvCntW-1:0]  rcv_count_i,
+  // the memory port: a read of mem_rd_n_o words (1..4) at byte address mem_rd_addr_o,
+  // taken when mem_rd_gnt_i, its words back on mem_rd_valid_i (word j at [64*j]); a write
+  // of mem_wr_n_o words at mem_wr_addr_o carrying them, taken when mem_wr_gnt_i
+  output logic                       mem_rd_req_o,
+  output logic      [AW-1:0]         mem_rd_addr_o,
+  output logic      [2:0]            mem_rd_n_o,
+  input  wire logic                  mem_rd_gnt_i,
+  input  wire logic                  mem_rd_valid_i,
+  input  wire logic [RowBits-1:0]    mem_rd_data_i,
+  output logic                       mem_wr_req_o,
+  output logic      [AW-1:0]         mem_wr_addr_o,
+  output logic      [2:0]            mem_wr_n_o,
+  output logic      [RowBits-1:0]    mem_wr_data_o,
+  input  wire logic                  mem_wr_gnt_i,
   // an enabled condition holds (RegDmEventEn); any sticky error bit
   output logic                       event_o,
   output logic                       err_o
@@ -78,25 +85,6 @@ module dm_engine #(
     .clk_i, .rst_ni, .push_i(get_push), .data_i(get_in), .pop_i(get_pop), .data_o(get_head),
     .full_o(get_full), .empty_o(get_empty), .count_o(get_count)
   );
-
-  // ------------------------------------------------------------ the memory port
-  logic                 rd_req, rd_gnt, wr_req, wr_gnt, sel_wr, wr_first_q;
-  logic [AW-1:0]        rd_addr, wr_addr;
-  logic [2:0]           rd_n, wr_n;
-  logic [RowBits-1:0]   wr_data;
-  // In turn when both ask: the side not served last goes first.
-  assign sel_wr      = wr_req && (!rd_req || wr_first_q);
-  assign mem_req_o   = rd_req || wr_req;
-  assign mem_we_o    = sel_wr;
-  assign mem_addr_o  = sel_wr ? wr_addr : rd_addr;
-  assign mem_n_o     = sel_wr ? wr_n : rd_n;
-  assign mem_wdata_o = wr_data;
-  assign rd_gnt      = mem_gnt_i && !sel_wr;
-  assign wr_gnt      = mem_gnt_i && sel_wr;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) wr_first_q <= 1'b0;
-    else if (mem_gnt_i && rd_req && wr_req) wr_first_q <= !sel_wr;
-  end
 
   // ------------------------------------------------------------ the three parts
   logic                      inj_dec, rcv_dec, inj_busy, rcv_busy, bad_packet, mf_err, mf_reset;
@@ -119,20 +107,30 @@ module dm_engine #(
   assign rdata_o = BusBits'(rdata);
   assign err_o       = |err;
 
-  dm_inject #(.RowSlots(RowSlots), .FreeW(InjFreeW)) u_inject (
+  dm_inject #(.RowSlots(RowSlots), .Fifos(Fifos), .FreeW(InjFreeW)) u_inject (
     .clk_i, .rst_ni,
     .sw_valid_i(!sw_empty), .sw_desc_i(sw_head), .sw_pop_o(sw_pop),
     .get_valid_i(!get_empty), .get_desc_i(get_head), .get_pop_o(get_pop),
-    .rd_req_o(rd_req), .rd_addr_o(rd_addr), .rd_n_o(rd_n), .rd_gnt_i(rd_gnt),
-    .rd_valid_i(mem_rvalid_i), .rd_data_i(mem_rdata_i),
+    .rd_req_o(mem_rd_req_o), .rd_addr_o(mem_rd_addr_o), .rd_n_o(mem_rd_n_o), .rd_gnt_i(mem_rd_gnt_i),
+    .rd_valid_i(mem_rd_valid_i), .rd_data_i(mem_rd_data_i),
     .inj_push_o, .inj_n_o, .inj_data_o, .inj_free_i,
     .dec_o(inj_dec), .dec_ctr_o(inj_ctr), .dec_n_o(inj_dec_n), .busy_o(inj_busy)
   );
 
+  logic [RcvCntW-1:0] sel_count;
+  logic [RowBits-1:0] sel_data;
+  logic               sel_pop;
+  logic [2:0]         sel_n;
+  dm_rcv_select #(.Fifos(Fifos), .CntW(RcvCntW)) u_rcv_select (
+    .clk_i, .rst_ni, .rcv_count_i, .rcv_data_i, .rcv_pop_o, .rcv_n_o,
+    .count_o(sel_count), .data_o(sel_data), .pop_i(sel_pop), .n_i(sel_n)
+  );
+
   dm_receive #(.CntW(RcvCntW)) u_receive (
     .clk_i, .rst_ni,
-    .rcv_count_i, .rcv_data_i, .rcv_pop_o, .rcv_n_o,
-    .wr_req_o(wr_req), .wr_addr_o(wr_addr), .wr_n_o(wr_n), .wr_data_o(wr_data), .wr_gnt_i(wr_gnt),
+    .rcv_count_i(sel_count), .rcv_data_i(sel_data), .rcv_pop_o(sel_pop), .rcv_n_o(sel_n),
+    .wr_req_o(mem_wr_req_o), .wr_addr_o(mem_wr_addr_o), .wr_n_o(mem_wr_n_o), .wr_data_o(mem_wr_data_o),
+    .wr_gnt_i(mem_wr_gnt_i),
     .ctr_o(rcv_ctr), .ctr_base_i(rcv_base), .dec_o(rcv_dec), .dec_n_o(rcv_dec_n),
     .get_push_o(get_push), .get_desc_o(get_in), .get_full_i(get_full),
     .mf_start_i(mf_start), .mf_end_i(mf_end), .mf_head_i(mf_head), .mf_reset_i(mf_reset), .mf_tail_o(mf_tail),
@@ -143,7 +141,8 @@ module dm_engine #(
   assign unused = ^{sw_full};
 
   // A grant answers a request.
-  `CMN_ASSERT_NEVER(GrantUnasked, mem_gnt_i && !mem_req_o, "the memory port granted no request")
+  `CMN_ASSERT_NEVER(ReadGrantUnasked, mem_rd_gnt_i && !mem_rd_req_o, "the memory port granted no read")
+  `CMN_ASSERT_NEVER(WriteGrantUnasked, mem_wr_gnt_i && !mem_wr_req_o, "the memory port granted no write")
 
   // The sizes' limits are checked where they matter: dm_regs (the 8-bit fields of
   // RegDmSizes and RegDmStatus) and dm_inject.

@@ -2,13 +2,15 @@
 // dm_inject: the DMA engine's injection side. It takes descriptors from two queues, the
 // one software writes (RegDmDesc) and the one remote gets fill, in turn when both hold
 // one, cuts each descriptor's region into packets of up to DmMaxWords data words, reads the
-// words through the memory port and pushes every packet into the router's injection FIFO
-// it owns: the header alone, then the packet's chunks a row (4 flits) at a time, the first
-// row the DMA word and the first three data words, the last row padded with zeros.
+// words through the memory port and pushes every packet into one of the router's injection
+// FIFOs it owns (Fifos of them, each packet into the next one in turn with room for all of
+// it, so that the router drains them at once): the header alone, then the packet's chunks
+// a row (4 flits) at a time, the first row the DMA word and the first three data words,
+// the last row padded with zeros.
 //
 // Two halves, decoupled by a queue of entries (one per push, in order):
-//   the request half starts a packet once the injection FIFO has room for all of it beside
-//   what earlier packets have reserved, queues its header entry, then one entry per row,
+//   the request half starts a packet once an injection FIFO has room for all of it beside
+//   what earlier packets have reserved there, queues its header entry, then one entry per row,
 //   issuing the row's memory read as it does (up to RowSlots reads in flight);
 //   the push half pushes the entry at the queue's head: a header at once, a row when its
 //   read data has come back (into a response queue, since the memory port's responses
@@ -20,7 +22,8 @@
 
 module dm_inject #(
   parameter int RowSlots = dm_pkg::DmRowSlots,  // memory reads in flight
-  parameter int FreeW    = 8,                   // width of the injection FIFO's free count
+  parameter int Fifos    = 1,                   // the router's injection FIFOs it owns
+  parameter int FreeW    = 8,                   // width of an injection FIFO's free count
   localparam int DescBits = dm_pkg::DmDescWords * 64,
   localparam int RowBits  = dm_pkg::DmPortWords * 64
 ) (
@@ -41,11 +44,12 @@ module dm_inject #(
   input  wire logic                       rd_gnt_i,
   input  wire logic                       rd_valid_i,
   input  wire logic [RowBits-1:0]         rd_data_i,
-  // the router's injection FIFO (tr_router inj_*): inj_n_o flits (1..4), flit j at [64*j]
-  output logic                            inj_push_o,
+  // the router's injection FIFOs (tr_router dma_inj_*): inj_n_o flits (1..4) into FIFO k
+  // (inj_push_o[k]), flit j at [64*j]; FIFO k's free flits at [k*FreeW +: FreeW]
+  output logic      [Fifos-1:0]           inj_push_o,
   output logic      [2:0]                 inj_n_o,
   output logic      [RowBits-1:0]         inj_data_o,
-  input  wire logic [FreeW-1:0]           inj_free_i,
+  input  wire logic [Fifos*FreeW-1:0]     inj_free_i,
   // the local counter: count counter dec_ctr_o down by dec_n_o words
   output logic                            dec_o,
   output logic      [dm_pkg::DmCtrW-1:0]  dec_ctr_o,
@@ -55,6 +59,7 @@ module dm_inject #(
 
   localparam int SlotW  = $clog2(RowSlots + 1);
   localparam int ResvW  = (FreeW > 6) ? FreeW + 1 : 7;
+  localparam int FifoW  = (Fifos > 1) ? $clog2(Fifos) : 1;
 
   // ------------------------------------------------------------ the descriptor in hand
   logic                          cur_q;      // a descriptor is being cut into packets
@@ -71,9 +76,9 @@ module dm_inject #(
   logic [3:0]                    row_q;      // the next row to request (0..c_q-1)
 
   // ------------------------------------------------------------ entries (one per push)
-  // {header?, first row?, words read (0 for a header), counter, word}: a header entry's word
-  // is the header, a first row's the DMA word.
-  localparam int EntryBits = 1 + 1 + 3 + dm_pkg::DmCtrW + 64;
+  // {FIFO, header?, first row?, words read (0 for a header), counter, word}: a header
+  // entry's word is the header, a first row's the DMA word.
+  localparam int EntryBits = FifoW + 1 + 1 + 3 + dm_pkg::DmCtrW + 64;
   logic                  ent_push, ent_pop, ent_full, ent_empty;
   logic [EntryBits-1:0]  ent_in, ent_head;
   logic [$clog2(RowSlots + 2 + 1)-1:0] ent_count;
@@ -109,14 +114,29 @@ module dm_inject #(
   // The next packet: its data words, chunks and flits.
   logic [dm_pkg::DmWordWordsW-1:0] next_n;
   logic [3:0]                      next_c;
-  logic [ResvW-1:0]                next_flits, resv_q, room;
+  logic [ResvW-1:0]                next_flits;
+  logic [Fifos*ResvW-1:0]          resv_q;          // FIFO k's reserved flits at [k*ResvW +: ResvW]
   logic [tr_pkg::PacketFlitsW-1:0] next_pkt_flits;  // its flits, header included (from its header)
   assign next_n     = (32'(left_q) > dm_pkg::DmMaxWords) ? dm_pkg::DmWordWordsW'(dm_pkg::DmMaxWords)
                                                          : dm_pkg::DmWordWordsW'(left_q);
   assign next_c     = dm_pkg::chunks(next_n);
   assign next_flits = ResvW'(next_pkt_flits);
-  // Room in the injection FIFO beside the flits reserved by packets started and not all pushed.
-  assign room       = (ResvW'(inj_free_i) > resv_q) ? ResvW'(inj_free_i) - resv_q : '0;
+  // The FIFO for the next packet: the next in turn with room for all of it beside the
+  // flits reserved there by packets started and not all pushed.
+  logic [Fifos-1:0] room_ok;
+  logic [FifoW-1:0] pick;
+  logic             fits, start;
+  for (genvar k = 0; k < Fifos; k++) begin : g_room
+    logic [ResvW-1:0] free, resv;
+    assign free       = ResvW'(inj_free_i[k*FreeW +: FreeW]);
+    assign resv       = resv_q[k*ResvW +: ResvW];
+    assign room_ok[k] = (free > resv) && (free - resv >= next_flits);
+  end
+  logic [Fifos-1:0] unused_grant;
+  cmn_rr_arb #(.N(Fifos)) u_turn (
+    .clk_i, .rst_ni, .req_i(room_ok), .take_i(start), .grant_o(unused_grant), .idx_o(pick)
+  );
+  assign fits = |room_ok;
 
   // The header of the next packet and the DMA word it carries.
   logic [63:0] hdr, dma_word;
@@ -144,9 +164,9 @@ module dm_inject #(
   assign row_hi    = (6'(4 * row_q) + 6'd3 < 6'(n_q)) ? 6'(4 * row_q) + 6'd3 : 6'(n_q);
   assign row_words = row_hi - row_lo;
 
-  logic start, issue;
+  logic issue;
   // Start a packet: its header entry goes into the queue now.
-  assign start = cur_q && !pkt_q && !ent_full && (room >= next_flits);
+  assign start = cur_q && !pkt_q && !ent_full && fits;
   // Request the next row: its read, and its entry once the read is taken.
   assign rd_req_o  = pkt_q && !ent_full && (32'(inflight_q) < RowSlots);
   assign issue     = rd_req_o && rd_gnt_i;
@@ -154,8 +174,10 @@ module dm_inject #(
   assign rd_n_o    = row_words[2:0];
 
   assign ent_push = start || issue;
-  assign ent_in   = start ? {1'b1, 1'b0, 3'd0, dm_pkg::DmCtrW'(0), hdr}
-                          : {1'b0, row_q == 4'd0, row_words[2:0], dm_pkg::dm_desc_local_ctr(cur_w0_q), dma_word_q};
+  logic [FifoW-1:0] pkt_fifo_q;  // the packet's FIFO
+  assign ent_in   = start ? {pick, 1'b1, 1'b0, 3'd0, dm_pkg::DmCtrW'(0), hdr}
+                          : {pkt_fifo_q, 1'b0, row_q == 4'd0, row_words[2:0], dm_pkg::dm_desc_local_ctr(cur_w0_q),
+                             dma_word_q};
 
   logic pkt_last_row;
   assign pkt_last_row = (row_q == c_q - 4'd1);
@@ -173,6 +195,7 @@ module dm_inject #(
       c_q        <= '0;
       row_q      <= '0;
       dma_word_q <= '0;
+      pkt_fifo_q <= '0;
     end else begin
       if (load) begin
         cur_q      <= 1'b1;
@@ -188,6 +211,7 @@ module dm_inject #(
         c_q        <= next_c;
         row_q      <= '0;
         dma_word_q <= dma_word;
+        pkt_fifo_q <= pick;
         left_q     <= left_q - dm_pkg::DmCountW'(next_n);
         off_q      <= off_q + dm_pkg::DmAddrW'(8 * next_n);
       end
@@ -203,11 +227,12 @@ module dm_inject #(
   end
 
   // ------------------------------------------------------------ push half
+  logic [FifoW-1:0] e_fifo;
   logic       e_hdr, e_first;
   logic [2:0] e_words;
   logic [dm_pkg::DmCtrW-1:0] e_ctr;
   logic [63:0] e_word;
-  assign {e_hdr, e_first, e_words, e_ctr, e_word} = ent_head;
+  assign {e_fifo, e_hdr, e_first, e_words, e_ctr, e_word} = ent_head;
 
   logic push;
   assign push    = !ent_empty && (e_hdr || !rsp_empty);
@@ -228,22 +253,22 @@ module dm_inject #(
     end
   end
 
-  assign inj_push_o = push;
+  assign inj_push_o = push ? Fifos'(1) << e_fifo : '0;
   assign inj_n_o    = e_hdr ? 3'd1 : 3'd4;
   assign inj_data_o = e_hdr ? RowBits'(e_word) : row;
   assign dec_o      = push && !e_hdr;
   assign dec_ctr_o  = e_ctr;
   assign dec_n_o    = e_words;
 
-  // Flits reserved in the injection FIFO: a packet's all at its start, less each push.
-  logic [ResvW-1:0] pushed_flits;
-  assign pushed_flits = push ? ResvW'(inj_n_o) : '0;
+  // Flits reserved in each injection FIFO: a packet's all at its start, less each push.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       resv_q     <= '0;
       inflight_q <= '0;
     end else begin
-      resv_q     <= resv_q + (start ? next_flits : '0) - pushed_flits;
+      for (int k = 0; k < Fifos; k++)
+        resv_q[k*ResvW +: ResvW] <= resv_q[k*ResvW +: ResvW] + ((start && pick == FifoW'(k)) ? next_flits : '0) -
+                                    (inj_push_o[k] ? ResvW'(inj_n_o) : '0);
       inflight_q <= inflight_q + SlotW'(issue) - SlotW'(rsp_pop);
     end
   end
@@ -258,11 +283,16 @@ module dm_inject #(
   // The memory port answers only reads it was asked for, and never more than fit.
   `CMN_ASSERT_NEVER(ResponseUnasked, rd_valid_i && (32'(inflight_q) <= 32'(rsp_count)),
                     "a read response arrived with no read in flight")
-  // The flits reserved for packets started and not all pushed are always free in the
+  // The flits reserved for packets started and not all pushed are always free in their
   // injection FIFO (nothing else pushes into it), so no push finds it without room.
-  `CMN_ASSERT_NEVER(ReserveOverFree, resv_q > ResvW'(inj_free_i),
-                    $sformatf("%0d flits reserved, %0d free", resv_q, inj_free_i))
+  for (genvar k = 0; k < Fifos; k++) begin : g_resv
+    `CMN_ASSERT_NEVER(ReserveOverFree, resv_q[k*ResvW +: ResvW] > ResvW'(inj_free_i[k*FreeW +: FreeW]),
+                      $sformatf("injection FIFO %0d: %0d flits reserved, %0d free", k, resv_q[k*ResvW +: ResvW],
+                                inj_free_i[k*FreeW +: FreeW]))
+  end
 
+  `CMN_ASSERT_PARAM(g_check_fifos, Fifos >= 1 && Fifos <= tr_pkg::TrRcvNormalMax,
+                    $sformatf("dm_inject: Fifos (%0d) must be 1..%0d", Fifos, tr_pkg::TrRcvNormalMax))
   `CMN_ASSERT_PARAM(g_check_rows, RowSlots >= 1 && RowSlots <= 255,
                     $sformatf("dm_inject: RowSlots (%0d) must be 1..255", RowSlots))
 

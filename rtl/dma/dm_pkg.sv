@@ -31,8 +31,9 @@ package dm_pkg;
   // descriptors software may queue (the engine's DescSlots parameter)
   localparam int DmDescSlots = 8;
   localparam int DmGetSlots  = 8;  // descriptors remote gets may queue (GetSlots)
-  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO
-  localparam int DmRowSlots  = 8;
+  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO; 16 rows (64
+  // words) cover a latency of 20 cycles at two flits a cycle
+  localparam int DmRowSlots  = 16;
   // the torus header's software tag on every packet the engine sends: the router of a side with the
   // engine steers packets carrying it to the engine's reception FIFO (software's own packets use
   // the other tags)

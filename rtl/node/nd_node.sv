@@ -198,10 +198,10 @@ module nd_node (
   // apart); in a whole-machine model the counters are read over the register bus.
   logic [63:0] unused_tree_svc, unused_torus_svc, unused_perf_svc;
   // The node has no DMA engine (nd_torus_net's Dma is 0): its memory port is idle.
-  logic                            unused_dma_req, unused_dma_we, unused_dma_event;
-  logic [dm_pkg::DmAddrW-1:0]      unused_dma_addr;
-  logic [2:0]                      unused_dma_n;
-  logic [dm_pkg::DmPortWords*64-1:0] unused_dma_wdata;
+  logic                              unused_dma_rd_req, unused_dma_wr_req, unused_dma_event;
+  logic [dm_pkg::DmAddrW-1:0]        unused_dma_rd_addr, unused_dma_wr_addr;
+  logic [2:0]                        unused_dma_rd_n, unused_dma_wr_n;
+  logic [dm_pkg::DmPortWords*64-1:0] unused_dma_wr_data;
 
   nd_tree_net #(
     .LinkPackets(LinkPackets), .InjPackets(InjPackets), .RcvPackets(RcvPackets)
@@ -236,9 +236,10 @@ module nd_node (
     .tor_coord_i, .tor_dims_i, .tor_link_down_i, .tor_status_o, .torus_cpf_i,
     .lk_svc_sel_i(6'd0), .lk_svc_word_o(unused_torus_svc),
     .perf_svc_sel_i(7'd0), .perf_svc_word_o(unused_perf_svc),
-    .dma_mem_req_o(unused_dma_req), .dma_mem_we_o(unused_dma_we), .dma_mem_addr_o(unused_dma_addr),
-    .dma_mem_n_o(unused_dma_n), .dma_mem_wdata_o(unused_dma_wdata), .dma_mem_gnt_i(1'b0), .dma_mem_rvalid_i(1'b0),
-    .dma_mem_rdata_i('0), .dma_event_o(unused_dma_event),
+    .dma_rd_req_o(unused_dma_rd_req), .dma_rd_addr_o(unused_dma_rd_addr), .dma_rd_n_o(unused_dma_rd_n),
+    .dma_rd_gnt_i(1'b0), .dma_rd_valid_i(1'b0), .dma_rd_data_i('0),
+    .dma_wr_req_o(unused_dma_wr_req), .dma_wr_addr_o(unused_dma_wr_addr), .dma_wr_n_o(unused_dma_wr_n),
+    .dma_wr_data_o(unused_dma_wr_data), .dma_wr_gnt_i(1'b0), .dma_event_o(unused_dma_event),
     .err_o(tr_err)
   );
 

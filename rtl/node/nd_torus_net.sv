@@ -9,11 +9,11 @@
 // it as one model per node and skips it on cycles where it is quiescent
 // (systemc/node.cpp). Port names are nd_node's, so waveforms read the same.
 //
-// With Dma = 1 the side also has the DMA engine (dm_engine, docs/dma.md): its registers
-// are the register bus's window cn_pkg::WinDma, it owns a fourth injection FIFO and a
-// reception FIFO of the router's, and it reaches the node's memory through the side's
-// memory port (dma_mem_*). Without it (0, as in nd_node) the window is not the side's and
-// the port is idle.
+// With Dma = n > 0 the side also has the DMA engine (dm_engine, docs/dma.md): its
+// registers are the register bus's window cn_pkg::WinDma, it owns n injection FIFOs and n
+// reception FIFOs of the router's besides the processors', and it reaches the node's
+// memory through the side's memory port (dma_rd_*, dma_wr_*). Without it (0, as in
+// nd_node) the window is not the side's and the port is idle.
 `include "cmn_assert.svh"
 `default_nettype none
 
@@ -25,7 +25,7 @@ module nd_torus_net #(
   parameter int RcvFlits   = tr_pkg::TrRcvFlits,  // each reception FIFO, flits
   parameter int RcvFifos   = 1,   // normal reception FIFOs (1..TrRcvNormalMax), besides the high-priority one
   parameter int RetryFlits = lk_pkg::LkRetryFlits,  // each link end's retransmission buffer, flits
-  parameter int Dma        = 0    // 1: the DMA engine beside the router
+  parameter int Dma        = 0    // the DMA engine beside the router, with this many FIFOs each way (0: none)
 ) (
   input  wire logic                                      clk_i,
   input  wire logic                                      rst_ni,
@@ -129,15 +129,19 @@ module nd_torus_net #(
   // sel[3:2], counter sel[1:0]), combinational
   input  wire logic [6:0]                                perf_svc_sel_i,
   output logic      [63:0]                               perf_svc_word_o,
-  // the DMA engine's memory port (dm_engine mem_*) and its event line (Dma = 1; idle without)
-  output logic                                           dma_mem_req_o,
-  output logic                                           dma_mem_we_o,
-  output logic      [dm_pkg::DmAddrW-1:0]                dma_mem_addr_o,
-  output logic      [2:0]                                dma_mem_n_o,
-  output logic      [dm_pkg::DmPortWords*64-1:0]         dma_mem_wdata_o,
-  input  wire logic                                      dma_mem_gnt_i,
-  input  wire logic                                      dma_mem_rvalid_i,
-  input  wire logic [dm_pkg::DmPortWords*64-1:0]         dma_mem_rdata_i,
+  // the DMA engine's memory port (dm_engine mem_rd_*, mem_wr_*) and its event line (Dma = 1;
+  // idle without)
+  output logic                                           dma_rd_req_o,
+  output logic      [dm_pkg::DmAddrW-1:0]                dma_rd_addr_o,
+  output logic      [2:0]                                dma_rd_n_o,
+  input  wire logic                                      dma_rd_gnt_i,
+  input  wire logic                                      dma_rd_valid_i,
+  input  wire logic [dm_pkg::DmPortWords*64-1:0]         dma_rd_data_i,
+  output logic                                           dma_wr_req_o,
+  output logic      [dm_pkg::DmAddrW-1:0]                dma_wr_addr_o,
+  output logic      [2:0]                                dma_wr_n_o,
+  output logic      [dm_pkg::DmPortWords*64-1:0]         dma_wr_data_o,
+  input  wire logic                                      dma_wr_gnt_i,
   output logic                                           dma_event_o,
   // any sticky error bit of the router, its registers or the DMA engine
   output logic                                           err_o
@@ -224,12 +228,14 @@ module nd_torus_net #(
   logic [tr_pkg::TrRouterErrBits-1:0] tr_router_err;
   logic [tr_pkg::TrErrBits-1:0]       tr_err;
   logic [6*Vcs-1:0]                   perf_flit, perf_busy, perf_stall;
-  // the DMA engine's FIFOs (tr_router dma_*)
-  logic                               dm_inj_push, dm_rcv_pop;
-  logic [2:0]                         dm_inj_n, dm_rcv_n;
-  logic [4*64-1:0]                    dm_inj_data, dm_rcv_data;
-  logic [$clog2(InjFlits+1)-1:0]      dm_inj_free;
-  logic [$clog2(RcvFlits+1)-1:0]      dm_rcv_count;
+  // the DMA engine's FIFOs (tr_router dma_*; one, idle, without the engine)
+  localparam int DmFifos = (Dma > 0) ? Dma : 1;
+  logic [DmFifos-1:0]                         dm_inj_push, dm_rcv_pop;
+  logic [2:0]                                 dm_inj_n, dm_rcv_n;
+  logic [4*64-1:0]                            dm_inj_data;
+  logic [DmFifos*4*64-1:0]                    dm_rcv_data;
+  logic [DmFifos*$clog2(InjFlits+1)-1:0]      dm_inj_free;
+  logic [DmFifos*$clog2(RcvFlits+1)-1:0]      dm_rcv_count;
 
   tr_router #(
     .DynFlits(DynFlits), .EscSlots(EscSlots), .InjFlits(InjFlits), .RcvFlits(RcvFlits), .RcvFifos(RcvFifos), .Dma(Dma)
@@ -310,22 +316,24 @@ module nd_torus_net #(
   // ------------------------------------------------------------ the DMA engine
   logic dm_err;
   if (Dma != 0) begin : g_dma
-    dm_engine #(.InjFreeW($clog2(InjFlits+1)), .RcvCntW($clog2(RcvFlits+1))) u_dma (
+    dm_engine #(.Fifos(Dma), .InjFreeW($clog2(InjFlits+1)), .RcvCntW($clog2(RcvFlits+1))) u_dma (
       .clk_i, .rst_ni,
       .req_i(bus_req_i && to_dma), .we_i(bus_we_i), .addr_i(bus_addr_i), .wdata_i(bus_wdata_i),
       .rvalid_o(dm_rvalid), .rdata_o(dm_rdata),
       .inj_push_o(dm_inj_push), .inj_n_o(dm_inj_n), .inj_data_o(dm_inj_data), .inj_free_i(dm_inj_free),
       .rcv_pop_o(dm_rcv_pop), .rcv_n_o(dm_rcv_n), .rcv_data_i(dm_rcv_data), .rcv_count_i(dm_rcv_count),
-      .mem_req_o(dma_mem_req_o), .mem_we_o(dma_mem_we_o), .mem_addr_o(dma_mem_addr_o), .mem_n_o(dma_mem_n_o),
-      .mem_wdata_o(dma_mem_wdata_o), .mem_gnt_i(dma_mem_gnt_i), .mem_rvalid_i(dma_mem_rvalid_i),
-      .mem_rdata_i(dma_mem_rdata_i), .event_o(dma_event_o), .err_o(dm_err)
+      .mem_rd_req_o(dma_rd_req_o), .mem_rd_addr_o(dma_rd_addr_o), .mem_rd_n_o(dma_rd_n_o), .mem_rd_gnt_i(dma_rd_gnt_i),
+      .mem_rd_valid_i(dma_rd_valid_i), .mem_rd_data_i(dma_rd_data_i),
+      .mem_wr_req_o(dma_wr_req_o), .mem_wr_addr_o(dma_wr_addr_o), .mem_wr_n_o(dma_wr_n_o),
+      .mem_wr_data_o(dma_wr_data_o), .mem_wr_gnt_i(dma_wr_gnt_i), .event_o(dma_event_o), .err_o(dm_err)
     );
   end else begin : g_no_dma
     // No engine: its FIFOs' ports and the memory port idle, the window never decoded here.
     logic unused_dma;
-    assign unused_dma = ^{dm_inj_free, dm_rcv_data, dm_rcv_count, dma_mem_gnt_i, dma_mem_rvalid_i, dma_mem_rdata_i};
+    assign unused_dma = ^{dm_inj_free, dm_rcv_data, dm_rcv_count, dma_rd_gnt_i, dma_rd_valid_i, dma_rd_data_i, dma_wr_gnt_i};
     assign {dm_inj_push, dm_inj_n, dm_inj_data, dm_rcv_pop, dm_rcv_n} = '0;
-    assign {dma_mem_req_o, dma_mem_we_o, dma_mem_addr_o, dma_mem_n_o, dma_mem_wdata_o, dma_event_o} = '0;
+    assign {dma_rd_req_o, dma_rd_addr_o, dma_rd_n_o, dma_wr_req_o, dma_wr_addr_o, dma_wr_n_o, dma_wr_data_o} = '0;
+    assign dma_event_o = 1'b0;
     assign {dm_rvalid, dm_rdata, dm_err} = '0;
   end
 
@@ -333,8 +341,8 @@ module nd_torus_net #(
 
   // A link's credits travel as running counts of LkTorusCntW bits, which must count past
   // every credit a VC can owe (its buffer: flits on a dynamic VC, packets on the others).
-  `CMN_ASSERT_PARAM(g_check_dma, Dma == 0 || Dma == 1,
-                    $sformatf("nd_torus_net: Dma (%0d) must be 0 (no DMA engine) or 1", Dma))
+  `CMN_ASSERT_PARAM(g_check_dma, Dma >= 0 && Dma <= tr_pkg::TrRcvNormalMax,
+                    $sformatf("nd_torus_net: Dma (%0d) must be 0 (no DMA engine) .. %0d", Dma, tr_pkg::TrRcvNormalMax))
   `CMN_ASSERT_PARAM(g_check_credits, DynFlits < (1 << CntW) && EscSlots < (1 << CntW),
                     $sformatf("nd_torus_net: DynFlits (%0d) and EscSlots (%0d) must be below %0d, the credit counts' range",
                               DynFlits, EscSlots, 1 << CntW))

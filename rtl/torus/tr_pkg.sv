@@ -101,8 +101,8 @@ package tr_pkg;
   // ---------------------------------------------------------------- FIFOs and errors
   localparam int TrInjFifos      = 3;  // injection FIFOs: 0, 1 normal, 2 high priority
   // the software tag of the DMA engine's packets: a side with the engine (RegTrSizes.Dma) steers a
-  // packet carrying it to the engine's reception FIFO, whatever its priority bit; software's own
-  // packets use the other tags
+  // packet carrying it to the engine's reception FIFOs (the one for the link it arrived on),
+  // whatever its priority bit; software's own packets use the other tags
   localparam int TrDmaSwTag      = 15;
   // normal reception FIFOs a torus side may have (its RcvFifos parameter, 1 by default:
   // RegTrSizes): one per incoming link at most, since a normal packet goes to FIFO (its last link's
@@ -250,9 +250,10 @@ package tr_pkg;
   // normal reception FIFOs (register slots 0..RcvFifos-1)
   localparam int TrSizesRcvFifosLsb   = 56;
   localparam int TrSizesRcvFifosW     = 3;
-  // the side has the DMA engine (its window WinDma, a fourth injection FIFO and a reception FIFO of
-  // the router's)
-  localparam int TrSizesDmaBit        = 59;
+  // the DMA engine's injection and reception FIFOs, as many of each (0: the side has no engine, and
+  // no window WinDma)
+  localparam int TrSizesDmaLsb        = 59;
+  localparam int TrSizesDmaW          = 3;
 
   // ---------------------------------------------------------------- performance counters
   // Per link and VC of the router's outputs, counted every cycle by tr_perf and read at

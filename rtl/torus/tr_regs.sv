@@ -21,7 +21,7 @@ module tr_regs #(
   parameter int  DynFlits   = 64,
   parameter int  EscSlots   = 3,
   parameter int  RetryFlits = 128,  // lk_pkg::LkRetryFlits
-  parameter int  Dma        = 0,    // the side has the DMA engine (its own registers, WinDma)
+  parameter int  Dma        = 0,    // the DMA engine's FIFOs each way (0: no engine; its registers are its own, WinDma)
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
   localparam int NumRcv   = RcvFifos + 1,  // the router's reception FIFOs: normal ones, then high priority
@@ -149,7 +149,7 @@ module tr_regs #(
       (64'(DynFlits) << tr_pkg::TrSizesDynFlitsLsb) | (64'(EscSlots) << tr_pkg::TrSizesEscSlotsLsb) |
       (64'(InjFlits) << tr_pkg::TrSizesInjFlitsLsb) | (64'(RcvFlits) << tr_pkg::TrSizesRcvFlitsLsb) |
       (64'(RetryFlits) << tr_pkg::TrSizesRetryFlitsLsb) | (64'(RcvFifos) << tr_pkg::TrSizesRcvFifosLsb) |
-      (64'(Dma) << tr_pkg::TrSizesDmaBit);
+      (64'(Dma) << tr_pkg::TrSizesDmaLsb);
 
   logic [63:0] rword;
   always_comb begin

@@ -20,11 +20,11 @@
 //   hint bits are zero, the minimal direction of every dimension (on a tie, + or -
 //   by the parity of the source's and destination's coordinates).
 // * Deposit packets are also copied to the reception FIFO at every node they pass.
-// * A packet that has arrived goes, in a router with the DMA engine (Dma), to the engine's
-//   reception FIFO if it carries the engine's software tag (TrDmaSwTag), whatever its
-//   priority bit; else to the high-priority reception FIFO if it is a priority packet, else
-//   to the normal FIFO rcv_home_i names for its input (the router's steering: by the link
-//   it arrived on).
+// * A packet that has arrived goes, in a router with the DMA engine's FIFOs (Dma of them),
+//   to the engine's reception FIFO dma_home_i names for its input if it carries the
+//   engine's software tag (TrDmaSwTag), whatever its priority bit; else to the
+//   high-priority reception FIFO if it is a priority packet, else to the normal FIFO
+//   rcv_home_i names for its input (the router's steering: by the link it arrived on).
 // Packets that cannot be routed (a destination outside the torus, a link marked down on
 // their dimension-order path, a malformed deposit) are discarded with an error bit.
 `include "cmn_assert.svh"
@@ -34,7 +34,7 @@ module tr_route #(
   parameter int CntW    = 7,  // credit counter width
   parameter int RcvCntW = 8,  // reception free-space width
   parameter int RcvFifos = 1, // normal reception FIFOs; the high-priority one follows them
-  parameter int Dma     = 0,  // 1: the DMA engine's reception FIFO follows the high-priority one
+  parameter int Dma     = 0,  // the DMA engine's reception FIFOs, after the high-priority one
   localparam int NumRcv = RcvFifos + 1 + Dma,
   localparam int NumOut = tr_pkg::NumDirs + NumRcv,  // the links, then the reception FIFOs
   localparam int Dirs   = tr_pkg::NumDirs,
@@ -53,6 +53,7 @@ module tr_route #(
   input  wire logic [tr_pkg::DimW-1:0]             in_dim_i,    // dimension of the input link
   input  wire logic [tr_pkg::TrVcW-1:0]            in_vc_i,     // VC of the input buffer
   input  wire logic [OutW-1:0]                     rcv_home_i,  // the normal reception FIFO of packets arriving from this input
+  input  wire logic [OutW-1:0]                     dma_home_i,  // the engine's reception FIFO of its packets arriving from it
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] my_i,
   input  wire logic [tr_pkg::NumDims*tr_pkg::CoordW-1:0] dims_i,
   input  wire logic [Dirs-1:0]                     link_down_i,
@@ -149,7 +150,7 @@ module tr_route #(
       dor_dir = OutW'({dor_dim, 1'b0}) + OutW'(!plus[dor_dim]);  // a dimension's + then - link
 
       // the engine's FIFO, the priority FIFO, or the input's
-      rcv_out  = to_dma ? OutW'(Dirs + RcvFifos + 1) : prio ? OutW'(Dirs + RcvFifos) : OutW'(Dirs) + rcv_home_i;
+      rcv_out  = to_dma ? OutW'(Dirs + RcvFifos + 1) + dma_home_i : prio ? OutW'(Dirs + RcvFifos) : OutW'(Dirs) + rcv_home_i;
       rcv_free = rcv_free_i[(32'(rcv_out) - Dirs)*RcvCntW +: RcvCntW];
       rcv_ok   = !out_busy_i[rcv_out] && (32'(rcv_free) >= 32'(len));
 
@@ -248,6 +249,8 @@ module tr_route #(
         "a link input of dimension %0d", in_dim_i `CMN_ASSERT_I_END
       `CMN_ASSERT_I(HomeFifo, 32'(rcv_home_i) < RcvFifos)
         "input steered to normal reception FIFO %0d of %0d", rcv_home_i, RcvFifos `CMN_ASSERT_I_END
+      `CMN_ASSERT_I(DmaHomeFifo, Dma == 0 || 32'(dma_home_i) < Dma)
+        "input steered to the engine's reception FIFO %0d of %0d", dma_home_i, Dma `CMN_ASSERT_I_END
       // A packet is either discarded, for exactly one reason, or may ask for an output.
       `CMN_ASSERT_I(DiscardOneReason, !discard_o || (!req_o && $onehot(discard_err_o)))
         "discarded packet asks for output %0d or has reasons %b", out_o, discard_err_o `CMN_ASSERT_I_END

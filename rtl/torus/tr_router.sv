@@ -8,16 +8,17 @@
 // Each output picks among the inputs that ask for it round robin. All link outputs are
 // registered.
 //
-// With the DMA engine (Dma = 1) the router has a fourth injection FIFO and a further
-// reception FIFO, the engine's, on ports of their own (dma_*): the engine's FIFO injects
+// With the DMA engine (Dma > 0) the router has Dma more injection FIFOs and Dma more
+// reception FIFOs, the engine's, on ports of their own (dma_*): the engine's FIFOs inject
 // like the processors' (a packet is offered once all of it is there), and a packet that
 // arrives carrying the engine's software tag (tr_pkg::TrDmaSwTag) goes to the engine's
-// reception FIFO, whatever its priority bit (tr_route). Without it (0) the dma_* inputs
-// are ignored and its outputs are zero.
+// reception FIFO (d mod Dma when its last link was d, 0 when it was injected here),
+// whatever its priority bit (tr_route). Without it (0) the dma_* inputs are ignored and
+// its outputs are zero.
 //
 // Inputs ("sources"): link d's VC v is source d*Vcs+v (0..23), injection FIFO k is
-// FirstInj+k (24+k; the engine's FIFO 27). Outputs: links 0..5, normal reception FIFO k at
-// 6+k, the high-priority FIFO at 6+RcvFifos, the engine's FIFO last (7+RcvFifos). A normal packet that has arrived goes to FIFO
+// FirstInj+k (24+k; the engine's FIFO j 27+j). Outputs: links 0..5, normal reception FIFO k
+// at 6+k, the high-priority FIFO at 6+RcvFifos, the engine's FIFO j at 7+RcvFifos+j. A normal packet that has arrived goes to FIFO
 // (d mod RcvFifos) when its last link was d, to FIFO 0 when it was injected here, so
 // packets arriving on different links can be written at once.
 `include "cmn_assert.svh"
@@ -29,7 +30,7 @@ module tr_router #(
   parameter int InjFlits = tr_pkg::TrInjFlits,  // each injection FIFO, flits (a multiple of Lanes)
   parameter int RcvFlits = tr_pkg::TrRcvFlits,  // each reception FIFO, flits (a multiple of Lanes)
   parameter int RcvFifos = 1,    // normal reception FIFOs (1..TrRcvNormalMax)
-  parameter int Dma      = 0,    // 1: the DMA engine's injection and reception FIFOs (dma_*)
+  parameter int Dma      = 0,    // the DMA engine's injection FIFOs, and as many reception FIFOs (dma_*)
   localparam int InjCntW  = $clog2(InjFlits + 1),
   localparam int RcvCntW  = $clog2(RcvFlits + 1),
   localparam int Dirs     = tr_pkg::NumDirs,     // links
@@ -40,6 +41,7 @@ module tr_router #(
   localparam int LaneW    = $clog2(Lanes + 1),   // a flit count 0..Lanes
   localparam int NumInj   = tr_pkg::TrInjFifos,  // the processors' injection FIFOs
   localparam int NumRcv   = RcvFifos + 1,        // the processors' reception FIFOs: the normal ones, then high priority
+  localparam int DmaPorts = (Dma > 0) ? Dma : 1, // the dma_* ports' FIFOs (one, idle, without the engine)
   localparam int CoordsW  = tr_pkg::NumDims * tr_pkg::CoordW
 ) (
   input  wire logic                         clk_i,
@@ -74,15 +76,15 @@ module tr_router #(
   input  wire logic [LaneW-1:0]             rcv_n_i,
   output logic      [NumRcv*Lanes*FlitBits-1:0] rcv_data_o,
   output logic      [NumRcv*RcvCntW-1:0]    rcv_count_o,
-  // the DMA engine's injection FIFO and reception FIFO, as the processors' (Dma = 1)
-  input  wire logic                         dma_inj_push_i,
+  // the DMA engine's injection and reception FIFOs, as the processors' (Dma of each)
+  input  wire logic [DmaPorts-1:0]          dma_inj_push_i,
   input  wire logic [LaneW-1:0]             dma_inj_n_i,
   input  wire logic [Lanes*FlitBits-1:0]    dma_inj_data_i,
-  output logic      [InjCntW-1:0]           dma_inj_free_o,
-  input  wire logic                         dma_rcv_pop_i,
+  output logic      [DmaPorts*InjCntW-1:0]  dma_inj_free_o,
+  input  wire logic [DmaPorts-1:0]          dma_rcv_pop_i,
   input  wire logic [LaneW-1:0]             dma_rcv_n_i,
-  output logic      [Lanes*FlitBits-1:0]    dma_rcv_data_o,
-  output logic      [RcvCntW-1:0]           dma_rcv_count_o,
+  output logic      [DmaPorts*Lanes*FlitBits-1:0] dma_rcv_data_o,
+  output logic      [DmaPorts*RcvCntW-1:0]  dma_rcv_count_o,
   // error pulses (tr_pkg::TrErr*)
   output logic      [tr_pkg::TrRouterErrBits-1:0] err_o,
   // this cycle's performance events, link d VC v at [d*Vcs + v] (tr_perf counts them): a
@@ -132,8 +134,8 @@ module tr_router #(
     logic                          in_push;
     logic [LaneW-1:0]              in_n;
     assign unused_lanes = lanes[Lanes*FlitBits-1:FlitBits];
-    if (k == NumInj) begin : g_engine
-      assign {in_push, in_n, in_data} = {dma_inj_push_i, dma_inj_n_i, dma_inj_data_i};
+    if (k >= NumInj) begin : g_engine
+      assign {in_push, in_n, in_data} = {dma_inj_push_i[k - NumInj], dma_inj_n_i, dma_inj_data_i};
     end else begin : g_processor
       assign {in_push, in_n, in_data} = {inj_push_i[k], inj_n_i, inj_data_i};
     end
@@ -187,12 +189,14 @@ module tr_router #(
     end else begin : g_cut
       assign ready[s] = !busy_q[s] && head_valid[s];
     end
-    // the normal reception FIFO for packets that arrive from this source
-    localparam int Home = Inject ? 0 : (s / Vcs) % RcvFifos;
+    // the normal reception FIFO, and the engine's, for packets that arrive from this source
+    localparam int Home    = Inject ? 0 : (s / Vcs) % RcvFifos;
+    localparam int DmaHome = (Inject || Dma == 0) ? 0 : (s / Vcs) % DmaPorts;
     tr_route #(.CntW(CntW), .RcvCntW(RcvCntW), .RcvFifos(RcvFifos), .Dma(Dma)) u_route (
       .bubble_i, .en_i(ready[s]), .hdr_i(head[s*FlitBits +: FlitBits]), .inject_i(Inject),
       // a link source's dimension (two links each) and VC
       .in_dim_i(Inject ? '0 : DimW'(s / (2 * Vcs))), .in_vc_i(Inject ? '0 : VcW'(s % Vcs)), .rcv_home_i(OutW'(Home)),
+      .dma_home_i(OutW'(DmaHome)),
       .my_i, .dims_i, .link_down_i, .credits_i(credits), .out_busy_i(obusy_q | NumOut'(out_hold_i)), .rcv_free_i(rcv_free),
       .req_o(rt_req[s]), .out_o(rt_out[s*OutW +: OutW]), .out_vc_o(rt_vc[s*VcW +: VcW]),
       .copy_o(rt_copy[s]), .out_rcv_o(rt_rcv[s*OutW +: OutW]), .hdr_o(rt_hdr[s*FlitBits +: FlitBits]),
@@ -313,8 +317,8 @@ module tr_router #(
   for (genvar k = 0; k < RcvAll; k++) begin : g_rcv
     logic             out_pop;
     logic [LaneW-1:0] out_n;
-    if (k == NumRcv) begin : g_engine
-      assign {out_pop, out_n} = {dma_rcv_pop_i, dma_rcv_n_i};
+    if (k >= NumRcv) begin : g_engine
+      assign {out_pop, out_n} = {dma_rcv_pop_i[k - NumRcv], dma_rcv_n_i};
     end else begin : g_processor
       assign {out_pop, out_n} = {rcv_pop_i[k], rcv_n_i};
     end
@@ -330,9 +334,9 @@ module tr_router #(
 
   // The engine's FIFOs, or nothing without the engine.
   if (Dma != 0) begin : g_dma
-    assign dma_inj_free_o  = inj_free[NumInj*InjCntW +: InjCntW];
-    assign dma_rcv_data_o  = rcv_data[NumRcv*Lanes*FlitBits +: Lanes*FlitBits];
-    assign dma_rcv_count_o = rcv_count[NumRcv*RcvCntW +: RcvCntW];
+    assign dma_inj_free_o  = inj_free[NumInj*InjCntW +: DmaPorts*InjCntW];
+    assign dma_rcv_data_o  = rcv_data[NumRcv*Lanes*FlitBits +: DmaPorts*Lanes*FlitBits];
+    assign dma_rcv_count_o = rcv_count[NumRcv*RcvCntW +: DmaPorts*RcvCntW];
   end else begin : g_no_dma
     logic unused_dma;
     assign unused_dma      = ^{dma_inj_push_i, dma_inj_n_i, dma_inj_data_i, dma_rcv_pop_i, dma_rcv_n_i};
@@ -440,8 +444,9 @@ module tr_router #(
   `CMN_ASSERT_PARAM(g_check_rcv_fifos, RcvFifos >= 1 && RcvFifos <= tr_pkg::TrRcvNormalMax,
                     $sformatf("tr_router: RcvFifos (%0d) must be 1..%0d, one normal reception FIFO per incoming link at most",
                               RcvFifos, tr_pkg::TrRcvNormalMax))
-  `CMN_ASSERT_PARAM(g_check_dma, Dma == 0 || Dma == 1,
-                    $sformatf("tr_router: Dma (%0d) must be 0 (no DMA engine) or 1", Dma))
+  `CMN_ASSERT_PARAM(g_check_dma, Dma >= 0 && Dma <= tr_pkg::TrRcvNormalMax,
+                    $sformatf("tr_router: Dma (%0d) must be 0 (no DMA engine) .. %0d, one reception FIFO per incoming link at most",
+                              Dma, tr_pkg::TrRcvNormalMax))
   `CMN_ASSERT_PARAM(g_check_rcv_flits, RcvFlits >= tr_pkg::MaxPacketFlits,
                     $sformatf("tr_router: RcvFlits (%0d) must hold a whole packet (%0d flits)",
                               RcvFlits, tr_pkg::MaxPacketFlits))
