@@ -17,12 +17,8 @@ class DmaFirmware {
  public:
   DmaFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
 
-  // Whether this node has the engine (reads RegTrSizes once), and its FIFOs each way.
+  // Whether this node has the engine (reads RegTrSizes once).
   bool has_engine();
-  unsigned fifos() {
-    (void)has_engine();
-    return static_cast<unsigned>(has_);
-  }
 
   // Counter k: the byte address puts naming it write at (plus their offsets), and the
   // words it waits for (a put's) or sends (a descriptor's local counter). Setting the count

@@ -61,8 +61,6 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   // addresses go to the tree side, as nd_node's) and dma_memory() is null.
   void attach_memory(const DmaMemory::Timing& timing);
   DmaMemory* dma_memory() { return memory_.get(); }
-  // The engine's event line (dm_engine event_o) as of the torus side's last evaluation.
-  bool dma_event() const { return memory_ && *torus_->dma.event; }
   // An agent to run right after every clock edge (none: nullptr).
   void attach(fw::EdgeAgent* agent) { agent_ = agent; }
   // The buffer idle-cycle detection copies model state into; shared by the nodes that one

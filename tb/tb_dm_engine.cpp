@@ -29,6 +29,7 @@
 
 #include "Vdm_engine.h"
 #include "firmware/dma_descriptor.hpp"
+#include "firmware/hardware_sizes.hpp"
 #include "firmware/register_bus.hpp"
 #include "firmware/regmap.hpp"
 #include "firmware/torus_packet.hpp"
@@ -50,6 +51,8 @@ using Vector = fw::RegisterBus::Vector;
 constexpr unsigned kFifos = TB_FIFOS;  // the engine's FIFOs each way (dm_engine Fifos)
 constexpr unsigned kInjFlits = 128;  // each of the router's injection FIFOs (tr_pkg::TrInjFlits)
 constexpr unsigned kRcvFlits = 256;  // each of its reception FIFOs
+// Their free and held counts' widths (dm_engine InjFreeW, RcvCntW)
+constexpr unsigned kInjCntW = fw::level_bits(kInjFlits), kRcvCntW = fw::level_bits(kRcvFlits);
 // One test suite per build, so that the executables' tests have distinct CTest names.
 #define DM_ENGINE COLLNET_TB_SUITE(DmEngine)
 constexpr uint64_t bit(unsigned b) { return uint64_t{1} << b; }
@@ -236,8 +239,8 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
     auto& m = model();
     uint64_t free = 0, count = 0;
     for (unsigned k = 0; k < kFifos; ++k) {
-      free |= uint64_t{free_override >= 0 ? unsigned(free_override) : kInjFlits - unsigned(injs[k].size())} << (8 * k);
-      count |= uint64_t{rcvs[k].size()} << (9 * k);
+      free |= uint64_t{free_override >= 0 ? unsigned(free_override) : kInjFlits - unsigned(injs[k].size())} << (kInjCntW * k);
+      count |= uint64_t{rcvs[k].size()} << (kRcvCntW * k);
       for (unsigned j = 0; j < 4; ++j)
         set_wide_bits(m.rcv_data_i.data(), 256 * k + 64 * j, 64, j < rcvs[k].size() ? rcvs[k][j] : 0);
     }
