@@ -133,12 +133,17 @@ void apply_machine_json(const json& j, sim::MachineConfig& m, const std::string&
   }
   if (j.contains("processor")) {
     const json& p = j["processor"];
-    check_keys(p, where, "processor", {"access_cycles", "instructions_per_cycle"});
+    check_keys(p, where, "processor", {"access_cycles", "instructions_per_cycle", "coprocessor"});
     if (p.contains("access_cycles"))
       out.access_cycles =
           whole(p["access_cycles"], where, "processor.access_cycles", 1, sim::MachineConfig::kMaxAccessCycles);
     if (p.contains("instructions_per_cycle"))
       out.instructions_per_cycle = number(p["instructions_per_cycle"], where, "processor.instructions_per_cycle");
+    if (p.contains("coprocessor")) {
+      if (!p["coprocessor"].is_boolean())
+        fail(where, "processor.coprocessor", "must be true or false, got " + p["coprocessor"].dump());
+      out.coprocessor = p["coprocessor"].get<bool>();
+    }
   }
   if (j.contains("memory")) {
     const json& mem = j["memory"];

@@ -31,6 +31,9 @@ void add_machine_options(CLI::App* app, MachineOptions& o) {
   add(app, "--torus-cycles-per-flit", o.torus_rate,
       "torus link serialisation: cycles per 64-bit flit (1..64, in steps of 1/256; default 1)");
   add(app, "--access-cycles", o.access_cycles, "cycles a processor's register or memory access costs (1..1000; default 1)");
+  app->add_flag("--coprocessor", o.coprocessor,
+               "coprocessor mode: each node's second processor runs the message layer of its one task, "
+               "which computes meanwhile (docs/coprocessor.md; the machine file's processor.coprocessor)");
   add(app, "--clock-mhz", o.clock_mhz, "the clock reports convert cycles to time at, MHz (default 700)");
   add(app, "--down-nodes", o.down_nodes,
       "nodes down from boot, e.g. 21,42: down on every network and running no rank; the collectives and "
@@ -116,6 +119,7 @@ void apply_machine_options(const MachineOptions& o, sim::MachineConfig& m, std::
   }
   if (o.access_cycles)
     m.access_cycles = checked(*o.access_cycles, 1, sim::MachineConfig::kMaxAccessCycles, "--access-cycles");
+  if (o.coprocessor) m.coprocessor = true;
   if (o.clock_mhz) {
     if (!(*o.clock_mhz > 0)) throw std::invalid_argument("--clock-mhz: must be positive");
     m.clock_mhz = *o.clock_mhz;

@@ -25,6 +25,7 @@ struct MachineOptions {
   std::optional<double> tree_rate, torus_rate, clock_mhz;
   std::optional<std::string> down_nodes;  // --down-nodes "21,42"
   std::vector<std::string> rtl;           // --rtl KEY=VALUE, each a node size (over the file's "rtl")
+  bool coprocessor = false;               // --coprocessor (over the file's processor.coprocessor)
 };
 
 void add_machine_options(CLI::App* app, MachineOptions& o);

@@ -44,6 +44,9 @@ Communicator::Communicator(fw::TaskContext& task, NodeTasks& node, Membership gr
 }
 
 CollectiveContext Communicator::context(const CollectiveCall& call) {
+  // A task's collectives run in the order it calls them: in coprocessor mode, one it calls
+  // itself waits for those it posted to the coprocessor (which run there in order).
+  if (task_.coprocessor) task_.coprocessor->drain();
   return CollectiveContext(*this, task_, node_, group_, state_, call);
 }
 

@@ -34,14 +34,25 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
         for (const auto& row : *routes)
           for (const fw::TorusRoute& r : row) forwarding_ = forwarding_ || r.via >= 0;
     });
+    // Coprocessor mode: while nothing is posted, the coprocessor moves the task's
+    // point-to-point packets, so sends and receives progress while the task computes.
+    if (t.coprocessor)
+      t.coprocessor->set_background([&world] {
+        if (!world.wants_progress()) return false;
+        world.progress();
+        return true;
+      });
     model_.align();
     report.start_cycle = t.cpu.cycle();
     try {
       fn(task);
+      if (t.coprocessor) t.coprocessor->drain();  // what the task posted ends before it does
     } catch (...) {
+      if (t.coprocessor) t.coprocessor->set_background(nullptr);
       model_.mark_done();
       throw;
     }
+    if (t.coprocessor) t.coprocessor->set_background(nullptr);
     model_.mark_done();
     const unsigned all = model_.nodes() * model_.tasks_per_node();
     if (forwarding_)

@@ -41,6 +41,8 @@ class Task {
   // Cycles since the machine started.
   uint64_t cycle() const { return t_.cpu.cycle(); }
   fw::Processor& cpu() { return t_.cpu; }
+  // The node's coprocessor in coprocessor mode (fw::Coprocessor), else null.
+  fw::Coprocessor* coprocessor() { return t_.coprocessor; }
 
  private:
   fw::TaskContext& t_;

@@ -70,8 +70,9 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
 }
 
 bool P2pEngine::try_lock(fw::TaskContext& task) {
-  // One task alone on its node never waits for the FIFOs and pays nothing for the lock.
-  const bool shared = task.tasks > 1;
+  // One task alone on its node never waits for the FIFOs and pays nothing for the lock;
+  // with several, or a coprocessor beside it, the lock is a word of node memory.
+  const bool shared = task.tasks > 1 || task.coprocessor;
   if (busy_) {
     if (shared) task.cpu.memory_access();
     return false;
@@ -82,7 +83,7 @@ bool P2pEngine::try_lock(fw::TaskContext& task) {
 }
 
 void P2pEngine::unlock(fw::TaskContext& task) {
-  if (task.tasks > 1) task.cpu.memory_access();  // the releasing store
+  if (task.tasks > 1 || task.coprocessor) task.cpu.memory_access();  // the releasing store
 }
 
 void P2pEngine::note_records() {

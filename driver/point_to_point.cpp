@@ -63,13 +63,17 @@ Status Communicator::recv(void* buf, size_t count, Datatype type, unsigned sourc
 Request Communicator::isend_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag,
                                   std::optional<size_t> eager_limit, bool synchronous) {
   const size_t length = check_p2p(synchronous ? "ssend" : "send", "destination", dest, tag, count, size, buf);
-  return engine().isend(task_, context(), buf, length, group_.task_id(dest), tag, eager_limit, synchronous);
+  Request r = engine().isend(task_, context(), buf, length, group_.task_id(dest), tag, eager_limit, synchronous);
+  if (task_.coprocessor) task_.coprocessor->kick();  // its packets are the coprocessor's to move
+  return r;
 }
 
 Request Communicator::irecv_bytes(void* buf, size_t count, size_t size, unsigned source, unsigned tag) {
   const size_t length = check_p2p("recv", "source", source == kAnySource ? 0 : source, tag == kAnyTag ? 0 : tag,
                                   count, size, buf);
-  return engine().irecv(task_, context(), buf, length, source == kAnySource ? kAnySource : group_.task_id(source), tag);
+  Request r = engine().irecv(task_, context(), buf, length, source == kAnySource ? kAnySource : group_.task_id(source), tag);
+  if (task_.coprocessor) task_.coprocessor->kick();  // a clear to send may be due
+  return r;
 }
 
 void Communicator::send_bytes(const void* buf, size_t count, size_t size, unsigned dest, unsigned tag) {

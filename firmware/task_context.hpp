@@ -6,6 +6,7 @@
 #pragma once
 
 #include "firmware/barrier_firmware.hpp"
+#include "firmware/coprocessor.hpp"
 #include "firmware/memory_regions.hpp"
 #include "firmware/personality.hpp"
 #include "firmware/processor.hpp"
@@ -26,6 +27,9 @@ struct TaskContext {
   const Personality& personality;
   // The memory the node's torus DMA engine may reach: null on a node without the engine.
   MemoryRegions* dma_memory = nullptr;
+  // The node's coprocessor in coprocessor mode (the machine file's processor.coprocessor):
+  // null when the task's processor runs its own message layer.
+  Coprocessor* coprocessor = nullptr;
 };
 
 }  // namespace collnet::fw

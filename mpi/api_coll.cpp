@@ -13,6 +13,7 @@
 
 #include "driver/local_combine.hpp"
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 #include "mpi/host_ops.hpp"
 #include "mpi/intercomm.hpp"
 
@@ -637,10 +638,17 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   out.finish();
 }
 
-// A non-blocking collective: it has completed; the request is a done one.
-int started(Rank& r, MPI_Request* request) {
-  complete_request(r, request);
-  return MPI_SUCCESS;
+// A non-blocking collective, mpi.h call `name`: `work` is the blocking one. With a
+// coprocessor it runs there (post_to_coprocessor); otherwise at once, and the request is a
+// done one. `work` holds copies of the arguments: it may run after the call has returned.
+template <class F>
+int start(const char* name, MPI_Comm comm, MPI_Request* request, F work) {
+  return api(name, comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    if (r.task().coprocessor()) return post_to_coprocessor(r, request, std::move(work));
+    work(r);
+    complete_request(r, request);
+  });
 }
 
 }  // namespace
@@ -789,145 +797,128 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ibarrier", comm, [&](Rank& r) {
+  return start("MPI_Ibarrier", comm, request, [=](Rank& r) {
     CommEntry& c = r.comm(comm);
     if (c.inter)
       inter::barrier(c);
     else if (!c.self)
       c.comm->barrier();
-    started(r, request);
   });
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ibcast", comm, [&](Rank& r) {
+  return start("MPI_Ibcast", comm, request, [=](Rank& r) {
     bcast(r, comm, buffer, count, datatype, root);
-    started(r, request);
   });
 }
 
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ireduce", comm, [&](Rank& r) {
+  return start("MPI_Ireduce", comm, request, [=](Rank& r) {
     reduce(r, comm, sendbuf, recvbuf, count, datatype, op, root);
-    started(r, request);
   });
 }
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request) {
-  return api("MPI_Iallreduce", comm, [&](Rank& r) {
+  return start("MPI_Iallreduce", comm, request, [=](Rank& r) {
     reduce(r, comm, sendbuf, recvbuf, count, datatype, op, std::nullopt);
-    started(r, request);
   });
 }
 
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Igather", comm, [&](Rank& r) {
+  return start("MPI_Igather", comm, request, [=](Rank& r) {
     gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-    started(r, request);
   });
 }
 
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Igatherv", comm, [&](Rank& r) {
+  return start("MPI_Igatherv", comm, request, [=](Rank& r) {
     gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
-    started(r, request);
   });
 }
 
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Iscatter", comm, [&](Rank& r) {
+  return start("MPI_Iscatter", comm, request, [=](Rank& r) {
     scatter(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-    started(r, request);
   });
 }
 
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Iscatterv", comm, [&](Rank& r) {
+  return start("MPI_Iscatterv", comm, request, [=](Rank& r) {
     scatterv(r, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-    started(r, request);
   });
 }
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Iallgather", comm, [&](Rank& r) {
+  return start("MPI_Iallgather", comm, request, [=](Rank& r) {
     gather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, std::nullopt);
-    started(r, request);
   });
 }
 
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
-  return api("MPI_Iallgatherv", comm, [&](Rank& r) {
+  return start("MPI_Iallgatherv", comm, request, [=](Rank& r) {
     gatherv(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, std::nullopt);
-    started(r, request);
   });
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ialltoall", comm, [&](Rank& r) {
+  return start("MPI_Ialltoall", comm, request, [=](Rank& r) {
     alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-    started(r, request);
   });
 }
 
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request* request) {
-  return api("MPI_Ialltoallv", comm, [&](Rank& r) {
+  return start("MPI_Ialltoallv", comm, request, [=](Rank& r) {
     alltoallv(r, comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-    started(r, request);
   });
 }
 
 int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                    MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ialltoallw", comm, [&](Rank& r) {
+  return start("MPI_Ialltoallw", comm, request, [=](Rank& r) {
     alltoallw(r, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
-    started(r, request);
   });
 }
 
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ireduce_scatter", comm, [&](Rank& r) {
+  return start("MPI_Ireduce_scatter", comm, request, [=](Rank& r) {
     reduce_scatter(r, comm, sendbuf, recvbuf, scatter_counts(r, comm, recvcounts), datatype, op);
-    started(r, request);
   });
 }
 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ireduce_scatter_block", comm, [&](Rank& r) {
+  return start("MPI_Ireduce_scatter_block", comm, request, [=](Rank& r) {
     check_count(recvcount, "recvcount");
     const int size = comm_size(r.comm(comm));
     reduce_scatter(r, comm, sendbuf, recvbuf, std::vector<size_t>(as_size(size), as_size(recvcount)), datatype, op);
-    started(r, request);
   });
 }
 
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               MPI_Request* request) {
-  return api("MPI_Iscan", comm, [&](Rank& r) {
+  return start("MPI_Iscan", comm, request, [=](Rank& r) {
     scan(r, comm, sendbuf, recvbuf, count, datatype, op, true);
-    started(r, request);
   });
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request) {
-  return api("MPI_Iexscan", comm, [&](Rank& r) {
+  return start("MPI_Iexscan", comm, request, [=](Rank& r) {
     scan(r, comm, sendbuf, recvbuf, count, datatype, op, false);
-    started(r, request);
   });
 }
 

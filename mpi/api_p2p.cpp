@@ -140,6 +140,7 @@ void complete(RequestEntry& e, MPI_Status* status) {
     empty_status(status);
     return;
   }
+  if (e.coprocessor) e.coprocessor->wait_for(e.ticket);  // then done: the wait below returns at once
   const drv::Status st = e.dcomm->wait(e.req);
   if (st.cancelled) {  // MPI_Cancel withdrew it: nothing arrived
     empty_status(status);

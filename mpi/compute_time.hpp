@@ -12,6 +12,10 @@ namespace collnet::mpi {
 
 // Seconds of CPU time the calling host thread has used.
 double thread_cpu_seconds();
+// What one thread_cpu_seconds() costs itself, measured once (the least of many back-to-back
+// reads): each interval a rank's compute time is charged from spans one read, which is
+// the simulator's time, not the program's (a system call: microseconds on some hosts).
+double thread_cpu_read_seconds();
 
 // The host's speed: simple integer instructions per second of CPU time, measured once
 // (a few tens of milliseconds) on a kernel of independent multiply-add chains.

@@ -526,9 +526,13 @@ void Rank::charge_compute() {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
   const double now = thread_cpu_seconds();
-  const double host = now - left_call;
-  const auto cycles = static_cast<uint64_t>(host * o.compute_scale * o.clock_mhz * 1e6);
+  // The interval since left_call spans one clock read: the simulator's time, not the program's.
+  compute_carry += std::max(0.0, now - left_call - thread_cpu_read_seconds());
+  left_call = now;
+  const double cycles_per_second = o.compute_scale * o.clock_mhz * 1e6;
+  const auto cycles = static_cast<uint64_t>(compute_carry * cycles_per_second);
   if (cycles == 0) return;  // the fraction of a cycle stays for the next charge
+  compute_carry -= static_cast<double>(cycles) / cycles_per_second;
   compute_cycles += cycles;
   if (serving_windows)
     compute_interruptible(*this, cycles);

@@ -90,6 +90,10 @@ struct RequestEntry {
   // and whether one is started. Completing it leaves it inactive, not freed.
   std::function<RequestEntry(Rank&)> start;
   bool active = true;
+  // Work posted to the node's coprocessor (coprocessor_work.hpp): completing the request
+  // waits for its ticket there, polling as the task's processor does.
+  fw::Coprocessor* coprocessor = nullptr;
+  uint64_t ticket = 0;
 };
 
 class Runtime;
@@ -186,6 +190,7 @@ class Rank {
   uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
   std::map<std::string, uint64_t> calls;
   double left_call = 0;  // this host thread's CPU time when its code resumed (--compute-scale)
+  double compute_carry = 0;  // host seconds computed and not yet charged (less than a cycle's)
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
   void charge_compute();

@@ -21,6 +21,7 @@ Cpu::Cpu(sc_core::sc_module_name name, Node& node, unsigned task, unsigned acces
 }
 
 void Cpu::run() {
+  self_ = sc_core::sc_get_current_process_handle();
   try {
     body_();
   } catch (...) {
@@ -79,6 +80,12 @@ void Cpu::idle(uint64_t n) {
     wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), node_.wake_event());
     if (cancelled_) throw TaskCancelled{};
   }
+  wait_edge();
+}
+
+void Cpu::sleep(const sc_core::sc_event& a, const sc_core::sc_event& b) {
+  if (cancelled_) throw TaskCancelled{};
+  wait(a | b | node_.wake_event());
   wait_edge();
 }
 

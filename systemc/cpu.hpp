@@ -39,6 +39,8 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
 
   // Lets `n` clock edges pass without touching the bus.
   void idle(uint64_t n) override;
+  // Sleeps until `a` or `b` is notified (or the run ends), then to the next clock edge.
+  void sleep(const sc_core::sc_event& a, const sc_core::sc_event& b);
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
   // costs what a register access costs, without the bus.
   void memory_access() override { idle(access_cycles_); }
@@ -54,6 +56,8 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   // It stays unfinished and reports no failure.
   void cancel() { cancelled_ = true; }
   std::exception_ptr failure() const { return failure_; }
+  // Whether the calling code runs on this processor's thread.
+  bool runs_here() const { return sc_core::sc_get_current_process_handle() == self_; }
 
  private:
   void run();
@@ -71,6 +75,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   bool finished_ = false;
   bool cancelled_ = false;
   std::exception_ptr failure_;
+  sc_core::sc_process_handle self_;  // this processor's thread (set when it starts)
 };
 
 }  // namespace collnet::sim

@@ -156,7 +156,8 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
   const unsigned tasks = config_.tasks_per_node;
   total_tasks_ = n * tasks;
   // Every processor is a SystemC thread: say now if the host cannot hold them all.
-  if (const auto budget = MapBudget::of_this_process(uint64_t{raw.size()} * tasks)) budget->check();
+  const unsigned threads_per_node = tasks + (config_.coprocessor ? 1 : 0);
+  if (const auto budget = MapBudget::of_this_process(uint64_t{raw.size()} * threads_per_node)) budget->check();
   processors_.reserve(n * tasks);
   firmware_.reserve(n * tasks);
   system_firmware_.reserve(n * tasks);
@@ -172,14 +173,22 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
       processors_.push_back(std::make_unique<Cpu>(
           name.c_str(), *nodes_[r], t, config_.access_cycles, [this, id] { fn_(tasks_[id]); },
           [this, id] { task_finished(id); }, config_.stack_bytes));
-      firmware_.push_back(std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r]));
-      system_firmware_.push_back(
-          std::make_unique<fw::TreeFirmware>(*processors_[id], personalities_[r], fw::Vc::System));
-      barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*processors_[id], personalities_[r]));
-      torus_firmware_.push_back(std::make_unique<fw::TorusFirmware>(*processors_[id], personalities_[r]));
-      tasks_.push_back(fw::TaskContext{r, t, tasks, *processors_[id], *firmware_[id], *system_firmware_[id],
+      fw::Processor* cpu = processors_[id].get();
+      CoprocessorPair* pair = nullptr;
+      if (config_.coprocessor) {  // the node's second processor, bus master `tasks` (after its tasks')
+        coprocessors_.push_back(std::make_unique<CoprocessorPair>("cpu" + std::to_string(r) + "_co", *nodes_[r],
+                                                                  *processors_[id], tasks, config_.access_cycles,
+                                                                  config_.stack_bytes));
+        pair = coprocessors_.back().get();
+        cpu = pair;
+      }
+      firmware_.push_back(std::make_unique<fw::TreeFirmware>(*cpu, personalities_[r]));
+      system_firmware_.push_back(std::make_unique<fw::TreeFirmware>(*cpu, personalities_[r], fw::Vc::System));
+      barrier_firmware_.push_back(std::make_unique<fw::BarrierFirmware>(*cpu, personalities_[r]));
+      torus_firmware_.push_back(std::make_unique<fw::TorusFirmware>(*cpu, personalities_[r]));
+      tasks_.push_back(fw::TaskContext{r, t, tasks, *cpu, *firmware_[id], *system_firmware_[id],
                             *barrier_firmware_[id], *torus_firmware_[id], personalities_[r],
-                            nodes_[r]->dma_memory()});
+                            nodes_[r]->dma_memory(), pair});
     }
   }
 
@@ -454,6 +463,9 @@ Machine::Result Machine::run(TaskFn fn) {
   for (unsigned i = 0; i < processors_.size(); ++i) {
     if (!processors_[i]->finished()) waiting.push_back(i), res.unfinished.push_back(task_ids_[i]);
     if (processors_[i]->failure()) res.failures.emplace_back(task_ids_[i], processors_[i]->failure());
+    // Work a task posted that failed its coprocessor (one task per node: the same index).
+    if (i < coprocessors_.size() && coprocessors_[i]->coprocessor().failure())
+      res.failures.emplace_back(task_ids_[i], coprocessors_[i]->coprocessor().failure());
   }
   res.finished = finished_all;
   share_outcome(res);
@@ -521,9 +533,11 @@ void Machine::unwind(const std::vector<unsigned>& unfinished) {
   // A task that has not returned sits in a wait with its stack: cancel it and resume it
   // once, without a clock edge (the hardware does not move), so it unwinds and frees what
   // it holds instead of being dropped with its coroutine. Then the kernel stops for good.
-  if (!unfinished.empty()) {
+  // Coprocessors never return: they unwind the same way.
+  if (!unfinished.empty() || !coprocessors_.empty()) {
     unwinding_ = true;
     for (unsigned id : unfinished) processors_[id]->cancel();
+    for (auto& pair : coprocessors_) pair->coprocessor().cancel();
     for (Node* node : local_nodes_) node->wake_processors();
     aligned_event_.notify();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);

@@ -27,6 +27,7 @@
 #include "systemc/link.hpp"
 #include "systemc/machine_config.hpp"
 #include "systemc/node.hpp"
+#include "systemc/coprocessor_pair.hpp"
 #include "systemc/cpu.hpp"
 #include "systemc/partition_plan.hpp"
 #include "systemc/shard_pool.hpp"
@@ -234,6 +235,9 @@ class Machine : public fw::MachineModel {
   std::vector<std::unique_ptr<fw::BarrierFirmware>> barrier_firmware_;
   std::vector<std::unique_ptr<fw::TorusFirmware>> torus_firmware_;
   std::vector<std::unique_ptr<Cpu>> processors_;
+  // In coprocessor mode, each task's processor and its node's coprocessor, by task (the
+  // task's fw::Processor: firmware and driver code pays on whichever runs it).
+  std::vector<std::unique_ptr<CoprocessorPair>> coprocessors_;
   // What each task's code gets: its node and task number, its processor (each task has
   // its own; a node's processors share its bus), its node's firmware and personality.
   std::vector<fw::TaskContext> tasks_;

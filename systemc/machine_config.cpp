@@ -73,6 +73,9 @@ void MachineConfig::validate() const {
   if (tasks_per_node < 1 || tasks_per_node > kMaxTasksPerNode)
     throw std::invalid_argument("tasks per node " + std::to_string(tasks_per_node) + " must be 1.." +
                                 std::to_string(kMaxTasksPerNode));
+  if (coprocessor && tasks_per_node != 1)
+    throw std::invalid_argument("coprocessor mode runs one task per node (the other processor runs its message "
+                                "layer); " + std::to_string(tasks_per_node) + " tasks per node asks for more");
   if (watchdog_cycles < 1) throw std::invalid_argument("watchdog must allow at least one cycle");
   if (threads < 1 || threads > kMaxThreads)
     throw std::invalid_argument("host threads " + std::to_string(threads) + " must be 1.." +

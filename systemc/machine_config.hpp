@@ -66,6 +66,10 @@ struct MachineConfig {
   double instructions_per_cycle = 1.0;
   static constexpr double kMaxInstructionsPerCycle = 16.0;
   unsigned tasks_per_node = 1;            // processors (tasks) per node, 1..kMaxTasksPerNode
+  // Coprocessor mode (Blue Gene/L's): each node's one task has a second processor beside it
+  // that runs its message layer (fw::Coprocessor): non-blocking collectives and the
+  // point-to-point packets move there while the task computes. Needs tasks_per_node 1.
+  bool coprocessor = false;
   uint64_t watchdog_cycles = 50'000'000;  // a run that has not finished by then is reported
   size_t stack_bytes = 0;                 // each processor's stack (0: SystemC's default); MPI programs want more
   std::string trace_path;                 // FST file to write (empty: no trace); see trace_file()

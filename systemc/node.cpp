@@ -283,7 +283,9 @@ void Node::read_torus_outputs() {
   for (unsigned d = 0; d < 6; ++d)
     torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
                      *tp[d].out_ctl};
-  torus_status_ = *torus_->status;
+  const uint64_t status = *torus_->status;
+  if (status != torus_status_ && torus_status_watched_) torus_status_changed_.notify(sc_core::SC_ZERO_TIME);
+  torus_status_ = status;
 }
 
 void Node::grant_bus() {

@@ -109,6 +109,12 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   }
   // What a processor idling through many cycles (Cpu::idle) also waits for: wake_processors.
   const sc_core::sc_event& wake_event() const { return wake_; }
+  // Notified when the torus side's status word (its FIFO levels, torus_status()) changes,
+  // once something has asked for it: what an idle coprocessor sleeps on.
+  const sc_core::sc_event& torus_status_event() {
+    torus_status_watched_ = true;
+    return torus_status_changed_;
+  }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
   // Adds both models to a waveform (scopes <node>.nd_tree_net and <node>.nd_torus_net).
@@ -184,6 +190,8 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   void grant_bus();      // at an edge: the free bus to the first waiting access
   std::vector<std::unique_ptr<sc_core::sc_event>> edges_;  // each processor's, by task (edge_event)
   sc_core::sc_event wake_;  // wake_processors(), for processors in a timed wait
+  sc_core::sc_event torus_status_changed_;  // torus_status_event()
+  bool torus_status_watched_ = false;
   uint64_t cycle_ = 0;
 };
 

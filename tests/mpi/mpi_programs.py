@@ -3,14 +3,16 @@
 """The MPI interface's tests: the C programs of tests/mpi/programs, built with
 collnet-mpicc and run with `collnet mpirun`.
 
-  conformance RANKS [--tasks T] [--torus XxYxZ --down-nodes LIST] [--openmpi]
+  conformance RANKS [--tasks T] [--torus XxYxZ --down-nodes LIST] [--coprocessor] [--openmpi]
       every self-checking program on each rank count (comma-separated) passes (with
-      --down-nodes, on the live nodes of a machine with those down); with --openmpi the
+      --down-nodes, on the live nodes of a machine with those down; with --coprocessor, in
+      coprocessor mode, non-blocking collectives running beside the ranks); with --openmpi the
       same sources built with Open MPI's mpicc and run with its mpirun print the same
       lines (each rank's lines in order, ranks compared one by one).
   behaviour
       global state, user ops (growing counts on 4, 11 and 16 ranks), derived types, a deadlock, MPI_Abort, an exit status, a
-      crash, a call collnet lacks and bad usage each end as docs/mpi.md says.
+      crash, a call collnet lacks, bad usage and coprocessor mode's overlap each end as docs/mpi.md and
+      docs/coprocessor.md say.
   osu
       the OSU-style program's simulated latency and allreduce times agree with
       `collnet run pingpong` and `collnet compare allreduce` (within 5%).
@@ -80,14 +82,16 @@ def conformance(a, work):
             # Communication only (--compute-scale 0): the programs' checking code is not what
             # is tested, and simulating its time would slow the suite ten times over.
             machine = (["--torus", a.torus] if a.torus else []) + (["--down-nodes", a.down_nodes] if a.down_nodes else [])
+            machine += ["--coprocessor"] if a.coprocessor else []
             rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), *machine, "--tag-output",
                                 "--compute-scale", "0", "--", exe,
                                 *ARGS.get(name, [])])
             mine = by_rank(out)
             passed = any(re.match(r"%s: \d+ checks passed$" % name, l) for l in mine.get(0, []))
             verdict = "ok" if rc == 0 and passed else "FAILED (exit %d)" % rc
-            line = "%-13s n=%-3d tasks=%d%s %s" % (name, n, a.tasks,
-                                                  " down=" + a.down_nodes if a.down_nodes else "", verdict)
+            line = "%-13s n=%-3d tasks=%d%s%s %s" % (name, n, a.tasks,
+                                                    " down=" + a.down_nodes if a.down_nodes else "",
+                                                    " coprocessor" if a.coprocessor else "", verdict)
             if rc != 0 or not passed:
                 failures += 1
                 print(line + "\n" + out[-2000:] + err[-2000:])
@@ -272,6 +276,26 @@ def behaviour(a, work):
            all(r["compute_cycles"] > 0 and r["mpi_cycles"] > 0 for r in rep["per_rank"]) and rep["compute_scale_auto"],
            "--compute-scale auto --machine bgl: the report splits each rank's time into compute and MPI (%s)" %
            err.splitlines()[:3])
+    # Coprocessor mode: examples/mpi/overlap.c's non-blocking allreduce runs beside as long
+    # a computation (both about the longer: well under their sum); without the mode, about
+    # their sum. With no compute time there is nothing to overlap, and the program says so.
+    overlap = os.path.join(work, "overlap")
+    subprocess.run([a.mpicc, "-O2", "-o", overlap, os.path.join(HERE, "..", "..", "examples", "mpi", "overlap.c")],
+                   check=True)
+    shares = {}
+    for mode in ([], ["--coprocessor"]):
+        rc, out, err = run(default + ["-n", "8", "--torus", "2x2x2", "--compute-scale", "1", *mode, "--",
+                                      overlap, "allreduce", "65536"])
+        m = re.search(r"both (\d+): ([\d.]+) of the longer, ([\d.]+) of their sum", out)
+        shares[bool(mode)] = float(m.group(3)) if rc == 0 and m else None
+        print("  " + (out.strip().splitlines() or [err[-300:]])[0] + (" (coprocessor)" if mode else ""))
+    expect(shares[True] is not None and shares[True] <= 0.75 and shares[False] is not None and shares[False] >= 0.8,
+           "overlap.c: MPI_Iallreduce and a computation take well under their sum in coprocessor mode, about "
+           "their sum without (%s)" % shares)
+    rc, out, err = run(mpirun + ["-n", "2", "--coprocessor", "--", overlap, "allreduce"])
+    expect(rc == 2 and "takes no simulated time" in out, "overlap.c says there is nothing to overlap at --compute-scale 0")
+    rc, out, err = run(mpirun + ["-n", "4", "--tasks", "2", "--coprocessor", "--", overlap, "allreduce"])
+    expect(rc != 0 and "coprocessor mode runs one task per node" in err, "--coprocessor with two tasks per node is refused")
     # --machine: the program runs on the preset's timing, and the report says which.
     js = os.path.join(work, "machine.json")
     rc, out, err = run(mpirun + ["-n", "2", "--machine", "bgl", "--json", js, "--", exe])
@@ -426,6 +450,7 @@ def main():
     p.add_argument("--tasks", type=int, default=1)
     p.add_argument("--torus", help="conformance: the machine's shape (default: mpirun's for -n)")
     p.add_argument("--down-nodes", help="conformance: nodes down from boot (the ranks run on the others)")
+    p.add_argument("--coprocessor", action="store_true", help="conformance: in coprocessor mode")
     p.add_argument("--openmpi", action="store_true")
     p.add_argument("--programs", help="only these programs (comma-separated)")
     a = p.parse_args()
