@@ -67,6 +67,8 @@ class Job {
   RunReport run(const std::function<void(Task&)>& fn);
 
   fw::MachineModel& model() { return model_; }
+  // What node `node`'s tasks share (its point-to-point engine and statistics, ...).
+  NodeTasks& node_tasks(unsigned node) { return *node_tasks_.at(node); }
 
  private:
   fw::MachineModel& model_;

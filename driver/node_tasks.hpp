@@ -46,6 +46,10 @@ class NodeTasks {
   ClassRouteTable& class_routes(fw::TaskContext& task);
   ContextIds& contexts(unsigned task) { return contexts_[task]; }
 
+  NodeTasks() { p2p.share_dma_queue(&dma_queue_held); }
+  NodeTasks(const NodeTasks&) = delete;
+  NodeTasks& operator=(const NodeTasks&) = delete;
+
   P2pEngine p2p;
   P2pConfig p2p_config;  // the job's (Job's constructor sets it)
   // A task of the node is queueing a descriptor on the node's DMA engine: the queue's room

@@ -213,6 +213,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
   } else {
     op->id = next_id_++;
     ++stats_.rendezvous;
+    (void)dma_send(task, *op, buf);  // by a remote get if the node has the engine
   }
   task.cpu.memory_access();  // queue it
   ordered_.push_back(std::move(op));
@@ -231,7 +232,7 @@ Request P2pEngine::irecv(fw::TaskContext& task, unsigned context, void* buf, siz
     if (it->matched || it->dst_task != task.task || it->context != context) continue;
     if (source_world != kAnySource && it->source_world != source_world) continue;
     if (!p2p::tag_matches(tag, it->tag, kAnyTag)) continue;
-    charge_copy(task.cpu, take_unexpected(it, req));
+    charge_copy(task.cpu, take_unexpected(task, it, req));
     return Request(req);
   }
   Posted p;
@@ -255,7 +256,7 @@ std::optional<P2pEngine::Found> P2pEngine::probe(fw::TaskContext& task, unsigned
   return std::nullopt;
 }
 
-size_t P2pEngine::take_unexpected(UnexpectedIt it, const std::shared_ptr<RequestState>& req) {
+size_t P2pEngine::take_unexpected(fw::TaskContext& task, UnexpectedIt it, const std::shared_ptr<RequestState>& req) {
   set_status(*req, it->source_world, it->tag, it->bytes);
   size_t copied = 0;
   switch (it->kind) {
@@ -271,7 +272,7 @@ size_t P2pEngine::take_unexpected(UnexpectedIt it, const std::shared_ptr<Request
       finish(*req);
       break;
     case Kind::Rts:
-      accept_rts(req, it->src_node, it->send_id, it->bytes);
+      accept_rts(task, req, it->src_node, it->send_id, it->bytes, it->dma_addr, it->dma_counter);
       break;
     case Kind::Local:
       put(*req, 0, it->send->send_buf, it->bytes);
@@ -285,8 +286,9 @@ size_t P2pEngine::take_unexpected(UnexpectedIt it, const std::shared_ptr<Request
   return copied;
 }
 
-void P2pEngine::accept_rts(const std::shared_ptr<RequestState>& req, unsigned src_node, uint32_t send_id,
-                           size_t bytes) {
+void P2pEngine::accept_rts(fw::TaskContext& task, const std::shared_ptr<RequestState>& req, unsigned src_node,
+                           uint32_t send_id, size_t bytes, uint64_t dma_addr, unsigned dma_counter) {
+  if (dma_counter > 0 && dma_accept(task, req, src_node, dma_addr, dma_counter - 1, bytes)) return;
   const uint32_t id = next_id_++;
   rndv_recv_[id] = RndvRecv{req, p2p::packets_for(words_for(bytes)), 0};
   control_.push_back(Control{src_node, p2p::kSwTagCts, p2p::pack32(send_id, id)});
@@ -300,7 +302,7 @@ std::vector<unsigned> P2pEngine::take_released_routes() { return std::exchange(r
 
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
   return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
-         task.cpu.torus_pending() ||
+         !dma_recvs_.empty() || task.cpu.torus_pending() ||
          (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running);
 }
 
@@ -355,6 +357,7 @@ bool P2pEngine::move_packets(fw::TaskContext& task) {
     }
     // Room only grows between the status read and now, except by this task's injections.
     did = inject(task, st) || did;
+    did = dma_poll(task) || did;
   }
   unlock(task);
   return did;
@@ -389,7 +392,7 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
       else if (p.header.sw_tag == p2p::kSwTagNext)
         charge_copy(task.cpu, on_next(src_node, env, words, available));
       else
-        on_rts(src_node, env, p2p::low32(words[0]));
+        on_rts(task, src_node, env, p2p::low32(words[0]), words[1], static_cast<unsigned>(words[2]));
       break;
     }
     case p2p::kSwTagCts:
@@ -503,15 +506,18 @@ size_t P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uin
   return copied;
 }
 
-void P2pEngine::on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id) {
+void P2pEngine::on_rts(fw::TaskContext& task, unsigned src_node, const p2p::Envelope& env, uint32_t send_id,
+                       uint64_t dma_addr, unsigned dma_counter) {
   const unsigned source = src_node * tasks_ + env.src_task;
   if (std::shared_ptr<RequestState> r = take_posted(env.context, source, env.tag, env.dst_task)) {
     set_status(*r, source, env.tag, env.value);
-    accept_rts(r, src_node, send_id, env.value);
+    accept_rts(task, r, src_node, send_id, env.value, dma_addr, dma_counter);
     return;
   }
   Unexpected ux = arrived(Kind::Rts, env, src_node);
   ux.send_id = send_id;
+  ux.dma_addr = dma_addr;
+  ux.dma_counter = dma_counter;
   wake(ux);
   unexpected_.push_back(std::move(ux));
   ++stats_.unexpected;
@@ -525,6 +531,7 @@ void P2pEngine::on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id) {
                 std::to_string(src_node) + " for send " + std::to_string(send_id) + ", which is not waiting for one");
   std::shared_ptr<SendOp> op = std::move(it->second);
   awaiting_cts_.erase(it);
+  dma_drop_send(send_id);
   op->recv_id = recv_id;
   op->next = 0;
   streaming_.push_back(std::move(op));
@@ -797,6 +804,10 @@ bool P2pEngine::inject_ordered(fw::TaskContext& task, Room& room) {
       std::vector<uint64_t> payload(fw::regmap::kChunkFlits, 0);
       payload[0] = env.encode();
       payload[1] = op.id;
+      if (op.dma_counter > 0) {  // a remote get may fetch it: the buffer and the counter
+        payload[2] = reinterpret_cast<uintptr_t>(op.req->send_buf);
+        payload[3] = op.dma_counter;
+      }
       if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
       did = true;
       awaiting_cts_[op.id] = std::move(ordered_.front());

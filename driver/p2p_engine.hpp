@@ -29,6 +29,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -41,6 +42,8 @@
 #include <utility>
 #include <vector>
 
+#include "firmware/memory_regions.hpp"
+#include "firmware/regmap.hpp"
 #include "firmware/task_context.hpp"
 #include "firmware/torus_layout.hpp"
 #include "driver/p2p_envelope.hpp"
@@ -63,6 +66,7 @@ class P2pEngine {
   // Counters, for tests and reports.
   struct Stats {
     uint64_t eager = 0, rendezvous = 0, local = 0;  // messages sent, by protocol
+    uint64_t dma_gets = 0;  // rendezvous messages this node received by a remote get (the DMA engine)
     uint64_t unexpected = 0;                         // messages that arrived before their receive
     size_t unexpected_bytes = 0, unexpected_peak = 0;  // eager data held for receives not yet posted
     size_t records = 0, records_peak = 0;              // unexpected messages waiting
@@ -153,6 +157,9 @@ class P2pEngine {
     uint32_t recv_id = 0;    // rendezvous: the receiver's id, from the clear to send
     uint64_t next = 0;       // the next packet to inject
     uint64_t packets = 0;
+    // rendezvous by the DMA engine (p2p_dma.cpp): the counter (plus one; 0: none) that
+    // counts down the words the node's engine sends for the receiver's remote get
+    unsigned dma_counter = 0;
   };
   struct Posted {
     std::shared_ptr<RequestState> req;
@@ -170,6 +177,8 @@ class P2pEngine {
     size_t charge = 0;           // eager: credit it holds (given back when it leaves)
     unsigned src_node = 0;       // eager, rts: the sender's node
     uint32_t send_id = 0;        // rts
+    uint64_t dma_addr = 0;       // rts: the sender's buffer, for a remote get (dma_counter > 0)
+    unsigned dma_counter = 0;    // rts: the sender's counter plus one (0: no remote get)
     std::shared_ptr<RequestState> send;      // local: the sender's request
     std::shared_ptr<RequestState> matched;   // eager, still arriving: the receive it went to
   };
@@ -256,16 +265,59 @@ class P2pEngine {
   // memory (a receive that came while the message arrived), for the caller to charge.
   size_t on_first(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
   size_t on_next(unsigned src_node, const p2p::Envelope& env, const uint64_t* words, size_t available);
-  void on_rts(unsigned src_node, const p2p::Envelope& env, uint32_t send_id);
+  void on_rts(fw::TaskContext& task, unsigned src_node, const p2p::Envelope& env, uint32_t send_id, uint64_t dma_addr,
+              unsigned dma_counter);
   void on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id);
   void on_data(unsigned src_node, uint32_t recv_id, uint64_t index, const uint64_t* words, size_t available);
   size_t stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available);
   // The receive `req` takes the request to send from `src_node`: clear to send.
-  void accept_rts(const std::shared_ptr<RequestState>& req, unsigned src_node, uint32_t send_id, size_t bytes);
+  void accept_rts(fw::TaskContext& task, const std::shared_ptr<RequestState>& req, unsigned src_node,
+                  uint32_t send_id, size_t bytes, uint64_t dma_addr, unsigned dma_counter);
   // The receive takes an unexpected message (removed from the queue), or, for eager data
   // still arriving, the rest of it. Returns the bytes copied (the caller charges them,
   // after the engine's state is consistent again).
-  size_t take_unexpected(UnexpectedIt it, const std::shared_ptr<RequestState>& req);
+  size_t take_unexpected(fw::TaskContext& task, UnexpectedIt it, const std::shared_ptr<RequestState>& req);
+
+  // Rendezvous by the torus DMA engine (p2p_dma.cpp), on nodes that have it: the request
+  // to send names the sender's buffer and a counter of its node; the receiver sets a
+  // counter of its own to its buffer and queues a remote get, whose descriptor makes the
+  // sender's engine put the message straight into the receive buffer. Each side completes
+  // when its counter reaches zero; no processor moves a word.
+  static constexpr unsigned kDmaScratchCounter = fw::regmap::kDmCounters - 1;  // a remote get's own words
+  struct DmaSend {
+    unsigned counter = 0;
+    std::unique_ptr<fw::RegisteredRegion> region;
+  };
+  struct DmaRecv {
+    std::shared_ptr<RequestState> req;
+    unsigned counter = 0;
+    std::unique_ptr<std::array<uint64_t, fw::regmap::kDmDescWords>> desc;  // the put the sender's engine runs
+    std::unique_ptr<fw::RegisteredRegion> data, desc_region;
+  };
+  // Sets the node's counters aside for point-to-point once (those alltoall's engine path
+  // does not use); whether the engine can carry this node's rendezvous messages at all.
+  bool dma_ready(fw::TaskContext& task);
+  // Starts `op` (a rendezvous send of `buf`) by the engine if it can: its counter, its
+  // region registered; false leaves it to the processors.
+  bool dma_send(fw::TaskContext& task, SendOp& op, const void* buf);
+  // Takes a request to send that offers a remote get: true once the get is queued.
+  bool dma_accept(fw::TaskContext& task, const std::shared_ptr<RequestState>& req, unsigned src_node,
+                  uint64_t addr, unsigned counter, size_t bytes);
+  // Completes the sends and receives whose counters reached zero (a register read each).
+  bool dma_poll(fw::TaskContext& task);
+  // The receiver answered with a clear to send instead: the processors stream it.
+  void dma_drop_send(uint32_t id);
+  std::map<uint32_t, DmaSend> dma_sends_;  // by send id
+  std::list<DmaRecv> dma_recvs_;
+  std::vector<unsigned> dma_free_;         // counters free for point-to-point
+  int dma_state_ = -1;                     // -1 not yet looked at, 0 no engine path, 1 ready
+  bool* dma_queue_held_ = nullptr;         // NodeTasks::dma_queue_held: one queue writer at a time
+
+ public:
+  // The node's flag that serialises its tasks' descriptor writes (NodeTasks sets it).
+  void share_dma_queue(bool* held) { dma_queue_held_ = held; }
+
+ private:
   void note_records();
 
   bool attached_ = false;

@@ -3,10 +3,11 @@
 """The MPI interface's tests: the C programs of tests/mpi/programs, built with
 collnet-mpicc and run with `collnet mpirun`.
 
-  conformance RANKS [--tasks T] [--torus XxYxZ --down-nodes LIST] [--coprocessor] [--openmpi]
+  conformance RANKS [--tasks T] [--torus XxYxZ --down-nodes LIST] [--coprocessor] [--rtl KEY=VALUE] [--openmpi]
       every self-checking program on each rank count (comma-separated) passes (with
       --down-nodes, on the live nodes of a machine with those down; with --coprocessor, in
-      coprocessor mode, non-blocking collectives running beside the ranks); with --openmpi the
+      coprocessor mode, non-blocking collectives running beside the ranks; with --rtl, on nodes
+      of those sizes, e.g. torus.dma=2: the DMA engine); with --openmpi the
       same sources built with Open MPI's mpicc and run with its mpirun print the same
       lines (each rank's lines in order, ranks compared one by one).
   behaviour
@@ -83,15 +84,17 @@ def conformance(a, work):
             # is tested, and simulating its time would slow the suite ten times over.
             machine = (["--torus", a.torus] if a.torus else []) + (["--down-nodes", a.down_nodes] if a.down_nodes else [])
             machine += ["--coprocessor"] if a.coprocessor else []
+            machine += ["--rtl", a.rtl] if a.rtl else []
             rc, out, err = run([a.collnet, "mpirun", "-n", str(n), "--tasks", str(a.tasks), *machine, "--tag-output",
                                 "--compute-scale", "0", "--", exe,
                                 *ARGS.get(name, [])])
             mine = by_rank(out)
             passed = any(re.match(r"%s: \d+ checks passed$" % name, l) for l in mine.get(0, []))
             verdict = "ok" if rc == 0 and passed else "FAILED (exit %d)" % rc
-            line = "%-13s n=%-3d tasks=%d%s%s %s" % (name, n, a.tasks,
-                                                    " down=" + a.down_nodes if a.down_nodes else "",
-                                                    " coprocessor" if a.coprocessor else "", verdict)
+            line = "%-13s n=%-3d tasks=%d%s%s%s %s" % (name, n, a.tasks,
+                                                      " down=" + a.down_nodes if a.down_nodes else "",
+                                                      " coprocessor" if a.coprocessor else "",
+                                                      " " + a.rtl if a.rtl else "", verdict)
             if rc != 0 or not passed:
                 failures += 1
                 print(line + "\n" + out[-2000:] + err[-2000:])
@@ -451,6 +454,7 @@ def main():
     p.add_argument("--torus", help="conformance: the machine's shape (default: mpirun's for -n)")
     p.add_argument("--down-nodes", help="conformance: nodes down from boot (the ranks run on the others)")
     p.add_argument("--coprocessor", action="store_true", help="conformance: in coprocessor mode")
+    p.add_argument("--rtl", help="conformance: a node size KEY=VALUE (e.g. torus.dma=2)")
     p.add_argument("--openmpi", action="store_true")
     p.add_argument("--programs", help="only these programs (comma-separated)")
     a = p.parse_args()
