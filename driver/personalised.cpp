@@ -126,16 +126,19 @@ unsigned dma_receive_counter(unsigned task) { return 2 * task; }
 unsigned dma_send_counter(unsigned task) { return 2 * task + 1; }
 
 // Whether alltoall can go by the DMA engine's puts: the node has the engine, each block is
-// whole 8-byte words in buffers aligned to them, the node's tasks have counters enough, a
-// counter can count the words (32 bits), and nothing on the torus is down (the puts go by
-// the routers' own routes). Otherwise the processors move the blocks, as without it.
+// whole 8-byte words, not in place, the node's tasks have counters enough, a counter can
+// count the words (32 bits), and nothing on the torus is down (the puts go by the routers'
+// own routes). Otherwise the processors move the blocks, as without it. Every rank decides
+// the same from what it knows of all (a buffer's alignment, which is each rank's own, does
+// not decide it: alltoall_dma copies an unaligned buffer through an aligned one).
 bool dma_alltoall_applies(const CollectiveContext& c) {
   const size_t block = c.call.count * elem(c.call.type);
-  const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; };
   return c.task.dma_memory != nullptr && c.size() > 1 && c.call.send != kInPlace && block % 8 == 0 &&
-         aligned(c.call.send) && aligned(c.call.recv) && 2 * c.task.tasks <= fw::regmap::kDmCounters &&
-         (c.size() - 1) * (block / 8) <= UINT32_MAX && !c.task.personality.torus_routes;
+         2 * c.task.tasks <= fw::regmap::kDmCounters && (c.size() - 1) * (block / 8) <= UINT32_MAX &&
+         !c.task.personality.torus_routes;
 }
+
+bool aligned8(const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 
 // Queues `d` on the node's engine, one task of the node at a time (NodeTasks::dma_queue_held);
 // a task waiting for another polls the queue's room, which takes it through cycles.
@@ -159,6 +162,19 @@ void alltoall_dma(CollectiveContext& c) {
   need_buffer(c.call.name, "send", out, n * c.call.count);
   need_buffer(c.call.name, "receive", in, n * c.call.count);
   c.state.last = {};
+  // The engine moves whole aligned words: a buffer off an 8-byte boundary goes through an
+  // aligned copy (the processor's copy in node memory).
+  std::vector<uint64_t> send_copy, recv_copy;
+  unsigned char* const user_in = in;
+  if (!aligned8(out)) {
+    send_copy.resize(n * block / 8);
+    c.copy_local(send_copy.data(), out, n * block);
+    out = reinterpret_cast<const unsigned char*>(send_copy.data());
+  }
+  if (!aligned8(in)) {
+    recv_copy.resize(n * block / 8);
+    in = reinterpret_cast<unsigned char*>(recv_copy.data());
+  }
   fw::DmaFirmware dma(c.task.cpu, c.task.personality);
   const fw::RegisteredRegion send_region(c.task.dma_memory, out, n * block);
   const fw::RegisteredRegion recv_region(c.task.dma_memory, in, n * block);
@@ -198,6 +214,7 @@ void alltoall_dma(CollectiveContext& c) {
     }
   }
   dma.check();
+  if (!recv_copy.empty()) c.copy_local(user_in, in, n * block);
 }
 
 }  // namespace
