@@ -14,6 +14,10 @@ collnet-mpicc and run with `collnet mpirun`.
       global state, user ops (growing counts on 4, 11 and 16 ranks), derived types, a deadlock, MPI_Abort, an exit status, a
       crash, a call collnet lacks, bad usage and coprocessor mode's overlap each end as docs/mpi.md and
       docs/coprocessor.md say.
+  engine
+      on nodes with the torus DMA engine (--rtl torus.dma=2, 2x1x1): rma_bandwidth.c's send of 256 KiB
+      reaches 0.97 of the link, and its put and get (whose data travel as rendezvous messages,
+      by the engine's remote get) take within 10% of the send.
   osu
       the OSU-style program's simulated latency and allreduce times agree with
       `collnet run pingpong` and `collnet compare allreduce` (within 5%).
@@ -444,9 +448,23 @@ def osu(a, work):
                "MPI_Allreduce of %d doubles, %.3f us, agrees with collnet compare's %.3f us" % (count, us, want))
 
 
+def engine(a, work):
+    rc, out, err = run([a.collnet, "mpirun", "-n", "2", "--torus", "2x1x1", "--rtl", "torus.dma=2", "--compute-scale",
+                        "0", "--", build(a.mpicc, "rma_bandwidth", work), "262144"])
+    print(out.strip())
+    took = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(send|put|get) \d+ B: (\d+) cycles", out, re.M)}
+    expect(rc == 0 and set(took) == {"send", "put", "get"}, "rma_bandwidth runs on engine nodes (%s)" % err[-300:])
+    # 256 KiB: 32,768 words in 1,058 packets (1,057 of 31 words and one of 1, each with its
+    # first word, in whole chunks: 33 flits and 5) of 34,886 flits, a flit a cycle on the link.
+    expect(took["send"] <= 34886 * 100 // 97, "the send reaches 0.97 of the link (%d cycles)" % took["send"])
+    for op in ("put", "get"):
+        expect(took[op] <= took["send"] * 11 // 10,
+               "one-sided %s within 10%% of the send: %d cycles against %d" % (op, took[op], took["send"]))
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["conformance", "behaviour", "osu"])
+    p.add_argument("mode", choices=["conformance", "behaviour", "engine", "osu"])
     p.add_argument("ranks", nargs="?", default="1,2,8")
     p.add_argument("--collnet", required=True)
     p.add_argument("--mpicc", required=True)
@@ -460,7 +478,7 @@ def main():
     a = p.parse_args()
     work = tempfile.mkdtemp(prefix="collnet-mpi-")
     try:
-        {"conformance": conformance, "behaviour": behaviour, "osu": osu}[a.mode](a, work)
+        {"conformance": conformance, "behaviour": behaviour, "engine": engine, "osu": osu}[a.mode](a, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
