@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 #include "mpi/attributes.hpp"
 
 using namespace collnet::mpi;
@@ -176,6 +177,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 int MPI_Comm_free(MPI_Comm* comm) {
   return api("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL, [&](Rank& r) {
     if (!comm) fail(MPI_ERR_ARG, "comm is null");
+    settle_posted(r);  // a collective posted on it may still use it
     CommEntry& c = r.comm(*comm);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
       fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));

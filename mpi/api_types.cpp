@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 #include "mpi/attributes.hpp"
 
 using namespace collnet::mpi;
@@ -311,6 +312,7 @@ int MPI_Type_commit(MPI_Datatype* datatype) {
 int MPI_Type_free(MPI_Datatype* datatype) {
   return api("MPI_Type_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(datatype, "datatype");
+    settle_posted(r);  // a collective posted with it may still use it
     if (!r.any_type(*datatype).predefined) delete_type_attributes(r, *datatype);
     r.free_type(*datatype);
   });
@@ -448,6 +450,7 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
 int MPI_Op_free(MPI_Op* op) {
   return api("MPI_Op_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(op, "op");
+    settle_posted(r);  // a collective posted with it may still use it
     r.free_op(*op);
   });
 }

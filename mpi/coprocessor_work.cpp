@@ -35,4 +35,8 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
   });
 }
 
+void settle_posted(Rank& r) {
+  if (fw::Coprocessor* co = r.task().coprocessor()) co->drain();
+}
+
 }  // namespace collnet::mpi

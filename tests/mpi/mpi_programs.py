@@ -299,6 +299,37 @@ def behaviour(a, work):
     expect(shares[True] is not None and shares[True] <= 0.75 and shares[False] is not None and shares[False] >= 0.8,
            "overlap.c: MPI_Iallreduce and a computation take well under their sum in coprocessor mode, about "
            "their sum without (%s)" % shares)
+    # A posted collective's op and communicator freed before its wait: the free waits for it.
+    early = build_source(a.mpicc, work, "freed_early", r'''
+#include <mpi.h>
+#include <stdio.h>
+static void add(void *in, void *inout, int *len, MPI_Datatype *t) {
+  (void)t;
+  for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((int *)in)[i];
+}
+int main(int argc, char **argv) {
+  int rank, size, in, sum = 0;
+  MPI_Comm dup;
+  MPI_Op op;
+  MPI_Request req;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Op_create(add, 1, &op);
+  in = rank + 1;
+  MPI_Iallreduce(&in, &sum, 1, MPI_INT, op, dup, &req);
+  MPI_Op_free(&op);
+  MPI_Comm_free(&dup);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  printf("rank %d: sum %d\n", rank, sum);
+  MPI_Finalize();
+  return sum == size * (size + 1) / 2 ? 0 : 1;
+}
+''')
+    rc, out, err = run(mpirun + ["-n", "4", "--coprocessor", "--", early])
+    expect(rc == 0 and out.count("sum 10") == 4,
+           "coprocessor mode: an op and a communicator freed right after MPI_Iallreduce (%s)" % (out + err)[-300:])
     rc, out, err = run(mpirun + ["-n", "2", "--coprocessor", "--", overlap, "allreduce"])
     expect(rc == 2 and "takes no simulated time" in out, "overlap.c says there is nothing to overlap at --compute-scale 0")
     rc, out, err = run(mpirun + ["-n", "4", "--tasks", "2", "--coprocessor", "--", overlap, "allreduce"])

@@ -324,6 +324,47 @@ static void test_cancel(void)
     check_section(PROG, "MPI_Cancel of a receive", 1);
 }
 
+static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void test_type_freed_before_completion(void)
+{
+    /* MPI lets a program free the datatype of a non-blocking collective as soon as it has
+       started it: the collective still completes. (The op and the communicator may be
+       freed early too, but Open MPI 4.1, which this output is compared with, crashes.) */
+    MPI_Comm dup;
+    MPI_Datatype pair;
+    MPI_Op add;
+    MPI_Request reqs[2];
+    int *s = malloc(sizeof(int) * 2 * size), *d = malloc(sizeof(int) * 2 * size), in = rank + 1, sum = 0;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op_create(add_ints, 1, &add);
+    for (int j = 0; j < size; j++) {
+        s[2 * j] = rank * 100 + j;
+        s[2 * j + 1] = -(rank * 100 + j);
+    }
+    MPI_Ialltoall(s, 1, pair, d, 1, pair, dup, &reqs[0]);
+    MPI_Iallreduce(&in, &sum, 1, MPI_INT, add, dup, &reqs[1]);
+    MPI_Type_free(&pair);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    MPI_Op_free(&add);
+    MPI_Comm_free(&dup);
+    for (int j = 0; j < size; j++)
+        CHECK(d[2 * j] == j * 100 + rank && d[2 * j + 1] == -(j * 100 + rank), "block %d is %d, %d", j, d[2 * j],
+              d[2 * j + 1]);
+    CHECK(sum == size * (size + 1) / 2, "the sum is %d", sum);
+    CHECK(pair == MPI_DATATYPE_NULL && add == MPI_OP_NULL && dup == MPI_COMM_NULL, "the handles are null");
+    free(s);
+    free(d);
+    check_section(PROG, "a non-blocking collective's datatype freed before its wait", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -337,6 +378,7 @@ int main(int argc, char **argv)
     test_request_null();
     test_wildcard_across_collectives();
     test_cancel();
+    test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
     return 0;
