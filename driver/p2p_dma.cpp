@@ -14,6 +14,7 @@
 // send and the sender gives its counter back.
 #include <cstdint>
 
+#include "driver/dma_queue.hpp"
 #include "driver/p2p_engine.hpp"
 #include "firmware/dma_descriptor.hpp"
 #include "firmware/dma_firmware.hpp"
@@ -26,22 +27,6 @@ bool whole_words(const void* p, size_t bytes) {
   return bytes > 0 && bytes % 8 == 0 && reinterpret_cast<uintptr_t>(p) % 8 == 0;
 }
 
-// Queues `d` on the node's engine, one writer of the node at a time (alltoall's engine path
-// queues through the same flag).
-void queue(fw::DmaFirmware& dma, bool* held, const fw::DmaDescriptor& d) {
-  if (held) {
-    while (*held) (void)dma.free_slots();
-    *held = true;
-  }
-  try {
-    dma.queue(d);
-  } catch (...) {
-    if (held) *held = false;
-    throw;
-  }
-  if (held) *held = false;
-}
-
 }  // namespace
 
 bool P2pEngine::dma_ready(fw::TaskContext& task) {
@@ -52,6 +37,7 @@ bool P2pEngine::dma_ready(fw::TaskContext& task) {
   if (!task.dma_memory || routes_ || 2 * tasks_ + 1 >= fw::regmap::kDmCounters) return false;
   fw::DmaFirmware dma(task.cpu, task.personality);
   if (!dma.has_engine()) return false;
+  dma_fifos_ = dma.engine_fifos();
   dma.set_counter(kDmaScratchCounter, 0, 0xffffffffu);  // never waited for: it only counts down
   for (unsigned k = kDmaScratchCounter; k-- > 2 * tasks_;) dma_free_.push_back(k);
   dma_state_ = 1;
@@ -67,7 +53,7 @@ bool P2pEngine::dma_send(fw::TaskContext& task, SendOp& op, const void* buf) {
   s.counter = dma_free_.back();
   dma_free_.pop_back();
   s.region = std::make_unique<fw::RegisteredRegion>(task.dma_memory, buf, bytes);
-  fw::DmaFirmware dma(task.cpu, task.personality);
+  fw::DmaFirmware dma(task.cpu, task.personality, dma_fifos_);
   dma.set_counter(s.counter, 0, static_cast<uint32_t>(bytes / 8));
   op.dma_counter = s.counter + 1;
   dma_sends_.emplace(op.id, std::move(s));
@@ -107,9 +93,9 @@ bool P2pEngine::dma_accept(fw::TaskContext& task, const std::shared_ptr<RequestS
   get.local_counter = kDmaScratchCounter;
   get.addr = reinterpret_cast<uintptr_t>(r.desc->data());
   get.words = fw::regmap::kDmDescWords;
-  fw::DmaFirmware dma(task.cpu, task.personality);
+  fw::DmaFirmware dma(task.cpu, task.personality, dma_fifos_);
   dma.set_counter(r.counter, reinterpret_cast<uintptr_t>(req->recv_buf), words);
-  queue(dma, dma_queue_held_, get);
+  queue_dma_descriptor(dma, *dma_queue_held_, get);
   dma_recvs_.push_back(std::move(r));
   ++stats_.dma_gets;
   return true;
@@ -117,7 +103,7 @@ bool P2pEngine::dma_accept(fw::TaskContext& task, const std::shared_ptr<RequestS
 
 bool P2pEngine::dma_poll(fw::TaskContext& task) {
   if (dma_sends_.empty() && dma_recvs_.empty()) return false;
-  fw::DmaFirmware dma(task.cpu, task.personality);
+  fw::DmaFirmware dma(task.cpu, task.personality, dma_fifos_);  // a register read a counter, no more
   bool did = false;
   for (auto it = dma_recvs_.begin(); it != dma_recvs_.end();) {
     if (!dma.reached_zero(it->counter)) {

@@ -311,7 +311,8 @@ class P2pEngine {
   std::list<DmaRecv> dma_recvs_;
   std::vector<unsigned> dma_free_;         // counters free for point-to-point
   int dma_state_ = -1;                     // -1 not yet looked at, 0 no engine path, 1 ready
-  bool* dma_queue_held_ = nullptr;         // NodeTasks::dma_queue_held: one queue writer at a time
+  int dma_fifos_ = -1;                     // the engine's FIFOs each way, once dma_ready read them
+  bool* dma_queue_held_ = nullptr;         // NodeTasks::dma_queue_held (dma_queue.hpp)
 
  public:
   // The node's flag that serialises its tasks' descriptor writes (NodeTasks sets it).

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "driver/collective_args.hpp"
+#include "driver/dma_queue.hpp"
 #include "driver/error.hpp"
 #include "firmware/dma_firmware.hpp"
 #include "firmware/torus_layout.hpp"
@@ -140,20 +141,6 @@ bool dma_alltoall_applies(const CollectiveContext& c) {
 
 bool aligned8(const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 
-// Queues `d` on the node's engine, one task of the node at a time (NodeTasks::dma_queue_held);
-// a task waiting for another polls the queue's room, which takes it through cycles.
-void queue_descriptor(CollectiveContext& c, fw::DmaFirmware& dma, const fw::DmaDescriptor& d) {
-  while (c.node.dma_queue_held) (void)dma.free_slots();
-  c.node.dma_queue_held = true;
-  try {
-    dma.queue(d);
-  } catch (...) {
-    c.node.dma_queue_held = false;
-    throw;
-  }
-  c.node.dma_queue_held = false;
-}
-
 void alltoall_dma(CollectiveContext& c) {
   const unsigned n = c.size(), me = c.rank();
   const size_t block = c.call.count * elem(c.call.type);
@@ -208,7 +195,7 @@ void alltoall_dma(CollectiveContext& c) {
         d.addr += at;
         d.offset += at;
         d.words = static_cast<uint32_t>(std::min(piece, block - at) / 8);
-        queue_descriptor(c, dma, d);
+        queue_dma_descriptor(dma, c.node.dma_queue_held, d);
       }
     while (!dma.reached_zero(snd) || !dma.reached_zero(rcv)) {
     }

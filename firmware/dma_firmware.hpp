@@ -15,10 +15,17 @@ namespace collnet::fw {
 
 class DmaFirmware {
  public:
-  DmaFirmware(RegisterBus& bus, const Personality& personality) : bus_(bus), me_(personality) {}
+  // `engine_fifos`: RegTrSizes.Dma if the caller has read it already (a DmaFirmware made
+  // for each call then reads it no more), else -1.
+  DmaFirmware(RegisterBus& bus, const Personality& personality, int engine_fifos = -1)
+      : bus_(bus), me_(personality), has_(engine_fifos) {}
 
-  // Whether this node has the engine (reads RegTrSizes once).
+  // Whether this node has the engine (reads RegTrSizes once), and its FIFOs each way.
   bool has_engine();
+  int engine_fifos() {
+    (void)has_engine();
+    return has_;
+  }
 
   // Counter k: the byte address puts naming it write at (plus their offsets), and the
   // words it waits for (a put's) or sends (a descriptor's local counter). Setting the count

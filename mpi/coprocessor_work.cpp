@@ -22,9 +22,7 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
     if (*failure) std::rethrow_exception(*failure);
   };
   e.coprocessor = &co;
-  e.ticket = co.posted() + 1;
-  *request = r.add_request(std::move(e));
-  co.post([&r, state, failure, work = std::move(work)] {
+  e.ticket = co.post([&r, state, failure, work = std::move(work)] {
     r.runtime().set_current(r);  // code of the program it calls (a user op) finds its rank
     try {
       work(r);
@@ -33,6 +31,7 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
     }
     state->done = true;
   });
+  *request = r.add_request(std::move(e));
 }
 
 void settle_posted(Rank& r) {

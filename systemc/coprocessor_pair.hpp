@@ -23,7 +23,6 @@ class CoprocessorPair final : public fw::Processor, public fw::Coprocessor {
   // The task's processor, waiting for posted work, polls its flag this often.
   static constexpr uint64_t kWaitPollCycles = 8;
 
-
   // `app`: the task's processor on `node`. The coprocessor is bus master `bus_task` there
   // (after the node's task processors), named `name`, with `app`'s access cost.
   CoprocessorPair(const std::string& name, Node& node, Cpu& app, unsigned bus_task, unsigned access_cycles,
