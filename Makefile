@@ -29,7 +29,7 @@ RTL_SRCS := $(RTL_PKG) $(GI_PKG) $(TR_PKG) $(DM_PKG) $(wildcard rtl/common/*.sv)
 RTL_INCLUDE := -Irtl/common
 # Tops whose parameters add hardware are linted built that way too (top:-Gparam=value,...).
 LINT_VARIANTS := tr_router:-GDma=1 tr_route:-GDma=1 nd_torus_net:-GDma=1 tr_router:-GDma=3 nd_torus_net:-GDma=2 dm_engine:-GFifos=3 dm_rcv_select:-GFifos=2
-LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs dm_engine dm_regs dm_inject dm_receive dm_rcv_select
+LINT_TOPS := nd_machine nd_node nd_tree_net nd_torus_net cn_adapter cn_vc cn_combine cn_bcast cn_regs cn_inj_source cn_link_rx cn_link_tx cn_alu cn_identity cmn_fifo cmn_wfifo cmn_rr_arb cmn_delay cmn_credit gi_barrier tr_router tr_link_rx tr_route tr_regs tr_perf lk_port lk_regs dm_engine dm_regs dm_inject dm_fetch dm_receive dm_rcv_select
 
 DEMO := $(BUILD)/collnet run allreduce --torus 4x4x4 --op sum --type u64 --count 1024 \
         --trace $(BUILD)/demo.fst --json $(BUILD)/demo.json

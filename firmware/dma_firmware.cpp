@@ -62,13 +62,34 @@ void DmaFirmware::queue(const DmaDescriptor& d) {
   bus_.write_vector(rm::kRegDmDesc, w);
 }
 
+void DmaFirmware::set_ring(uint64_t start, unsigned slots) {
+  need_engine();
+  const uint64_t bytes = uint64_t{slots} * 8 * rm::kDmDescWords;
+  if (slots < 2 || start % (8 * rm::kDmDescWords) != 0 || (start + bytes) >> rm::kDmAddrW)
+    throw std::invalid_argument("DMA injection ring at " + std::to_string(start) + " of " + std::to_string(slots) +
+                                " descriptors: it needs at least 2, from a 32-byte aligned 48-bit address");
+  bus_.write(rm::kRegDmIfStart, start);
+  bus_.write(rm::kRegDmIfEnd, start + bytes);
+}
+
+uint64_t DmaFirmware::ring_head() {
+  need_engine();
+  return bus_.read(rm::kRegDmIfHead);
+}
+
+void DmaFirmware::set_ring_tail(uint64_t tail) {
+  need_engine();
+  bus_.write(rm::kRegDmIfTail, tail);
+}
+
 void DmaFirmware::check() {
   need_engine();
   const uint64_t e = bus_.read(rm::kRegDmErr);
   if (e == 0) return;
   static const char* const kNames[] = {"a descriptor refused",       "a descriptor written to a full queue",
                                        "a malformed packet dropped", "a counter counted past zero",
-                                       "a bad register access",      "a memory FIFO packet the ring cannot hold"};
+                                       "a bad register access",      "a memory FIFO packet the ring cannot hold",
+                                       "an injection ring tail outside the ring"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == rm::kDmErrBits, "a name per RegDmErr bit");
   std::string what;
   for (unsigned b = 0; b < rm::kDmErrBits; ++b)

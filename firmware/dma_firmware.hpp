@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Register-level firmware for one node's torus DMA engine (docs/dma.md): counters,
-// descriptors, the reception ring and the engine's errors. A node has the engine when its
+// descriptors (by register, or through the injection ring in memory), the reception ring
+// and the engine's errors. A node has the engine when its
 // torus side was built with it (RegTrSizes.Dma, torus.dma); on a node without it every call
 // but has_engine() throws std::logic_error rather than touch a window nothing answers.
 #pragma once
@@ -43,6 +44,15 @@ class DmaFirmware {
   void queue(const DmaDescriptor& d);
   // Descriptors the queue can take now.
   unsigned free_slots();
+
+  // The injection ring (Blue Gene/P's injection memory FIFO): `slots` descriptors of node
+  // memory from `start` (32-byte aligned, registered with the node's memory), which the
+  // engine reads into its queue from the head up to the tail. Setting it empties it.
+  void set_ring(uint64_t start, unsigned slots);
+  // Where the engine reads next (RegDmIfHead): the slots from the tail up to it are free.
+  uint64_t ring_head();
+  // Moves the tail (RegDmIfTail) to `tail`, past descriptors written in memory before it.
+  void set_ring_tail(uint64_t tail);
 
   // Throws HardwareError naming every sticky error bit of the engine (RegDmErr), if any.
   void check();

@@ -132,7 +132,7 @@ inline constexpr unsigned kRouteDstBit = 6;  // local destination: the node rece
 // ------------------------------------------------------------------ cn_pkg: class-route values
 inline constexpr unsigned kRouteUpNone = 3;  // the up-link value of a class's root
 // ------------------------------------------------------------------ cn_pkg: register map
-inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma)
+inline constexpr uint32_t kRegId = 0x000;  // RO  identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma; 1.8: the DMA engine's injection ring, RegDmIf*)
 inline constexpr uint32_t kRegStatus = 0x008;  // RO  FIFO levels and error summary
 inline constexpr uint32_t kRegInjHdr = 0x010;  // WO  push a header (bits 31:0) into the injection header FIFO
 inline constexpr uint32_t kRegInjData = 0x018;  // WO  push a 64-bit payload word into the injection payload FIFO
@@ -205,7 +205,7 @@ inline constexpr unsigned kSizesRetryFlitsW = 16;
 inline constexpr unsigned kSizesUserClassesLsb = 40;  // user class routes: classes 1..UserClasses have a route register
 inline constexpr unsigned kSizesUserClassesW = 4;
 // ------------------------------------------------------------------ cn_pkg: identification
-inline constexpr uint64_t kRegIdValue = 0x00c011e700010007ULL;  // "collnet", version 1.7
+inline constexpr uint64_t kRegIdValue = 0x00c011e700010008ULL;  // "collnet", version 1.8
 // ------------------------------------------------------------------ cn_pkg: injection header FIFO entry
 inline constexpr unsigned kInjEntryBits = kInjIdentityCountW + 1 + kHdrBits;  // {packet count, identity flag, header} (cn_pkg::inj_entry)
 static_assert(kPayloadFlits % kVectorWords == 0, "a packet's payload is whole vectors");
@@ -472,6 +472,7 @@ inline constexpr unsigned kDmDescWords = 4;  // words of a descriptor (one vecto
 inline constexpr unsigned kDmDescSlots = 8;  // descriptors software may queue (the engine's DescSlots parameter)
 inline constexpr unsigned kDmGetSlots = 8;  // descriptors remote gets may queue (GetSlots)
 inline constexpr unsigned kDmRowSlots = 16;  // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO; 16 rows (64 words) cover a latency of 20 cycles at two flits a cycle
+inline constexpr unsigned kDmFetchSlots = 4;  // injection ring descriptors read and not yet queued (FetchSlots): four reads in flight let the engine fetch a descriptor every few cycles with a memory latency of 20
 inline constexpr unsigned kDmSwTag = kTrDmaSwTag;  // the torus header's software tag on every packet the engine sends: the router of a side with the engine steers packets carrying it to the engine's reception FIFO (software's own packets use the other tags)
 // ------------------------------------------------------------------ dm_pkg: packet kinds
 inline constexpr unsigned kDmKindMemFifo = 0;  // memory FIFO: the whole packet (header, DMA word, data, padding) is appended to the reception ring (RegDmMfStart .. RegDmMfEnd) for software to read
@@ -515,6 +516,10 @@ inline constexpr uint32_t kRegDmMfEnd = 0x1038;  // RW  the byte after the ring'
 inline constexpr uint32_t kRegDmMfHead = 0x1040;  // RW  where software reads the next packet: software moves it past each packet it has read
 inline constexpr uint32_t kRegDmMfTail = 0x1048;  // RO  where the engine writes the next packet: it moves past a packet once all of it is in memory
 inline constexpr uint32_t kRegDmSizes = 0x1050;  // RO  the engine's sizes as built
+inline constexpr uint32_t kRegDmIfStart = 0x1058;  // RW  the injection ring's first byte (32-byte aligned: a descriptor's DmDescWords words); a write also moves RegDmIfHead and RegDmIfTail there, emptying the ring
+inline constexpr uint32_t kRegDmIfEnd = 0x1060;  // RW  the byte after the injection ring's last (32-byte aligned); a write also empties the ring
+inline constexpr uint32_t kRegDmIfHead = 0x1068;  // RO  where the engine reads the next descriptor: it moves past each as it reads it, so the slots behind it are software's again
+inline constexpr uint32_t kRegDmIfTail = 0x1070;  // RW  where software writes the next descriptor: software moves it past the descriptors it has written (32-byte aligned), and the engine reads them up to it
 inline constexpr uint32_t kRegDmDesc = 0x1080;  // WO (vector) queue a descriptor (DmDescWords words, word 0 in [63:0])
 inline constexpr uint32_t kRegDmCtrBase = 0x1100;  // RW  counter k's base: the byte address a put naming it writes at, plus the packet's offset (8-byte aligned)
 inline constexpr unsigned kRegDmCtrBaseStride = 8;  // RegDmCtrBase + k * this
@@ -537,17 +542,18 @@ inline constexpr unsigned kDmStatusDescFreeLsb = 0;  // descriptors RegDmDesc ca
 inline constexpr unsigned kDmStatusDescFreeW = 8;
 inline constexpr unsigned kDmStatusGetsLsb = 8;  // descriptors remote gets have queued
 inline constexpr unsigned kDmStatusGetsW = 8;
-inline constexpr unsigned kDmStatusInjBusyBit = 16;  // the injection side has a descriptor or a row in flight
+inline constexpr unsigned kDmStatusInjBusyBit = 16;  // the injection side has a descriptor or a row in flight, or is reading the injection ring
 inline constexpr unsigned kDmStatusRcvBusyBit = 17;  // the reception side is in a packet
 inline constexpr unsigned kDmStatusErrBit = 63;  // an error bit is set
 // ------------------------------------------------------------------ dm_pkg: RegDmErr bits
-inline constexpr unsigned kDmErrBadDesc = 0;  // a descriptor broke a rule (kind 3, no words, a misaligned address, a remote get not of whole descriptors, a nonzero unused bit) and was refused
+inline constexpr unsigned kDmErrBadDesc = 0;  // a descriptor broke a rule (kind 3, no words, a misaligned address, a remote get not of whole descriptors, a nonzero unused bit) and was refused (written to RegDmDesc) or dropped (read from the injection ring)
 inline constexpr unsigned kDmErrDescFull = 1;  // a descriptor written with no room (RegDmStatus.DescFree 0) was refused
 inline constexpr unsigned kDmErrBadPacket = 2;  // an arrived packet's DMA word broke a rule (kind 3, Words 0 or not matching the header's Size, a remote get not of whole descriptors) and was dropped
 inline constexpr unsigned kDmErrUnderflow = 3;  // a counter was counted down past zero (it stops at zero)
 inline constexpr unsigned kDmErrBadAccess = 4;  // an unmapped DMA register, or a write to a read-only one
 inline constexpr unsigned kDmErrMemFifo = 5;  // a memory FIFO packet arrived that the ring cannot ever hold (no ring set, or a ring smaller than the packet) and was dropped
-inline constexpr unsigned kDmErrBits = 6;  // bits of RegDmErr
+inline constexpr unsigned kDmErrIfRing = 6;  // RegDmIfTail written outside the injection ring (no ring set: RegDmIfEnd not past RegDmIfStart) and refused
+inline constexpr unsigned kDmErrBits = 7;  // bits of RegDmErr
 // ------------------------------------------------------------------ dm_pkg: RegDmEventEn fields
 inline constexpr unsigned kDmEventZeroLsb = 0;  // bit k: counter k's bit in RegDmZero
 inline constexpr unsigned kDmEventZeroW = kDmCounters;

@@ -9,8 +9,9 @@
 // boundaries (the data, the packets' headers, DMA words and padding, the counters); the
 // reception ring (whole packets, wrapping at its end, waiting for room, the event line);
 // a remote get; descriptors and packets that break the rules; counters counted past zero;
-// the memory latency hidden by reads in flight; and random traffic of all three kinds
-// against a model of the memory. Built with one FIFO each way (the default) and with
+// the memory latency hidden by reads in flight; the injection ring (descriptors read from
+// memory, wrapping, its rules); and random traffic of all three kinds, queued by register
+// or through the injection ring, against a model of the memory. Built with one FIFO each way (the default) and with
 // TB_FIFOS (tb/CMakeLists.txt): each injection FIFO then loops back into the reception FIFO
 // of the same number, and the engine must spread its packets over the injection FIFOs and
 // take each packet whole from whichever reception FIFO holds one.
@@ -224,6 +225,30 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
     write(reg_dm_ctr_count(k), count);
   }
   uint64_t count(unsigned k) { return read(reg_dm_ctr_count(k)); }
+  // The injection ring (RegDmIf*): `slots` descriptors from `start`.
+  void ring(uint64_t start, unsigned slots) {
+    ring_start_ = start;
+    ring_end_ = start + kSlot * slots;
+    ring_tail_ = start;
+    write(kRegDmIfStart, start);
+    write(kRegDmIfEnd, ring_end_);
+  }
+  // Writes a descriptor's words into the ring's next slot, once the engine has read what
+  // was there (one slot always stays empty, so a full ring and an empty one differ), and
+  // moves the tail past it. False if the engine never made room.
+  bool post_ring(const std::array<uint64_t, 4>& w) {
+    const uint64_t next = ring_tail_ + kSlot == ring_end_ ? ring_start_ : ring_tail_ + kSlot;
+    if (!run_until([&] { return read(kRegDmIfHead) != next; })) return false;
+    fill(ring_tail_, {w[0], w[1], w[2], w[3]});
+    ring_tail_ = next;
+    write(kRegDmIfTail, ring_tail_);
+    return true;
+  }
+  bool post_ring(const DmaDescriptor& d) {
+    const auto w = d.encode();
+    return post_ring({w[0], w[1], w[2], w[3]});
+  }
+  static constexpr uint64_t kSlot = 8 * kDmDescWords;  // a descriptor's bytes
   uint64_t errors() { return read(kRegDmErr); }
   uint64_t zero() { return read(kRegDmZero); }
 
@@ -233,6 +258,7 @@ class DmaBench : public ClockedHarness<Vdm_engine>, public BlockRegisterBus<DmaB
     uint64_t due = 0;  // the cycle whose edge takes it
   };
   std::deque<Response> responses;
+  uint64_t ring_start_ = 0, ring_end_ = 0, ring_tail_ = 0;
   std::array<unsigned, kFifos> owed_{};  // flits of the packet each injection FIFO is sending
 
   void offer() {
@@ -778,6 +804,101 @@ TEST(DM_ENGINE, ProtocolAssertionsFire) {
 
 // Random descriptors of every kind, a random memory latency and grants, against the memory
 // they should leave.
+// The injection ring: descriptors software writes into memory are read in order and run,
+// the ring wraps at its end, the head moves past each slot as it is read, and a series
+// longer than software's queue needs one register write per descriptor, none to wait on
+// the queue's room.
+TEST(DM_ENGINE, InjectionRingFeedsTheQueue) {
+  for (const unsigned latency : {1u, 20u}) {
+    SCOPED_TRACE("latency " + std::to_string(latency));
+    DmaBench b;
+    b.latency = latency;
+    const uint64_t ring = 0x200000;
+    b.ring(ring, 4);
+    EXPECT_EQ(b.read(kRegDmIfStart), ring);
+    EXPECT_EQ(b.read(kRegDmIfEnd), ring + 4 * DmaBench::kSlot);
+    EXPECT_EQ(b.read(kRegDmIfHead), ring);
+    EXPECT_EQ(b.read(kRegDmIfTail), ring);
+    // Twenty puts of 1 to 40 words, each to a counter of its own (1..15, then again once
+    // they are done), through four slots.
+    const unsigned puts = 20;
+    std::vector<std::vector<uint64_t>> data;
+    uint32_t total = 0;
+    for (unsigned i = 0; i < puts; ++i) {
+      data.push_back(pattern(1 + (7 * i) % 40, 100 + i));
+      b.fill(0x10000 + 0x1000 * i, data.back());
+      total += static_cast<uint32_t>(data.back().size());
+    }
+    b.counter(0, 0, total);
+    for (unsigned half = 0; half < 2; ++half) {
+      const unsigned from = half * 10, to = from + 10;
+      for (unsigned i = from; i < to; ++i) b.counter(1 + i - from, 0x400000 + 0x1000 * i, static_cast<uint32_t>(data[i].size()));
+      for (unsigned i = from; i < to; ++i)
+        ASSERT_TRUE(b.post_ring(put(0x10000 + 0x1000 * i, static_cast<uint32_t>(data[i].size()), 0, 1 + i - from)));
+      ASSERT_TRUE(b.run_until([&] { return (b.zero() & 0x7fe) == 0x7fe; })) << "zero bits 0x" << std::hex << b.zero();
+    }
+    ASSERT_TRUE(b.settle());
+    for (unsigned i = 0; i < puts; ++i) EXPECT_EQ(b.words_at(0x400000 + 0x1000 * i, data[i].size()), data[i]) << "put " << i;
+    EXPECT_EQ(b.count(0), 0u);
+    EXPECT_EQ(b.errors(), 0u);
+    // Twenty descriptors through four slots: the head went round five times and stands at the tail.
+    EXPECT_EQ(b.read(kRegDmIfHead), b.read(kRegDmIfTail));
+    EXPECT_EQ(b.read(kRegDmIfHead), ring + (puts % 4) * DmaBench::kSlot);
+    // With one injection FIFO the packets leave in the order the engine made them: the
+    // descriptors' order. (With more, packets of different FIFOs leave side by side.)
+    std::vector<unsigned> counters;
+    for (const Packet& p : sent_packets(b))
+      if (counters.empty() || counters.back() != p.word.counter) counters.push_back(p.word.counter);
+    if (kFifos == 1)
+      EXPECT_EQ(counters, (std::vector<unsigned>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+          << "the descriptors ran in the order written";
+  }
+}
+
+// The ring's rules: a tail outside it, or with no ring set, is refused (DmErrIfRing) and
+// the tail stays; a descriptor in it that breaks a rule is dropped (DmErrBadDesc) and the
+// next runs; writing the start or the end empties the ring.
+TEST(DM_ENGINE, InjectionRingRules) {
+  DmaBench b;
+  b.write(kRegDmIfTail, 0x1000);
+  EXPECT_EQ(b.errors(), bit(kDmErrIfRing)) << "a tail with no ring set";
+  EXPECT_EQ(b.read(kRegDmIfTail), 0u);
+  b.write(kRegDmErrClear, ~uint64_t{0});
+  const uint64_t ring = 0x200000;
+  b.ring(ring, 4);
+  for (const uint64_t t : {ring - DmaBench::kSlot, ring + 4 * DmaBench::kSlot, uint64_t{0}}) {
+    b.write(kRegDmIfTail, t);
+    EXPECT_EQ(b.errors(), bit(kDmErrIfRing)) << "tail 0x" << std::hex << t;
+    EXPECT_EQ(b.read(kRegDmIfTail), ring);
+    b.write(kRegDmErrClear, ~uint64_t{0});
+  }
+  b.run(20);
+  EXPECT_TRUE(b.nothing_sent());
+  // A bad descriptor, then a good one: the first dropped, the second run.
+  const auto good = put(0x10000, 5, 0, 1).encode();
+  b.fill(0x10000, pattern(5, 7));
+  b.counter(0, 0, 5);
+  b.counter(1, 0x300000, 5);
+  ASSERT_TRUE(b.post_ring({good[0] | bit(63), good[1], good[2], good[3]}));
+  ASSERT_TRUE(b.post_ring({good[0], good[1], good[2], good[3]}));
+  ASSERT_TRUE(b.run_until([&] { return b.zero() == 0b11; }));
+  ASSERT_TRUE(b.settle());
+  EXPECT_EQ(b.errors(), bit(kDmErrBadDesc));
+  EXPECT_EQ(b.words_at(0x300000, 5), pattern(5, 7));
+  EXPECT_EQ(sent_packets(b).size(), 1u);
+  // The low five bits of the bounds and the tail are dropped (32-byte slots).
+  b.write(kRegDmIfStart, ring + 0x1f);
+  EXPECT_EQ(b.read(kRegDmIfStart), ring);
+  EXPECT_EQ(b.read(kRegDmIfHead), ring) << "a write of the start empties the ring";
+  EXPECT_EQ(b.read(kRegDmIfTail), ring);
+  b.write(kRegDmIfTail, ring + DmaBench::kSlot + 7);
+  EXPECT_EQ(b.read(kRegDmIfTail), ring + DmaBench::kSlot);
+  b.write(kRegDmIfEnd, ring + 2 * DmaBench::kSlot);
+  EXPECT_EQ(b.read(kRegDmIfTail), ring) << "a write of the end empties the ring";
+  b.run(5);
+  EXPECT_EQ(b.read(kRegDmIfHead), ring);
+}
+
 TEST(DM_ENGINE, RandomTrafficLeavesMemoryAsAModelSays) {
   const uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
@@ -810,8 +931,16 @@ TEST(DM_ENGINE, RandomTrafficLeavesMemoryAsAModelSays) {
     const uint32_t left = 0xabcd0000u;
     b.counter(0, 0, left + total + 4);  // and one remote get's descriptor
     auto offset = [&](int k) { return dsts[k].first - ((hi ^ (0xffffull << 32)) + 0x4000000 + 0x100000 * k); };
+    // Odd rounds queue the puts through an injection ring of three slots (so it wraps, and
+    // its reads share the memory port with the puts' rows).
+    const bool by_ring = round % 2 == 1;
+    if (by_ring) b.ring(hi + 0xa000000, 3);
     int i = 0;
-    for (; i < puts - 1; ++i) b.post(put(hi + 0x100000 * (i + 1), dsts[i].second, 0, 1 + i, offset(i)));
+    for (; i < puts - 1; ++i) {
+      const auto d = put(hi + 0x100000 * (i + 1), dsts[i].second, 0, 1 + i, offset(i));
+      if (by_ring) ASSERT_TRUE(b.post_ring(d));
+      else b.post(d);
+    }
     // The last put as a remote get.
     const auto iw = put(hi + 0x100000 * (i + 1), dsts[i].second, 0, 1 + i, offset(i)).encode();
     b.fill(hi + 0x9000000, {iw[0], iw[1], iw[2], iw[3]});

@@ -212,7 +212,8 @@ package cn_pkg;
   // RO identification and version (1.2: vector registers; 1.3: two virtual channels; 1.4: RegSizes
   // and RegTrSizes; 1.5: up to TrRcvNormalMax normal torus reception FIFOs, their registers moved
   // to 0x900, RegTrRcvLevels; 1.6: RegSizes.UserClasses, the route registers of user classes a side
-  // does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma)
+  // does not build unmapped; 1.7: a 13-bit bus, the DMA engine's window WinDma; 1.8: the DMA
+  // engine's injection ring, RegDmIf*)
   localparam logic [12:0] RegId              = 13'h0000;
   localparam logic [12:0] RegStatus          = 13'h0008;  // RO  FIFO levels and error summary
   // WO push a header (bits 31:0) into the injection header FIFO
@@ -327,7 +328,7 @@ package cn_pkg;
   localparam int SizesUserClassesW   = 4;
 
   // ---------------------------------------------------------------- identification
-  localparam logic [63:0] RegIdValue = 64'h00c011e700010007;  // "collnet", version 1.7
+  localparam logic [63:0] RegIdValue = 64'h00c011e700010008;  // "collnet", version 1.8
 
   // ---------------------------------------------------------------- injection header FIFO entry
   // {packet count, identity flag, header} (cn_pkg::inj_entry)

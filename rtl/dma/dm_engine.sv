@@ -4,14 +4,17 @@
 // FIFOs, and reaches the node's memory through a port of its own, so that whole regions
 // move between memories without a processor touching a word:
 //   dm_regs     the registers (window cn_pkg::WinDma): descriptors, counters, the
-//               reception ring, events and errors;
+//               reception ring, the injection ring, events and errors;
+//   dm_fetch    the injection ring: descriptors software wrote into node memory, read
+//               into software's descriptor queue;
 //   dm_inject   descriptors (software's queue and the remote gets', in turn) cut into
 //               packets, read from memory and pushed into the injection FIFOs in turn;
 //   dm_rcv_select the reception FIFOs as one, a whole packet at a time;
 //   dm_receive  packets from it written into memory (a put), appended to the ring (a
 //               memory FIFO packet) or queued as descriptors (a remote get).
-// The memory port has a read side (the injection side's) and a write side (the reception
-// side's), each taking a request a cycle of up to four consecutive words; a read's words
+// The memory port has a read side (the injection side's and the injection ring's, the
+// ring's reads first: a response goes to whichever asked, in order) and a write side (the
+// reception side's), each taking a request a cycle of up to four consecutive words; a read's words
 // come back in request order, at least a cycle after the request was taken. Its latency
 // and bandwidth are the memory's (the machine's model of it, which may share its bandwidth
 // between the two) and are invisible here except as time.
@@ -23,6 +26,7 @@ module dm_engine #(
   parameter int DescSlots = dm_pkg::DmDescSlots,  // descriptors software may queue
   parameter int GetSlots  = dm_pkg::DmGetSlots,   // descriptors remote gets may queue
   parameter int RowSlots  = dm_pkg::DmRowSlots,   // memory reads in flight
+  parameter int FetchSlots = dm_pkg::DmFetchSlots, // injection ring descriptors read and not yet queued
   parameter int InjFreeW  = 8,                    // an injection FIFO's free count (tr_router: $clog2(InjFlits + 1))
   parameter int RcvCntW   = 9,                    // a reception FIFO's count (tr_router: $clog2(RcvFlits + 1))
   localparam int AddrW    = $bits(dm_pkg::RegDmStatus),
@@ -74,6 +78,13 @@ module dm_engine #(
   logic               sw_push, sw_pop, sw_full, sw_empty;
   logic [BusBits-1:0] sw_in, sw_head;
   logic [$clog2(DescSlots + 1)-1:0] sw_count;
+  // Software's queue takes RegDmDesc's writes and, in the cycles without one, the injection
+  // ring's descriptors.
+  logic               reg_push, ring_valid, ring_take;
+  logic [BusBits-1:0] reg_desc, ring_desc;
+  assign ring_take = ring_valid && !reg_push && !sw_full;
+  assign sw_push   = reg_push || ring_take;
+  assign sw_in     = reg_push ? reg_desc : ring_desc;
   cmn_fifo #(.Width(BusBits), .Depth(DescSlots)) u_sw_desc (
     .clk_i, .rst_ni, .push_i(sw_push), .data_i(sw_in), .pop_i(sw_pop), .data_o(sw_head),
     .full_o(sw_full), .empty_o(sw_empty), .count_o(sw_count)
@@ -91,28 +102,59 @@ module dm_engine #(
   logic [dm_pkg::DmCtrW-1:0] inj_ctr, rcv_ctr;
   logic [2:0]                inj_dec_n, rcv_dec_n;
   logic [AW-1:0]             rcv_base, mf_start, mf_end, mf_head, mf_tail;
+  logic [AW-1:0]             if_start, if_end, if_tail, if_head;
+  logic                      if_reset, if_bad, fetch_busy;
   logic [63:0]               rdata;
   logic [dm_pkg::DmErrBits-1:0] err;
 
   dm_regs #(.DescSlots(DescSlots), .GetSlots(GetSlots), .RowSlots(RowSlots)) u_regs (
     .clk_i, .rst_ni,
     .req_i, .we_i, .addr_i, .wdata_i, .rvalid_o, .rdata_o(rdata),
-    .desc_push_o(sw_push), .desc_o(sw_in), .desc_free_i(8'(DescSlots) - 8'(sw_count)),
-    .gets_i(8'(get_count)), .inj_busy_i(inj_busy), .rcv_busy_i(rcv_busy),
+    .desc_push_o(reg_push), .desc_o(reg_desc), .desc_free_i(8'(DescSlots) - 8'(sw_count)),
+    .gets_i(8'(get_count)), .inj_busy_i(inj_busy || fetch_busy), .rcv_busy_i(rcv_busy),
     .inj_dec_i(inj_dec), .inj_ctr_i(inj_ctr), .inj_n_i(inj_dec_n),
     .rcv_dec_i(rcv_dec), .rcv_ctr_i(rcv_ctr), .rcv_n_i(rcv_dec_n), .rcv_base_o(rcv_base),
     .mf_start_o(mf_start), .mf_end_o(mf_end), .mf_head_o(mf_head), .mf_reset_o(mf_reset), .mf_tail_i(mf_tail),
+    .if_start_o(if_start), .if_end_o(if_end), .if_tail_o(if_tail), .if_reset_o(if_reset), .if_head_i(if_head),
+    .if_bad_i(if_bad),
     .bad_packet_i(bad_packet), .mf_err_i(mf_err), .event_o, .err_o(err)
   );
   assign rdata_o = BusBits'(rdata);
   assign err_o       = |err;
 
+  // ------------------------------------------------------------ the memory port's read side
+  // The ring's reads go first (there are at most FetchSlots of them at a time, against the
+  // injection side's stream of rows); a queue of who asked routes each response.
+  logic               f_req, f_gnt, f_valid, i_req, i_gnt, i_valid;
+  logic [AW-1:0]      f_addr, i_addr;
+  logic [2:0]         i_n;
+  assign mem_rd_req_o  = f_req || i_req;
+  assign mem_rd_addr_o = f_req ? f_addr : i_addr;
+  assign mem_rd_n_o    = f_req ? 3'(dm_pkg::DmDescWords) : i_n;
+  assign f_gnt         = mem_rd_gnt_i && f_req;
+  assign i_gnt         = mem_rd_gnt_i && !f_req;
+  logic who_empty, who_full, who_ring;
+  logic [$clog2(RowSlots + FetchSlots + 1)-1:0] who_count;
+  cmn_fifo #(.Width(1), .Depth(RowSlots + FetchSlots)) u_who (
+    .clk_i, .rst_ni, .push_i(mem_rd_gnt_i), .data_i(f_req), .pop_i(mem_rd_valid_i), .data_o(who_ring),
+    .full_o(who_full), .empty_o(who_empty), .count_o(who_count)
+  );
+  assign f_valid = mem_rd_valid_i && who_ring;
+  assign i_valid = mem_rd_valid_i && !who_ring;
+
+  dm_fetch #(.FetchSlots(FetchSlots)) u_fetch (
+    .clk_i, .rst_ni,
+    .start_i(if_start), .end_i(if_end), .tail_i(if_tail), .reset_i(if_reset), .head_o(if_head),
+    .rd_req_o(f_req), .rd_addr_o(f_addr), .rd_gnt_i(f_gnt), .rd_valid_i(f_valid), .rd_data_i(mem_rd_data_i),
+    .desc_valid_o(ring_valid), .desc_o(ring_desc), .desc_take_i(ring_take), .bad_o(if_bad), .busy_o(fetch_busy)
+  );
+
   dm_inject #(.RowSlots(RowSlots), .Fifos(Fifos), .FreeW(InjFreeW)) u_inject (
     .clk_i, .rst_ni,
     .sw_valid_i(!sw_empty), .sw_desc_i(sw_head), .sw_pop_o(sw_pop),
     .get_valid_i(!get_empty), .get_desc_i(get_head), .get_pop_o(get_pop),
-    .rd_req_o(mem_rd_req_o), .rd_addr_o(mem_rd_addr_o), .rd_n_o(mem_rd_n_o), .rd_gnt_i(mem_rd_gnt_i),
-    .rd_valid_i(mem_rd_valid_i), .rd_data_i(mem_rd_data_i),
+    .rd_req_o(i_req), .rd_addr_o(i_addr), .rd_n_o(i_n), .rd_gnt_i(i_gnt),
+    .rd_valid_i(i_valid), .rd_data_i(mem_rd_data_i),
     .inj_push_o, .inj_n_o, .inj_data_o, .inj_free_i,
     .dec_o(inj_dec), .dec_ctr_o(inj_ctr), .dec_n_o(inj_dec_n), .busy_o(inj_busy)
   );
@@ -138,11 +180,12 @@ module dm_engine #(
   );
 
   logic unused;
-  assign unused = ^{sw_full};
+  assign unused = ^{who_full, who_count};
 
   // A grant answers a request.
   `CMN_ASSERT_NEVER(ReadGrantUnasked, mem_rd_gnt_i && !mem_rd_req_o, "the memory port granted no read")
   `CMN_ASSERT_NEVER(WriteGrantUnasked, mem_wr_gnt_i && !mem_wr_req_o, "the memory port granted no write")
+  `CMN_ASSERT_NEVER(ResponseUnasked, mem_rd_valid_i && who_empty, "a read response arrived with no read in flight")
 
   // The sizes' limits are checked where they matter: dm_regs (the 8-bit fields of
   // RegDmSizes and RegDmStatus) and dm_inject.

@@ -19,25 +19,28 @@ package dm_pkg;
   // memory port and sends them as packets; arriving packets are written into memory (a put),
   // into a ring in memory (a memory FIFO) or turned into descriptors the engine runs (a
   // remote get). Counters count words down and say when a transfer is done.
-  localparam int DmCounters  = 16;  // counters: a base address and a count of words each
-  localparam int DmCtrW      = 4;  // a counter's number
-  localparam int DmAddrW     = 48;  // a memory byte address (words are 8-byte aligned)
-  localparam int DmCountW    = 32;  // a counter's count of words
+  localparam int DmCounters   = 16;  // counters: a base address and a count of words each
+  localparam int DmCtrW       = 4;  // a counter's number
+  localparam int DmAddrW      = 48;  // a memory byte address (words are 8-byte aligned)
+  localparam int DmCountW     = 32;  // a counter's count of words
   // data words in one packet: what the packet's chunks hold beside the DMA word
-  localparam int DmMaxWords  = 31;
+  localparam int DmMaxWords   = 31;
   // words one memory request moves at most (a row of the router's FIFOs)
-  localparam int DmPortWords = 4;
-  localparam int DmDescWords = 4;  // words of a descriptor (one vector register write)
+  localparam int DmPortWords  = 4;
+  localparam int DmDescWords  = 4;  // words of a descriptor (one vector register write)
   // descriptors software may queue (the engine's DescSlots parameter)
-  localparam int DmDescSlots = 8;
-  localparam int DmGetSlots  = 8;  // descriptors remote gets may queue (GetSlots)
+  localparam int DmDescSlots  = 8;
+  localparam int DmGetSlots   = 8;  // descriptors remote gets may queue (GetSlots)
   // memory reads in flight (RowSlots): rows read and not yet in the injection FIFO; 16 rows (64
   // words) cover a latency of 20 cycles at two flits a cycle
-  localparam int DmRowSlots  = 16;
+  localparam int DmRowSlots   = 16;
+  // injection ring descriptors read and not yet queued (FetchSlots): four reads in flight let the
+  // engine fetch a descriptor every few cycles with a memory latency of 20
+  localparam int DmFetchSlots = 4;
   // the torus header's software tag on every packet the engine sends: the router of a side with the
   // engine steers packets carrying it to the engine's reception FIFO (software's own packets use
   // the other tags)
-  localparam int DmSwTag     = 15;
+  localparam int DmSwTag      = 15;
 
   // ---------------------------------------------------------------- packet kinds
   // What a packet the engine sends does at its destination's engine. Kind 3 is refused: a
@@ -164,6 +167,17 @@ package dm_pkg;
   // RO where the engine writes the next packet: it moves past a packet once all of it is in memory
   localparam logic [12:0] RegDmMfTail         = 13'h1048;
   localparam logic [12:0] RegDmSizes          = 13'h1050;  // RO  the engine's sizes as built
+  // RW the injection ring's first byte (32-byte aligned: a descriptor's DmDescWords words); a write
+  // also moves RegDmIfHead and RegDmIfTail there, emptying the ring
+  localparam logic [12:0] RegDmIfStart        = 13'h1058;
+  // RW the byte after the injection ring's last (32-byte aligned); a write also empties the ring
+  localparam logic [12:0] RegDmIfEnd          = 13'h1060;
+  // RO where the engine reads the next descriptor: it moves past each as it reads it, so the slots
+  // behind it are software's again
+  localparam logic [12:0] RegDmIfHead         = 13'h1068;
+  // RW where software writes the next descriptor: software moves it past the descriptors it has
+  // written (32-byte aligned), and the engine reads them up to it
+  localparam logic [12:0] RegDmIfTail         = 13'h1070;
   // WO (vector) queue a descriptor (DmDescWords words, word 0 in [63:0])
   localparam logic [12:0] RegDmDesc           = 13'h1080;
   // RW counter k's base: the byte address a put naming it writes at, plus the packet's offset
@@ -196,14 +210,15 @@ package dm_pkg;
   localparam int DmStatusDescFreeW   = 8;
   localparam int DmStatusGetsLsb     = 8;  // descriptors remote gets have queued
   localparam int DmStatusGetsW       = 8;
-  // the injection side has a descriptor or a row in flight
+  // the injection side has a descriptor or a row in flight, or is reading the injection ring
   localparam int DmStatusInjBusyBit  = 16;
   localparam int DmStatusRcvBusyBit  = 17;  // the reception side is in a packet
   localparam int DmStatusErrBit      = 63;  // an error bit is set
 
   // ---------------------------------------------------------------- RegDmErr bits
   // a descriptor broke a rule (kind 3, no words, a misaligned address, a remote get not of whole
-  // descriptors, a nonzero unused bit) and was refused
+  // descriptors, a nonzero unused bit) and was refused (written to RegDmDesc) or dropped (read from
+  // the injection ring)
   localparam int DmErrBadDesc   = 0;
   // a descriptor written with no room (RegDmStatus.DescFree 0) was refused
   localparam int DmErrDescFull  = 1;
@@ -215,7 +230,10 @@ package dm_pkg;
   // a memory FIFO packet arrived that the ring cannot ever hold (no ring set, or a ring smaller
   // than the packet) and was dropped
   localparam int DmErrMemFifo   = 5;
-  localparam int DmErrBits      = 6;  // bits of RegDmErr
+  // RegDmIfTail written outside the injection ring (no ring set: RegDmIfEnd not past RegDmIfStart)
+  // and refused
+  localparam int DmErrIfRing    = 6;
+  localparam int DmErrBits      = 7;  // bits of RegDmErr
 
   // ---------------------------------------------------------------- RegDmEventEn fields
   localparam int DmEventZeroLsb    = 0;  // bit k: counter k's bit in RegDmZero

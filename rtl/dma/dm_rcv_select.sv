@@ -50,8 +50,10 @@ module dm_rcv_select #(
     logic [Fifos-1:0] whole, unused_grant;
     for (genvar k = 0; k < Fifos; k++) begin : g_whole
       logic [CntW-1:0] count;
+      logic [LenW-1:0] need;  // the head packet's flits (a signal of its own: Icarus casts no call)
       assign count    = rcv_count_i[k*CntW +: CntW];
-      assign whole[k] = (count != '0) && (32'(count) >= 32'(tr_pkg::packet_flits(rcv_data_i[k*RowBits +: 64])));
+      assign need     = tr_pkg::packet_flits(rcv_data_i[k*RowBits +: 64]);
+      assign whole[k] = (count != '0) && (32'(count) >= 32'(need));
     end
     cmn_rr_arb #(.N(Fifos)) u_turn (
       .clk_i, .rst_ni, .req_i(whole), .take_i(pop_i && !held_q), .grant_o(unused_grant), .idx_o(pick)

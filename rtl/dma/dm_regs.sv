@@ -5,7 +5,8 @@
 // (a base address and a count of words each: the injection side counts a descriptor's
 // local counter down as it sends, the reception side a put's counter as it writes; a
 // counter counted down to zero sets its bit of RegDmZero), the reception ring's bounds and
-// head, the event enables and the sticky error bits. Every access completes in the cycle it
+// head, the injection ring's bounds and tail (dm_fetch reads it), the event enables and
+// the sticky error bits. Every access completes in the cycle it
 // is presented; read data is registered and valid on rvalid_o the cycle after. A refused
 // access changes nothing but its error bit. Addresses and fields: dm_pkg, generated from
 // regmap/collnet.json like firmware/regmap.hpp.
@@ -54,6 +55,14 @@ module dm_regs #(
   output logic      [AW-1:0]        mf_head_o,
   output logic                      mf_reset_o,
   input  wire logic [AW-1:0]        mf_tail_i,
+  // the injection ring: its bounds and software's tail; if_reset_o (the cycle after a write
+  // of RegDmIfStart or RegDmIfEnd) empties it; dm_fetch's head, and its dropped descriptors
+  output logic      [AW-1:0]        if_start_o,
+  output logic      [AW-1:0]        if_end_o,
+  output logic      [AW-1:0]        if_tail_o,
+  output logic                      if_reset_o,
+  input  wire logic [AW-1:0]        if_head_i,
+  input  wire logic                 if_bad_i,
   // errors the sides report (pulses)
   input  wire logic                 bad_packet_i,
   input  wire logic                 mf_err_i,
@@ -72,6 +81,7 @@ module dm_regs #(
   assign idx      = dm_pkg::reg_dm_ctr_base_index(addr_i);
 
   logic wr_desc, wr_err_clear, wr_zero_clear, wr_event, wr_mf_start, wr_mf_end, wr_mf_head, wr_base, wr_count;
+  logic wr_if_start, wr_if_end, wr_if_tail;
   assign wr_desc       = wr && (addr_i == dm_pkg::RegDmDesc);
   assign wr_err_clear  = wr && (addr_i == dm_pkg::RegDmErrClear);
   assign wr_zero_clear = wr && (addr_i == dm_pkg::RegDmZeroClear);
@@ -79,11 +89,14 @@ module dm_regs #(
   assign wr_mf_start   = wr && (addr_i == dm_pkg::RegDmMfStart);
   assign wr_mf_end     = wr && (addr_i == dm_pkg::RegDmMfEnd);
   assign wr_mf_head    = wr && (addr_i == dm_pkg::RegDmMfHead);
+  assign wr_if_start   = wr && (addr_i == dm_pkg::RegDmIfStart);
+  assign wr_if_end     = wr && (addr_i == dm_pkg::RegDmIfEnd);
+  assign wr_if_tail    = wr && (addr_i == dm_pkg::RegDmIfTail);
   assign wr_base       = wr && is_base;
   assign wr_count      = wr && is_count;
   logic wr_ok, readable;  // readable: the read multiplexer (below) knows the address
   assign wr_ok = wr_desc || wr_err_clear || wr_zero_clear || wr_event || wr_mf_start || wr_mf_end || wr_mf_head ||
-                 wr_base || wr_count;
+                 wr_if_start || wr_if_end || wr_if_tail || wr_base || wr_count;
 
   // ------------------------------------------------------------ descriptors
   logic desc_room, desc_good;
@@ -133,15 +146,24 @@ module dm_regs #(
   logic                         ev_mf_q;
   logic [AW-1:0]                mf_start_q, mf_end_q, mf_head_q;
   logic                         mf_reset_q;
+  logic [AW-1:0]                if_start_q, if_end_q, if_tail_q;
+  logic                         if_reset_q;
+  // The injection ring is in 32-byte slots (a descriptor each); a tail outside it is refused.
+  localparam int SlotLsb = $clog2(dm_pkg::DmDescWords * 8);
+  logic [AW-1:0] wslot;
+  logic          tail_ok;
+  assign wslot   = {wword[AW-1:SlotLsb], SlotLsb'(0)};
+  assign tail_ok = (if_end_q > if_start_q) && (wslot >= if_start_q) && (wslot < if_end_q);
 
   always_comb begin
     err_set = '0;
-    err_set[dm_pkg::DmErrBadDesc]   = wr_desc && desc_room && !desc_good;
+    err_set[dm_pkg::DmErrBadDesc]   = (wr_desc && desc_room && !desc_good) || if_bad_i;
     err_set[dm_pkg::DmErrDescFull]  = wr_desc && !desc_room;
     err_set[dm_pkg::DmErrBadPacket] = bad_packet_i;
     err_set[dm_pkg::DmErrUnderflow] = |under;
     err_set[dm_pkg::DmErrBadAccess] = (wr && !wr_ok) || (rd && !readable);
     err_set[dm_pkg::DmErrMemFifo]   = mf_err_i;
+    err_set[dm_pkg::DmErrIfRing]    = wr_if_tail && !tail_ok;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -154,6 +176,10 @@ module dm_regs #(
       mf_end_q   <= '0;
       mf_head_q  <= '0;
       mf_reset_q <= 1'b0;
+      if_start_q <= '0;
+      if_end_q   <= '0;
+      if_tail_q  <= '0;
+      if_reset_q <= 1'b0;
     end else begin
       err_q <= (err_q & ~(wr_err_clear ? wword[dm_pkg::DmErrBits-1:0] : '0)) | err_set;
       for (int k = 0; k < Ctrs; k++) begin
@@ -172,12 +198,23 @@ module dm_regs #(
       else if (wr_mf_end)  mf_head_q <= mf_start_q;
       else if (wr_mf_head) mf_head_q <= {wword[AW-1:3], 3'd0};
       mf_reset_q <= wr_mf_start || wr_mf_end;
+      // Likewise the injection ring: the tail now, the head (dm_fetch's) the cycle after.
+      if (wr_if_start) if_start_q <= wslot;
+      if (wr_if_end)   if_end_q   <= wslot;
+      if (wr_if_start)                  if_tail_q <= wslot;
+      else if (wr_if_end)               if_tail_q <= if_start_q;
+      else if (wr_if_tail && tail_ok)   if_tail_q <= wslot;
+      if_reset_q <= wr_if_start || wr_if_end;
     end
   end
   assign mf_start_o = mf_start_q;
   assign mf_end_o   = mf_end_q;
   assign mf_head_o  = mf_head_q;
   assign mf_reset_o = mf_reset_q;
+  assign if_start_o = if_start_q;
+  assign if_end_o   = if_end_q;
+  assign if_tail_o  = if_tail_q;
+  assign if_reset_o = if_reset_q;
   assign err_o      = err_q;
   assign event_o    = |(zero_q & ev_zero_q) || (ev_mf_q && (mf_tail_i != mf_head_q));
 
@@ -211,6 +248,10 @@ module dm_regs #(
       dm_pkg::RegDmMfEnd:   rword = 64'(mf_end_q);
       dm_pkg::RegDmMfHead:  rword = 64'(mf_head_q);
       dm_pkg::RegDmMfTail:  rword = 64'(mf_tail_i);
+      dm_pkg::RegDmIfStart: rword = 64'(if_start_q);
+      dm_pkg::RegDmIfEnd:   rword = 64'(if_end_q);
+      dm_pkg::RegDmIfHead:  rword = 64'(if_head_i);
+      dm_pkg::RegDmIfTail:  rword = 64'(if_tail_q);
       dm_pkg::RegDmSizes:   rword = sizes;
       default:              readable = 1'b0;  // unmapped, or write-only (zero and DmErrBadAccess)
     endcase
