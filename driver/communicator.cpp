@@ -47,7 +47,15 @@ CollectiveContext Communicator::context(const CollectiveCall& call) {
   // A task's collectives run in the order it calls them: in coprocessor mode, one it calls
   // itself waits for those it posted to the coprocessor (which run there in order).
   if (task_.coprocessor) task_.coprocessor->drain();
+  finish_started();
   return CollectiveContext(*this, task_, node_, group_, state_, call);
+}
+
+void Communicator::finish_started() {
+  std::shared_ptr<PendingCollective>& p = node_.pending(task_.task);
+  if (!p) return;
+  const std::shared_ptr<PendingCollective> q = std::move(p);
+  q->finish();
 }
 
 void Communicator::run(Collective c, CollectiveContext& ctx, size_t bytes) {
@@ -180,6 +188,18 @@ void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype
   need_buffer("alltoall", "receive", recv, count * size());
   CollectiveContext ctx = context({"alltoall", send, recv, count, type});
   run(Collective::Alltoall, ctx, count * native_bytes(type, false));
+}
+
+std::shared_ptr<PendingCollective> Communicator::start_alltoall(const void* send, void* recv, size_t count,
+                                                                Datatype type) {
+  check_live("alltoall");
+  if (send != kInPlace) need_buffer("alltoall", "send", send, count * size());
+  need_buffer("alltoall", "receive", recv, count * size());
+  CollectiveContext ctx = context({"alltoall", send, recv, count, type});
+  if (choose(Collective::Alltoall, count * native_bytes(type, false), type) != Algorithm::TorusLinear) return nullptr;
+  std::shared_ptr<PendingCollective> p = personalised::alltoall_start(ctx);
+  node_.pending(task_.task) = p;
+  return p;
 }
 
 void Communicator::alltoallv(const void* send, const std::vector<size_t>& sendcounts,

@@ -42,6 +42,7 @@
 #include "driver/node_tasks.hpp"
 #include "driver/op.hpp"
 #include "driver/p2p_envelope.hpp"
+#include "driver/pending_collective.hpp"
 #include "firmware/task_context.hpp"
 
 namespace collnet::driver {
@@ -158,6 +159,14 @@ class Communicator {
   static inline void* const kInPlace = driver::kInPlace;
   // recv[j*count ..] = rank j's send[rank()*count ..]. In place: the data comes from recv.
   void alltoall(const void* send, void* recv, size_t count, Datatype type);
+  // alltoall, started: where it goes by the torus DMA engines (the algorithm chosen is
+  // torus-linear and the nodes have the engine: docs/dma.md), the blocks move while the task
+  // goes on and the result finishes it (test, finish); this task's next collective finishes
+  // it first. Elsewhere nullptr, and nothing is done: the caller runs alltoall.
+  std::shared_ptr<PendingCollective> start_alltoall(const void* send, void* recv, size_t count, Datatype type);
+  // Finishes the collective this task started on the engines, if any (what its next
+  // collective does first).
+  void finish_started();
   // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
   // rdispls[j]; recvcounts[j] must equal them. In place: from recv (recvcounts/rdispls).
   void alltoallv(const void* send, const std::vector<size_t>& sendcounts, const std::vector<size_t>& sdispls,

@@ -16,11 +16,14 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "driver/class_routes.hpp"
 #include "driver/context_ids.hpp"
+#include "driver/dma_queue.hpp"
+#include "driver/pending_collective.hpp"
 #include "firmware/task_context.hpp"
 #include "driver/p2p_engine.hpp"
 #include "driver/tuning.hpp"
@@ -55,12 +58,17 @@ class NodeTasks {
   // A task of the node is queueing a descriptor on the node's DMA engine: the queue's room
   // and the write are two accesses, so the node's tasks queue one at a time.
   bool dma_queue_held = false;
+  DmaRing dma_ring;  // the engine's injection ring (its writers take dma_queue_held)
+  // The collective each task of the node has started on the engines and not finished
+  // (Communicator::start_alltoall); its next collective finishes it first.
+  std::shared_ptr<PendingCollective>& pending(unsigned task) { return pending_[task]; }
   const Tuning* tuning = &Tuning::shipped();  // what auto picks from (the job's)
 
  private:
   std::map<uint64_t, Slot> slots_;
   ClassRouteTable routes_;
   std::map<unsigned, ContextIds> contexts_;  // per task of the node (references stay valid)
+  std::map<unsigned, std::shared_ptr<PendingCollective>> pending_;
 };
 
 // The local barrier's target: the counter is padded to the next power of two >= n.

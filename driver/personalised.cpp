@@ -8,22 +8,26 @@
 // instead of converging on one node.
 // On a node with the torus DMA engine (docs/dma.md) alltoall moves every block as a direct
 // put instead: each rank sets a counter for the words it will receive, the ranks meet in a
-// barrier, then each queues put descriptors of a packet each, a packet for every
-// destination in turn (rank+1, rank+2, ...), and waits for its two counters, the words
-// received and the words sent. The processors write a descriptor per packet and poll; the
-// engines move the data.
+// barrier, then each writes put descriptors of a packet each, a packet for every
+// destination in turn (rank+1, rank+2, ...), into the node's injection ring, and waits for
+// its two counters, the words received and the words sent. The processors write a
+// descriptor per packet into memory; the engines read them and move the data. Started
+// alone (alltoall_start), it returns once the descriptors are written.
 // scatter(v): the root sends each rank its block, in the order root+1, root+2, ...
 #include "driver/personalised.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "driver/collective_args.hpp"
 #include "driver/dma_queue.hpp"
 #include "driver/error.hpp"
 #include "firmware/dma_firmware.hpp"
+#include "firmware/memory_regions.hpp"
 #include "firmware/torus_layout.hpp"
 
 namespace collnet::driver::personalised {
@@ -141,7 +145,48 @@ bool dma_alltoall_applies(const CollectiveContext& c) {
 
 bool aligned8(const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 
-void alltoall_dma(CollectiveContext& c) {
+// An alltoall by the engines between its start and its end: what finishing it needs.
+class DmaAlltoall final : public PendingCollective {
+ public:
+  DmaAlltoall(CollectiveContext& c) : task_(c.task), rcv_(dma_receive_counter(c.task.task)),
+                                      snd_(dma_send_counter(c.task.task)) {}
+  bool test() override {
+    if (finished_) return true;
+    fw::DmaFirmware dma(task_.cpu, task_.personality);
+    const bool done = block_ == 0 || (dma.reached_zero(snd_) && dma.reached_zero(rcv_));
+    if (done) end(dma);
+    return done;
+  }
+  void finish() override {
+    while (!test()) {
+    }
+  }
+  bool finished() const override { return finished_; }
+
+  fw::TaskContext& task_;
+  const unsigned rcv_, snd_;
+  size_t block_ = 0, bytes_ = 0;
+  std::vector<uint64_t> send_copy_, recv_copy_;
+  unsigned char* user_in_ = nullptr;
+  unsigned char* in_ = nullptr;
+  std::vector<std::unique_ptr<fw::RegisteredRegion>> regions_;
+
+ private:
+  void end(fw::DmaFirmware& dma) {
+    finished_ = true;
+    regions_.clear();
+    dma.check();
+    if (!recv_copy_.empty()) {
+      std::memcpy(user_in_, in_, bytes_);
+      task_.cpu.idle((bytes_ / 8 + 3) / 4);  // as CollectiveContext::copy_local
+    }
+  }
+  bool finished_ = false;
+};
+
+// Starts alltoall by the engines: the counters set, the barrier met, every descriptor in
+// the node's injection ring; the engines do the rest.
+std::shared_ptr<DmaAlltoall> alltoall_dma_start(CollectiveContext& c) {
   const unsigned n = c.size(), me = c.rank();
   const size_t block = c.call.count * elem(c.call.type);
   const auto* out = static_cast<const unsigned char*>(c.call.send);
@@ -149,26 +194,28 @@ void alltoall_dma(CollectiveContext& c) {
   need_buffer(c.call.name, "send", out, n * c.call.count);
   need_buffer(c.call.name, "receive", in, n * c.call.count);
   c.state.last = {};
+  auto p = std::make_shared<DmaAlltoall>(c);
+  p->block_ = block;
+  p->bytes_ = n * block;
+  p->user_in_ = in;
   // The engine moves whole aligned words: a buffer off an 8-byte boundary goes through an
   // aligned copy (the processor's copy in node memory).
-  std::vector<uint64_t> send_copy, recv_copy;
-  unsigned char* const user_in = in;
   if (!aligned8(out)) {
-    send_copy.resize(n * block / 8);
-    c.copy_local(send_copy.data(), out, n * block);
-    out = reinterpret_cast<const unsigned char*>(send_copy.data());
+    p->send_copy_.resize(n * block / 8);
+    c.copy_local(p->send_copy_.data(), out, n * block);
+    out = reinterpret_cast<const unsigned char*>(p->send_copy_.data());
   }
   if (!aligned8(in)) {
-    recv_copy.resize(n * block / 8);
-    in = reinterpret_cast<unsigned char*>(recv_copy.data());
+    p->recv_copy_.resize(n * block / 8);
+    in = reinterpret_cast<unsigned char*>(p->recv_copy_.data());
   }
+  p->in_ = in;
   fw::DmaFirmware dma(c.task.cpu, c.task.personality);
-  const fw::RegisteredRegion send_region(c.task.dma_memory, out, n * block);
-  const fw::RegisteredRegion recv_region(c.task.dma_memory, in, n * block);
-  const unsigned rcv = dma_receive_counter(c.task.task), snd = dma_send_counter(c.task.task);
+  p->regions_.push_back(std::make_unique<fw::RegisteredRegion>(c.task.dma_memory, out, n * block));
+  p->regions_.push_back(std::make_unique<fw::RegisteredRegion>(c.task.dma_memory, in, n * block));
   const uint32_t words = static_cast<uint32_t>((n - 1) * block / 8);
-  dma.set_counter(rcv, reinterpret_cast<uintptr_t>(in), words);
-  dma.set_counter(snd, 0, words);
+  dma.set_counter(p->rcv_, reinterpret_cast<uintptr_t>(in), words);
+  dma.set_counter(p->snd_, 0, words);
   c.copy_local(in + me * block, out + me * block, block);
   // Every rank's counter is set before any put can reach it.
   c.barrier();
@@ -183,31 +230,40 @@ void alltoall_dma(CollectiveContext& c) {
       fw::DmaDescriptor& d = to[k];
       d.dst = torus.coord(id / c.group.tasks_per_node);
       d.kind = fw::DmaKind::Put;
-      d.local_counter = snd;
+      d.local_counter = p->snd_;
       d.remote_counter = dma_receive_counter(id % c.group.tasks_per_node);
       d.addr = reinterpret_cast<uintptr_t>(out + r * block);
       d.offset = me * block;
     }
     const size_t piece = 8 * fw::regmap::kDmMaxWords;
+    std::vector<fw::DmaDescriptor> series;
+    series.reserve((block + piece - 1) / piece * (n - 1));
     for (size_t at = 0; at < block; at += piece)
       for (unsigned k = 1; k < n; ++k) {
         fw::DmaDescriptor d = to[k];
         d.addr += at;
         d.offset += at;
         d.words = static_cast<uint32_t>(std::min(piece, block - at) / 8);
-        queue_dma_descriptor(dma, c.node.dma_queue_held, d);
+        series.push_back(d);
       }
-    while (!dma.reached_zero(snd) || !dma.reached_zero(rcv)) {
-    }
+    // The ring's memory stays registered until the engine has read the series (the send
+    // counter at zero says it has).
+    p->regions_.push_back(
+        std::make_unique<fw::RegisteredRegion>(c.task.dma_memory, c.node.dma_ring.memory(), DmaRing::bytes()));
+    c.node.dma_ring.queue(c.task.cpu, dma, c.node.dma_queue_held, series.data(), series.size());
   }
-  dma.check();
-  if (!recv_copy.empty()) c.copy_local(user_in, in, n * block);
+  return p;
 }
 
 }  // namespace
 
+std::shared_ptr<PendingCollective> alltoall_start(CollectiveContext& c) {
+  if (!dma_alltoall_applies(c)) return nullptr;
+  return alltoall_dma_start(c);
+}
+
 void alltoall_linear(CollectiveContext& c) {
-  if (dma_alltoall_applies(c)) return alltoall_dma(c);
+  if (dma_alltoall_applies(c)) return alltoall_dma_start(c)->finish();
   std::vector<size_t> counts, displs;
   blocks(c, counts, displs);
   alltoallv(c, c.call.send, counts, displs, c.call.recv, counts, displs);

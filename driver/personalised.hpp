@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "driver/collective_context.hpp"
+#include "driver/pending_collective.hpp"
 
 namespace collnet::driver::personalised {
 
@@ -21,6 +23,9 @@ void scatterv(CollectiveContext& c, const void* send, const std::vector<size_t>&
 
 // The runners: call.count elements per rank.
 void alltoall_linear(CollectiveContext& c);
+// alltoall by the DMA engines, started (its descriptors queued) and not waited for; nullptr
+// where alltoall would not go by them (no engine, a block not of whole words, in place, ...).
+std::shared_ptr<PendingCollective> alltoall_start(CollectiveContext& c);
 void scatter_linear(CollectiveContext& c);
 
 }  // namespace collnet::driver::personalised

@@ -375,36 +375,54 @@ void scatter(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype 
   r.bytes_received += room.bytes;
 }
 
-void alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
-              MPI_Datatype rtype) {
-  if (CommEntry& ic = r.comm(comm); ic.inter) return inter::alltoall(r, ic, send, scount, nullptr, nullptr, stype, recv, rcount, nullptr, nullptr, rtype);
+// With `request` (MPI_Ialltoall outside coprocessor mode), where the blocks go by the
+// torus DMA engines (driver::Communicator::start_alltoall), it only starts them and makes
+// *request the request that finishes it, and returns true; otherwise it runs at once.
+bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+              MPI_Datatype rtype, MPI_Request* request = nullptr) {
+  if (CommEntry& ic = r.comm(comm); ic.inter) {
+    inter::alltoall(r, ic, send, scount, nullptr, nullptr, stype, recv, rcount, nullptr, nullptr, rtype);
+    return false;
+  }
   Ctx x = ctx(r, comm);
   check_count(rcount, "recvcount");
   const TypeDesc& rt = r.type(rtype, "recvtype");
   check_buffer(recv, as_size(rcount) * x.size, rt, "receive buffer");
   const size_t total = as_size(rcount) * x.size;
   // The blocks this rank sends, packed (in place: from the receive buffer, copied).
-  std::optional<Packed> in;
+  std::shared_ptr<Packed> in;
   if (in_place(send)) {
-    in.emplace(rt, recv, total, true);
+    in = std::make_shared<Packed>(rt, recv, total, true);
   } else {
     check_count(scount, "sendcount");
     const TypeDesc& st = r.type(stype, "sendtype");
     check_buffer(send, as_size(scount) * x.size, st, "send buffer");
     check_match(as_size(scount) * st.packed, as_size(rcount) * rt.packed, "recvcount");
-    in.emplace(st, send, as_size(scount) * x.size);
+    in = std::make_shared<Packed>(st, send, as_size(scount) * x.size);
   }
   r.bytes_sent += in->bytes;
   r.bytes_received += in->bytes;
   if (x.c.self) {
     unpack(rt, in->data, total, recv);
-    return;
+    return false;
   }
-  Unpacked room(rt, recv, total);
   const size_t block = in->bytes / static_cast<size_t>(x.size);
   const drv::Datatype unit = unit_for(block);
+  if (request && rt.contiguous() && !in_place(send)) {
+    if (auto p = x.c.comm->start_alltoall(in->data, recv, block / drv::bytes(unit), unit)) {
+      RequestEntry e;
+      e.pending = std::move(p);
+      e.dcomm = x.c.comm;
+      e.keep = x.c.owned;
+      e.on_done = [in](const drv::Status&) {};  // the packed blocks live until it ends
+      *request = r.add_request(std::move(e));
+      return true;
+    }
+  }
+  Unpacked room(rt, recv, total);
   x.c.comm->alltoall(in->data, room.data, block / drv::bytes(unit), unit);
   room.finish();
+  return false;
 }
 
 // ------------------------------------------------ the vector forms (bytes as the unit)
@@ -871,8 +889,15 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return start("MPI_Ialltoall", comm, request, [=](Rank& r) {
-    alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  return api("MPI_Ialltoall", comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    if (r.task().coprocessor())
+      return post_to_coprocessor(r, request, [=](Rank& r) {
+        alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
+    // On nodes with the DMA engine the engines move the blocks while the program goes on.
+    if (!alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request))
+      complete_request(r, request);
   });
 }
 

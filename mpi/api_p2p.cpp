@@ -136,6 +136,12 @@ void complete(RequestEntry& e, MPI_Status* status) {
       empty_status(status);
     return;
   }
+  if (e.pending) {  // a collective on the DMA engines: its counters, its errors, its copies
+    e.pending->finish();
+    if (e.on_done) e.on_done(drv::Status{});
+    empty_status(status);
+    return;
+  }
   if (e.req.null()) {  // a collective that completed when it started
     empty_status(status);
     return;
@@ -155,7 +161,9 @@ void complete(RequestEntry& e, MPI_Status* status) {
 }
 
 bool inactive(const RequestEntry& e) { return e.start && !e.active; }
-bool done(const RequestEntry& e) { return inactive(e) || e.proc_null || e.req.done(); }
+bool done(const RequestEntry& e) {
+  return inactive(e) || e.proc_null || (e.pending ? e.pending->test() : e.req.done());
+}
 
 // Whether request `q` takes part in a Wait/Test family call: not null, and if persistent,
 // started (an inactive one counts as null there).

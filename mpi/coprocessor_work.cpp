@@ -36,6 +36,7 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
 
 void settle_posted(Rank& r) {
   if (fw::Coprocessor* co = r.task().coprocessor()) co->drain();
+  r.dcomm(MPI_COMM_WORLD).finish_started();  // and what it started on the DMA engines
 }
 
 }  // namespace collnet::mpi

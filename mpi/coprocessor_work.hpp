@@ -15,7 +15,8 @@ namespace collnet::mpi {
 // makes *request the request it completes. The rank must have a coprocessor.
 void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&)> work);
 
-// Waits until what the rank posted has run (nothing without a coprocessor): MPI lets a
+// Waits until what the rank posted has run (nothing without a coprocessor), and finishes
+// what it started on the DMA engines (driver::Communicator::finish_started): MPI lets a
 // program free the datatype, op or communicator of a non-blocking collective it has just
 // started, and the work uses them when it runs, so MPI_Type_free, MPI_Op_free and
 // MPI_Comm_free call this first.

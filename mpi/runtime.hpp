@@ -94,6 +94,9 @@ struct RequestEntry {
   // waits for its ticket there, polling as the task's processor does.
   fw::Coprocessor* coprocessor = nullptr;
   uint64_t ticket = 0;
+  // A collective started on the torus DMA engines (driver::Communicator::start_alltoall):
+  // done when its counters say so; completing it finishes it.
+  std::shared_ptr<driver::PendingCollective> pending;
 };
 
 class Runtime;
