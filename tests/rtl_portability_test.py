@@ -44,6 +44,9 @@ def elaborate():
     r = subprocess.run([str(portability), "--elaborate", "nd_node"], capture_output=True, text=True)
     check(r.returncode == 0, "rtl_portability.sh --elaborate nd_node failed:\n" + r.stdout + r.stderr)
     check("yosys: elaborated" in r.stdout, "no Yosys elaboration reported: " + r.stdout)
+    # The torus side built with the DMA engine (not in nd_node) elaborates in both too.
+    r = subprocess.run([str(portability), "--elaborate", "-P", "Dma=2", "nd_torus_net"], capture_output=True, text=True)
+    check(r.returncode == 0, "rtl_portability.sh --elaborate -P Dma=2 nd_torus_net failed:\n" + r.stdout + r.stderr)
 
 
 def area():
