@@ -813,7 +813,9 @@ TEST(DM_ENGINE, InjectionRingFeedsTheQueue) {
     SCOPED_TRACE("latency " + std::to_string(latency));
     DmaBench b;
     b.latency = latency;
-    const uint64_t ring = 0x200000;
+    // The highest ring of four slots: its end is the last 32-byte boundary of the 48-bit
+    // space (RegDmIfEnd is an address too).
+    const uint64_t ring = 0x200000, top = (uint64_t{1} << kDmAddrW) - 5 * DmaBench::kSlot;
     b.ring(ring, 4);
     EXPECT_EQ(b.read(kRegDmIfStart), ring);
     EXPECT_EQ(b.read(kRegDmIfEnd), ring + 4 * DmaBench::kSlot);
@@ -832,6 +834,9 @@ TEST(DM_ENGINE, InjectionRingFeedsTheQueue) {
     b.counter(0, 0, total);
     for (unsigned half = 0; half < 2; ++half) {
       const unsigned from = half * 10, to = from + 10;
+      // The second half through a ring at the top of the 48-bit space (every bit of its
+      // bounds, head and tail set), the first and a last put through the low one.
+      if (half == 1) b.ring(top, 4);
       for (unsigned i = from; i < to; ++i) b.counter(1 + i - from, 0x400000 + 0x1000 * i, static_cast<uint32_t>(data[i].size()));
       for (unsigned i = from; i < to; ++i)
         ASSERT_TRUE(b.post_ring(put(0x10000 + 0x1000 * i, static_cast<uint32_t>(data[i].size()), 0, 1 + i - from)));
@@ -841,16 +846,26 @@ TEST(DM_ENGINE, InjectionRingFeedsTheQueue) {
     for (unsigned i = 0; i < puts; ++i) EXPECT_EQ(b.words_at(0x400000 + 0x1000 * i, data[i].size()), data[i]) << "put " << i;
     EXPECT_EQ(b.count(0), 0u);
     EXPECT_EQ(b.errors(), 0u);
-    // Twenty descriptors through four slots: the head went round five times and stands at the tail.
+    // Ten descriptors through four slots at the top: the head went round twice and a half
+    // and stands at the tail.
     EXPECT_EQ(b.read(kRegDmIfHead), b.read(kRegDmIfTail));
-    EXPECT_EQ(b.read(kRegDmIfHead), ring + (puts % 4) * DmaBench::kSlot);
+    EXPECT_EQ(b.read(kRegDmIfHead), top + (10 % 4) * DmaBench::kSlot);
+    EXPECT_EQ(b.read(kRegDmIfEnd), (uint64_t{1} << kDmAddrW) - DmaBench::kSlot);
+    // Back to the low ring for one more put.
+    b.ring(ring, 4);
+    b.fill(0x50000, pattern(3, 9));
+    b.counter(0, 0, 3);
+    b.counter(1, 0x600000, 3);
+    ASSERT_TRUE(b.post_ring(put(0x50000, 3, 0, 1)));
+    ASSERT_TRUE(b.run_until([&] { return (b.zero() & 0b11) == 0b11; }));
+    EXPECT_EQ(b.words_at(0x600000, 3), pattern(3, 9));
     // With one injection FIFO the packets leave in the order the engine made them: the
     // descriptors' order. (With more, packets of different FIFOs leave side by side.)
     std::vector<unsigned> counters;
     for (const Packet& p : sent_packets(b))
       if (counters.empty() || counters.back() != p.word.counter) counters.push_back(p.word.counter);
     if (kFifos == 1)
-      EXPECT_EQ(counters, (std::vector<unsigned>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+      EXPECT_EQ(counters, (std::vector<unsigned>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1}))
           << "the descriptors ran in the order written";
   }
 }
