@@ -174,7 +174,7 @@ class Generator(ScratchTreeTest):
                          "static_assert(std::size(kGiRegisters) == 4 + kGiChannels);\n"
                          "static_assert(std::size(kTrRegisters) == 6 + 2 * kTrInjFifos + 2 * kTrRcvFifos + kNumDirs);\n"
                          "static_assert(std::size(kLkRegisters) == 3 + 6);\n"
-                         "static_assert(std::size(kDmRegisters) == 12 + 2 * kDmCounters);\n"
+                         "static_assert(std::size(kDmRegisters) == 16 + 2 * kDmCounters);\n"
                          "static_assert(std::size(kRegisterTables) == 5);\n"
                          # reset values, access kinds, privilege, error bits
                          "static_assert(row(kCnRegisters, \"RegId\").has_reset && row(kCnRegisters, \"RegId\").reset == kRegIdValue);\n"
