@@ -148,11 +148,11 @@ bool aligned8(const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 // An alltoall by the engines between its start and its end: what finishing it needs.
 class DmaAlltoall final : public PendingCollective {
  public:
-  DmaAlltoall(CollectiveContext& c) : task_(c.task), rcv_(dma_receive_counter(c.task.task)),
-                                      snd_(dma_send_counter(c.task.task)) {}
+  explicit DmaAlltoall(CollectiveContext& c) : task_(c.task), rcv_(dma_receive_counter(c.task.task)),
+                                               snd_(dma_send_counter(c.task.task)) {}
   bool test() override {
     if (finished_) return true;
-    fw::DmaFirmware dma(task_.cpu, task_.personality);
+    fw::DmaFirmware dma(task_.cpu, task_.personality, fifos_);  // RegTrSizes read once, at the start
     const bool done = block_ == 0 || (dma.reached_zero(snd_) && dma.reached_zero(rcv_));
     if (done) end(dma);
     return done;
@@ -163,8 +163,10 @@ class DmaAlltoall final : public PendingCollective {
   }
   bool finished() const override { return finished_; }
 
+  // What alltoall_dma_start sets up and the end needs.
   fw::TaskContext& task_;
   const unsigned rcv_, snd_;
+  int fifos_ = -1;  // the engine's FIFOs (RegTrSizes.Dma)
   size_t block_ = 0, bytes_ = 0;
   std::vector<uint64_t> send_copy_, recv_copy_;
   unsigned char* user_in_ = nullptr;
@@ -211,6 +213,7 @@ std::shared_ptr<DmaAlltoall> alltoall_dma_start(CollectiveContext& c) {
   }
   p->in_ = in;
   fw::DmaFirmware dma(c.task.cpu, c.task.personality);
+  p->fifos_ = dma.engine_fifos();
   p->regions_.push_back(std::make_unique<fw::RegisteredRegion>(c.task.dma_memory, out, n * block));
   p->regions_.push_back(std::make_unique<fw::RegisteredRegion>(c.task.dma_memory, in, n * block));
   const uint32_t words = static_cast<uint32_t>((n - 1) * block / 8);
