@@ -396,6 +396,48 @@ TEST(DmaMachine, AnAlltoallStartedOnTheEnginesMovesWhileTheTaskComputes) {
   EXPECT_LE(took[2], took[0] + took[0] / 5) << "the started alltoall did not overlap the computation";
 }
 
+// A series of descriptors longer than the node's injection ring (driver::DmaRing's 2,048
+// slots): 2,100 puts of a packet each from every node of 2x2x1 (three blocks of 700
+// packets), so the processor fills the ring, hands the engine what it wrote and waits for
+// the head to move on. The memory is slow (8 bytes a cycle), so the engine reads a
+// descriptor far more slowly than the processor writes one and the processor's wait for
+// room goes round (a processor that wrote on over unread slots would send wrong data).
+// Every word arrives where alltoall says, and each engine read the blocks and every
+// descriptor from memory.
+TEST(DmaMachine, ASeriesLongerThanTheInjectionRingWaitsForRoom) {
+  const auto res = run_isolated([] {
+    sim::DmaMemory::Timing slow;
+    slow.bytes_per_cycle = 8;
+    sim::Machine m(dma_machine("2x2x1", slow));
+    driver::Job job(m);
+    const size_t count = 700 * fw::regmap::kDmMaxWords;  // u64 per block: 700 packets
+    const unsigned n = m.nodes();
+    std::vector<std::vector<uint64_t>> in(n, std::vector<uint64_t>(n * count)), got(n, std::vector<uint64_t>(n * count));
+    for (unsigned r = 0; r < n; ++r)
+      for (size_t i = 0; i < n * count; ++i) in[r][i] = (uint64_t{r} << 40) ^ (i * 0x9e3779b97f4a7c15ull);
+    const driver::RunReport rep = job.run([&](driver::Task& t) {
+      driver::Communicator& w = t.world();
+      w.set_algorithm(driver::Collective::Alltoall, driver::Algorithm::TorusLinear);
+      w.alltoall(in[w.rank()].data(), got[w.rank()].data(), count, driver::Datatype::U64);
+    });
+    if (!rep.ok) return rep.error;
+    for (unsigned r = 0; r < n; ++r)
+      for (unsigned j = 0; j < n; ++j)
+        for (size_t e = 0; e < count; ++e)
+          if (got[r][j * count + e] != in[j][r * count + e])
+            return "rank " + std::to_string(r) + " block " + std::to_string(j) + " element " + std::to_string(e) +
+                   " is wrong";
+    const uint64_t descriptors = (n - 1) * 700;
+    for (unsigned node = 0; node < n; ++node)
+      if (m.dma_memory(node)->words_read() != (n - 1) * count + descriptors * fw::regmap::kDmDescWords)
+        return "node " + std::to_string(node) + "'s engine read " + std::to_string(m.dma_memory(node)->words_read()) +
+               " words";
+    return std::string("ok");
+  });
+  ASSERT_TRUE(res.exited) << res.report;
+  EXPECT_EQ(res.report, "ok");
+}
+
 // A collective after the start finishes the started one first; where the engine does not
 // apply (a machine without it) start_alltoall starts nothing and returns nullptr.
 TEST(DmaMachine, AStartedAlltoallIsFinishedByTheNextCollectiveAndNeedsTheEngine) {
