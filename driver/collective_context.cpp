@@ -104,9 +104,9 @@ void CollectiveContext::combine(const Encoding& e, uint64_t* acc, const uint64_t
 
 void CollectiveContext::barrier() { comm_.barrier(); }
 
-void CollectiveContext::copy_local(void* to, const void* from, size_t bytes) {
+void copy_in_memory(fw::Processor& cpu, void* to, const void* from, size_t bytes) {
   if (bytes) std::memmove(to, from, bytes);
-  task.cpu.idle((bytes / 8 + 3) / 4);
+  cpu.idle((bytes / 8 + 3) / 4);
 }
 
 }  // namespace collnet::driver

@@ -22,6 +22,9 @@ namespace collnet::driver {
 
 class Communicator;
 
+// A copy in the node's memory by the processor `cpu`, four words a cycle.
+void copy_in_memory(fw::Processor& cpu, void* to, const void* from, size_t bytes);
+
 class CollectiveContext {
  public:
   static constexpr unsigned kCollectiveTag = p2p::kReservedTag;  // no wildcard receive takes it
@@ -76,7 +79,7 @@ class CollectiveContext {
   // The processor's work: acc = acc op in as the ALU combines (local_combine.hpp), and a
   // copy in the node's memory, both four words per cycle.
   void combine(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n);
-  void copy_local(void* to, const void* from, size_t bytes);
+  void copy_local(void* to, const void* from, size_t bytes) { copy_in_memory(task.cpu, to, from, bytes); }
 
  private:
   Communicator& comm_;

@@ -182,20 +182,21 @@ void Communicator::exscan(const void* send, void* recv, size_t count, Datatype t
 
 // ------------------------------------------------------------------ personalised and vector
 
-void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype type) {
+CollectiveContext Communicator::alltoall_context(const void* send, void* recv, size_t count, Datatype type) {
   check_live("alltoall");
   if (send != kInPlace) need_buffer("alltoall", "send", send, count * size());
   need_buffer("alltoall", "receive", recv, count * size());
-  CollectiveContext ctx = context({"alltoall", send, recv, count, type});
+  return context({"alltoall", send, recv, count, type});
+}
+
+void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype type) {
+  CollectiveContext ctx = alltoall_context(send, recv, count, type);
   run(Collective::Alltoall, ctx, count * native_bytes(type, false));
 }
 
 std::shared_ptr<PendingCollective> Communicator::start_alltoall(const void* send, void* recv, size_t count,
                                                                 Datatype type) {
-  check_live("alltoall");
-  if (send != kInPlace) need_buffer("alltoall", "send", send, count * size());
-  need_buffer("alltoall", "receive", recv, count * size());
-  CollectiveContext ctx = context({"alltoall", send, recv, count, type});
+  CollectiveContext ctx = alltoall_context(send, recv, count, type);
   if (choose(Collective::Alltoall, count * native_bytes(type, false), type) != Algorithm::TorusLinear) return nullptr;
   std::shared_ptr<PendingCollective> p = personalised::alltoall_start(ctx);
   node_.pending(task_.task) = p;

@@ -323,6 +323,8 @@ class Communicator {
   Communicator(fw::TaskContext& task, NodeTasks& node, Membership group, std::shared_ptr<RouteLease> lease);
   // The context a collective call runs in.
   CollectiveContext context(const CollectiveCall& call);
+  // alltoall's and start_alltoall's: the arguments checked, then context().
+  CollectiveContext alltoall_context(const void* send, void* recv, size_t count, Datatype type);
   // Runs collective `c`'s algorithm for `bytes` bytes per rank (Auto resolved here, once):
   // the table's entry, or Op::Prod's torus algorithm for a reduction with prod.
   void run(Collective c, CollectiveContext& ctx, size_t bytes);

@@ -4,12 +4,7 @@
 namespace collnet::driver {
 
 void DmaRing::queue(fw::Processor& cpu, fw::DmaFirmware& dma, bool& held, const fw::DmaDescriptor* d, size_t n) {
-  while (held) cpu.memory_access();  // another writer of the node's: poll its flag
-  held = true;
-  struct Release {
-    bool& held;
-    ~Release() { held = false; }
-  } release{held};
+  const DmaQueueHold hold(dma, held);
   if (!set_) {
     (void)memory();
     dma.set_ring(address(0), kSlots);

@@ -21,16 +21,25 @@
 
 namespace collnet::driver {
 
-inline void queue_dma_descriptor(fw::DmaFirmware& dma, bool& held, const fw::DmaDescriptor& d) {
-  while (held) (void)dma.free_slots();
-  held = true;
-  try {
-    dma.queue(d);
-  } catch (...) {
-    held = false;
-    throw;
+// The node's flag of writers (NodeTasks::dma_queue_held), held for as long as the object
+// lives; waiting for another writer polls the queue's room, which takes cycles.
+class DmaQueueHold {
+ public:
+  DmaQueueHold(fw::DmaFirmware& dma, bool& held) : held_(held) {
+    while (held_) (void)dma.free_slots();
+    held_ = true;
   }
-  held = false;
+  ~DmaQueueHold() { held_ = false; }
+  DmaQueueHold(const DmaQueueHold&) = delete;
+  DmaQueueHold& operator=(const DmaQueueHold&) = delete;
+
+ private:
+  bool& held_;
+};
+
+inline void queue_dma_descriptor(fw::DmaFirmware& dma, bool& held, const fw::DmaDescriptor& d) {
+  const DmaQueueHold hold(dma, held);
+  dma.queue(d);
 }
 
 // A node's injection ring: kSlots descriptors of the node's memory. The first series sets

@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -178,10 +177,7 @@ class DmaAlltoall final : public PendingCollective {
     finished_ = true;
     regions_.clear();
     dma.check();
-    if (!recv_copy_.empty()) {
-      std::memcpy(user_in_, in_, bytes_);
-      task_.cpu.idle((bytes_ / 8 + 3) / 4);  // as CollectiveContext::copy_local
-    }
+    if (!recv_copy_.empty()) copy_in_memory(task_.cpu, user_in_, in_, bytes_);
   }
   bool finished_ = false;
 };

@@ -390,15 +390,15 @@ bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype
   check_buffer(recv, as_size(rcount) * x.size, rt, "receive buffer");
   const size_t total = as_size(rcount) * x.size;
   // The blocks this rank sends, packed (in place: from the receive buffer, copied).
-  std::shared_ptr<Packed> in;
+  std::optional<Packed> in;
   if (in_place(send)) {
-    in = std::make_shared<Packed>(rt, recv, total, true);
+    in.emplace(rt, recv, total, true);
   } else {
     check_count(scount, "sendcount");
     const TypeDesc& st = r.type(stype, "sendtype");
     check_buffer(send, as_size(scount) * x.size, st, "send buffer");
     check_match(as_size(scount) * st.packed, as_size(rcount) * rt.packed, "recvcount");
-    in = std::make_shared<Packed>(st, send, as_size(scount) * x.size);
+    in.emplace(st, send, as_size(scount) * x.size);
   }
   r.bytes_sent += in->bytes;
   r.bytes_received += in->bytes;
@@ -414,7 +414,8 @@ bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype
       e.pending = std::move(p);
       e.dcomm = x.c.comm;
       e.keep = x.c.owned;
-      e.on_done = [in](const drv::Status&) {};  // the packed blocks live until it ends
+      // A packed copy of the blocks lives until it ends (moving the vector keeps its data).
+      e.buffer = std::make_shared<std::vector<uint8_t>>(std::move(in->copy));
       *request = r.add_request(std::move(e));
       return true;
     }
@@ -657,15 +658,23 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
 }
 
 // A non-blocking collective, mpi.h call `name`: `work` is the blocking one. With a
-// coprocessor it runs there (post_to_coprocessor); otherwise at once, and the request is a
-// done one. `work` holds copies of the arguments: it may run after the call has returned.
-template <class F>
-int start(const char* name, MPI_Comm comm, MPI_Request* request, F work) {
+// coprocessor it runs there (post_to_coprocessor); otherwise `run_or_start` runs it at
+// once (the request is then a done one) or starts it on the DMA engines, making *request
+// the request that finishes it, and says which (true: started). `work` holds copies of the
+// arguments: it may run after the call has returned.
+template <class F, class G>
+int start(const char* name, MPI_Comm comm, MPI_Request* request, F work, G run_or_start) {
   return api(name, comm, [&](Rank& r) {
     if (!request) fail(MPI_ERR_ARG, "request is null");
     if (r.task().coprocessor()) return post_to_coprocessor(r, request, std::move(work));
+    if (!run_or_start(r)) complete_request(r, request);
+  });
+}
+template <class F>
+int start(const char* name, MPI_Comm comm, MPI_Request* request, F work) {
+  return start(name, comm, request, work, [&work](Rank& r) {
     work(r);
-    complete_request(r, request);
+    return false;
   });
 }
 
@@ -889,16 +898,11 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return api("MPI_Ialltoall", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
-    if (r.task().coprocessor())
-      return post_to_coprocessor(r, request, [=](Rank& r) {
-        alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-      });
-    // On nodes with the DMA engine the engines move the blocks while the program goes on.
-    if (!alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request))
-      complete_request(r, request);
-  });
+  return start(
+      "MPI_Ialltoall", comm, request,
+      [=](Rank& r) { alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
+      // On nodes with the DMA engine the engines move the blocks while the program goes on.
+      [=](Rank& r) { return alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request); });
 }
 
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

@@ -274,6 +274,20 @@ TEST(DmaMachine, AMessageAcrossThreeDimensionsStaysWithTheProcessors) {
 // puts: every rank's blocks arrive where MPI says, on one task per node and on two, and
 // the engines' memory ports moved the words (each node's read what it sent and wrote what
 // it received); the same call on the machine without the engine gives the same data.
+// What alltoall delivered wrong: rank r's block j must be rank j's block r (`count`
+// words each); "" if nothing.
+std::string alltoall_mismatch(const std::vector<std::vector<uint64_t>>& in,
+                              const std::vector<std::vector<uint64_t>>& got, size_t count) {
+  const size_t n = in.size();
+  for (size_t r = 0; r < n; ++r)
+    for (size_t j = 0; j < n; ++j)
+      for (size_t e = 0; e < count; ++e)
+        if (got[r][j * count + e] != in[j][r * count + e])
+          return "rank " + std::to_string(r) + " block " + std::to_string(j) + " element " + std::to_string(e) +
+                 " is wrong";
+  return "";
+}
+
 std::string alltoall_words(const std::string& shape, unsigned tasks, bool dma, uint64_t* cycles) {
   sim::MachineConfig c = dma ? dma_machine(shape) : machine_config(shape, tasks);
   c.tasks_per_node = tasks;
@@ -293,14 +307,8 @@ std::string alltoall_words(const std::string& shape, unsigned tasks, bool dma, u
   });
   if (!rep.ok) return rep.error;
   *cycles = rep.cycles;
+  if (const std::string wrong = alltoall_mismatch(in, out, count); !wrong.empty()) return wrong;
   std::ostringstream bad;
-  for (unsigned r = 0; r < n; ++r)
-    for (unsigned j = 0; j < n; ++j)
-      for (size_t e = 0; e < count; ++e)
-        if (out[r][j * count + e] != in[j][r * count + e]) {
-          bad << "rank " << r << " block " << j << " element " << e << "\n";
-          return bad.str();
-        }
   if (dma)
     for (unsigned node = 0; node < m.nodes(); ++node) {
       const uint64_t moved = 2 * (n - tasks) * tasks * count;  // two calls, each task's blocks for other nodes' ranks
@@ -366,12 +374,7 @@ std::string started_alltoall(int mode, uint64_t compute) {
     took[w.rank()] = t.cpu().cycle() - t0;
   });
   if (!rep.ok) return rep.error;
-  for (unsigned r = 0; r < n; ++r)
-    for (unsigned j = 0; j < n; ++j)
-      for (size_t e = 0; e < count; ++e)
-        if (got[r][j * count + e] != in[j][r * count + e])
-          return "rank " + std::to_string(r) + " block " + std::to_string(j) + " element " + std::to_string(e) +
-                 " is wrong";
+  if (const std::string wrong = alltoall_mismatch(in, got, count); !wrong.empty()) return wrong;
   return "ok " + std::to_string(*std::max_element(took.begin(), took.end()));
 }
 
@@ -421,12 +424,7 @@ TEST(DmaMachine, ASeriesLongerThanTheInjectionRingWaitsForRoom) {
       w.alltoall(in[w.rank()].data(), got[w.rank()].data(), count, driver::Datatype::U64);
     });
     if (!rep.ok) return rep.error;
-    for (unsigned r = 0; r < n; ++r)
-      for (unsigned j = 0; j < n; ++j)
-        for (size_t e = 0; e < count; ++e)
-          if (got[r][j * count + e] != in[j][r * count + e])
-            return "rank " + std::to_string(r) + " block " + std::to_string(j) + " element " + std::to_string(e) +
-                   " is wrong";
+    if (const std::string wrong = alltoall_mismatch(in, got, count); !wrong.empty()) return wrong;
     const uint64_t descriptors = (n - 1) * 700;
     for (unsigned node = 0; node < n; ++node)
       if (m.dma_memory(node)->words_read() != (n - 1) * count + descriptors * fw::regmap::kDmDescWords)

@@ -291,16 +291,12 @@ def behaviour(a, work):
     # Coprocessor mode: examples/mpi/overlap.c's non-blocking allreduce runs beside as long
     # a computation (both about the longer: well under their sum); without the mode, about
     # their sum. With no compute time there is nothing to overlap, and the program says so.
-    overlap = os.path.join(work, "overlap")
-    subprocess.run([a.mpicc, "-O2", "-o", overlap, os.path.join(HERE, "..", "..", "examples", "mpi", "overlap.c")],
-                   check=True)
+    overlap = build_overlap(a, work)
     shares = {}
     for mode in ([], ["--coprocessor"]):
-        rc, out, err = run(default + ["-n", "8", "--torus", "2x2x2", "--compute-scale", "1", *mode, "--",
-                                      overlap, "allreduce", "65536"])
-        m = re.search(r"both (\d+): ([\d.]+) of the longer, ([\d.]+) of their sum", out)
-        shares[bool(mode)] = float(m.group(3)) if rc == 0 and m else None
-        print("  " + (out.strip().splitlines() or [err[-300:]])[0] + (" (coprocessor)" if mode else ""))
+        shares[bool(mode)] = overlap_share(default + ["-n", "8", "--torus", "2x2x2", "--compute-scale", "1", *mode,
+                                                      "--", overlap, "allreduce", "65536"],
+                                           " (coprocessor)" if mode else "")
     expect(shares[True] is not None and shares[True] <= 0.75 and shares[False] is not None and shares[False] >= 0.8,
            "overlap.c: MPI_Iallreduce and a computation take well under their sum in coprocessor mode, about "
            "their sum without (%s)" % shares)
@@ -498,23 +494,34 @@ def engine(a, work):
                "one-sided %s within 10%% of the send: %d cycles against %d" % (op, took[op], took["send"]))
 
 
+def build_overlap(a, work):
+    exe = os.path.join(work, "overlap")
+    subprocess.run([a.mpicc, "-O2", "-o", exe, os.path.join(HERE, "..", "..", "examples", "mpi", "overlap.c")],
+                   check=True)
+    return exe
+
+
+def overlap_share(cmd, label):
+    # Runs examples/mpi/overlap.c; prints its line and returns the overlapped run's share of
+    # the collective's and the computation's sum (None if it failed).
+    rc, out, err = run(cmd)
+    m = re.search(r"both (\d+): ([\d.]+) of the longer, ([\d.]+) of their sum", out)
+    print("  " + (out.strip().splitlines() or [err[-300:]])[0] + label)
+    return float(m.group(3)) if rc == 0 and m else None
+
+
 def overlap(a, work):
     # examples/mpi/overlap.c's MPI_Ialltoall on nodes with the engine, without a coprocessor:
     # the engines move the blocks while the ranks compute, so the two together take well
     # under their sum (about the longer); on the same nodes MPI_Iallreduce, which combines
     # with the processors, still takes about their sum.
-    exe = os.path.join(work, "overlap")
-    subprocess.run([a.mpicc, "-O2", "-o", exe, os.path.join(HERE, "..", "..", "examples", "mpi", "overlap.c")],
-                   check=True)
+    exe = build_overlap(a, work)
     shares = {}
     # 32 KiB a pair: long enough that the host-time noise of --compute-scale (about a
     # thousand cycles a resume) and the ranks' skew at the start's barrier stay small.
     for what, size in (("alltoall", "32768"), ("allreduce", "65536")):
-        rc, out, err = run([a.collnet, "mpirun", "-n", "8", "--torus", "2x2x2", "--rtl", "torus.dma=2",
-                            "--compute-scale", "1", "--", exe, what, size])
-        m = re.search(r"both (\d+): ([\d.]+) of the longer, ([\d.]+) of their sum", out)
-        shares[what] = float(m.group(3)) if rc == 0 and m else None
-        print("  " + (out.strip().splitlines() or [err[-300:]])[0] + " (" + what + ")")
+        shares[what] = overlap_share([a.collnet, "mpirun", "-n", "8", "--torus", "2x2x2", "--rtl", "torus.dma=2",
+                                      "--compute-scale", "1", "--", exe, what, size], " (" + what + ")")
     expect(shares["alltoall"] is not None and shares["alltoall"] <= 0.85,
            "overlap.c: MPI_Ialltoall and a computation take well under their sum on engine nodes (%s)" % shares)
     expect(shares["allreduce"] is not None and shares["allreduce"] >= 0.8,
