@@ -178,16 +178,6 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
   s << "collnet mpirun: " << c.ranks << " ranks on " << config.shape.str() << " (" << c.tasks << " per node" << down_text << "), "
     << report.cycles << " cycles (" << us << " us at " << config.clock_mhz << " MHz), wall " << report.wall_seconds
     << " s";
-  const double scale = runtime.options().compute_scale;
-  if (c.compute_scale == "auto")
-    s << ", compute time auto (scale " << scale << ": the host's " << mpi::host_instructions_per_second() / 1e9
-      << "e9 instructions/s over the processor's " << config.clock_mhz << " MHz x " << config.instructions_per_cycle
-      << ")";
-  else if (scale > 0)
-    s << ", compute time scaled by " << scale;
-  else
-    s << ", compute time not modelled (--compute-scale 0)";
-  s << "\n";
   uint64_t min_mpi = ~0ull, max_mpi = 0, sum_mpi = 0, sent = 0;
   uint64_t min_cpu = ~0ull, max_cpu = 0, sum_cpu = 0;
   std::map<std::string, uint64_t> calls;
@@ -202,9 +192,21 @@ std::string report_text(const MpirunCommand& c, const sim::MachineConfig& config
     sent += k.bytes_sent;
     for (const auto& [name, n] : k.calls) calls[name] += n;
   }
+  const double scale = runtime.options().compute_scale;
+  if (c.compute_scale == "auto")
+    s << ", compute time auto (scale " << scale << ": the host's " << mpi::host_instructions_per_second() / 1e9
+      << "e9 instructions/s over the processor's " << config.clock_mhz << " MHz x " << config.instructions_per_cycle
+      << ")";
+  else if (scale > 0)
+    s << ", compute time scaled by " << scale;
+  else if (sum_cpu > 0)
+    s << ", compute time only MPIX_Compute_cycles's (--compute-scale 0)";
+  else
+    s << ", compute time not modelled (--compute-scale 0)";
+  s << "\n";
   s << "  cycles in MPI per rank: min " << min_mpi << ", mean " << sum_mpi / runtime.size() << ", max " << max_mpi
     << "; bytes sent in all " << sent << "\n";
-  if (scale > 0) {
+  if (scale > 0 || sum_cpu > 0) {
     const double share = sum_cpu + sum_mpi ? 100.0 * static_cast<double>(sum_cpu) / static_cast<double>(sum_cpu + sum_mpi) : 0;
     s << "  cycles computing per rank: min " << min_cpu << ", mean " << sum_cpu / runtime.size() << ", max "
       << max_cpu << " (" << std::fixed << std::setprecision(1) << share << std::defaultfloat

@@ -71,6 +71,17 @@ double MPI_Wtime(void) {
   return static_cast<double>(r.task().cycle()) / (r.runtime().options().clock_mhz * 1e6);
 }
 
+int MPIX_Compute_cycles(long long cycles) {
+  Rank& r = rank_or_die("MPIX_Compute_cycles");
+  if (cycles < 0 || !r.initialized || r.finalized)
+    return api("MPIX_Compute_cycles", MPI_COMM_WORLD, [&](Rank&) {
+      fail(MPI_ERR_ARG, "cycles " + std::to_string(cycles) + " is negative");
+    });
+  r.charge_compute();  // the host code before it first, as at a call
+  r.compute(static_cast<uint64_t>(cycles));
+  return MPI_SUCCESS;
+}
+
 double MPI_Wtick(void) { return 1.0 / (rank_or_die("MPI_Wtick").runtime().options().clock_mhz * 1e6); }
 
 int MPI_Get_library_version(char* version, int* resultlen) {

@@ -533,13 +533,19 @@ void Rank::charge_compute() {
   const auto cycles = static_cast<uint64_t>(compute_carry * cycles_per_second);
   if (cycles == 0) return;  // the fraction of a cycle stays for the next charge
   compute_carry -= static_cast<double>(cycles) / cycles_per_second;
+  compute(cycles);
+}
+
+void Rank::compute(uint64_t cycles) {
+  if (cycles == 0) return;
   compute_cycles += cycles;
   if (serving_windows)
     compute_interruptible(*this, cycles);
   else
     task().cpu().idle(cycles);
   rt_.set_current(*this);
-  left_call = thread_cpu_seconds();  // the simulation of those cycles ran on this thread too
+  // The simulation of those cycles ran on this thread too: not the program's time.
+  if (rt_.options().compute_scale > 0) left_call = thread_cpu_seconds();
 }
 
 void Rank::user_code(const std::function<void()>& code) {

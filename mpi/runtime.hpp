@@ -197,6 +197,9 @@ class Rank {
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
   void charge_compute();
+  // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, serving its
+  // windows' requests meanwhile, counted as compute time.
+  void compute(uint64_t cycles);
   // Runs the program's code that a call calls back (a user op's function): its host CPU
   // time is simulated as the processor's, as between calls (--compute-scale > 0).
   void user_code(const std::function<void()>& code);

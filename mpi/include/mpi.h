@@ -721,7 +721,14 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
-/* The profiling interface: every function above as PMPI_ too. */
+/* collnet's extensions (MPIX_: no PMPI_ twin). MPIX_Compute_cycles: the calling rank
+ * computes for exactly `cycles` of its processor's cycles (a modelled compute phase,
+ * whatever --compute-scale is; docs/mpi.md). Programs that also build with other MPI
+ * libraries test for it with #ifdef MPIX_COMPUTE_CYCLES. */
+#define MPIX_COMPUTE_CYCLES 1
+int MPIX_Compute_cycles(long long cycles);
+
+/* The profiling interface: every MPI_ function above as PMPI_ too. */
 #include "mpi_profiling.h"
 
 #ifdef __cplusplus
