@@ -7,18 +7,29 @@
  *   build/collnet mpirun -n 64 --coprocessor -- ./overlap allreduce 65536
  *   build/collnet mpirun -n 64 --coprocessor -- ./overlap alltoall 4096
  * `allreduce BYTES`: MPI_Iallreduce of BYTES of doubles; `alltoall BYTES`: MPI_Ialltoall of
- * BYTES to each rank. Without --coprocessor the overlapped run takes about their sum. */
+ * BYTES to each rank. Without --coprocessor the overlapped run takes about their sum.
+ * A third argument `exact` models the computation with collnet's MPIX_Compute_cycles
+ * instead of host code: exactly as many cycles as the collective took, the same on every
+ * host and at any --compute-scale (0 too):
+ *   build/collnet mpirun -n 64 --coprocessor --compute-scale 0 -- ./overlap allreduce 65536 exact */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static volatile double sink;
+static int exact; /* the computation is MPIX_Compute_cycles's */
 
-/* The computation: `n` rounds of dependent floating-point work. */
+/* The computation: `n` rounds of dependent floating-point work, or `n` cycles (`exact`). */
 static void compute(long n) {
   double a = 1.0;
   long i;
+#ifdef MPIX_COMPUTE_CYCLES
+  if (exact) {
+    MPIX_Compute_cycles(n);
+    return;
+  }
+#endif
   for (i = 0; i < n; i++) a = a * 1.0000001 + 1e-9;
   sink = a;
 }
@@ -38,12 +49,21 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc < 2 || (strcmp(argv[1], "allreduce") != 0 && strcmp(argv[1], "alltoall") != 0)) {
-    if (rank == 0) fprintf(stderr, "usage: overlap allreduce|alltoall [BYTES]\n");
+  if (argc < 2 || argc > 4 || (strcmp(argv[1], "allreduce") != 0 && strcmp(argv[1], "alltoall") != 0) ||
+      (argc > 3 && strcmp(argv[3], "exact") != 0)) {
+    if (rank == 0) fprintf(stderr, "usage: overlap allreduce|alltoall [BYTES [exact]]\n");
     MPI_Finalize();
     return 2;
   }
   alltoall = strcmp(argv[1], "alltoall") == 0;
+  exact = argc > 3 && strcmp(argv[3], "exact") == 0;
+#ifndef MPIX_COMPUTE_CYCLES
+  if (exact) {
+    if (rank == 0) fprintf(stderr, "overlap: `exact` needs collnet's MPIX_Compute_cycles\n");
+    MPI_Finalize();
+    return 2;
+  }
+#endif
   bytes = argc > 2 ? atol(argv[2]) : alltoall ? 4096 : 65536;
   count = bytes / (long)sizeof(double);
   if (count < 1) count = 1;
@@ -66,6 +86,7 @@ int main(int argc, char** argv) {
 
   /* Rounds of computation that take about as long: rank 0 finds a first estimate, then
    * every rank computes and the count is scaled by the slowest rank's time, three times. */
+  if (exact) rounds = (long)t_comm; /* cycles: the refinement below only adds the call's own */
   t0 = MPI_Wtime();
   compute(rounds);
   {
