@@ -284,4 +284,15 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   });
 }
 
+// MPI-1's names (deprecated in MPI-2, still in MPI-3.1): the communicator functions.
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state) {
+  return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
+}
+int MPI_Keyval_free(int* keyval) { return MPI_Comm_free_keyval(keyval); }
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) { return MPI_Comm_set_attr(comm, keyval, attribute_val); }
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+
 }  // extern "C"

@@ -139,6 +139,29 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return api("MPI_Comm_dup", comm, [&](Rank& r) { *newcomm = duplicate(r, comm); });
 }
 
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  return api("MPI_Comm_dup_with_info", comm, [&](Rank& r) {
+    if (info != MPI_INFO_NULL) r.info(info);  // hints are checked, then ignored
+    *newcomm = duplicate(r, comm);
+  });
+}
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  return api("MPI_Comm_set_info", comm, [&](Rank& r) {
+    r.comm(comm);
+    if (info != MPI_INFO_NULL) r.info(info);  // hints are checked, then ignored
+  });
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
+  // The hints collnet uses: none, so a new, empty info object (the caller frees it).
+  return api("MPI_Comm_get_info", comm, [&](Rank& r) {
+    r.comm(comm);
+    if (!info_used) fail(MPI_ERR_ARG, "info_used is null");
+    *info_used = r.add_info({});
+  });
+}
+
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
   // Done when it returns, as the non-blocking collectives are.
   return api("MPI_Comm_idup", comm, [&](Rank& r) {
@@ -213,6 +236,11 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
       auto it = c.attributes.find(keyval);
       *flag = it != c.attributes.end();
       if (*flag) *static_cast<void**>(attribute_val) = it->second;
+      return;
+    }
+    if (keyval == MPI_LASTUSEDCODE) {  // the rank's own: MPI_Add_error_class/_code move it
+      *flag = 1;
+      *static_cast<int**>(attribute_val) = &r.last_used_code;
       return;
     }
     int* v = r.runtime().attribute(keyval);

@@ -107,6 +107,13 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
   });
 }
 
+int MPI_Pcontrol(const int level, ...) {
+  // Profiling levels are for tools that wrap MPI_ calls (the PMPI_ interface); collnet's
+  // own report needs none. MPI-3.1 14.2.4: any level is allowed, and nothing need happen.
+  (void)level;
+  return api("MPI_Pcontrol", MPI_COMM_WORLD, [](Rank&) {}, false);
+}
+
 int MPI_Free_mem(void* base) {
   return api("MPI_Free_mem", MPI_COMM_WORLD, [&](Rank&) { std::free(base); });
 }
@@ -139,6 +146,10 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
 
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) {
   return MPI_Comm_get_errhandler(comm, errhandler);
+}
+
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
+  return MPI_Comm_create_errhandler(function, errhandler);
 }
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {

@@ -4,6 +4,7 @@
 // the packed bytes of their elements; a derived type is packed before a send and
 // unpacked when its receive completes.
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <string>
 
@@ -38,6 +39,16 @@ void set_status(MPI_Status* s, int source, int tag, size_t bytes) {
 }
 // The empty status (MPI-3.1 3.7.3): what a null request or MPI_PROC_NULL gives.
 void empty_status(MPI_Status* s, int source = MPI_ANY_SOURCE) { set_status(s, source, MPI_ANY_TAG, 0); }
+
+// The bytes one basic element of `t` packs to (a type whose basic elements are all of one
+// kind; 0 for a type with none), and the basic elements a status's bytes hold
+// (MPI_Get_elements: MPI_UNDEFINED if not a whole number).
+size_t basic_bytes(const TypeDesc& t) { return t.basics ? t.packed / t.basics : 0; }
+MPI_Count elements(const MPI_Status& s, const TypeDesc& t) {
+  const size_t per = basic_bytes(t);
+  if (per == 0) return 0;
+  return s.collnet_bytes % per == 0 ? static_cast<MPI_Count>(s.collnet_bytes / per) : MPI_UNDEFINED;
+}
 
 enum class Mode { Standard, Synchronous, Buffered };
 
@@ -129,6 +140,10 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
 
 // Completes entry `e` (already done, or waits): its status, and what follows completion.
 void complete(RequestEntry& e, MPI_Status* status) {
+  if (e.completed) {  // by MPI_Request_get_status
+    if (status != MPI_STATUS_IGNORE) *status = *e.completed;
+    return;
+  }
   if (e.proc_null) {
     if (e.is_recv)
       empty_status(status, MPI_PROC_NULL);
@@ -588,6 +603,28 @@ int MPI_Startall(int count, MPI_Request requests[]) {
   });
 }
 
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  return api("MPI_Request_get_status", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!flag) fail(MPI_ERR_ARG, "flag is null");
+    *flag = 1;
+    if (request == MPI_REQUEST_NULL || inactive(r.request(request))) return empty_status(status);
+    RequestEntry& e = r.request(request);
+    if (!done(e)) progress(r);
+    if (!done(e)) {
+      *flag = 0;
+      return;
+    }
+    // Complete it now (a receive's data lands), keep the status, and leave the request for
+    // the wait or test that frees it.
+    if (!e.completed) {
+      MPI_Status s{};
+      complete(e, &s);
+      e.completed = s;
+    }
+    if (status != MPI_STATUS_IGNORE) *status = *e.completed;
+  });
+}
+
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return api("MPI_Get_count", MPI_COMM_WORLD, [&](Rank& r) {
     const TypeDesc& t = r.type(datatype);
@@ -601,13 +638,36 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
 
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return api("MPI_Get_elements", MPI_COMM_WORLD, [&](Rank& r) {
-    const TypeDesc& t = r.type(datatype);
-    if (t.packed == 0 || t.basics == 0) {
-      *count = 0;
-      return;
-    }
-    const size_t per = t.packed / t.basics;  // bytes per basic element, for a type of one kind
-    *count = per && status->collnet_bytes % per == 0 ? static_cast<int>(status->collnet_bytes / per) : MPI_UNDEFINED;
+    if (!status) fail(MPI_ERR_ARG, "status is null");
+    const MPI_Count n = elements(*status, r.type(datatype));
+    if (n > INT_MAX) fail(MPI_ERR_COUNT, std::to_string(n) + " elements do not fit an int (MPI_Get_elements_x)");
+    *count = static_cast<int>(n);
+  });
+}
+
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return api("MPI_Get_elements_x", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!status) fail(MPI_ERR_ARG, "status is null");
+    *count = elements(*status, r.type(datatype));
+  });
+}
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return api("MPI_Status_set_elements_x", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!status) fail(MPI_ERR_ARG, "status is null");
+    if (count < 0) fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
+    status->collnet_bytes = static_cast<size_t>(count) * basic_bytes(r.type(datatype));
+  });
+}
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return MPI_Status_set_elements_x(status, datatype, count);
+}
+
+int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  return api("MPI_Status_set_cancelled", MPI_COMM_WORLD, [&](Rank&) {
+    if (!status) fail(MPI_ERR_ARG, "status is null");
+    status->collnet_cancelled = flag != 0;
   });
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: derived datatypes (datatypes.hpp) and user-defined ops.
 #include <algorithm>
+#include <cstdio>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -315,6 +316,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     settle_posted(r);  // a collective posted with it may still use it
     if (!r.any_type(*datatype).predefined) delete_type_attributes(r, *datatype);
     r.free_type(*datatype);
+    r.type_names.erase(*datatype);
   });
 }
 
@@ -438,6 +440,77 @@ int MPI_Get_address(const void* location, MPI_Aint* address) {
   *address = reinterpret_cast<MPI_Aint>(location);
   return MPI_SUCCESS;
 }
+
+// Addresses are the host's byte addresses (MPI_Get_address): their sums and differences
+// are plain arithmetic.
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return base + disp; }
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) { return addr1 - addr2; }
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
+  return api("MPI_Type_set_name", MPI_COMM_WORLD, [&](Rank& r) {
+    r.any_type(datatype);
+    if (!type_name) fail(MPI_ERR_ARG, "type_name is null");
+    r.type_names[datatype] = std::string(type_name).substr(0, MPI_MAX_OBJECT_NAME - 1);
+  });
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
+  // The name the program set; else a predefined type's own ("MPI_INT"); else empty.
+  return api("MPI_Type_get_name", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.any_type(datatype);
+    if (!type_name || !resultlen) fail(MPI_ERR_ARG, std::string(type_name ? "resultlen" : "type_name") + " is null");
+    const auto it = r.type_names.find(datatype);
+    const std::string n = it != r.type_names.end() ? it->second : t.predefined ? t.name : std::string();
+    std::snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", n.c_str());
+    *resultlen = static_cast<int>(n.size());
+  });
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  return api("MPI_Type_size_x", MPI_COMM_WORLD, [&](Rank& r) { *size = static_cast<MPI_Count>(r.any_type(datatype).size); });
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  MPI_Aint l = 0, e = 0;
+  const int rc = MPI_Type_get_extent(datatype, &l, &e);
+  if (rc == MPI_SUCCESS) *lb = l, *extent = e;
+  return rc;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  MPI_Aint l = 0, e = 0;
+  const int rc = MPI_Type_get_true_extent(datatype, &l, &e);
+  if (rc == MPI_SUCCESS) *true_lb = l, *true_extent = e;
+  return rc;
+}
+
+// MPI-1's names, removed in MPI-3.0: the MPI-2 functions of the same meaning.
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent) {
+  MPI_Aint lb = 0;
+  return MPI_Type_get_extent(datatype, &lb, extent);
+}
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPI_Aint extent = 0;
+  return MPI_Type_get_extent(datatype, displacement, &extent);
+}
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPI_Aint lb = 0, extent = 0;
+  const int rc = MPI_Type_get_extent(datatype, &lb, &extent);
+  if (rc == MPI_SUCCESS) *displacement = lb + extent;
+  return rc;
+}
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
+}
+int MPI_Type_hindexed(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype* newtype) {
+  return MPI_Type_create_hindexed(count, blocklengths, displacements, oldtype, newtype);
+}
+int MPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
+                    MPI_Datatype* newtype) {
+  return MPI_Type_create_struct(count, blocklengths, displacements, types, newtype);
+}
+int MPI_Address(void* location, MPI_Aint* address) { return MPI_Get_address(location, address); }
 
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   return api("MPI_Op_create", MPI_COMM_WORLD, [&](Rank& r) {

@@ -301,7 +301,9 @@ int Rank::add_error_code(int cls) {
   if (cls < kFirstUserClass || cls >= next_user_class_)
     fail(MPI_ERR_ARG, "error class " + std::to_string(cls) + " is not one MPI_Add_error_class made");
   error_texts_.emplace_back();
-  return cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+  const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+  last_used_code = std::max(last_used_code, code);
+  return code;
 }
 
 void Rank::set_error_string(int code, std::string text) {

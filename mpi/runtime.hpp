@@ -97,6 +97,9 @@ struct RequestEntry {
   // A collective started on the torus DMA engines (driver::Communicator::start_alltoall):
   // done when its counters say so; completing it finishes it.
   std::shared_ptr<driver::PendingCollective> pending;
+  // Completed by MPI_Request_get_status, which leaves the request: the status its wait or
+  // test then gives without completing it again.
+  std::optional<MPI_Status> completed;
 };
 
 class Runtime;
@@ -152,6 +155,11 @@ class Rank {
   // Error classes and codes of the program's own (MPI_Add_error_class, _code, _string).
   int add_error_class();
   int add_error_code(int cls);
+  // MPI_LASTUSEDCODE's value: the largest error class or code in use (the predefined
+  // ones' last until the program adds its own).
+  int last_used_code = MPI_ERR_LASTCODE;
+  // Names the program gave datatypes (MPI_Type_set_name), predefined ones too.
+  std::map<MPI_Datatype, std::string> type_names;
   void set_error_string(int code, std::string text);
   static int error_class(int code) { return code % kCodesPerClass; }
   static constexpr int kCodesPerClass = 128;

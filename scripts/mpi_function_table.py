@@ -22,6 +22,8 @@ AREAS = [
     ("Environment", "environment", "the rank's own state in `mpi::Rank`; no simulated time"),
     ("Info objects", "info", "(key, value) lists of the rank's; collnet acts on no hint"),
     ("Errors", "errors", "the communicator's error handler (`Rank::raise`)"),
+    ("MPI-1's names of datatype", "datatypes", "the MPI-2 functions of the same meaning"),
+    ("MPI-1's names of the communicator attribute", "attributes", "the MPI-2 functions of the same meaning"),
     ("MPI-1's names", "errors", "the MPI-2 functions of the same meaning"),
     ("Error classes and codes", "errors", "codes and texts of the rank's (classes 64..127)"),
     ("Communicators and groups", "communicators",
@@ -90,6 +92,12 @@ NOTES = {
     "MPI_Win_get_info": ("an empty info object", None),
     "MPI_Op_create": (None, "not usable in one-sided accumulates (predefined ops only, as MPI says)"),
     "MPI_Errhandler_free": ("nothing to free: handlers live as long as the rank", None),
+    "MPI_Pcontrol": ("nothing: collnet's report needs no profiling levels", None),
+    "MPI_Comm_set_info": (None, "hints kept nowhere"),
+    "MPI_Comm_get_info": ("an empty info object", None),
+    "MPI_Comm_dup_with_info": ("MPI_Comm_dup (the hints checked, then ignored)", None),
+    "MPI_Request_get_status": ("MPI_Test that leaves the request for its wait (the status kept)", None),
+    "MPI_Type_get_name": ("the name set, the predefined type's own, or empty", None),
     "MPI_Cancel": ("withdraws a receive nothing has matched yet",
                    "never withdraws a send (its packets may be on their way)"),
 }
@@ -102,7 +110,7 @@ def functions():
         m = re.match(r"/\* (.*)", line)
         if m:
             section = m.group(1)
-        m = re.match(r"(?:int|double) (MPI_\w+)\(", line)
+        m = re.match(r"(?:int|double|MPI_Aint) (MPI_\w+)\(", line)
         if m:
             out.append((m.group(1), section))
     return out

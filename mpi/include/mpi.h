@@ -81,6 +81,7 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE 5
 #define MPI_APPNUM 6
+#define MPI_LASTUSEDCODE 7
 
 /* Handles */
 #define MPI_COMM_NULL 0
@@ -209,6 +210,7 @@ int MPI_Get_library_version(char* version, int* resultlen);
 int MPI_Is_thread_main(int* flag);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
 int MPI_Free_mem(void* base);
+int MPI_Pcontrol(const int level, ...);
 
 /* Info objects (hints: collnet keeps them and acts on none) */
 int MPI_Info_create(MPI_Info* info);
@@ -231,6 +233,8 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 /* MPI-1's names, removed in MPI-3.0, that programs still call */
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler);
 /* Error classes and codes of the program's own */
 int MPI_Add_error_class(int* errorclass);
 int MPI_Add_error_code(int errorclass, int* errorcode);
@@ -243,6 +247,9 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank);
 int MPI_Comm_size(MPI_Comm comm, int* size);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 #define MPI_COMM_TYPE_SHARED 1 /* the ranks of one node (its tasks) */
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
@@ -301,6 +308,17 @@ int MPI_Type_free_keyval(int* type_keyval);
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+/* MPI-1's names of the communicator attribute functions (deprecated, not removed) */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state);
+int MPI_Keyval_free(int* keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
 /* Communicators and groups, continued */
 int MPI_Comm_set_name(MPI_Comm comm, const char* name);
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen);
@@ -366,6 +384,7 @@ int MPI_Request_free(MPI_Request* request);
    is never withdrawn (MPI_Test_cancelled: false) */
 int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
 
@@ -618,6 +637,27 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
                                 MPI_Info info, MPI_Request* request);
 /* Datatypes, continued */
 int MPI_Get_address(const void* location, MPI_Aint* address);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent);
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count);
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
+int MPI_Status_set_cancelled(MPI_Status* status, int flag);
+/* MPI-1's names of datatype functions, removed in MPI-3.0, that programs still call */
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement);
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_hindexed(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype* newtype);
+int MPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
+                    MPI_Datatype* newtype);
+int MPI_Address(void* location, MPI_Aint* address);
 
 /* Operations */
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
