@@ -441,6 +441,65 @@ int main(int argc, char **argv) {
                      '  printf("%d %d\\n", e == MPI_ERRORS_RETURN, rc != MPI_SUCCESS); MPI_Finalize(); return 0; }\n')
     rc, out, err = run(mpirun + ["-n", "2", "--", mpi1])
     expect(rc == 0 and out.split() == ["1", "1", "1", "1"], "MPI_Errhandler_set/get, MPI-1's names, work (%s)" % out)
+    # The rest of MPI-1's names that older suites call: the datatype functions removed in
+    # MPI-3.0 and the attribute functions deprecated in MPI-2, each the same as its successor.
+    mpi1_more = build_source(a.mpicc, work, "mpi1_more", r'''
+#include <mpi.h>
+#include <stdio.h>
+static int deleted;
+static int on_delete(MPI_Comm c, int k, void *v, void *x) { (void)c; (void)k; (void)x; deleted += *(int *)v; return 0; }
+static void handler(MPI_Comm *c, int *code, ...) { (void)c; (void)code; }
+int main(int argc, char **argv) {
+  int bl[2] = {1, 2}, ok = 1, key, flag = 0, value = 5, *got = NULL;
+  double d[4];
+  MPI_Aint lb, ub, ext, disp[2], a0, a1;
+  MPI_Datatype hv, hi, st, types[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Errhandler eh;
+  MPI_Comm dup;
+  MPI_Init(&argc, &argv);
+  MPI_Type_hvector(3, 1, 16, MPI_DOUBLE, &hv);
+  MPI_Type_extent(hv, &ext);
+  MPI_Type_lb(hv, &lb);
+  MPI_Type_ub(hv, &ub);
+  ok &= ext == 40 && lb == 0 && ub == 40;
+  MPI_Address(&d[0], &a0);
+  MPI_Address(&d[2], &a1);
+  ok &= a1 - a0 == 16;
+  disp[0] = 0;
+  disp[1] = 24;
+  MPI_Type_hindexed(2, bl, disp, MPI_DOUBLE, &hi);
+  MPI_Type_extent(hi, &ext);
+  ok &= ext == 40;
+  disp[1] = 8;
+  MPI_Type_struct(2, bl, disp, types, &st);
+  MPI_Type_extent(st, &ext);
+  ok &= ext == 24;
+  MPI_Type_free(&hv);
+  MPI_Type_free(&hi);
+  MPI_Type_free(&st);
+  MPI_Keyval_create(MPI_NULL_COPY_FN, on_delete, &key, NULL);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Attr_put(dup, key, &value);
+  MPI_Attr_get(dup, key, &got, &flag);
+  ok &= flag && got == &value;
+  MPI_Attr_delete(dup, key);
+  MPI_Attr_get(dup, key, &got, &flag);
+  ok &= !flag && deleted == 5;
+  MPI_Attr_get(MPI_COMM_WORLD, MPI_TAG_UB, &got, &flag);
+  ok &= flag && *got >= 32767;
+  MPI_Keyval_free(&key);
+  MPI_Comm_free(&dup);
+  MPI_Errhandler_create(handler, &eh);
+  MPI_Errhandler_free(&eh);
+  printf("%s\n", ok ? "ok" : "wrong");
+  MPI_Finalize();
+  return 0;
+}
+''', extra=("-Wall", "-Werror"))
+    rc, out, err = run(mpirun + ["-n", "2", "--", mpi1_more])
+    expect(rc == 0 and out.split() == ["ok", "ok"],
+           "MPI-1's datatype and attribute names (MPI_Type_extent/_lb/_ub/_hvector/_hindexed/_struct, "
+           "MPI_Address, MPI_Keyval_*, MPI_Attr_*, MPI_Errhandler_create) work (%s)" % (out + err)[-300:])
     # MPI-4's persistent collectives (Open MPI 4.1 has them only as MPIX_): set up once,
     # started three times with the buffer changed between starts.
     pc = build_source(a.mpicc, work, "pcoll",

@@ -5,7 +5,10 @@
  * and Type_get_extent; send/recv with a derived type on one side and basic
  * types on the other; Bcast and Gather with derived types; Allreduce sums
  * over a contiguous of MPI_INT and a vector of MPI_DOUBLE (user-defined sum
- * operators: predefined operators on derived types are not portable).
+ * operators: predefined operators on derived types are not portable);
+ * names (MPI_Type_set_name, _get_name: predefined, unnamed, named, freed), the
+ * MPI_Count forms (Type_size_x, _get_extent_x, _get_true_extent_x,
+ * Get_elements_x) and address arithmetic (MPI_Aint_add, MPI_Aint_diff).
  */
 #include "check.h"
 #include <stddef.h>
@@ -407,6 +410,49 @@ static void test_darray(void)
     check_section(PROG, "MPI_Type_create_darray", 1);
 }
 
+static void test_names_and_counts(void)
+{
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = -1, buf[4], k, got;
+    MPI_Datatype vec;
+    MPI_Count size_x = -1, lb_x = -1, ext_x = -1, tlb_x = -1, text_x = -1, elements = -1;
+    MPI_Aint a, b;
+    MPI_Status st;
+    MPI_Type_get_name(MPI_INT, name, &len);
+    CHECK(strcmp(name, "MPI_INT") == 0 && len == 7, "MPI_INT's name is '%s' (%d)", name, len);
+    MPI_Type_get_name(MPI_DOUBLE, name, &len);
+    CHECK(strcmp(name, "MPI_DOUBLE") == 0 && len == 10, "MPI_DOUBLE's name is '%s' (%d)", name, len);
+    MPI_Type_vector(3, 2, 4, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    MPI_Type_get_name(vec, name, &len);
+    CHECK(len == 0 && name[0] == 0, "a derived type has no name until given one ('%s', %d)", name, len);
+    MPI_Type_set_name(vec, "three pairs");
+    MPI_Type_get_name(vec, name, &len);
+    CHECK(strcmp(name, "three pairs") == 0 && len == 11, "the name set is '%s' (%d)", name, len);
+    MPI_Type_size_x(vec, &size_x);
+    MPI_Type_get_extent_x(vec, &lb_x, &ext_x);
+    MPI_Type_get_true_extent_x(vec, &tlb_x, &text_x);
+    CHECK(size_x == 24 && lb_x == 0 && ext_x == 40 && tlb_x == 0 && text_x == 40,
+          "vector(3, 2, 4) of MPI_INT: size %lld, extent %lld at %lld, true %lld at %lld", (long long)size_x,
+          (long long)ext_x, (long long)lb_x, (long long)text_x, (long long)tlb_x);
+    /* Elements of a message received with the vector: six ints from the left. */
+    {
+        int send[6], recv[10];
+        for (k = 0; k < 6; k++) send[k] = rank * 10 + k;
+        MPI_Sendrecv(send, 6, MPI_INT, right, 31, recv, 1, vec, left, 31, MPI_COMM_WORLD, &st);
+        MPI_Get_elements_x(&st, vec, &elements);
+        MPI_Get_count(&st, vec, &got);
+        CHECK(elements == 6 && got == 1 && recv[4] == left * 10 + 2 && recv[9] == left * 10 + 5,
+              "a vector received: %lld elements, count %d, recv[4] %d", (long long)elements, got, recv[4]);
+    }
+    MPI_Type_free(&vec);
+    MPI_Get_address(&buf[3], &a);
+    MPI_Get_address(&buf[0], &b);
+    CHECK(MPI_Aint_diff(a, b) == 3 * (MPI_Aint)sizeof(int) && MPI_Aint_add(b, 3 * sizeof(int)) == a,
+          "MPI_Aint_diff %ld, MPI_Aint_add", (long)MPI_Aint_diff(a, b));
+    check_section(PROG, "MPI_Type_get_name and the MPI_Count forms", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -421,6 +467,7 @@ int main(int argc, char **argv)
     test_gather_contig();
     test_allreduce_derived();
     test_darray();
+    test_names_and_counts();
     check_report(PROG);
     MPI_Finalize();
     return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * env.c - MPI environment: Initialized/Finalized flags, version, processor
- * name, Wtime/Wtick, MPI_COMM_SELF and MPI_COMM_WORLD basics, MPI_TAG_UB.
+ * name, Wtime/Wtick, MPI_COMM_SELF and MPI_COMM_WORLD basics, MPI_Pcontrol, MPI_TAG_UB.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -104,6 +104,12 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_SELF);
     }
     check_section(PROG, "comm self/world", 1);
+
+    /* MPI_Pcontrol: any level, no effect the program can see */
+    CHECK_RC(MPI_Pcontrol(0), "MPI_Pcontrol(0)");
+    CHECK_RC(MPI_Pcontrol(1), "MPI_Pcontrol(1)");
+    CHECK_RC(MPI_Pcontrol(2, "a tool's argument"), "MPI_Pcontrol(2, ...)");
+    check_section(PROG, "MPI_Pcontrol", 1);
 
     /* MPI_TAG_UB */
     {

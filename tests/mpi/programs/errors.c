@@ -4,7 +4,8 @@
  * MPI_COMM_WORLD (and MPI_COMM_SELF), provoke errors and check the class of
  * the returned code: MPI_ERR_RANK, MPI_ERR_TAG, MPI_ERR_COUNT, MPI_ERR_TYPE,
  * MPI_ERR_COMM, MPI_ERR_ROOT, MPI_ERR_OP, MPI_ERR_TRUNCATE; MPI_Error_string;
- * then restore MPI_ERRORS_ARE_FATAL and check MPI_Comm_get_errhandler.
+ * then restore MPI_ERRORS_ARE_FATAL and check MPI_Comm_get_errhandler; the program's own
+ * handlers, classes and codes (MPI_LASTUSEDCODE covering them).
  * Only the names of the checked classes are printed, never the
  * implementation's error strings.
  */
@@ -62,6 +63,12 @@ static void own_handlers_and_classes(void)
     MPI_Add_error_string(my_code, "the solver did not converge");
     MPI_Error_class(my_code, &code);
     CHECK(code == my_class, "the code's class is the program's class");
+    {
+        int *last = NULL, flag = 0;
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+        CHECK(flag && last && *last >= my_code && *last >= MPI_ERR_LASTCODE,
+              "MPI_LASTUSEDCODE covers the program's code (%d)", flag && last ? *last : -1);
+    }
     MPI_Error_string(my_code, msg, &len);
     CHECK(strcmp(msg, "the solver did not converge") == 0 && len == (int)strlen(msg), "the code's string: %s", msg);
     MPI_Error_string(my_class, msg, &len);

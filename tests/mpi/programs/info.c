@@ -5,7 +5,8 @@
  * freed object), MPI_Alloc_mem and MPI_Free_mem (a message sent from and received into
  * such memory), MPI_Get_library_version, MPI_Is_thread_main and MPI_Query_thread,
  * MPI_Dims_create (free and fixed dimensions, printed by rank 0) and
- * MPI_Type_get_true_extent of derived types.
+ * MPI_Type_get_true_extent of derived types; communicator hints (MPI_Comm_dup_with_info,
+ * MPI_Comm_set_info, MPI_Comm_get_info).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,27 @@ static void info_objects(void) {
     CHECK_RC(MPI_Info_free(&copy), "MPI_Info_free");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     check_section("info", "info objects", 1);
+}
+
+static void communicator_hints(void) {
+    MPI_Info info, used;
+    MPI_Comm dup;
+    int dsize = -1, drank = -1, sum = 0, nkeys = -1;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "false");
+    CHECK_RC(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &dup), "MPI_Comm_dup_with_info");
+    MPI_Comm_size(dup, &dsize);
+    MPI_Comm_rank(dup, &drank);
+    MPI_Allreduce(&drank, &sum, 1, MPI_INT, MPI_SUM, dup);
+    CHECK(dsize == size && drank == rank && sum == size * (size - 1) / 2, "the duplicate works (sum %d)", sum);
+    CHECK_RC(MPI_Comm_set_info(dup, info), "MPI_Comm_set_info");
+    CHECK_RC(MPI_Comm_get_info(dup, &used), "MPI_Comm_get_info");
+    CHECK_RC(MPI_Info_get_nkeys(used, &nkeys), "MPI_Info_get_nkeys of the info used");
+    CHECK(used != MPI_INFO_NULL && nkeys >= 0, "MPI_Comm_get_info gives an info object");
+    MPI_Info_free(&used);
+    MPI_Info_free(&info);
+    MPI_Comm_free(&dup);
+    check_section("info", "communicator hints", 1);
 }
 
 static void memory(void) {
@@ -143,6 +165,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     info_objects();
+    communicator_hints();
     memory();
     environment();
     dims();

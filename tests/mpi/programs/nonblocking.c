@@ -3,7 +3,8 @@
  * nonblocking.c - Isend/Irecv with Waitall, Waitany, Test, Testall, Testany,
  * MPI_Request_free on a send request, Issend, MPI_REQUEST_NULL handling, and MPI_Cancel
  * of a receive nothing matches (MPI_Test_cancelled), the next receive still getting its
- * message.
+ * message; MPI_Request_get_status (the request left for its wait, which gives the same
+ * status) and a status set by hand (MPI_Status_set_elements, _set_cancelled).
  */
 #include "check.h"
 #include <stdlib.h>
@@ -324,6 +325,44 @@ static void test_cancel(void)
     check_section(PROG, "MPI_Cancel of a receive", 1);
 }
 
+static void test_request_get_status(void)
+{
+    const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    int in[3] = {-1, -1, -1}, out[3] = {rank, rank + 1, rank + 2}, flag = 0, count = -1, rc;
+    MPI_Request r, null_req = MPI_REQUEST_NULL;
+    MPI_Status st, st2;
+    MPI_Irecv(in, 3, MPI_INT, left, 55, MPI_COMM_WORLD, &r);
+    MPI_Send(out, 3, MPI_INT, right, 55, MPI_COMM_WORLD);
+    do /* how many polls it takes is timing's: one check of them all */
+        rc = MPI_Request_get_status(r, &flag, &st);
+    while (rc == MPI_SUCCESS && !flag);
+    CHECK_RC(rc, "MPI_Request_get_status");
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(r != MPI_REQUEST_NULL && st.MPI_SOURCE == left && st.MPI_TAG == 55 && count == 3 && in[2] == left + 2,
+          "MPI_Request_get_status: done, the request kept, source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG,
+          count);
+    MPI_Wait(&r, &st2);
+    MPI_Get_count(&st2, MPI_INT, &count);
+    CHECK(r == MPI_REQUEST_NULL && st2.MPI_SOURCE == left && st2.MPI_TAG == 55 && count == 3,
+          "the wait after it gives the same status");
+    MPI_Request_get_status(null_req, &flag, &st);
+    CHECK(flag && st.MPI_TAG == MPI_ANY_TAG && st.MPI_SOURCE == MPI_ANY_SOURCE,
+          "MPI_Request_get_status of MPI_REQUEST_NULL: done, the empty status");
+    /* A status filled in by hand, as a generalized request's query function would. */
+    MPI_Status_set_elements(&st, MPI_DOUBLE, 5);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(count == 5, "MPI_Status_set_elements(5 doubles): MPI_Get_count %d", count);
+    MPI_Get_elements(&st, MPI_DOUBLE, &count);
+    CHECK(count == 5, "MPI_Get_elements %d", count);
+    MPI_Status_set_cancelled(&st, 1);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(flag, "MPI_Status_set_cancelled(1): MPI_Test_cancelled says so");
+    MPI_Status_set_cancelled(&st, 0);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(!flag, "MPI_Status_set_cancelled(0): not cancelled");
+    check_section(PROG, "MPI_Request_get_status and statuses set by hand", 1);
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
@@ -378,6 +417,7 @@ int main(int argc, char **argv)
     test_request_null();
     test_wildcard_across_collectives();
     test_cancel();
+    test_request_get_status();
     test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
