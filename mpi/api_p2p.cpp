@@ -427,6 +427,110 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   });
 }
 
+}  // extern "C"
+
+namespace {
+
+// A matched probe found message `st` on `c`: receive it now, taking it from matching, and
+// keep it under a new message handle. The receive names the message's source and tag, so
+// it takes the first such message, the one found (messages from one source do not
+// overtake each other, and the probe saw the earliest that matched).
+void take_matched(Rank& r, MPI_Comm comm, CommEntry& c, const drv::Status& st, MPI_Message* message,
+                  MPI_Status* status) {
+  if (st.bytes > static_cast<size_t>(INT_MAX)) fail(MPI_ERR_COUNT, "a message of " + std::to_string(st.bytes) + " bytes");
+  Rank::Matched m;
+  m.bytes.resize(st.bytes);
+  m.source = source_of(c, st.source);
+  m.tag = static_cast<int>(st.tag);
+  RequestEntry rx = start_recv(r, comm, m.bytes.data(), static_cast<int>(st.bytes), MPI_BYTE, m.source, m.tag);
+  complete(rx, MPI_STATUS_IGNORE);
+  set_status(status, m.source, m.tag, st.bytes);
+  *message = r.next_message++;
+  r.matched.emplace(*message, std::move(m));
+}
+
+// MPI_Mrecv's work: matched message `*message` into `buf` (MPI_MESSAGE_NULL after).
+void receive_matched(Rank& r, void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  if (!message) fail(MPI_ERR_ARG, "message is null");
+  check_count(count);
+  const TypeDesc& t = r.type(type);
+  if (*message == MPI_MESSAGE_NO_PROC) {  // a matched probe of MPI_PROC_NULL
+    *message = MPI_MESSAGE_NULL;
+    return empty_status(status, MPI_PROC_NULL);
+  }
+  const auto it = r.matched.find(*message);
+  if (it == r.matched.end())
+    fail(MPI_ERR_ARG, "message " + std::to_string(*message) + " is not a message a matched probe of this rank " +
+                          "took (MPI_Mprobe, MPI_Improbe), or was received already");
+  const size_t room = as_size(count) * t.packed;
+  if (it->second.bytes.size() > room)
+    fail(MPI_ERR_TRUNCATE, "the message's " + std::to_string(it->second.bytes.size()) + " bytes do not fit " +
+                               std::to_string(count) + " elements of " + t.name + " (" + std::to_string(room) +
+                               " bytes); it stays matched");
+  check_buffer(buf, as_size(count), t);
+  const Rank::Matched m = std::move(it->second);
+  r.matched.erase(it);
+  *message = MPI_MESSAGE_NULL;
+  Unpacked into(t, buf, as_size(count));
+  std::copy(m.bytes.begin(), m.bytes.end(), into.data);
+  into.finish(m.bytes.size());
+  set_status(status, m.source, m.tag, m.bytes.size());
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  return api("MPI_Mprobe", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_tag(tag, true);
+    check_rank(source, peer_count(c), "source", true);
+    if (!message) fail(MPI_ERR_ARG, "message is null");
+    if (source == MPI_PROC_NULL) {
+      *message = MPI_MESSAGE_NO_PROC;
+      return empty_status(status, MPI_PROC_NULL);
+    }
+    take_matched(r, comm, c, c.comm->probe(peer(r, c, source), tag_of(tag)), message, status);
+  });
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
+  return api("MPI_Improbe", comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    check_tag(tag, true);
+    check_rank(source, peer_count(c), "source", true);
+    if (!message || !flag) fail(MPI_ERR_ARG, std::string(flag ? "message" : "flag") + " is null");
+    *flag = 1;
+    if (source == MPI_PROC_NULL) {
+      *message = MPI_MESSAGE_NO_PROC;
+      return empty_status(status, MPI_PROC_NULL);
+    }
+    const std::optional<drv::Status> st = c.comm->iprobe(peer(r, c, source), tag_of(tag));
+    *flag = st.has_value();
+    if (st) take_matched(r, comm, c, *st, message, status);
+  });
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status) {
+  return api("MPI_Mrecv", MPI_COMM_WORLD,
+             [&](Rank& r) { receive_matched(r, buf, count, datatype, message, status); });
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request) {
+  // The message is here already (the matched probe received it): done when it returns,
+  // its status kept for the wait.
+  return api("MPI_Imrecv", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    MPI_Status s{};
+    receive_matched(r, buf, count, datatype, message, &s);
+    RequestEntry e;
+    e.is_recv = true;
+    e.completed = s;
+    *request = r.add_request(std::move(e));
+  });
+}
+
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   return api("MPI_Wait", MPI_COMM_WORLD, [&](Rank& r) { finish(r, *request, status, true); });
 }

@@ -158,6 +158,14 @@ class Rank {
   // MPI_LASTUSEDCODE's value: the largest error class or code in use (the predefined
   // ones' last until the program adds its own).
   int last_used_code = MPI_ERR_LASTCODE;
+  // Messages a matched probe (MPI_Mprobe, MPI_Improbe) took from matching, by handle, until
+  // MPI_Mrecv or MPI_Imrecv receives them: their bytes, source and tag.
+  struct Matched {
+    std::vector<uint8_t> bytes;
+    int source = 0, tag = 0;
+  };
+  std::map<MPI_Message, Matched> matched;
+  MPI_Message next_message = MPI_MESSAGE_NO_PROC + 1;
   // Names the program gave datatypes (MPI_Type_set_name), predefined ones too.
   std::map<MPI_Datatype, std::string> type_names;
   void set_error_string(int code, std::string text);

@@ -29,6 +29,7 @@ typedef int MPI_Request;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
 typedef int MPI_Win;
+typedef int MPI_Message;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
@@ -90,6 +91,8 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_GROUP_NULL 0
 #define MPI_GROUP_EMPTY 1
 #define MPI_REQUEST_NULL 0
+#define MPI_MESSAGE_NULL 0
+#define MPI_MESSAGE_NO_PROC 1 /* what a matched probe of MPI_PROC_NULL gives */
 #define MPI_ERRHANDLER_NULL 0
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
@@ -358,6 +361,10 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
                          MPI_Comm comm, MPI_Status* status);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status);
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status);
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request);
 int MPI_Wait(MPI_Request* request, MPI_Status* status);
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);

@@ -112,6 +112,10 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
 int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status* status);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status);
+int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status);
+int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request);
 int PMPI_Wait(MPI_Request* request, MPI_Status* status);
 int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);

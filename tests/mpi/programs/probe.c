@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * probe.c - MPI_Probe then allocate and receive by MPI_Get_count, MPI_Iprobe
- * polling, ANY_SOURCE/ANY_TAG probes, probes of MPI_PROC_NULL.
+ * polling, ANY_SOURCE/ANY_TAG probes, probes of MPI_PROC_NULL; matched probes
+ * (MPI_Mprobe, MPI_Improbe) whose message no other receive can take, received with
+ * MPI_Mrecv and MPI_Imrecv, and matched probes of MPI_PROC_NULL.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -131,6 +133,58 @@ static void test_probe_proc_null(void)
     check_section(PROG, "probe proc null", 1);
 }
 
+static void test_matched_probe(void)
+{
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out[2][5], in[5], k, flag = 0, count = -1, rc;
+    double d = -1;
+    MPI_Message msg = MPI_MESSAGE_NULL;
+    MPI_Request sreq[2], rreq;
+    MPI_Status st;
+    for (k = 0; k < 5; k++) {
+        out[0][k] = rank * 100 + k;
+        out[1][k] = rank * 100 + 50 + k;
+    }
+    /* Two messages on one tag to the right: a matched probe takes the first, a receive
+       posted after the probe gets the second, and MPI_Mrecv still gets the first. */
+    MPI_Isend(out[0], 5, MPI_INT, right, 20, MPI_COMM_WORLD, &sreq[0]);
+    MPI_Isend(out[1], 3, MPI_INT, right, 20, MPI_COMM_WORLD, &sreq[1]);
+    CHECK_RC(MPI_Mprobe(MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &msg, &st), "MPI_Mprobe");
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(msg != MPI_MESSAGE_NULL && st.MPI_SOURCE == left && st.MPI_TAG == 20 && count == 5,
+          "MPI_Mprobe: source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG, count);
+    MPI_Recv(in, 5, MPI_INT, left, 20, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 3 && in[0] == left * 100 + 50, "the receive after the probe gets the second message (%d, %d)",
+          count, in[0]);
+    CHECK_RC(MPI_Mrecv(in, 5, MPI_INT, &msg, &st), "MPI_Mrecv");
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(msg == MPI_MESSAGE_NULL && count == 5 && in[4] == left * 100 + 4 && st.MPI_SOURCE == left,
+          "MPI_Mrecv gets the probed message (%d, %d)", count, in[4]);
+    MPI_Waitall(2, sreq, MPI_STATUSES_IGNORE);
+    /* MPI_Improbe polled until the message is there, then MPI_Imrecv. */
+    MPI_Isend(out[1], 4, MPI_INT, right, 21, MPI_COMM_WORLD, &sreq[0]);
+    do /* how many polls it takes is timing's: one check of them all */
+        rc = MPI_Improbe(left, 21, MPI_COMM_WORLD, &flag, &msg, &st);
+    while (rc == MPI_SUCCESS && !flag);
+    CHECK_RC(rc, "MPI_Improbe");
+    CHECK_RC(MPI_Imrecv(in, 5, MPI_INT, &msg, &rreq), "MPI_Imrecv");
+    MPI_Wait(&rreq, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(msg == MPI_MESSAGE_NULL && count == 4 && in[3] == left * 100 + 53 && st.MPI_TAG == 21,
+          "MPI_Imrecv's wait gives the message's status (%d, %d)", count, in[3]);
+    MPI_Wait(&sreq[0], MPI_STATUS_IGNORE);
+    /* A matched probe of MPI_PROC_NULL: MPI_MESSAGE_NO_PROC, received as from MPI_PROC_NULL. */
+    MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st);
+    CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL, "MPI_Mprobe of MPI_PROC_NULL");
+    MPI_Mrecv(&d, 1, MPI_DOUBLE, &msg, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(msg == MPI_MESSAGE_NULL && st.MPI_SOURCE == MPI_PROC_NULL && count == 0 && d == -1,
+          "MPI_Mrecv of MPI_MESSAGE_NO_PROC: nothing received");
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_section(PROG, "matched probes", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -140,6 +194,7 @@ int main(int argc, char **argv)
     test_any_probe();
     test_iprobe();
     test_probe_proc_null();
+    test_matched_probe();
     check_report(PROG);
     MPI_Finalize();
     return 0;
