@@ -139,6 +139,15 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return api("MPI_Comm_dup", comm, [&](Rank& r) { *newcomm = duplicate(r, comm); });
 }
 
+int MPI_Comm_get_parent(MPI_Comm* parent) {
+  // No rank was spawned (collnet runs the ranks mpirun started, and no MPI_Comm_spawn):
+  // MPI_COMM_NULL, as MPI-3.1 10.3.2 says for a process not spawned.
+  return api("MPI_Comm_get_parent", MPI_COMM_WORLD, [&](Rank&) {
+    if (!parent) fail(MPI_ERR_ARG, "parent is null");
+    *parent = MPI_COMM_NULL;
+  });
+}
+
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   return api("MPI_Comm_dup_with_info", comm, [&](Rank& r) {
     if (info != MPI_INFO_NULL) r.info(info);  // hints are checked, then ignored

@@ -204,4 +204,24 @@ int MPI_Error_class(int errorcode, int* errorclass) {
   return MPI_SUCCESS;
 }
 
+// Handles between C and Fortran: collnet's handles are ints, the same on both sides.
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm) { return static_cast<MPI_Fint>(comm); }
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm) { return static_cast<MPI_Comm>(comm); }
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype) { return static_cast<MPI_Fint>(datatype); }
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype) { return static_cast<MPI_Datatype>(datatype); }
+MPI_Fint MPI_Group_c2f(MPI_Group group) { return static_cast<MPI_Fint>(group); }
+MPI_Group MPI_Group_f2c(MPI_Fint group) { return static_cast<MPI_Group>(group); }
+MPI_Fint MPI_Request_c2f(MPI_Request request) { return static_cast<MPI_Fint>(request); }
+MPI_Request MPI_Request_f2c(MPI_Fint request) { return static_cast<MPI_Request>(request); }
+MPI_Fint MPI_Info_c2f(MPI_Info info) { return static_cast<MPI_Fint>(info); }
+MPI_Info MPI_Info_f2c(MPI_Fint info) { return static_cast<MPI_Info>(info); }
+MPI_Fint MPI_Op_c2f(MPI_Op op) { return static_cast<MPI_Fint>(op); }
+MPI_Op MPI_Op_f2c(MPI_Fint op) { return static_cast<MPI_Op>(op); }
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler) { return static_cast<MPI_Fint>(errhandler); }
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler) { return static_cast<MPI_Errhandler>(errhandler); }
+MPI_Fint MPI_Win_c2f(MPI_Win win) { return static_cast<MPI_Fint>(win); }
+MPI_Win MPI_Win_f2c(MPI_Fint win) { return static_cast<MPI_Win>(win); }
+MPI_Fint MPI_Message_c2f(MPI_Message message) { return static_cast<MPI_Fint>(message); }
+MPI_Message MPI_Message_f2c(MPI_Fint message) { return static_cast<MPI_Message>(message); }
+
 }  // extern "C"

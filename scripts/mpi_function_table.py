@@ -50,6 +50,7 @@ AREAS = [
     ("One-sided", "one-sided",
      "messages over the torus that the target's processor applies (docs/mpi.md#one-sided-communication)"),
     ("Request-based operations", "one-sided", "the operation, then a flush: complete when it returns"),
+    ("Handles between C and Fortran", "handles", "the same integer: collnet's handles are ints on both sides"),
 ]
 
 # Function -> (what it runs as, what it does not do); either may be None (the area's / nothing).
@@ -96,6 +97,7 @@ NOTES = {
     "MPI_Comm_set_info": (None, "hints kept nowhere"),
     "MPI_Comm_get_info": ("an empty info object", None),
     "MPI_Comm_dup_with_info": ("MPI_Comm_dup (the hints checked, then ignored)", None),
+    "MPI_Comm_get_parent": ("MPI_COMM_NULL: no rank is spawned", "no MPI_Comm_spawn"),
     "MPI_Mprobe": ("MPI_Probe, then a receive of the message found (its data moves then), kept for MPI_Mrecv", None),
     "MPI_Improbe": ("MPI_Iprobe, then as MPI_Mprobe when a message is there", None),
     "MPI_Imrecv": ("MPI_Mrecv (the matched probe received the message): complete when it returns", None),
@@ -113,7 +115,7 @@ def functions():
         m = re.match(r"/\* (.*)", line)
         if m:
             section = m.group(1)
-        m = re.match(r"(?:int|double|MPI_Aint) (MPI_\w+)\(", line)
+        m = re.match(r"(?:int|double|MPI_[A-Za-z]+) (MPI_\w+)\(", line)
         if m:
             out.append((m.group(1), section))
     return out

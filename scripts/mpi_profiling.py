@@ -15,7 +15,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = os.path.join(HERE, "..", "mpi", "include")
-PROTOTYPE = re.compile(r"^(int|double|MPI_Aint) (P?MPI_\w+)\((.*?)\);", re.M | re.S)
+PROTOTYPE = re.compile(r"^(int|double|MPI_[A-Za-z]+) (P?MPI_\w+)\((.*?)\);", re.M | re.S)
 
 
 def generate(header_text):

@@ -257,6 +257,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 #define MPI_COMM_TYPE_SHARED 1 /* the ranks of one node (its tasks) */
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int MPI_Comm_get_parent(MPI_Comm* parent);
 /* Collective over the group's ranks only (the others need not call it) */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 /* Intercommunicators: messages address the remote group's ranks; the collectives follow
@@ -767,6 +768,27 @@ int MPI_Win_free_keyval(int* win_keyval);
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+/* Handles between C and Fortran (MPI_Fint): the same integer on both sides */
+typedef int MPI_Fint;
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
 
 /* collnet's extensions (MPIX_: no PMPI_ twin). MPIX_Compute_cycles: the calling rank
  * computes for exactly `cycles` of its processor's cycles (a modelled compute phase,

@@ -6,7 +6,7 @@
  * such memory), MPI_Get_library_version, MPI_Is_thread_main and MPI_Query_thread,
  * MPI_Dims_create (free and fixed dimensions, printed by rank 0) and
  * MPI_Type_get_true_extent of derived types; communicator hints (MPI_Comm_dup_with_info,
- * MPI_Comm_set_info, MPI_Comm_get_info).
+ * MPI_Comm_set_info, MPI_Comm_get_info); MPI_Comm_get_parent and the handles' _c2f/_f2c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +81,34 @@ static void communicator_hints(void) {
     MPI_Info_free(&info);
     MPI_Comm_free(&dup);
     check_section("info", "communicator hints", 1);
+}
+
+static void handles(void) {
+    MPI_Comm parent = MPI_COMM_WORLD, dup;
+    MPI_Datatype pair;
+    MPI_Group group;
+    MPI_Info info;
+    CHECK_RC(MPI_Comm_get_parent(&parent), "MPI_Comm_get_parent");
+    CHECK(parent == MPI_COMM_NULL, "a process mpirun started has no parent");
+    /* Handles through their Fortran integers and back. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Comm_group(dup, &group);
+    MPI_Info_create(&info);
+    CHECK(MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) == MPI_COMM_WORLD && MPI_Comm_f2c(MPI_Comm_c2f(dup)) == dup,
+          "communicators through MPI_Fint");
+    CHECK(MPI_Type_f2c(MPI_Type_c2f(pair)) == pair && MPI_Type_f2c(MPI_Type_c2f(MPI_DOUBLE)) == MPI_DOUBLE,
+          "datatypes through MPI_Fint");
+    CHECK(MPI_Group_f2c(MPI_Group_c2f(group)) == group && MPI_Info_f2c(MPI_Info_c2f(info)) == info &&
+              MPI_Op_f2c(MPI_Op_c2f(MPI_MAX)) == MPI_MAX &&
+              MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL &&
+              MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)) == MPI_ERRORS_RETURN,
+          "groups, infos, ops, requests and error handlers through MPI_Fint");
+    MPI_Info_free(&info);
+    MPI_Group_free(&group);
+    MPI_Type_free(&pair);
+    MPI_Comm_free(&dup);
+    check_section("info", "MPI_Comm_get_parent and handles through MPI_Fint", 1);
 }
 
 static void memory(void) {
@@ -166,6 +194,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     info_objects();
     communicator_hints();
+    handles();
     memory();
     environment();
     dims();
