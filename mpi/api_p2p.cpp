@@ -138,10 +138,33 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
   return e;
 }
 
+// A generalized request's status: what its query function fills in (MPI-3.1 12.2).
+void query(const RequestEntry::Generalized& g, MPI_Status* status) {
+  MPI_Status s{};
+  empty_status(&s);
+  const int rc = g.query ? g.query(g.extra_state, &s) : MPI_SUCCESS;
+  if (status != MPI_STATUS_IGNORE) *status = s;
+  if (rc != MPI_SUCCESS)
+    fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+         "the generalized request's query function returned " + std::to_string(rc));
+}
+
 // Completes entry `e` (already done, or waits): its status, and what follows completion.
 void complete(RequestEntry& e, MPI_Status* status) {
   if (e.completed) {  // by MPI_Request_get_status
     if (status != MPI_STATUS_IGNORE) *status = *e.completed;
+    return;
+  }
+  if (e.generalized) {  // the program's own: its query function, then its free function
+    const RequestEntry::Generalized& g = *e.generalized;
+    if (!g.complete)
+      fail(MPI_ERR_REQUEST, "waiting for a generalized request the program has not completed "
+                            "(MPI_Grequest_complete): a rank has one thread, so nothing else can complete it");
+    query(g, status);
+    const int rc = g.free ? g.free(g.extra_state) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+      fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+           "the generalized request's free function returned " + std::to_string(rc));
     return;
   }
   if (e.proc_null) {
@@ -176,6 +199,7 @@ void complete(RequestEntry& e, MPI_Status* status) {
 
 bool inactive(const RequestEntry& e) { return e.start && !e.active; }
 bool done(const RequestEntry& e) {
+  if (e.generalized) return e.generalized->complete;
   return inactive(e) || e.proc_null || (e.pending ? e.pending->test() : e.req.done());
 }
 
@@ -680,6 +704,14 @@ int MPI_Cancel(MPI_Request* request) {
   return api("MPI_Cancel", MPI_COMM_WORLD, [&](Rank& r) {
     if (!request) fail(MPI_ERR_ARG, "request is null");
     RequestEntry& e = r.request(*request);
+    if (e.generalized) {  // the program's cancel function says what happens
+      const RequestEntry::Generalized& g = *e.generalized;
+      const int rc = g.cancel ? g.cancel(g.extra_state, g.complete) : MPI_SUCCESS;
+      if (rc != MPI_SUCCESS)
+        fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+             "the generalized request's cancel function returned " + std::to_string(rc));
+      return;
+    }
     // A receive nothing has matched yet is withdrawn; a send, or a receive already matched,
     // completes as it would have (MPI_Test_cancelled then says false).
     if (e.is_recv && !e.proc_null && !e.req.null() && !e.req.done()) e.dcomm->cancel(e.req);
@@ -718,6 +750,8 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
       *flag = 0;
       return;
     }
+    // A generalized request: its query function (its free function runs when it is freed).
+    if (e.generalized) return query(*e.generalized, status);
     // Complete it now (a receive's data lands), keep the status, and leave the request for
     // the wait or test that frees it.
     if (!e.completed) {
@@ -726,6 +760,26 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
       e.completed = s;
     }
     if (status != MPI_STATUS_IGNORE) *status = *e.completed;
+  });
+}
+
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request) {
+  return api("MPI_Grequest_start", MPI_COMM_WORLD, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    RequestEntry e;
+    e.generalized = std::make_shared<RequestEntry::Generalized>();
+    *e.generalized = {query_fn, free_fn, cancel_fn, extra_state, false};
+    *request = r.add_request(std::move(e));
+  });
+}
+
+int MPI_Grequest_complete(MPI_Request request) {
+  return api("MPI_Grequest_complete", MPI_COMM_WORLD, [&](Rank& r) {
+    RequestEntry& e = r.request(request);
+    if (!e.generalized)
+      fail(MPI_ERR_REQUEST, "request " + std::to_string(request) + " is not a generalized request (MPI_Grequest_start)");
+    e.generalized->complete = true;
   });
 }
 

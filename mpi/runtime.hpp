@@ -97,6 +97,16 @@ struct RequestEntry {
   // A collective started on the torus DMA engines (driver::Communicator::start_alltoall):
   // done when its counters say so; completing it finishes it.
   std::shared_ptr<driver::PendingCollective> pending;
+  // A generalized request (MPI_Grequest_start): the program's functions and state, and
+  // whether it has called MPI_Grequest_complete.
+  struct Generalized {
+    MPI_Grequest_query_function* query = nullptr;
+    MPI_Grequest_free_function* free = nullptr;
+    MPI_Grequest_cancel_function* cancel = nullptr;
+    void* extra_state = nullptr;
+    bool complete = false;
+  };
+  std::shared_ptr<Generalized> generalized;
   // Completed by MPI_Request_get_status, which leaves the request: the status its wait or
   // test then gives without completing it again.
   std::optional<MPI_Status> completed;

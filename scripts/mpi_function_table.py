@@ -35,6 +35,7 @@ AREAS = [
     ("Point-to-point", "point-to-point",
      "the node's point-to-point engine: eager or rendezvous over the torus, node memory between tasks"),
     ("Persistent requests", "point-to-point", "the same operation, restarted by `MPI_Start`"),
+    ("Generalized requests", "point-to-point", "the program's own operation, done once it calls MPI_Grequest_complete"),
     ("Collectives", "collectives",
      "the driver's collective: the combining network when the communicator has a class route and the op "
      "maps onto the ALU, a torus algorithm otherwise (`auto`)"),
@@ -98,6 +99,7 @@ NOTES = {
     "MPI_Comm_get_info": ("an empty info object", None),
     "MPI_Comm_dup_with_info": ("MPI_Comm_dup (the hints checked, then ignored)", None),
     "MPI_Comm_get_parent": ("MPI_COMM_NULL: no rank is spawned", "no MPI_Comm_spawn"),
+    "MPI_Grequest_start": (None, "no second thread: waiting for one not yet completed is MPI_ERR_REQUEST"),
     "MPI_Mprobe": ("MPI_Probe, then a receive of the message found (its data moves then), kept for MPI_Mrecv", None),
     "MPI_Improbe": ("MPI_Iprobe, then as MPI_Mprobe when a message is there", None),
     "MPI_Imrecv": ("MPI_Mrecv (the matched probe received the message): complete when it returns", None),

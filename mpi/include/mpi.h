@@ -395,6 +395,14 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag);
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
+/* Generalized requests: operations of the program's own that complete when it says so
+   (MPI_Grequest_complete); a wait or test then calls its query and free functions */
+typedef int MPI_Grequest_query_function(void* extra_state, MPI_Status* status);
+typedef int MPI_Grequest_free_function(void* extra_state);
+typedef int MPI_Grequest_cancel_function(void* extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int MPI_Grequest_complete(MPI_Request request);
 
 /* Collectives */
 int MPI_Barrier(MPI_Comm comm);

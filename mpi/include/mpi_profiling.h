@@ -138,6 +138,8 @@ int PMPI_Test_cancelled(const MPI_Status* status, int* flag);
 int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
 int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
+int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn, MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int PMPI_Grequest_complete(MPI_Request request);
 int PMPI_Barrier(MPI_Comm comm);
 int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);

@@ -4,7 +4,8 @@
  * MPI_Request_free on a send request, Issend, MPI_REQUEST_NULL handling, and MPI_Cancel
  * of a receive nothing matches (MPI_Test_cancelled), the next receive still getting its
  * message; MPI_Request_get_status (the request left for its wait, which gives the same
- * status) and a status set by hand (MPI_Status_set_elements, _set_cancelled).
+ * status) and a status set by hand (MPI_Status_set_elements, _set_cancelled); generalized
+ * requests (start, complete, the query, free and cancel functions).
  */
 #include "check.h"
 #include <stdlib.h>
@@ -363,6 +364,54 @@ static void test_request_get_status(void)
     check_section(PROG, "MPI_Request_get_status and statuses set by hand", 1);
 }
 
+static int queried, freed, cancelled;
+static int greq_query(void *extra, MPI_Status *st)
+{
+    queried++;
+    MPI_Status_set_elements(st, MPI_INT, *(int *)extra);
+    MPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = MPI_UNDEFINED;
+    st->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+static int greq_free(void *extra)
+{
+    (void)extra;
+    freed++;
+    return MPI_SUCCESS;
+}
+static int greq_cancel(void *extra, int complete)
+{
+    (void)extra;
+    cancelled += complete ? 10 : 1;
+    return MPI_SUCCESS;
+}
+
+static void test_generalized(void)
+{
+    int n = 7, flag = -1, count = -1;
+    MPI_Request r;
+    MPI_Status st;
+    MPI_Grequest_start(greq_query, greq_free, greq_cancel, &n, &r);
+    MPI_Test(&r, &flag, &st);
+    CHECK(!flag && r != MPI_REQUEST_NULL, "a generalized request is not done before MPI_Grequest_complete");
+    MPI_Grequest_complete(r);
+    MPI_Request_get_status(r, &flag, &st);
+    CHECK(flag && r != MPI_REQUEST_NULL && queried == 1 && freed == 0,
+          "MPI_Request_get_status runs the query function only (queried %d, freed %d)", queried, freed);
+    MPI_Wait(&r, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(r == MPI_REQUEST_NULL && count == 7 && st.MPI_TAG == MPI_UNDEFINED && queried == 2 && freed == 1,
+          "the wait: the query function's status (count %d), then the free function (queried %d, freed %d)", count,
+          queried, freed);
+    MPI_Grequest_start(greq_query, greq_free, greq_cancel, &n, &r);
+    MPI_Cancel(&r);
+    MPI_Grequest_complete(r);
+    MPI_Wait(&r, &st);
+    CHECK(cancelled == 1 && freed == 2, "MPI_Cancel runs the cancel function, not yet complete (%d)", cancelled);
+    check_section(PROG, "generalized requests", 1);
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
@@ -418,6 +467,7 @@ int main(int argc, char **argv)
     test_wildcard_across_collectives();
     test_cancel();
     test_request_get_status();
+    test_generalized();
     test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
