@@ -258,14 +258,15 @@ int main(int argc, char **argv) {
         rc, out, err = run(default + ["-n", "2", "--compute-scale", scale, "--json", js, "--", exe_c, "12345"])
         per = json.load(open(js))["per_rank"] if rc == 0 else [{"compute_cycles": 0}] * 2
         lines = sorted(l for l in out.splitlines() if l.startswith("rank "))
-        exact = scale == "0"  # at scale 1 the host's few instructions between the Wtime calls add a cycle or so
+        # At scale 1 the host time of the code around the call is charged too (about a
+        # microsecond a resume, more on a loaded host): at least the cycles asked for.
+        exact = scale == "0"
         got = [int(m.group(1)) for m in re.finditer(r"rc 0, (\d+) cycles", "\n".join(lines))]
         expect(rc == 0 and len(got) == 2 and
-               all((g == 12345 * (r + 1)) if exact else (12345 * (r + 1) <= g < 12345 * (r + 1) + 1000)
-                   for r, g in enumerate(got)) and
+               all((g == 12345 * (r + 1)) if exact else (g >= 12345 * (r + 1)) for r, g in enumerate(got)) and
                all((p["compute_cycles"] == 12345 * (r + 1)) if exact else (p["compute_cycles"] >= 12345 * (r + 1))
                    for r, p in enumerate(per)),
-               "MPIX_Compute_cycles(12345 per rank) takes exactly that long at --compute-scale %s and is compute "
+               "MPIX_Compute_cycles(12345 per rank) takes that long (exactly at --compute-scale 0) at --compute-scale %s and is compute "
                "time (%s; %s)" % (scale, lines, [p["compute_cycles"] for p in per]))
     rc, out, err = run(mpirun + ["-n", "2", "--", exe_c, "-5"])
     expect(rc == 13 and "MPIX_Compute_cycles: cycles -5 is negative (MPI_ERR_ARG)" in err,
