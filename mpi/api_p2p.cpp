@@ -810,16 +810,29 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
   });
 }
 
-int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
-  return api("MPI_Status_set_elements_x", MPI_COMM_WORLD, [&](Rank& r) {
+}  // extern "C"
+
+namespace {
+
+// MPI_Status_set_elements(_x), as mpi.h calls `name`: `count` basic elements of `datatype`.
+int set_elements(const char* name, MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return api(name, MPI_COMM_WORLD, [&](Rank& r) {
     if (!status) fail(MPI_ERR_ARG, "status is null");
     if (count < 0) fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
     status->collnet_bytes = static_cast<size_t>(count) * basic_bytes(r.type(datatype));
   });
 }
 
+}  // namespace
+
+extern "C" {
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
-  return MPI_Status_set_elements_x(status, datatype, count);
+  return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
 int MPI_Status_set_cancelled(MPI_Status* status, int flag) {

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "mpi/api_support.hpp"
 #include "mpi/coprocessor_work.hpp"
@@ -13,6 +14,19 @@
 using namespace collnet::mpi;
 
 namespace {
+
+// The bytes a type map covers, from its lowest to its highest, without the bounds a
+// resized type or alignment adds (MPI_Type_get_true_extent): (true lb, true extent). A
+// (value, index) pair counts its padding: collnet moves pairs whole.
+std::pair<ptrdiff_t, ptrdiff_t> true_extent_of(const TypeDesc& t) {
+  ptrdiff_t lo = 0, hi = 0;
+  for (size_t k = 0; k < t.runs.size(); ++k) {
+    const ptrdiff_t a = t.runs[k].offset, b = a + static_cast<ptrdiff_t>(t.runs[k].bytes);
+    lo = k == 0 ? a : std::min(lo, a);
+    hi = k == 0 ? b : std::max(hi, b);
+  }
+  return {lo, hi - lo};
+}
 
 void check_out(void* p, const char* what) {
   if (!p) fail(MPI_ERR_ARG, std::string(what) + " is null");
@@ -421,18 +435,9 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
   return api("MPI_Type_get_true_extent", MPI_COMM_WORLD, [&](Rank& r) {
-    // The bytes the type map covers, from its lowest to its highest, without the bounds a
-    // resized type or alignment adds. (A (value, index) pair counts its padding: collnet
-    // moves pairs whole.)
-    const TypeDesc& t = r.any_type(datatype);
-    ptrdiff_t lo = 0, hi = 0;
-    for (size_t k = 0; k < t.runs.size(); ++k) {
-      const ptrdiff_t a = t.runs[k].offset, b = a + static_cast<ptrdiff_t>(t.runs[k].bytes);
-      lo = k == 0 ? a : std::min(lo, a);
-      hi = k == 0 ? b : std::max(hi, b);
-    }
+    const auto [lo, extent] = true_extent_of(r.any_type(datatype));
     *true_lb = lo;
-    *true_extent = hi - lo;
+    *true_extent = extent;
   });
 }
 
@@ -471,17 +476,19 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
 }
 
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
-  MPI_Aint l = 0, e = 0;
-  const int rc = MPI_Type_get_extent(datatype, &l, &e);
-  if (rc == MPI_SUCCESS) *lb = l, *extent = e;
-  return rc;
+  return api("MPI_Type_get_extent_x", MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.any_type(datatype);
+    *lb = t.lb;
+    *extent = t.extent;
+  });
 }
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
-  MPI_Aint l = 0, e = 0;
-  const int rc = MPI_Type_get_true_extent(datatype, &l, &e);
-  if (rc == MPI_SUCCESS) *true_lb = l, *true_extent = e;
-  return rc;
+  return api("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, [&](Rank& r) {
+    const auto [lo, extent] = true_extent_of(r.any_type(datatype));
+    *true_lb = lo;
+    *true_extent = extent;
+  });
 }
 
 // MPI-1's names, removed in MPI-3.0: the MPI-2 functions of the same meaning.
