@@ -11,6 +11,7 @@
 #include "driver/collective_table.hpp"
 #include "driver/error.hpp"
 #include "driver/personalised.hpp"
+#include "driver/started_barrier.hpp"
 #include "driver/torus_reductions.hpp"
 #include "driver/vector_collectives.hpp"
 
@@ -192,6 +193,22 @@ CollectiveContext Communicator::alltoall_context(const void* send, void* recv, s
 void Communicator::alltoall(const void* send, void* recv, size_t count, Datatype type) {
   CollectiveContext ctx = alltoall_context(send, recv, count, type);
   run(Collective::Alltoall, ctx, count * native_bytes(type, false));
+}
+
+std::shared_ptr<PendingCollective> Communicator::start_barrier() {
+  check_live("barrier");
+  finish_started();  // one started collective a task at a time, ended in the order started
+  if (size() == 1) return nullptr;
+  auto p = std::make_shared<StartedBarrier>(*this);
+  // It advances in any call that moves the task's packets, until it is done.
+  engine().add_poller(task_.task, [w = std::weak_ptr<StartedBarrier>(p)] {
+    const std::shared_ptr<StartedBarrier> b = w.lock();
+    if (!b) return false;
+    b->step();
+    return !b->finished();
+  });
+  if (!p->finished()) node_.pending(task_.task) = p;
+  return p;
 }
 
 std::shared_ptr<PendingCollective> Communicator::start_alltoall(const void* send, void* recv, size_t count,

@@ -164,8 +164,13 @@ class Communicator {
   // goes on and the result finishes it (test, finish); this task's next collective finishes
   // it first. Elsewhere nullptr, and nothing is done: the caller runs alltoall.
   std::shared_ptr<PendingCollective> start_alltoall(const void* send, void* recv, size_t count, Datatype type);
-  // Finishes the collective this task started on the engines, if any (what its next
-  // collective does first).
+  // barrier, started (MPI_Ibarrier without a coprocessor): a dissemination over
+  // point-to-point messages that advances whenever the task moves packets, so the task goes
+  // on until it tests or finishes it (started_barrier.hpp); this task's next collective
+  // finishes it first. nullptr on a communicator of one rank (nothing to wait for).
+  std::shared_ptr<PendingCollective> start_barrier();
+  // Finishes the collective this task started (on the engines, or a barrier), if any (what
+  // its next collective does first).
   void finish_started();
   // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
   // rdispls[j]; recvcounts[j] must equal them. In place: from recv (recvcounts/rdispls).

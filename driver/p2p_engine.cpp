@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -336,9 +337,40 @@ void P2pEngine::run_handler(fw::TaskContext& task) {
   h.fn();
 }
 
+void P2pEngine::add_poller(unsigned task, std::function<bool()> fn) {
+  if (pollers_.size() <= task) pollers_.resize(task + 1);
+  pollers_[task].fns.push_back(std::move(fn));
+}
+
+void P2pEngine::run_pollers(fw::TaskContext& task) {
+  const unsigned t = task.task;
+  if (t >= pollers_.size() || pollers_[t].running || pollers_[t].fns.empty()) return;
+  Held running(pollers_[t].running);  // a poller's own progress() calls do not run it again
+  // The pollers run from a list of their own, so that one added meanwhile (to the task's
+  // list) or a list that moves cannot pull a running one from under itself.
+  std::vector<std::function<bool()>> now = std::exchange(pollers_[t].fns, {}), kept;
+  size_t next = 0;
+  const auto put_back = [&] {
+    for (; next < now.size(); ++next) kept.push_back(std::move(now[next]));
+    std::vector<std::function<bool()>>& added = pollers_[t].fns;
+    kept.insert(kept.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+    added = std::move(kept);
+  };
+  try {
+    for (; next < now.size(); ++next)
+      if (now[next]()) kept.push_back(std::move(now[next]));
+  } catch (...) {
+    ++next;  // the one that threw is done
+    put_back();
+    throw;
+  }
+  put_back();
+}
+
 bool P2pEngine::progress(fw::TaskContext& task) {
   const bool did = move_packets(task);
   run_handler(task);
+  run_pollers(task);
   return did;
 }
 

@@ -143,6 +143,12 @@ class P2pEngine {
   // a task waiting in any call serves it. Null `fn` removes it.
   void set_handler(unsigned task, std::function<void()> fn);
   void watch(unsigned task, unsigned context, bool on);
+  // A poller of a task's: a step of work started and not waited for (a started barrier,
+  // started_barrier.hpp) that runs at the end of every progress() that task calls, so it
+  // advances while the task waits in any call. It returns false once it has nothing more
+  // to do, and is dropped. A step that finds nothing to do costs nothing (its requests'
+  // done flags, as the handler's wake-up).
+  void add_poller(unsigned task, std::function<bool()> fn);
 
   const Stats& stats() const { return stats_; }
   const P2pConfig& config() const { return config_; }
@@ -338,6 +344,12 @@ class P2pEngine {
     bool running = false;
   };
   std::vector<Handler> handlers_;  // by task of the node
+  struct Pollers {
+    std::vector<std::function<bool()>> fns;
+    bool running = false;
+  };
+  std::vector<Pollers> pollers_;  // by task of the node
+  void run_pollers(fw::TaskContext& task);
   // Wakes the handler of `u`'s task if it watches `u`'s context (an unexpected message filed).
   void wake(const Unexpected& u);
   void run_handler(fw::TaskContext& task);

@@ -824,13 +824,32 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  return start("MPI_Ibarrier", comm, request, [=](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    if (c.inter)
-      inter::barrier(c);
-    else if (!c.self)
-      c.comm->barrier();
-  });
+  return start(
+      "MPI_Ibarrier", comm, request,
+      [=](Rank& r) {
+        CommEntry& c = r.comm(comm);
+        if (c.inter)
+          inter::barrier(c);
+        else if (!c.self)
+          c.comm->barrier();
+      },
+      // Without a coprocessor: started, advancing in every call that waits, so the rank
+      // goes on (receiving what others send before they reach it) until it waits.
+      [=](Rank& r) {
+        CommEntry& c = r.comm(comm);
+        if (c.inter || c.self) {
+          if (c.inter) inter::barrier(c);
+          return false;
+        }
+        std::shared_ptr<drv::PendingCollective> p = c.comm->start_barrier();
+        if (!p) return false;
+        RequestEntry e;
+        e.pending = std::move(p);
+        e.dcomm = c.comm;
+        e.keep = c.owned;
+        *request = r.add_request(std::move(e));
+        return true;
+      });
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {

@@ -99,6 +99,8 @@ NOTES = {
     "MPI_Comm_get_info": ("an empty info object", None),
     "MPI_Comm_dup_with_info": ("MPI_Comm_dup (the hints checked, then ignored)", None),
     "MPI_Comm_get_parent": ("MPI_COMM_NULL: no rank is spawned", "no MPI_Comm_spawn"),
+    "MPI_Ibarrier": ("started: a dissemination over point-to-point messages, advanced in every call that waits "
+                     "(coprocessor mode: the blocking barrier on the coprocessor)", None),
     "MPI_Grequest_start": (None, "no second thread: waiting for one not yet completed is MPI_ERR_REQUEST"),
     "MPI_Mprobe": ("MPI_Probe, then a receive of the message found (its data moves then), kept for MPI_Mrecv", None),
     "MPI_Improbe": ("MPI_Iprobe, then as MPI_Mprobe when a message is there", None),

@@ -5,7 +5,9 @@
  * of a receive nothing matches (MPI_Test_cancelled), the next receive still getting its
  * message; MPI_Request_get_status (the request left for its wait, which gives the same
  * status) and a status set by hand (MPI_Status_set_elements, _set_cancelled); generalized
- * requests (start, complete, the query, free and cancel functions).
+ * requests (start, complete, the query, free and cancel functions); MPI_Ibarrier while the
+ * rank goes on receiving (a sparse exchange: MPI_Issend, MPI_Iprobe, then the barrier) and
+ * while it receives from a rank that sends synchronously before it enters.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -412,6 +414,59 @@ static void test_generalized(void)
     check_section(PROG, "generalized requests", 1);
 }
 
+static void test_ibarrier_progress(void)
+{
+    /* A sparse exchange as libraries write it (the NBX algorithm): each rank sends to a few
+       others with MPI_Issend, receives whatever arrives, and once its own sends are matched
+       enters MPI_Ibarrier, receiving on until the barrier completes. No rank knows how many
+       messages it gets: the barrier says when all are in. */
+    const int nt = size - 1 < 3 ? size - 1 : 3;
+    int k, got = 0, sum = 0, expect = 0, done = 0, entered = 0, flag = 0, in = -1, out[3];
+    MPI_Request sends[3], barrier = MPI_REQUEST_NULL;
+    MPI_Status st;
+    for (k = 0; k < nt; k++) {
+        out[k] = rank * 10 + k + 1;
+        MPI_Issend(&out[k], 1, MPI_INT, (rank + k + 1) % size, 77, MPI_COMM_WORLD, &sends[k]);
+        expect += ((rank - k - 1 + size) % size) * 10 + k + 1;
+    }
+    while (!done) { /* how many turns it takes is timing's: no check inside */
+        MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            MPI_Recv(&in, 1, MPI_INT, st.MPI_SOURCE, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            got++;
+            sum += in;
+        }
+        if (!entered) {
+            MPI_Testall(nt, sends, &flag, MPI_STATUSES_IGNORE);
+            if (flag) {
+                MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+                entered = 1;
+            }
+        } else {
+            MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+        }
+    }
+    CHECK(got == nt && sum == expect, "the sparse exchange got %d messages summing to %d (expected %d, %d)", got, sum,
+          nt, expect);
+    /* Rank 0 enters the barrier, then receives from the last rank, which sends (a
+       synchronous send: complete only once matched) before it enters: the barrier must
+       not hold rank 0 from that receive. */
+    {
+        int value = rank + 100, recvd = -1;
+        if (rank == 0) {
+            MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+            if (size > 1) MPI_Recv(&recvd, 1, MPI_INT, size - 1, 78, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Wait(&barrier, MPI_STATUS_IGNORE);
+            CHECK(size == 1 || recvd == size + 99, "rank 0 received %d while in the barrier", recvd);
+        } else {
+            if (rank == size - 1) MPI_Ssend(&value, 1, MPI_INT, 0, 78, MPI_COMM_WORLD);
+            MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+            MPI_Wait(&barrier, MPI_STATUS_IGNORE);
+        }
+    }
+    check_section(PROG, "MPI_Ibarrier while receiving (a sparse exchange)", 1);
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
@@ -468,6 +523,7 @@ int main(int argc, char **argv)
     test_cancel();
     test_request_get_status();
     test_generalized();
+    test_ibarrier_progress();
     test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
