@@ -14,6 +14,7 @@
 #include "driver/job.hpp"
 #include "systemc/machine.hpp"
 #include "driver/p2p_envelope.hpp"
+#include "driver/pending_collective.hpp"
 #include "firmware/torus_layout.hpp"
 #include "tests/support/test_machine.hpp"
 #include "tests/support/test_machine.hpp"
@@ -126,6 +127,44 @@ TEST(P2p, RingExchangeOfLargeMessagesDoesNotDeadlock) {
     w.recv(got, prev);
     w.wait(r);
     problem += differs(got, message(prev, w.rank(), 0, 1000), "from " + std::to_string(prev));
+  });
+}
+
+// A started barrier (MPI_Ibarrier's) lets the task go on: the last rank sends
+// synchronously to rank 0 before it starts its barrier, and rank 0 receives only after
+// starting its own; then rank 0 waits in a receive that rank 2 sends only once its barrier
+// has finished, which takes rank 0's second round (2 - 0 = 2^1): rank 0's barrier must
+// advance inside that receive (the engine's poller). A started barrier nobody finishes is
+// finished by the next collective.
+TEST(P2p, AStartedBarrierAdvancesWhileTheTaskSendsAndReceives) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    const unsigned last = w.size() - 1;
+    std::vector<uint64_t> v(1, w.rank() + 100), got(1, 0);
+    if (w.rank() == last) {
+      driver::Request r = w.issend(v.data(), 1, driver::Datatype::U64, 0, 9);
+      w.wait(r);
+    }
+    std::shared_ptr<driver::PendingCollective> b = w.start_barrier();
+    if (w.rank() == 0) {
+      w.recv(got, last, 9);
+      if (got[0] != last + 100) problem += "the synchronous send before the barrier: " + std::to_string(got[0]) + "; ";
+    }
+    b->finish();
+    if (!b->finished()) problem += "finish() left it unfinished; ";
+    b = w.start_barrier();
+    if (w.rank() == 0) {
+      w.recv(got, 2, 10);  // the barrier advances in here
+      if (got[0] != 102) problem += "the send after the barrier: " + std::to_string(got[0]) + "; ";
+    }
+    if (w.rank() == 2) {
+      b->finish();
+      w.send(v, 0, 10);
+    }
+    const std::shared_ptr<driver::PendingCollective> unfinished = w.start_barrier();  // finishes b first
+    if (!b->finished()) problem += "starting another did not finish it; ";
+    w.barrier();
+    if (!unfinished->finished()) problem += "the next collective did not finish a started barrier; ";
   });
 }
 
