@@ -50,6 +50,15 @@ MPI_Count elements(const MPI_Status& s, const TypeDesc& t) {
   return s.collnet_bytes % per == 0 ? static_cast<MPI_Count>(s.collnet_bytes / per) : MPI_UNDEFINED;
 }
 
+// A probe's communicator, its source and tag checked (MPI_ANY_SOURCE, MPI_ANY_TAG and
+// MPI_PROC_NULL allowed).
+CommEntry& probed_comm(Rank& r, MPI_Comm comm, int source, int tag) {
+  CommEntry& c = r.comm(comm);
+  check_tag(tag, true);
+  check_rank(source, peer_count(c), "source", true);
+  return c;
+}
+
 enum class Mode { Standard, Synchronous, Buffered };
 
 // A send's and a receive's arguments, checked (when they start, and when a persistent
@@ -138,15 +147,21 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
   return e;
 }
 
+// A generalized request's `which` function returned `rc`: an error of that class if it is
+// one of MPI's, MPI_ERR_OTHER otherwise.
+void check_callback(int rc, const char* which) {
+  if (rc != MPI_SUCCESS)
+    fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+         std::string("the generalized request's ") + which + " function returned " + std::to_string(rc));
+}
+
 // A generalized request's status: what its query function fills in (MPI-3.1 12.2).
 void query(const RequestEntry::Generalized& g, MPI_Status* status) {
   MPI_Status s{};
   empty_status(&s);
   const int rc = g.query ? g.query(g.extra_state, &s) : MPI_SUCCESS;
   if (status != MPI_STATUS_IGNORE) *status = s;
-  if (rc != MPI_SUCCESS)
-    fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
-         "the generalized request's query function returned " + std::to_string(rc));
+  check_callback(rc, "query");
 }
 
 // Completes entry `e` (already done, or waits): its status, and what follows completion.
@@ -162,9 +177,7 @@ void complete(RequestEntry& e, MPI_Status* status) {
                             "(MPI_Grequest_complete): a rank has one thread, so nothing else can complete it");
     query(g, status);
     const int rc = g.free ? g.free(g.extra_state) : MPI_SUCCESS;
-    if (rc != MPI_SUCCESS)
-      fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
-           "the generalized request's free function returned " + std::to_string(rc));
+    check_callback(rc, "free");
     return;
   }
   if (e.proc_null) {
@@ -427,9 +440,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return api("MPI_Probe", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_tag(tag, true);
-    check_rank(source, peer_count(c), "source", true);
+    CommEntry& c = probed_comm(r, comm, source, tag);
     if (source == MPI_PROC_NULL) return empty_status(status, MPI_PROC_NULL);
     const drv::Status st = c.comm->probe(peer(r, c, source), tag_of(tag));
     set_status(status, source_of(c, st.source), static_cast<int>(st.tag), st.bytes);
@@ -438,9 +449,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   return api("MPI_Iprobe", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_tag(tag, true);
-    check_rank(source, peer_count(c), "source", true);
+    CommEntry& c = probed_comm(r, comm, source, tag);
     if (source == MPI_PROC_NULL) {
       *flag = 1;
       return empty_status(status, MPI_PROC_NULL);
@@ -507,9 +516,7 @@ extern "C" {
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
   return api("MPI_Mprobe", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_tag(tag, true);
-    check_rank(source, peer_count(c), "source", true);
+    CommEntry& c = probed_comm(r, comm, source, tag);
     if (!message) fail(MPI_ERR_ARG, "message is null");
     if (source == MPI_PROC_NULL) {
       *message = MPI_MESSAGE_NO_PROC;
@@ -521,9 +528,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Sta
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
   return api("MPI_Improbe", comm, [&](Rank& r) {
-    CommEntry& c = r.comm(comm);
-    check_tag(tag, true);
-    check_rank(source, peer_count(c), "source", true);
+    CommEntry& c = probed_comm(r, comm, source, tag);
     if (!message || !flag) fail(MPI_ERR_ARG, std::string(flag ? "message" : "flag") + " is null");
     *flag = 1;
     if (source == MPI_PROC_NULL) {
@@ -707,9 +712,7 @@ int MPI_Cancel(MPI_Request* request) {
     if (e.generalized) {  // the program's cancel function says what happens
       const RequestEntry::Generalized& g = *e.generalized;
       const int rc = g.cancel ? g.cancel(g.extra_state, g.complete) : MPI_SUCCESS;
-      if (rc != MPI_SUCCESS)
-        fail(rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
-             "the generalized request's cancel function returned " + std::to_string(rc));
+      check_callback(rc, "cancel");
       return;
     }
     // A receive nothing has matched yet is withdrawn; a send, or a receive already matched,

@@ -28,6 +28,18 @@ std::pair<ptrdiff_t, ptrdiff_t> true_extent_of(const TypeDesc& t) {
   return {lo, hi - lo};
 }
 
+// MPI_Type_get_extent and _get_true_extent (`true_extent`), in MPI_Aint or MPI_Count (the
+// _x forms), as mpi.h calls `name`.
+template <class T>
+int get_extent(const char* name, MPI_Datatype datatype, T* lb, T* extent, bool true_extent) {
+  return api(name, MPI_COMM_WORLD, [&](Rank& r) {
+    const TypeDesc& t = r.any_type(datatype);
+    const auto [low, span] = true_extent ? true_extent_of(t) : std::pair<ptrdiff_t, ptrdiff_t>{t.lb, t.extent};
+    *lb = low;
+    *extent = span;
+  });
+}
+
 void check_out(void* p, const char* what) {
   if (!p) fail(MPI_ERR_ARG, std::string(what) + " is null");
 }
@@ -426,19 +438,11 @@ int MPI_Type_size(MPI_Datatype datatype, int* size) {
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
-  return api("MPI_Type_get_extent", MPI_COMM_WORLD, [&](Rank& r) {
-    const TypeDesc& t = r.any_type(datatype);
-    *lb = t.lb;
-    *extent = t.extent;
-  });
+  return get_extent("MPI_Type_get_extent", datatype, lb, extent, false);
 }
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
-  return api("MPI_Type_get_true_extent", MPI_COMM_WORLD, [&](Rank& r) {
-    const auto [lo, extent] = true_extent_of(r.any_type(datatype));
-    *true_lb = lo;
-    *true_extent = extent;
-  });
+  return get_extent("MPI_Type_get_true_extent", datatype, true_lb, true_extent, true);
 }
 
 int MPI_Get_address(const void* location, MPI_Aint* address) {
@@ -476,19 +480,11 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
 }
 
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
-  return api("MPI_Type_get_extent_x", MPI_COMM_WORLD, [&](Rank& r) {
-    const TypeDesc& t = r.any_type(datatype);
-    *lb = t.lb;
-    *extent = t.extent;
-  });
+  return get_extent("MPI_Type_get_extent_x", datatype, lb, extent, false);
 }
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
-  return api("MPI_Type_get_true_extent_x", MPI_COMM_WORLD, [&](Rank& r) {
-    const auto [lo, extent] = true_extent_of(r.any_type(datatype));
-    *true_lb = lo;
-    *true_extent = extent;
-  });
+  return get_extent("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent, true);
 }
 
 // MPI-1's names, removed in MPI-3.0: the MPI-2 functions of the same meaning.
