@@ -92,6 +92,42 @@ std::vector<TypeDesc> build_predefined() {
                  TypeDesc::Host::LongDoubleComplex));
   add(host_basic("MPI_COMPLEX", 8, 4, TypeDesc::Host::FloatComplex));
   add(host_basic("MPI_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
+  // 40: a pair of a long double and an int, laid out as the C struct (MPI's size is the
+  // two fields', its extent the struct's).
+  TypeDesc ldi = host_basic("MPI_LONG_DOUBLE_INT", sizeof(long double) + sizeof(int), alignof(long double),
+                            TypeDesc::Host::LongDoubleInt);
+  ldi.packed = 2 * sizeof(long double);
+  ldi.extent = static_cast<ptrdiff_t>(ldi.packed);
+  ldi.runs = {{0, ldi.packed}};
+  ldi.pairs = true;
+  add(ldi);
+  add(basic("MPI_CXX_BOOL", sizeof(bool), Datatype::U8));
+  add(host_basic("MPI_CXX_FLOAT_COMPLEX", 8, 4, TypeDesc::Host::FloatComplex));
+  add(host_basic("MPI_CXX_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
+  add(host_basic("MPI_CXX_LONG_DOUBLE_COMPLEX", 2 * sizeof(long double), alignof(long double),
+                 TypeDesc::Host::LongDoubleComplex));
+  // 45: Fortran's types with gfortran's default kinds (CHARACTER, LOGICAL, INTEGER, REAL,
+  // DOUBLE PRECISION), its pairs, and the sized ones.
+  add(basic("MPI_CHARACTER", 1, std::nullopt));
+  add(basic("MPI_LOGICAL", 4, Datatype::I32));
+  add(basic("MPI_INTEGER", 4, Datatype::I32));
+  add(basic("MPI_REAL", 4, Datatype::F32));
+  add(basic("MPI_DOUBLE_PRECISION", 8, Datatype::F64));
+  add(pair("MPI_2INTEGER", 4, Datatype::I32));  // 50
+  TypeDesc two_real = host_basic("MPI_2REAL", 8, 4, TypeDesc::Host::TwoFloat);
+  two_real.pairs = true;
+  add(two_real);
+  TypeDesc two_double = host_basic("MPI_2DOUBLE_PRECISION", 16, 8, TypeDesc::Host::TwoDouble);
+  two_double.pairs = true;
+  add(two_double);
+  add(basic("MPI_INTEGER1", 1, Datatype::I8));
+  add(basic("MPI_INTEGER2", 2, Datatype::I16));
+  add(basic("MPI_INTEGER4", 4, Datatype::I32));  // 55
+  add(basic("MPI_INTEGER8", 8, Datatype::I64));
+  add(basic("MPI_REAL4", 4, Datatype::F32));
+  add(basic("MPI_REAL8", 8, Datatype::F64));
+  add(host_basic("MPI_COMPLEX8", 8, 4, TypeDesc::Host::FloatComplex));
+  add(host_basic("MPI_COMPLEX16", 16, 8, TypeDesc::Host::DoubleComplex));  // 60
   return v;
 }
 

@@ -40,9 +40,10 @@ struct TypeDesc {
   size_t basics = 0;
   size_t align = 1;  // the largest alignment of its basic types (a struct's extent rounds up to it)
   // Basic types the driver has no element type for, whose predefined reductions the
-  // processors compute (MPI_LONG_DOUBLE, the complex types): the one every basic element of
-  // the type map has, if there is one.
-  enum class Host { None, LongDouble, FloatComplex, DoubleComplex, LongDoubleComplex };
+  // processors compute (MPI_LONG_DOUBLE, the complex types, and the pairs whose index is
+  // not an int or whose value is a long double: MPI_LONG_DOUBLE_INT, MPI_2REAL,
+  // MPI_2DOUBLE_PRECISION): the one every basic element of the type map has, if there is one.
+  enum class Host { None, LongDouble, FloatComplex, DoubleComplex, LongDoubleComplex, LongDoubleInt, TwoFloat, TwoDouble };
   Host host = Host::None;
   // How it was made (MPI_Type_get_envelope, _get_contents): the combiner (0: a named,
   // predefined type) and the constructor's arguments; the types as their handles, and for
@@ -61,7 +62,7 @@ struct TypeDesc {
   }
 };
 
-// The predefined types, indexed by their handle (MPI_CHAR .. MPI_DOUBLE_COMPLEX); [0] is
+// The predefined types, indexed by their handle (MPI_CHAR .. MPI_COMPLEX16); [0] is
 // MPI_DATATYPE_NULL's empty slot.
 const std::vector<TypeDesc>& predefined_types();
 

@@ -28,7 +28,8 @@ const char* class_name(int cls) {
       "MPI_ERR_KEYVAL",   "MPI_ERR_NO_MEM",  "MPI_ERR_INFO_KEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO_NOKEY",
       "MPI_ERR_INFO",     "MPI_ERR_BASE",    "MPI_ERR_SIZE",     "MPI_ERR_DISP",    "MPI_ERR_LOCKTYPE",
       "MPI_ERR_ASSERT",   "MPI_ERR_RMA_CONFLICT", "MPI_ERR_RMA_SYNC", "MPI_ERR_RMA_RANGE", "MPI_ERR_RMA_ATTACH",
-      "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR", "MPI_ERR_WIN"};
+      "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR", "MPI_ERR_WIN",
+      "MPI_ERR_SPAWN",    "MPI_ERR_PORT",    "MPI_ERR_SERVICE",  "MPI_ERR_NAME"};
   if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
   return "MPI_ERR_UNKNOWN";
 }
@@ -66,6 +67,10 @@ const char* class_text(int cls) {
     case MPI_ERR_RMA_SHARED: return "memory cannot be shared";
     case MPI_ERR_RMA_FLAVOR: return "wrong window flavor";
     case MPI_ERR_WIN: return "invalid window";
+    case MPI_ERR_SPAWN: return "processes could not be spawned";
+    case MPI_ERR_PORT: return "invalid port name";
+    case MPI_ERR_SERVICE: return "service name not published";
+    case MPI_ERR_NAME: return "service name not found";
     default: return "other error";
   }
 }

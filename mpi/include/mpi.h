@@ -139,6 +139,28 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_C_LONG_DOUBLE_COMPLEX 37
 #define MPI_COMPLEX 38 /* Fortran's COMPLEX, two floats: C programs use it too */
 #define MPI_DOUBLE_COMPLEX 39
+#define MPI_LONG_DOUBLE_INT 40
+#define MPI_CXX_BOOL 41 /* C++'s types, by their C handles */
+#define MPI_CXX_FLOAT_COMPLEX 42
+#define MPI_CXX_DOUBLE_COMPLEX 43
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 44
+/* Fortran's types, which C programs may name too (gfortran's sizes; no Fortran bindings) */
+#define MPI_CHARACTER 45
+#define MPI_LOGICAL 46
+#define MPI_INTEGER 47
+#define MPI_REAL 48
+#define MPI_DOUBLE_PRECISION 49
+#define MPI_2INTEGER 50
+#define MPI_2REAL 51
+#define MPI_2DOUBLE_PRECISION 52
+#define MPI_INTEGER1 53
+#define MPI_INTEGER2 54
+#define MPI_INTEGER4 55
+#define MPI_INTEGER8 56
+#define MPI_REAL4 57
+#define MPI_REAL8 58
+#define MPI_COMPLEX8 59
+#define MPI_COMPLEX16 60
 
 #define MPI_OP_NULL 0
 #define MPI_MAX 1
@@ -195,6 +217,10 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_ERR_RMA_SHARED 35
 #define MPI_ERR_RMA_FLAVOR 36
 #define MPI_ERR_WIN 37
+#define MPI_ERR_SPAWN 38
+#define MPI_ERR_PORT 39
+#define MPI_ERR_SERVICE 40
+#define MPI_ERR_NAME 41
 #define MPI_ERR_LASTCODE 127
 
 /* Environment */

@@ -465,6 +465,159 @@ static void test_complex_and_long_double(void)
     check_section(PROG, "long double and complex types", 1);
 }
 
+/* The types a C program may name beyond C's own: Fortran's (with gfortran's default kinds)
+   and C++'s. Rank 0 prints each one's name, size and extent. The integer ones take the
+   arithmetic and bitwise ops, the real ones the arithmetic, the logical ones the logical
+   ops, the pairs MAXLOC/MINLOC (ties: the smaller index), the complex ones sums. */
+typedef struct { long double v; int i; } long_double_int;
+typedef struct { float v, i; } two_real;
+typedef struct { double v, i; } two_double;
+
+static void print_type(MPI_Datatype type)
+{
+    char name[MPI_MAX_OBJECT_NAME];
+    int len, tsize;
+    MPI_Aint lb, extent;
+    MPI_Type_get_name(type, name, &len);
+    MPI_Type_size(type, &tsize);
+    MPI_Type_get_extent(type, &lb, &extent);
+    if (rank == 0)
+        printf("%s: %s size %d extent %ld\n", PROG, name, tsize, (long)extent);
+}
+
+static void test_other_languages_types(void)
+{
+    const MPI_Datatype all[] = {MPI_LONG_DOUBLE_INT, MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX,
+                                MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_CHARACTER, MPI_LOGICAL, MPI_INTEGER, MPI_REAL,
+                                MPI_DOUBLE_PRECISION, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_INTEGER1,
+                                MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_REAL4, MPI_REAL8, MPI_COMPLEX8,
+                                MPI_COMPLEX16};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        print_type(all[k]);
+    tinfo types[9];
+    int nt = 0, index = 1000;
+    void *in = malloc(N * 8), *out = malloc(N * 8);
+#define T(ty, by, sg, fl)                                                                          \
+    do {                                                                                           \
+        types[nt].type = ty;                                                                       \
+        types[nt].name = #ty;                                                                      \
+        types[nt].bytes = by;                                                                      \
+        types[nt].is_signed = sg;                                                                  \
+        types[nt].is_float = fl;                                                                   \
+        types[nt].is_byte = 0;                                                                     \
+        nt++;                                                                                      \
+    } while (0)
+    T(MPI_INTEGER, 4, 1, 0);
+    T(MPI_INTEGER1, 1, 1, 0);
+    T(MPI_INTEGER2, 2, 1, 0);
+    T(MPI_INTEGER4, 4, 1, 0);
+    T(MPI_INTEGER8, 8, 1, 0);
+    T(MPI_REAL, 4, 0, 1);
+    T(MPI_REAL4, 4, 0, 1);
+    T(MPI_REAL8, 8, 0, 1);
+    T(MPI_DOUBLE_PRECISION, 8, 0, 1);
+#undef T
+    /* MPI allows the logical ops on Fortran's integers no more than on its reals. */
+    for (int t = 0; t < nt; t++)
+        for (int o = 0; o < NOPS; o++)
+            if (op_applies(&types[t], o) && o != OP_LAND && o != OP_LOR && o != OP_LXOR)
+                run_one(&types[t], o, index++, in, out);
+    free(in);
+    free(out);
+    /* Logical types: LAND, LOR, LXOR of rank-dependent truth values. */
+    {
+        int li[N], lo[N], all_true, any_true, odd;
+        unsigned char bi[N], bo[N];
+        const MPI_Op ops[3] = {MPI_LAND, MPI_LOR, MPI_LXOR};
+        for (int o = 0; o < 3; o++) {
+            for (int i = 0; i < N; i++) {
+                li[i] = (rank * 3 + i) % 5 != 0;
+                bi[i] = (unsigned char)((rank + i) % 4 != 0);
+            }
+            MPI_Allreduce(li, lo, N, MPI_LOGICAL, ops[o], MPI_COMM_WORLD);
+            MPI_Allreduce(bi, bo, N, MPI_CXX_BOOL, ops[o], MPI_COMM_WORLD);
+            for (int i = 0; i < N; i++) {
+                int want_l, want_b;
+                all_true = 1, any_true = 0, odd = 0;
+                for (int r = 0; r < size; r++) {
+                    int v = (r * 3 + i) % 5 != 0;
+                    all_true &= v, any_true |= v, odd ^= v;
+                }
+                want_l = o == 0 ? all_true : o == 1 ? any_true : odd;
+                all_true = 1, any_true = 0, odd = 0;
+                for (int r = 0; r < size; r++) {
+                    int v = (r + i) % 4 != 0;
+                    all_true &= v, any_true |= v, odd ^= v;
+                }
+                want_b = o == 0 ? all_true : o == 1 ? any_true : odd;
+                CHECK(lo[i] == want_l, "MPI_LOGICAL op %d element %d: %d, expected %d", o, i, lo[i], want_l);
+                CHECK(bo[i] == want_b, "MPI_CXX_BOOL op %d element %d: %d, expected %d", o, i, bo[i], want_b);
+            }
+        }
+    }
+    /* Pairs. */
+    for (int m = 0; m < 2; m++) {
+        MPI_Op op = m ? MPI_MAXLOC : MPI_MINLOC;
+        long_double_int ldi[LN], ldo[LN];
+        two_real ri[LN], ro[LN];
+        two_double di[LN], dout[LN];
+        two_int ii[LN];
+        int v, loc;
+        memset(ldi, 0, sizeof ldi);
+        for (int k = 0; k < LN; k++) {
+            ldi[k].v = loc_v(rank, k) * 0.25L - 1;
+            ldi[k].i = rank;
+            ri[k].v = (float)loc_v(rank, k);
+            ri[k].i = (float)rank;
+            di[k].v = loc_v(rank, k) * 2.5;
+            di[k].i = rank;
+            ii[k].v = -loc_v(rank, k);
+            ii[k].i = rank;
+        }
+        MPI_Allreduce(ldi, ldo, LN, MPI_LONG_DOUBLE_INT, op, MPI_COMM_WORLD);
+        MPI_Allreduce(ri, ro, LN, MPI_2REAL, op, MPI_COMM_WORLD);
+        MPI_Reduce(di, dout, LN, MPI_2DOUBLE_PRECISION, op, size / 2, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, ii, LN, MPI_2INTEGER, m ? MPI_MINLOC : MPI_MAXLOC, MPI_COMM_WORLD);
+        for (int k = 0; k < LN; k++) {
+            loc_expect(m, k, &v, &loc);
+            CHECK(ldo[k].v == v * 0.25L - 1 && ldo[k].i == loc, "MPI_LONG_DOUBLE_INT op %d element %d", m, k);
+            CHECK(ro[k].v == (float)v && ro[k].i == (float)loc, "MPI_2REAL op %d element %d: (%g, %g)", m, k,
+                  ro[k].v, ro[k].i);
+            if (rank == size / 2)
+                CHECK(dout[k].v == v * 2.5 && dout[k].i == loc, "MPI_2DOUBLE_PRECISION op %d element %d", m, k);
+            CHECK(-ii[k].v == v && ii[k].i == loc, "MPI_2INTEGER op %d element %d", m, k);
+        }
+    }
+    /* Complex: the sum of rank + k i over the ranks. */
+    {
+        cfloat f_in[NC], f_out[NC];
+        cdouble d_in[NC], d_out[NC];
+        long double l_in[2 * NC], l_out[2 * NC];
+        const MPI_Datatype ftypes[] = {MPI_CXX_FLOAT_COMPLEX, MPI_COMPLEX8};
+        const MPI_Datatype dtypes[] = {MPI_CXX_DOUBLE_COMPLEX, MPI_COMPLEX16};
+        for (int k = 0; k < NC; k++) {
+            f_in[k].re = (float)rank, f_in[k].im = (float)k;
+            d_in[k].re = rank, d_in[k].im = -k;
+            l_in[2 * k] = rank, l_in[2 * k + 1] = k + 1;
+        }
+        for (int t = 0; t < 2; t++) {
+            MPI_Allreduce(f_in, f_out, NC, ftypes[t], MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(d_in, d_out, NC, dtypes[t], MPI_SUM, MPI_COMM_WORLD);
+            for (int k = 0; k < NC; k++) {
+                CHECK(f_out[k].re == (float)(size * (size - 1) / 2) && f_out[k].im == (float)(k * size),
+                      "float complex sum %d element %d", t, k);
+                CHECK(d_out[k].re == size * (size - 1) / 2 && d_out[k].im == -k * size,
+                      "double complex sum %d element %d", t, k);
+            }
+        }
+        MPI_Allreduce(l_in, l_out, NC, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
+        for (int k = 0; k < NC; k++)
+            CHECK(l_out[2 * k] == size * (size - 1) / 2 && l_out[2 * k + 1] == (k + 1) * size,
+                  "long double complex sum element %d", k);
+    }
+    check_section(PROG, "Fortran's and C++'s types", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -474,6 +627,7 @@ int main(int argc, char **argv)
     test_loc();
     test_reduce_local();
     test_complex_and_long_double();
+    test_other_languages_types();
     check_report(PROG);
     MPI_Finalize();
     return 0;
