@@ -94,6 +94,23 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   return out;
 }
 
+// MPI_Comm_spawn's and _spawn_multiple's refusal (as mpi.h call `name`): `total`
+// processes asked for where the universe (the ranks mpirun started) has no room left.
+int spawn(const char* name, MPI_Comm comm, int root, long total, MPI_Comm* intercomm, int* errcodes) {
+  return api(name, comm, [&](Rank& r) {
+    CommEntry& c = r.comm(comm);
+    if (c.inter) fail(MPI_ERR_COMM, "processes are spawned from an intracommunicator");
+    check_root(root, comm_size(c));
+    if (!intercomm) fail(MPI_ERR_ARG, "intercomm is null");
+    *intercomm = MPI_COMM_NULL;
+    if (errcodes != MPI_ERRCODES_IGNORE)
+      for (long i = 0; i < total; ++i) errcodes[i] = MPI_ERR_SPAWN;
+    fail(MPI_ERR_SPAWN, "cannot start " + std::to_string(total) +
+                            " more processes: collnet runs the ranks collnet mpirun started (MPI_UNIVERSE_SIZE " +
+                            std::to_string(r.task().world().size()) + ", all of them running); start them with -n");
+  });
+}
+
 }  // namespace
 
 MPI_Comm collnet::mpi::split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key) {
@@ -146,6 +163,21 @@ int MPI_Comm_get_parent(MPI_Comm* parent) {
     if (!parent) fail(MPI_ERR_ARG, "parent is null");
     *parent = MPI_COMM_NULL;
   });
+}
+
+int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm* intercomm, int array_of_errcodes[]) {
+  (void)command, (void)argv, (void)info;
+  return spawn("MPI_Comm_spawn", comm, root, std::max(maxprocs, 0), intercomm, array_of_errcodes);
+}
+
+int MPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm,
+                            int array_of_errcodes[]) {
+  (void)array_of_commands, (void)array_of_argv, (void)array_of_info;
+  long total = 0;
+  for (int i = 0; i < count && array_of_maxprocs; ++i) total += std::max(array_of_maxprocs[i], 0);
+  return spawn("MPI_Comm_spawn_multiple", comm, root, total, intercomm, array_of_errcodes);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {

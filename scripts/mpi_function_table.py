@@ -29,6 +29,7 @@ AREAS = [
     ("Communicators and groups", "communicators",
      "the driver's communicators (split, dup, free: a class route when one is free, the torus otherwise); "
      "groups are lists of world ranks"),
+    ("Process creation", "communicators", "refused, `MPI_ERR_SPAWN`: the machine runs the ranks mpirun started"),
     ("Collective over the group", "communicators", "`driver::Communicator::of_members`: no class route"),
     ("Intercommunicators", "intercommunicators", "a driver communicator over both groups (`mpi/intercomm.hpp`)"),
     ("Attributes of the program", "attributes", "the rank's keyvals and values; callbacks on dup and free"),

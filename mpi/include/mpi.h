@@ -284,6 +284,17 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
 int MPI_Comm_get_parent(MPI_Comm* parent);
+/* Process creation: collnet's machine runs the ranks mpirun started and MPI_UNIVERSE_SIZE
+   is their number, so there is no room for more: MPI_Comm_spawn and _spawn_multiple raise
+   MPI_ERR_SPAWN (every errcode too) and give MPI_COMM_NULL */
+#define MPI_ERRCODES_IGNORE ((int*)0)
+#define MPI_ARGV_NULL ((char**)0)
+#define MPI_ARGVS_NULL ((char***)0)
+int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm* intercomm, int array_of_errcodes[]);
+int MPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm,
+                            int array_of_errcodes[]);
 /* Collective over the group's ranks only (the others need not call it) */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 /* Intercommunicators: messages address the remote group's ranks; the collectives follow

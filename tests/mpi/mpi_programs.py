@@ -544,6 +544,25 @@ int main(int argc, char **argv) {
     rc, out, err = run(mpirun + ["-n", "1", "--", contents])
     expect(rc == 0 and out.splitlines() == ["3 2 5 1", "2 1 2 0 16 1 48 100"],
            "MPI_Type_get_contents gives back the arguments, a freed derived member as a new type (%s %s)" % (out, err))
+    # MPI_Comm_spawn has no room on a machine that runs the ranks mpirun started: MPI_ERR_SPAWN
+    # in the return, every errcode and the error string, MPI_COMM_NULL; the ranks go on.
+    spawn = build_source(a.mpicc, work, "spawn",
+                         '#include <mpi.h>\n#include <stdio.h>\n#include <string.h>\n'
+                         'int main(int c, char** v) { MPI_Init(&c, &v);\n'
+                         '  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);\n'
+                         '  MPI_Comm child = MPI_COMM_WORLD, parent; int codes[3] = {0, 0, 0}, cls, len, n, u, flag;\n'
+                         '  char text[MPI_MAX_ERROR_STRING]; int *usize;\n'
+                         '  int rc = MPI_Comm_spawn("worker", MPI_ARGV_NULL, 3, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &child, codes);\n'
+                         '  MPI_Error_class(rc, &cls); MPI_Error_string(rc, text, &len);\n'
+                         '  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag); u = *usize;\n'
+                         '  MPI_Comm_get_parent(&parent); MPI_Allreduce(&u, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);\n'
+                         '  printf("%d %d %d %d %d %d %d\\n", cls == MPI_ERR_SPAWN, codes[0] == MPI_ERR_SPAWN && codes[2] == MPI_ERR_SPAWN,\n'
+                         '         child == MPI_COMM_NULL, parent == MPI_COMM_NULL, strstr(text, "MPI_UNIVERSE_SIZE 2") != NULL, u, n);\n'
+                         '  MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "2", "--", spawn])
+    expect(rc == 0 and out.split() == ["1", "1", "1", "1", "1", "2", "4"] * 2,
+           "MPI_Comm_spawn is refused with MPI_ERR_SPAWN naming the universe's size, and the ranks go on (%s %s)" %
+           (out, err[-300:]))
     # A shared object with main but without the rank state collnet-mpicc links in is refused.
     src = os.path.join(work, "bare.c")
     with open(src, "w") as f:
