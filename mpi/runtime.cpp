@@ -29,7 +29,12 @@ const char* class_name(int cls) {
       "MPI_ERR_INFO",     "MPI_ERR_BASE",    "MPI_ERR_SIZE",     "MPI_ERR_DISP",    "MPI_ERR_LOCKTYPE",
       "MPI_ERR_ASSERT",   "MPI_ERR_RMA_CONFLICT", "MPI_ERR_RMA_SYNC", "MPI_ERR_RMA_RANGE", "MPI_ERR_RMA_ATTACH",
       "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR", "MPI_ERR_WIN",
-      "MPI_ERR_SPAWN",    "MPI_ERR_PORT",    "MPI_ERR_SERVICE",  "MPI_ERR_NAME"};
+      "MPI_ERR_SPAWN",    "MPI_ERR_PORT",    "MPI_ERR_SERVICE",  "MPI_ERR_NAME",
+      "MPI_T_ERR_MEMORY", "MPI_T_ERR_NOT_INITIALIZED", "MPI_T_ERR_CANNOT_INIT", "MPI_T_ERR_INVALID_INDEX",
+      "MPI_T_ERR_INVALID_ITEM", "MPI_T_ERR_INVALID_HANDLE", "MPI_T_ERR_OUT_OF_HANDLES",
+      "MPI_T_ERR_OUT_OF_SESSIONS", "MPI_T_ERR_INVALID_SESSION", "MPI_T_ERR_CVAR_SET_NOT_NOW",
+      "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_PVAR_NO_STARTSTOP", "MPI_T_ERR_PVAR_NO_WRITE",
+      "MPI_T_ERR_PVAR_NO_ATOMIC", "MPI_T_ERR_INVALID_NAME", "MPI_T_ERR_INVALID"};
   if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
   return "MPI_ERR_UNKNOWN";
 }
@@ -71,6 +76,16 @@ const char* class_text(int cls) {
     case MPI_ERR_PORT: return "invalid port name";
     case MPI_ERR_SERVICE: return "service name not published";
     case MPI_ERR_NAME: return "service name not found";
+    case MPI_T_ERR_NOT_INITIALIZED: return "the tools interface is not initialized";
+    case MPI_T_ERR_INVALID_INDEX: return "invalid variable or category index";
+    case MPI_T_ERR_INVALID_ITEM: return "invalid enumeration item";
+    case MPI_T_ERR_INVALID_HANDLE: return "invalid tools interface handle";
+    case MPI_T_ERR_INVALID_SESSION: return "invalid performance variable session";
+    case MPI_T_ERR_CVAR_SET_NEVER: return "the control variable cannot be set";
+    case MPI_T_ERR_PVAR_NO_STARTSTOP: return "the performance variable cannot be started or stopped";
+    case MPI_T_ERR_PVAR_NO_WRITE: return "the performance variable cannot be written";
+    case MPI_T_ERR_INVALID_NAME: return "no variable or category of that name";
+    case MPI_T_ERR_INVALID: return "invalid use of the tools interface";
     default: return "other error";
   }
 }

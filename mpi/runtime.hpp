@@ -22,6 +22,7 @@
 #include "mpi/cartesian.hpp"
 #include "mpi/graph.hpp"
 #include "mpi/datatypes.hpp"
+#include "mpi/tools.hpp"
 #include "driver/communicator.hpp"
 #include "driver/job.hpp"
 #include "mpi/include/mpi.h"
@@ -176,6 +177,8 @@ class Rank {
   };
   std::map<MPI_Message, Matched> matched;
   MPI_Message next_message = MPI_MESSAGE_NO_PROC + 1;
+  // The tools information interface's sessions and handles (MPI_T, api_tools.cpp).
+  ToolsState tools;
   // Names the program gave datatypes (MPI_Type_set_name), predefined ones too.
   std::map<MPI_Datatype, std::string> type_names;
   void set_error_string(int code, std::string text);

@@ -52,6 +52,8 @@ AREAS = [
     ("One-sided", "one-sided",
      "messages over the torus that the target's processor applies (docs/mpi.md#one-sided-communication)"),
     ("Request-based operations", "one-sided", "the operation, then a flush: complete when it returns"),
+    ("The tools information interface", "tools",
+     "collnet's variables: the run's settings (read-only) and the rank's statistics (docs/mpi.md#the-tools-interface)"),
     ("Handles between C and Fortran", "handles", "the same integer: collnet's handles are ints on both sides"),
 ]
 

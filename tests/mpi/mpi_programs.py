@@ -159,6 +159,12 @@ def behaviour(a, work):
     for name in ("userop", "datatypes"):
         rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, name, work)])
         expect(rc == 0 and re.search(r"%s: \d+ checks passed" % name, out), name + " passes on 5 ranks")
+    # The tools interface's variables are collnet's own (Open MPI has others): tools.c checks
+    # them, and works before MPI_Init and after MPI_Finalize.
+    rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "tools", work)])
+    expect(rc == 0 and re.search(r"tools: \d+ checks passed", out) and
+           "tools: after MPI_Finalize works, after the last MPI_T_finalize refused" in out and
+           "tools: pvar collnet_bytes_sent" in out, "the tools interface (MPI_T) on 3 ranks (%s %s)" % (out, err[-300:]))
     # A user op on a derived type, repeated with growing counts at every root (once a
     # deadlock on 4 ranks, minutes on 11 and 16: every contribution went through the root).
     for n, top in ((4, 600), (11, 300), (16, 300)):
