@@ -10,6 +10,7 @@
 #include "mpi/api_support.hpp"
 #include "mpi/coprocessor_work.hpp"
 #include "mpi/attributes.hpp"
+#include "mpi/external32.hpp"
 
 using namespace collnet::mpi;
 
@@ -68,13 +69,22 @@ std::vector<int> joined(std::initializer_list<int> head, const int* a, int n, co
 // MPI_Pack's and MPI_Unpack's place in the buffer: `bytes` at *position of a buffer of
 // `size`; moves *position past them and returns where they start (MPI_ERR_TRUNCATE if they
 // do not fit).
-size_t advance(int* position, size_t bytes, int size) {
-  if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max(size, 0)))
+template <class Position>
+size_t advance(Position* position, size_t bytes, Position size) {
+  if (!position) fail(MPI_ERR_ARG, "position is null");
+  if (*position < 0 || static_cast<size_t>(*position) + bytes > static_cast<size_t>(std::max<Position>(size, 0)))
     fail(MPI_ERR_TRUNCATE, std::to_string(bytes) + " bytes at position " + std::to_string(*position) +
                                " do not fit a buffer of " + std::to_string(size));
   const size_t at = static_cast<size_t>(*position);
-  *position += static_cast<int>(bytes);
+  *position += static_cast<Position>(bytes);
   return at;
+}
+
+// MPI_Pack_external's data representations: "external32" only.
+void check_datarep(const char* datarep) {
+  if (!datarep || std::strcmp(datarep, "external32") != 0)
+    fail(MPI_ERR_ARG, std::string("data representation \"") + (datarep ? datarep : "(null)") +
+                          "\" is not \"external32\", the one MPI_Pack_external knows");
 }
 
 }  // namespace
@@ -430,6 +440,48 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
     check_buffer(outbuf, as_size(outcount), t, "outbuf");
     unpack(t, static_cast<const uint8_t*>(inbuf) + advance(position, as_size(outcount) * t.packed, insize),
            as_size(outcount), outbuf);
+  });
+}
+
+int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf,
+                      MPI_Aint outsize, MPI_Aint* position) {
+  return api("MPI_Pack_external", MPI_COMM_WORLD, [&](Rank& r) {
+    check_datarep(datarep);
+    check_count(incount, "incount");
+    const TypeDesc& t = r.type(datatype);
+    check_buffer(inbuf, as_size(incount), t, "inbuf");
+    const MPI_Aint was = position ? *position : 0;
+    const size_t at = advance(position, as_size(incount) * external32_bytes(t), outsize);
+    const Packed in(t, inbuf, as_size(incount));
+    try {
+      to_external32(t, in.data, as_size(incount), static_cast<uint8_t*>(outbuf) + at);
+    } catch (const MpiError&) {
+      *position = was;  // nothing packed
+      throw;
+    }
+  });
+}
+
+int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
+                        int outcount, MPI_Datatype datatype) {
+  return api("MPI_Unpack_external", MPI_COMM_WORLD, [&](Rank& r) {
+    check_datarep(datarep);
+    check_count(outcount, "outcount");
+    const TypeDesc& t = r.type(datatype);
+    check_buffer(outbuf, as_size(outcount), t, "outbuf");
+    const size_t at = advance(position, as_size(outcount) * external32_bytes(t), insize);
+    std::vector<uint8_t> packed(as_size(outcount) * t.packed);
+    from_external32(t, static_cast<const uint8_t*>(inbuf) + at, as_size(outcount), packed.data());
+    unpack(t, packed.data(), as_size(outcount), outbuf);
+  });
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size) {
+  return api("MPI_Pack_external_size", MPI_COMM_WORLD, [&](Rank& r) {
+    check_datarep(datarep);
+    check_count(incount, "incount");
+    if (!size) fail(MPI_ERR_ARG, "size is null");
+    *size = static_cast<MPI_Aint>(as_size(incount) * external32_bytes(r.type(datatype)));
   });
 }
 

@@ -51,7 +51,10 @@ TypeDesc pair(const char* name, size_t value_bytes, Datatype elem) {
 std::vector<TypeDesc> build_predefined() {
   std::vector<TypeDesc> v(1);  // MPI_DATATYPE_NULL
   v[0].name = "MPI_DATATYPE_NULL";
-  auto add = [&v](TypeDesc t) { v.push_back(std::move(t)); };
+  auto add = [&v](TypeDesc t) {
+    t.signature = {{static_cast<int>(v.size()), 1}};
+    v.push_back(std::move(t));
+  };
   add(basic("MPI_CHAR", 1, Datatype::I8));  // 1
   add(basic("MPI_SIGNED_CHAR", 1, Datatype::I8));
   add(basic("MPI_UNSIGNED_CHAR", 1, Datatype::U8));
@@ -142,6 +145,22 @@ void append_runs(std::vector<TypeDesc::Run>& runs, const TypeDesc& t, ptrdiff_t 
   }
 }
 
+// Appends `times` copies of `t`'s signature to `sig`, merging runs of one type.
+void append_signature(std::vector<TypeDesc::Basic>& sig, const TypeDesc& t, size_t times) {
+  const auto push = [&sig](TypeDesc::Basic b) {
+    if (!sig.empty() && sig.back().type == b.type)
+      sig.back().count += b.count;
+    else if (b.count)
+      sig.push_back(b);
+  };
+  if (t.signature.size() == 1) {
+    push({t.signature[0].type, t.signature[0].count * times});
+    return;
+  }
+  for (size_t i = 0; i < times; ++i)
+    for (const TypeDesc::Basic& b : t.signature) push(b);
+}
+
 // What a derived type built from (block of `old` at byte displacement) pieces has; the
 // bounds are the pieces' (true lb and ub of each element copy).
 struct Builder {
@@ -159,6 +178,7 @@ struct Builder {
       any = true;
     }
     if (blocklength == 0) return;
+    append_signature(t.signature, old, blocklength);
     t.size += blocklength * old.size;
     t.packed += blocklength * old.packed;
     t.basics += blocklength * old.basics;

@@ -43,6 +43,13 @@ struct TypeDesc {
   // processors compute (MPI_LONG_DOUBLE, the complex types, and the pairs whose index is
   // not an int or whose value is a long double: MPI_LONG_DOUBLE_INT, MPI_2REAL,
   // MPI_2DOUBLE_PRECISION): the one every basic element of the type map has, if there is one.
+  // Its type signature: the predefined type (handle) of each basic element in type-map
+  // order, runs of one type merged; a pair is one element (MPI_Pack_external converts by it).
+  struct Basic {
+    int type;
+    size_t count;
+  };
+  std::vector<Basic> signature;
   enum class Host { None, LongDouble, FloatComplex, DoubleComplex, LongDoubleComplex, LongDoubleInt, TwoFloat, TwoDouble };
   Host host = Host::None;
   // How it was made (MPI_Type_get_envelope, _get_contents): the combiner (0: a named,

@@ -43,6 +43,7 @@ AREAS = [
     ("Non-blocking collectives", "collectives", "the blocking collective; complete when it returns"),
     ("Persistent collectives", "collectives", "MPI_Start runs the blocking collective; complete when it returns"),
     ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
+    ("Packing in the portable", "datatypes", "external32: each basic element big-endian at the standard's size"),
     ("Packing", "datatypes", "collnet's packed format (the bytes in type-map order)"),
     ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),
     ("Graph and distributed graph", "topologies", "a graph topology on a split of the communicator (rank order kept)"),

@@ -610,6 +610,14 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
 int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype,
                MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+/* Packing in the portable "external32" representation (MPI-3.1 13.5.2): big-endian, at the
+   standard's sizes (MPI_LONG 4 bytes, MPI_WCHAR 2, long double IEEE binary128), a pair's
+   fields without padding; a value that does not fit is MPI_ERR_ARG */
+int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf,
+                      MPI_Aint outsize, MPI_Aint* position);
+int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
+                        int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size);
 
 /* Topologies (Cartesian) */
 #define MPI_GRAPH 1

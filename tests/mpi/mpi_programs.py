@@ -550,6 +550,30 @@ int main(int argc, char **argv) {
     rc, out, err = run(mpirun + ["-n", "1", "--", contents])
     expect(rc == 0 and out.splitlines() == ["3 2 5 1", "2 1 2 0 16 1 48 100"],
            "MPI_Type_get_contents gives back the arguments, a freed derived member as a new type (%s %s)" % (out, err))
+    # external32 where Open MPI strays from MPI-3.1 13.5.2 (so not in packing.c): MPI_LONG in 4
+    # bytes, a long beyond them refused (nothing packed), MPI_WCHAR in 2, long double as IEEE
+    # binary128 (1.5: 3fff8 then zeros) and back, another representation's name refused.
+    ext = build_source(a.mpicc, work, "external32",
+                       '#include <mpi.h>\n#include <stdio.h>\n#include <wchar.h>\n'
+                       'int main(int c, char** v) { MPI_Init(&c, &v); MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);\n'
+                       '  unsigned char b[64]; MPI_Aint pos = 0, up = 0, n1, n2, n3; int cls = -1, cls2 = -1;\n'
+                       '  long l[2] = {-7, 1L << 40}; wchar_t w = 0x263a; long double x = 1.5L, y = 0;\n'
+                       '  MPI_Pack_external_size("external32", 1, MPI_LONG, &n1); MPI_Pack_external_size("external32", 1, MPI_WCHAR, &n2);\n'
+                       '  MPI_Pack_external_size("external32", 1, MPI_LONG_DOUBLE_INT, &n3);\n'
+                       '  MPI_Pack_external("external32", l, 1, MPI_LONG, b, 64, &pos);\n'
+                       '  MPI_Error_class(MPI_Pack_external("external32", l + 1, 1, MPI_LONG, b, 64, &pos), &cls);\n'
+                       '  MPI_Pack_external("external32", &w, 1, MPI_WCHAR, b, 64, &pos);\n'
+                       '  MPI_Pack_external("external32", &x, 1, MPI_LONG_DOUBLE, b, 64, &pos);\n'
+                       '  MPI_Unpack_external("external32", b, pos, &up, l, 1, MPI_LONG);\n'
+                       '  MPI_Unpack_external("external32", b, pos, &up, &w, 1, MPI_WCHAR);\n'
+                       '  MPI_Unpack_external("external32", b, pos, &up, &y, 1, MPI_LONG_DOUBLE);\n'
+                       '  MPI_Error_class(MPI_Pack_external("native", l, 1, MPI_LONG, b, 64, &up), &cls2);\n'
+                       '  printf("%ld %ld %ld %ld %d", (long)n1, (long)n2, (long)n3, (long)pos, cls == MPI_ERR_ARG && cls2 == MPI_ERR_ARG);\n'
+                       '  for (int i = 0; i < pos; i++) printf("%s%02x", i == 0 || i == 4 || i == 6 ? " " : "", b[i]);\n'
+                       '  printf(" %ld %x %d\\n", l[0], (unsigned)w, y == 1.5L); MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "1", "--", ext])
+    expect(rc == 0 and out.split() == ["4", "2", "20", "22", "1", "fffffff9", "263a", "3fff8" + "0" * 27, "-7", "263a", "1"],
+           "external32 at the standard's sizes: long 4, wchar 2, long double binary128 (%s %s)" % (out, err[-300:]))
     # MPI_Comm_spawn has no room on a machine that runs the ranks mpirun started: MPI_ERR_SPAWN
     # in the return, every errcode and the error string, MPI_COMM_NULL; the ranks go on.
     spawn = build_source(a.mpicc, work, "spawn",

@@ -6,8 +6,10 @@
  * (a 6x5 block of a 10x8 array sent to a neighbour, its extent the whole array),
  * MPI_Type_match_size, MPI_Pack/MPI_Unpack of ints, doubles and a vector type sent as
  * MPI_PACKED, MPI_Pack_size, MPI_Alltoallw (a different count and type to every rank, also
- * in place) and MPI_Ialltoallw, and MPI_Ireduce_scatter.
+ * in place) and MPI_Ialltoallw, and MPI_Ireduce_scatter; MPI_Pack_external (sizes, bytes,
+ * a struct with gaps sent to the next rank).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +138,71 @@ static void explicit_packing(void) {
     check_section("packing", "MPI_Pack and MPI_Unpack", 1);
 }
 
+/* MPI_Pack_external: big-endian bytes at the standard's sizes for the types whose sizes
+   agree everywhere (int, double, the pairs of those, a struct of them), printed by rank 0;
+   a struct with gaps sent as external32 to the next rank and unpacked there. */
+static void external32(void) {
+    struct rec { char c; int i; double d; short s; } r[2], got[2];
+    int lens[4] = {1, 1, 1, 1};
+    MPI_Aint displs[4] = {offsetof(struct rec, c), offsetof(struct rec, i), offsetof(struct rec, d),
+                          offsetof(struct rec, s)};
+    MPI_Datatype types[4] = {MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_SHORT}, st;
+    MPI_Type_create_struct(4, lens, displs, types, &st);
+    MPI_Type_commit(&st);
+    const MPI_Datatype sized[] = {MPI_INT, MPI_DOUBLE, MPI_SHORT, MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_2INT,
+                                  MPI_FLOAT_INT, st};
+    MPI_Aint n;
+    for (int k = 0; k < 8; k++) {
+        MPI_Pack_external_size("external32", 3, sized[k], &n);
+        if (rank == 0)
+            printf("packing: external32 size of 3 of type %d: %ld\n", k, (long)n);
+    }
+    int ints[3] = {0x01020304, -2, rank};
+    double d = -1.5;
+    struct { double v; int i; } di = {0.75, -3};
+    unsigned char buf[64];
+    MPI_Aint pos = 0;
+    MPI_Pack_external("external32", ints, 2, MPI_INT, buf, sizeof buf, &pos);
+    MPI_Pack_external("external32", &d, 1, MPI_DOUBLE, buf, sizeof buf, &pos);
+    MPI_Pack_external("external32", &di, 1, MPI_DOUBLE_INT, buf, sizeof buf, &pos);
+    CHECK(pos == 8 + 8 + 12, "external32 of 2 ints, a double and a double-int: %ld bytes", (long)pos);
+    if (rank == 0) {
+        printf("packing: external32 bytes");
+        for (int i = 0; i < pos; i++)
+            printf("%s%02x", i % 4 ? "" : " ", buf[i]);
+        printf("\n");
+    }
+    MPI_Aint upos = 0;
+    int back[2];
+    double dback;
+    MPI_Unpack_external("external32", buf, pos, &upos, back, 2, MPI_INT);
+    CHECK(upos == 8 && back[0] == ints[0] && back[1] == -2, "ints back from external32");
+    MPI_Unpack_external("external32", buf, pos, &upos, &dback, 1, MPI_DOUBLE);
+    CHECK(upos == 16 && dback == -1.5, "a double back from external32");
+    /* A struct with gaps, two of them, to the next rank. */
+    for (int k = 0; k < 2; k++) {
+        r[k].c = (char)('a' + rank % 26);
+        r[k].i = rank * 1000 + k;
+        r[k].d = rank + k * 0.125;
+        r[k].s = (short)(-rank - k);
+    }
+    unsigned char out[64], in[64];
+    MPI_Aint opos = 0, ipos = 0;
+    MPI_Pack_external("external32", r, 2, st, out, sizeof out, &opos);
+    CHECK(opos == 2 * (1 + 4 + 8 + 2), "two structs in external32: %ld bytes", (long)opos);
+    const int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    MPI_Sendrecv(out, (int)opos, MPI_BYTE, to, 9, in, (int)opos, MPI_BYTE, from, 9, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    memset(got, 0, sizeof got);
+    MPI_Unpack_external("external32", in, opos, &ipos, got, 2, st);
+    for (int k = 0; k < 2; k++)
+        CHECK(got[k].c == (char)('a' + from % 26) && got[k].i == from * 1000 + k && got[k].d == from + k * 0.125 &&
+                  got[k].s == (short)(-from - k),
+              "struct %d from rank %d through external32", k, from);
+    MPI_Type_free(&st);
+    check_section("packing", "MPI_Pack_external", 1);
+}
+
 static void alltoallw_and_friends(void) {
     /* To rank j: j + 1 ints; received as j + 1... from rank j: rank + 1 ints, as a
        contiguous type of rank + 1 ints. */
@@ -221,6 +288,7 @@ int main(int argc, char **argv) {
     byte_strides();
     subarrays();
     explicit_packing();
+    external32();
     alltoallw_and_friends();
     envelopes();
     check_report("packing");
