@@ -2,6 +2,7 @@
 // An MPI program run on the simulated machine, one rank per task, and its report per rank.
 #include "cli/mpi_program_run.hpp"
 
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,31 +51,54 @@ uint64_t traffic(const sim::Machine& m) {
 // A rank that crashes takes the simulator with it (the ranks share its process): say
 // which rank was running, and end with the status a shell gives a process the signal
 // killed. The handler runs on a stack of its own, so that a rank's stack overflow is
-// reported too.
-void on_crash(int sig) {
-  char msg[256];
+// reported too: a segmentation fault at an address within kStackReach of the stack
+// pointer is named as one, with the stack each rank has (--stack).
+constexpr uintptr_t kStackReach = 256 * 1024;
+
+// The ranks' stack in KiB, for the handler (a signal handler reaches only static state).
+long long& crash_stack_kib() {
+  static long long kib = 0;
+  return kib;
+}
+
+void on_crash(int sig, siginfo_t* info, void* context) {
+  char msg[512];
   const mpi::Rank* r = mpi::Runtime::current_or_null();
-  const int n = r ? snprintf(msg, sizeof msg,
-                             "\ncollnet mpirun: rank %u crashed with signal %d (%s) while running its program; the run "
-                             "ends\n",
-                             r->world_rank(), sig, strsignal(sig))
-                  : snprintf(msg, sizeof msg, "\ncollnet mpirun: signal %d (%s) outside any rank's program\n", sig,
-                             strsignal(sig));
+  bool overflow = false;
+#if defined(__x86_64__)
+  if (sig == SIGSEGV && info && context) {
+    const auto sp = static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
+    const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
+    overflow = at + kStackReach >= sp && at <= sp + kStackReach;
+  }
+#endif
+  const int n = !r ? snprintf(msg, sizeof msg, "\ncollnet mpirun: signal %d (%s) outside any rank's program\n", sig,
+                              strsignal(sig))
+                : overflow
+                    ? snprintf(msg, sizeof msg,
+                               "\ncollnet mpirun: rank %u overflowed its stack (signal %d, %s, next to its stack "
+                               "pointer): each rank has %lld KiB; give more with --stack KiB. The run ends\n",
+                               r->world_rank(), sig, strsignal(sig), crash_stack_kib())
+                    : snprintf(msg, sizeof msg,
+                               "\ncollnet mpirun: rank %u crashed with signal %d (%s) while running its program; the "
+                               "run ends\n",
+                               r->world_rank(), sig, strsignal(sig));
   fflush(stdout);
   if (n > 0) (void)!write(2, msg, static_cast<size_t>(std::min<int>(n, sizeof msg - 1)));
   _exit(128 + sig);
 }
 
-// `alt`: the handler's stack, which must outlive the run.
-void install_crash_report(std::vector<char>& alt) {
+// `alt`: the handler's stack, which must outlive the run; `stack_kib`: each rank's stack.
+void install_crash_report(std::vector<char>& alt, long long stack_kib) {
+  crash_stack_kib() = stack_kib;
   alt.resize(1 << 16);
   stack_t ss{};
   ss.ss_sp = alt.data();
   ss.ss_size = alt.size();
   sigaltstack(&ss, nullptr);
   struct sigaction sa {};
-  sa.sa_handler = on_crash;
-  sa.sa_flags = SA_ONSTACK;
+  sa.sa_sigaction = on_crash;
+  sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
@@ -311,7 +335,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
                  [&] { runtime.check_deadlock(machine->cycle(), traffic(*machine)); });
 
   std::vector<char> crash_stack;
-  install_crash_report(crash_stack);
+  install_crash_report(crash_stack, c.stack_kib);
   driver::Job job(*machine, p2p);
   const driver::RunReport report = job.run([&](driver::Task& t) {
     const unsigned rank = t.rank();

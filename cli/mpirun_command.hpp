@@ -36,7 +36,7 @@ struct MpirunCommand {
   std::string compute_scale = "auto";  // --compute-scale: "auto" or a number >= 0 (checked by check_mpirun_command)
   long long watchdog = 2'000'000'000;
   long long deadlock_cycles = 100'000;
-  long long stack_kib = 1024;
+  long long stack_kib = 8192;  // Linux's default for a process (ulimit -s)
   long long eager_limit = -1;  // -1: the driver's default
   long long unexpected_limit = -1;
   MachineOptions machine;            // --machine and the timing options (the shape is -n's and --torus's)

@@ -197,7 +197,22 @@ def behaviour(a, work):
     expect(rc == 5 and "rank 1 exited with status 5 without calling MPI_Finalize" in err,
            "exit(5) before MPI_Finalize ends the run with 5 and says so")
     rc, out, err = run(mpirun + ["-n", "3", "--", exe, "crash"])
-    expect(rc == 128 + 11 and "rank 1" in err and "signal 11" in err, "a rank that crashes ends the run naming it")
+    expect(rc == 128 + 11 and "rank 1" in err and "signal 11" in err and "stack" not in err,
+           "a rank that crashes ends the run naming it")
+    # 4 MiB of local arrays: within the default stack (Linux's 8 MiB); past --stack 1024 the
+    # run ends naming the overflow and the size.
+    deep = build_source(a.mpicc, work, "deep",
+                        '#include <mpi.h>\n#include <stdio.h>\n#include <string.h>\n'
+                        'static double sum(int n) { double a[512 * 1024]; memset(a, 0, sizeof a);\n'
+                        '  for (int i = 0; i < 512 * 1024; i += 1024) a[i] = n; double s = 0;\n'
+                        '  for (int i = 0; i < 512 * 1024; i += 1024) s += a[i]; return s; }\n'
+                        'int main(int c, char** v) { int r; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                        '  printf("%g\\n", sum(r)); MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "2", "--", deep])
+    expect(rc == 0 and sorted(out.split()) == ["0", "512"], "4 MiB of local arrays fit the default stack (%s)" % err[-300:])
+    rc, out, err = run(mpirun + ["-n", "2", "--stack", "1024", "--", deep])
+    expect(rc == 128 + 11 and "overflowed its stack" in err and "1024 KiB" in err,
+           "a stack overflow ends the run naming it and the size (%s)" % err[-300:])
     # A fatal MPI error names the call, the argument and the rank.
     with open(src, "w") as f:
         f.write('#include <mpi.h>\nint main(int c, char** v) { int x = 0; MPI_Init(&c, &v);\n'
