@@ -65,11 +65,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
                                           std::to_string(errorcode) + ")");
 }
 
-double MPI_Wtime(void) {
-  Rank& r = rank_or_die("MPI_Wtime");
-  r.charge_compute();  // the time the program has computed since its last call has passed
-  return static_cast<double>(r.task().cycle()) / (r.runtime().options().clock_mhz * 1e6);
-}
+double MPI_Wtime(void) { return rank_or_die("MPI_Wtime").wtime(); }
 
 int MPIX_Compute_cycles(long long cycles) {
   Rank& r = rank_or_die("MPIX_Compute_cycles");

@@ -20,6 +20,15 @@ namespace collnet::mpi {
 
 namespace {
 
+// The clock a program's copy reads (collnet_rank_clock): the running rank's MPI_Wtime, or
+// -1 when no rank's program runs (its constructors as it loads, its destructors as it
+// unloads).
+double machine_clock() {
+  Runtime* rt = Runtime::active();
+  Rank* r = rt ? Runtime::current_or_null() : nullptr;
+  return r && !r->done ? r->wtime() : -1;
+}
+
 std::string hint(const std::string& path, const std::string& err) {
   if (err.find("position-independent executable") != std::string::npos ||
       err.find("cannot be preloaded") != std::string::npos || err.find("invalid ELF header") != std::string::npos ||
@@ -84,9 +93,11 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, const std
     if (!m) throw std::runtime_error(path + " has no main() (a program for collnet mpirun needs one)");
     void* begin = dlsym(h, "collnet_rank_begin");
     void* end = dlsym(h, "collnet_rank_end");
-    if (!begin || !end)
+    void* clock = dlsym(h, "collnet_rank_clock");
+    if (!begin || !end || !clock)
       throw std::runtime_error(path + " was not linked with this collnet's collnet-mpicc (it lacks the state each "
-                                      "rank owns: getopt, rand, the environment, atexit); link it again");
+                                      "rank owns: getopt, rand, the environment, atexit, clocks); link it again");
+    reinterpret_cast<void (*)(double (*)())>(clock)(machine_clock);
     copies_.push_back(Copy{reinterpret_cast<Main>(m), reinterpret_cast<void (*)(char* const*)>(begin),
                            reinterpret_cast<void (*)(int)>(end)});
   }

@@ -456,7 +456,7 @@ void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
   for (const auto& r : ranks_) {
     if (r->done || !local(r->world_rank())) continue;
     ++count[2];
-    if (r->in_call) ++count[1];
+    if (r->in_call && !r->computing) ++count[1];  // computing in a call (a user op's function) is not waiting
   }
   if (options_.parts) options_.parts->sum(count);
   if (count[0]) return;
@@ -544,6 +544,19 @@ Call::~Call() {
   if (rt.options().compute_scale > 0) r_.left_call = thread_cpu_seconds();  // a system call: only when it counts
 }
 
+double Rank::wtime() {
+  // The time the program has computed since it resumed has passed: read it, and leave the
+  // charge to its next call (the processor need not idle for a clock to be read, and a
+  // program polling a clock would make it idle a few cycles at a time).
+  const Runtime::Options& o = rt_.options();
+  uint64_t cycle = task().cycle();
+  if (o.compute_scale > 0 && initialized) {
+    const double since = std::max(0.0, thread_cpu_seconds() - left_call - thread_cpu_read_seconds());
+    cycle += static_cast<uint64_t>((compute_carry + since) * o.compute_scale * o.clock_mhz * 1e6);
+  }
+  return static_cast<double>(cycle) / (o.clock_mhz * 1e6);
+}
+
 void Rank::charge_compute() {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
@@ -561,6 +574,11 @@ void Rank::charge_compute() {
 void Rank::compute(uint64_t cycles) {
   if (cycles == 0) return;
   compute_cycles += cycles;
+  struct Computing {  // while the processor idles, even if the run ends meanwhile
+    bool& flag;
+    explicit Computing(bool& f) : flag(f) { flag = true; }
+    ~Computing() { flag = false; }
+  } computing_now(computing);
   if (serving_windows)
     compute_interruptible(*this, cycles);
   else

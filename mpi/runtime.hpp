@@ -217,6 +217,7 @@ class Rank {
   std::string call_detail;
   uint64_t call_cycle = 0;
   bool done = false;  // its program returned
+  bool computing = false;  // its processor idles for the program's computation (compute())
   int exit_code = 0;
   // Statistics (the run's report).
   uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
@@ -226,6 +227,9 @@ class Rank {
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
   void charge_compute();
+  // The machine's time for this rank in seconds, its computation since it resumed counted
+  // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
+  double wtime();
   // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, serving its
   // windows' requests meanwhile, counted as compute time.
   void compute(uint64_t cycles);

@@ -199,6 +199,40 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "3", "--", exe, "crash"])
     expect(rc == 128 + 11 and "rank 1" in err and "signal 11" in err and "stack" not in err,
            "a rank that crashes ends the run naming it")
+    # The C and C++ clocks are the machine's: 1 ms of modelled computation (700,000 cycles
+    # at 700 MHz) is 1 ms to gettimeofday, clock_gettime, clock, std::chrono's clocks, as to
+    # MPI_Wtime; time() is near the host's, and a clock read as the copy loads is the host's.
+    clk = build_source(a.mpicc, work, "clocks",
+                       '#include <mpi.h>\n#include <stdio.h>\n#include <sys/time.h>\n#include <time.h>\n'
+                       'static long us(struct timespec a, struct timespec b) { return (b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000; }\n'
+                       'int main(int c, char** v) { MPI_Init(&c, &v); struct timeval a, b; struct timespec m0, m1, p0, p1;\n'
+                       '  clock_t k0 = clock(); double w0 = MPI_Wtime(); time_t t0 = time(NULL); gettimeofday(&a, NULL);\n'
+                       '  clock_gettime(CLOCK_MONOTONIC, &m0); clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);\n'
+                       '  MPIX_Compute_cycles(700000);\n'
+                       '  gettimeofday(&b, NULL); clock_gettime(CLOCK_MONOTONIC, &m1); clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);\n'
+                       '  double w1 = MPI_Wtime(); clock_t k1 = clock();\n'
+                       '  printf("%ld %ld %ld %ld %.0f %d\\n", (b.tv_sec - a.tv_sec) * 1000000L + (b.tv_usec - a.tv_usec), us(m0, m1),\n'
+                       '         us(p0, p1), (long)((k1 - k0) * 1000000L / CLOCKS_PER_SEC), (w1 - w0) * 1e6, t0 > 1700000000);\n'
+                       '  MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "2", "--", clk])
+    expect(rc == 0 and all(abs(int(float(x)) - 1000) <= 1 for x in out.split()[:5]) and out.split()[5::6] == ["1", "1"],
+           "1 ms of computation is 1 ms to every C clock (%s %s)" % (out, err[-300:]))
+    cxx = os.path.join(work, "clocks.cpp")
+    with open(cxx, "w") as f:
+        f.write('#include <mpi.h>\n#include <chrono>\n#include <cstdio>\n'
+                'static const auto loaded = std::chrono::system_clock::now();\n'
+                'int main(int c, char** v) { MPI_Init(&c, &v); using namespace std::chrono;\n'
+                '  const auto a = steady_clock::now(); const auto h = high_resolution_clock::now();\n'
+                '  MPIX_Compute_cycles(1400000); const auto b = steady_clock::now(); const auto h2 = high_resolution_clock::now();\n'
+                '  const long since = duration_cast<seconds>(system_clock::now() - loaded).count();\n'
+                '  std::printf("%ld %ld %d\\n", (long)duration_cast<microseconds>(b - a).count(),\n'
+                '              (long)duration_cast<microseconds>(h2 - h).count(), since >= 0 && since < 600);\n'
+                '  MPI_Finalize(); return 0; }\n')
+    exe = os.path.join(work, "clocks_cpp")
+    subprocess.run([a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), "-o", exe, cxx], check=True)
+    rc, out, err = run(mpirun + ["-n", "2", "--", exe])
+    expect(rc == 0 and out.split() == ["2000", "2000", "1"] * 2,
+           "2 ms of computation is 2 ms to std::chrono's clocks (%s %s)" % (out, err[-300:]))
     # 4 MiB of local arrays: within the default stack (Linux's 8 MiB); past --stack 1024 the
     # run ends naming the overflow and the size.
     deep = build_source(a.mpicc, work, "deep",
