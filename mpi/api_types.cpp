@@ -87,6 +87,36 @@ void check_datarep(const char* datarep) {
                           "\" is not \"external32\", the one MPI_Pack_external knows");
 }
 
+// MPI_Type_create_f90_*'s type (`combiner`, its arguments `args`): the predefined type `base`
+// of the kind selected by (p, r) under the combiner and its arguments, the same handle for
+// the same arguments.
+MPI_Datatype f90_type(Rank& r, int combiner, std::vector<int> args, MPI_Datatype base) {
+  const std::array<int, 3> key{combiner, args.at(0), args.size() > 1 ? args[1] : 0};
+  if (auto it = r.f90_types.find(key); it != r.f90_types.end()) return it->second;
+  TypeDesc t = r.any_type(base);
+  t.predefined = false;
+  std::string text;
+  for (int a : args) text += (text.empty() ? "" : ", ") + std::to_string(a);
+  t.name = std::string(combiner == MPI_COMBINER_F90_INTEGER ? "MPI_Type_create_f90_integer("
+                       : combiner == MPI_COMBINER_F90_REAL  ? "MPI_Type_create_f90_real("
+                                                            : "MPI_Type_create_f90_complex(") +
+           text + ")";
+  const MPI_Datatype h = add_made(r, std::move(t), combiner, std::move(args), {}, {});
+  r.f90_types[key] = h;
+  return h;
+}
+
+// The precision and range gfortran's kinds have: REAL(4) 6 digits and 10^37, REAL(8) 15
+// and 10^307 (MPI_UNDEFINED asks nothing). 4 or 8 bytes, or 0 if neither will do.
+int f90_real_bytes(int p, int r) {
+  if (p == MPI_UNDEFINED) p = 0;
+  if (r == MPI_UNDEFINED) r = 0;
+  if (p < 0 || r < 0) return 0;
+  if (p <= 6 && r <= 37) return 4;
+  if (p <= 15 && r <= 307) return 8;
+  return 0;
+}
+
 }  // namespace
 
 extern "C" {
@@ -349,6 +379,10 @@ int MPI_Type_commit(MPI_Datatype* datatype) {
 int MPI_Type_free(MPI_Datatype* datatype) {
   return api("MPI_Type_free", MPI_COMM_WORLD, [&](Rank& r) {
     check_out(datatype, "datatype");
+    const int combiner = r.any_type(*datatype).envelope.combiner;
+    if (combiner == MPI_COMBINER_F90_INTEGER || combiner == MPI_COMBINER_F90_REAL ||
+        combiner == MPI_COMBINER_F90_COMPLEX)
+      fail(MPI_ERR_TYPE, "a type MPI_Type_create_f90_* gave is predefined: it cannot be freed");
     settle_posted(r);  // a collective posted with it may still use it
     if (!r.any_type(*datatype).predefined) delete_type_attributes(r, *datatype);
     r.free_type(*datatype);
@@ -386,6 +420,43 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
     // A derived type comes back as a new handle (the program frees it), a named one as itself.
     for (size_t i = 0; i < e.types.size(); ++i)
       array_of_datatypes[i] = e.derived[i] ? r.add_type(*e.derived[i]) : e.types[i];
+  });
+}
+
+int MPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_f90_integer", MPI_COMM_WORLD, [&](Rank& rk) {
+    check_out(newtype, "newtype");
+    const MPI_Datatype base = r < 0    ? MPI_DATATYPE_NULL
+                              : r <= 2 ? MPI_INTEGER1
+                              : r <= 4 ? MPI_INTEGER2
+                              : r <= 9 ? MPI_INTEGER4
+                              : r <= 18 ? MPI_INTEGER8
+                                        : MPI_DATATYPE_NULL;
+    if (base == MPI_DATATYPE_NULL)
+      fail(MPI_ERR_ARG, "no integer kind holds " + std::to_string(r) + " decimal digits (collnet's go to 18: INTEGER(8))");
+    *newtype = f90_type(rk, MPI_COMBINER_F90_INTEGER, {r}, base);
+  });
+}
+
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_f90_real", MPI_COMM_WORLD, [&](Rank& rk) {
+    check_out(newtype, "newtype");
+    const int bytes = f90_real_bytes(p, r);
+    if (!bytes)
+      fail(MPI_ERR_ARG, "no real kind has precision " + std::to_string(p) + " and range " + std::to_string(r) +
+                            " (collnet's go to REAL(8): 15 digits, 10^307)");
+    *newtype = f90_type(rk, MPI_COMBINER_F90_REAL, {p, r}, bytes == 4 ? MPI_REAL4 : MPI_REAL8);
+  });
+}
+
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
+  return api("MPI_Type_create_f90_complex", MPI_COMM_WORLD, [&](Rank& rk) {
+    check_out(newtype, "newtype");
+    const int bytes = f90_real_bytes(p, r);
+    if (!bytes)
+      fail(MPI_ERR_ARG, "no complex kind has precision " + std::to_string(p) + " and range " + std::to_string(r) +
+                            " (collnet's go to COMPLEX(8): 15 digits, 10^307)");
+    *newtype = f90_type(rk, MPI_COMBINER_F90_COMPLEX, {p, r}, bytes == 4 ? MPI_COMPLEX8 : MPI_COMPLEX16);
   });
 }
 

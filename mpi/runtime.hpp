@@ -9,6 +9,7 @@
 // its rank.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <chrono>
 #include <functional>
@@ -181,6 +182,8 @@ class Rank {
   ToolsState tools;
   // Names the program gave datatypes (MPI_Type_set_name), predefined ones too.
   std::map<MPI_Datatype, std::string> type_names;
+  // The types MPI_Type_create_f90_* made, by (combiner, p, r): one handle for each.
+  std::map<std::array<int, 3>, MPI_Datatype> f90_types;
   void set_error_string(int code, std::string text);
   static int error_class(int code) { return code % kCodesPerClass; }
   static constexpr int kCodesPerClass = 128;

@@ -42,6 +42,7 @@ AREAS = [
      "maps onto the ALU, a torus algorithm otherwise (`auto`)"),
     ("Non-blocking collectives", "collectives", "the blocking collective; complete when it returns"),
     ("Persistent collectives", "collectives", "MPI_Start runs the blocking collective; complete when it returns"),
+    ("Fortran's parameterised types", "datatypes", "the sized Fortran type of the kind, made once"),
     ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
     ("Packing in the portable", "datatypes", "external32: each basic element big-endian at the standard's size"),
     ("Packing", "datatypes", "collnet's packed format (the bytes in type-map order)"),

@@ -600,10 +600,20 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 #define MPI_COMBINER_SUBARRAY 11
 #define MPI_COMBINER_DARRAY 12
 #define MPI_COMBINER_RESIZED 13
+#define MPI_COMBINER_F90_REAL 14
+#define MPI_COMBINER_F90_COMPLEX 15
+#define MPI_COMBINER_F90_INTEGER 16
 int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
                           int* combiner);
 int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                           int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+/* Fortran's parameterised types (SELECTED_INT_KIND(r), SELECTED_REAL_KIND(p, r)) with
+   gfortran's kinds: integers of 1 to 8 bytes, reals and complex numbers of 4 and 8 bytes
+   (MPI_UNDEFINED: no requirement); a kind gfortran lacks or collnet has no type for is
+   MPI_ERR_ARG. The same arguments give the same handle, which cannot be freed. */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype* newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype);
 /* Packing: the bytes of the elements in type-map order, without gaps (collnet's own format) */
 int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize, int* position,
              MPI_Comm comm);

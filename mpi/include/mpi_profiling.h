@@ -214,6 +214,9 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes, int* combiner);
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype);
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype);
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype);
 int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize, int* position, MPI_Comm comm);
 int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);

@@ -203,6 +203,42 @@ static void external32(void) {
     check_section("packing", "MPI_Pack_external", 1);
 }
 
+/* MPI_Type_create_f90_*: the sized types of Fortran's kinds, their envelopes and contents
+   (rank 0 prints them), the same handle for the same arguments, a reduction over one, and
+   a kind no type has refused. */
+static void f90_types(void) {
+    MPI_Datatype t[5], again;
+    int sz, ni, na, nd, comb, ints[2], cls = 0;
+    MPI_Type_create_f90_real(6, 37, &t[0]);
+    MPI_Type_create_f90_real(15, MPI_UNDEFINED, &t[1]);
+    MPI_Type_create_f90_integer(9, &t[2]);
+    MPI_Type_create_f90_integer(18, &t[3]);
+    MPI_Type_create_f90_complex(15, 307, &t[4]);
+    for (int i = 0; i < 5; i++) {
+        MPI_Type_size(t[i], &sz);
+        MPI_Type_get_envelope(t[i], &ni, &na, &nd, &comb);
+        CHECK(ni >= 1 && ni <= 2 && na == 0 && nd == 0, "f90 type %d's envelope: %d %d %d", i, ni, na, nd);
+        MPI_Type_get_contents(t[i], 2, 0, 0, ints, NULL, NULL);
+        if (rank == 0)
+            printf("packing: f90 type %d: size %d, combiner %s, arguments %d %d\n", i, sz,
+                   comb == MPI_COMBINER_F90_REAL      ? "real"
+                   : comb == MPI_COMBINER_F90_INTEGER ? "integer"
+                   : comb == MPI_COMBINER_F90_COMPLEX ? "complex"
+                                                      : "other",
+                   ints[0], ni > 1 ? ints[1] : 0);
+    }
+    MPI_Type_create_f90_real(6, 37, &again);
+    CHECK(again == t[0], "the same arguments give the same handle");
+    double x[2] = {1.5, 2.5 + rank}, y[2];
+    MPI_Allreduce(x, y, 2, t[1], MPI_SUM, MPI_COMM_WORLD);
+    CHECK(y[0] == 1.5 * size && y[1] == 2.5 * size + size * (size - 1) / 2, "a sum over an f90 real");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Error_class(MPI_Type_create_f90_real(40, 5000, &again), &cls);
+    CHECK(cls == MPI_ERR_ARG, "a real kind no type has is MPI_ERR_ARG (%d)", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    check_section("packing", "MPI_Type_create_f90_*", 1);
+}
+
 static void alltoallw_and_friends(void) {
     /* To rank j: j + 1 ints; received as j + 1... from rank j: rank + 1 ints, as a
        contiguous type of rank + 1 ints. */
@@ -289,6 +325,7 @@ int main(int argc, char **argv) {
     subarrays();
     explicit_packing();
     external32();
+    f90_types();
     alltoallw_and_friends();
     envelopes();
     check_report("packing");
