@@ -27,14 +27,18 @@ extern "C" {
 
 int MPI_Init(int*, char***) { return init("MPI_Init"); }
 
-int MPI_Init_thread(int*, char***, int, int* provided) {
+int MPI_Init_thread(int*, char***, int required, int* provided) {
   const int rc = init("MPI_Init_thread");
-  if (provided) *provided = MPI_THREAD_SINGLE;  // one thread per rank: the simulated processor's
+  // A rank's main thread is the simulated processor's, and the only one that may call
+  // MPI: a program may run threads of its own (OpenMP) around its calls.
+  Rank& r = rank_or_die("MPI_Init_thread");
+  r.thread_level = required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
+  if (provided) *provided = r.thread_level;
   return rc;
 }
 
 int MPI_Query_thread(int* provided) {
-  return api("MPI_Query_thread", MPI_COMM_WORLD, [&](Rank&) { *provided = MPI_THREAD_SINGLE; });
+  return api("MPI_Query_thread", MPI_COMM_WORLD, [&](Rank& r) { *provided = r.thread_level; });
 }
 
 int MPI_Finalize(void) {
@@ -90,7 +94,13 @@ int MPI_Get_library_version(char* version, int* resultlen) {
 }
 
 int MPI_Is_thread_main(int* flag) {
-  return api("MPI_Is_thread_main", MPI_COMM_WORLD, [&](Rank&) { *flag = 1; });  // a rank has one thread
+  // Asked from a thread of the program's own, it answers without touching the machine.
+  Runtime* rt = Runtime::active();
+  if (rt && !rt->on_ranks_thread()) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  return api("MPI_Is_thread_main", MPI_COMM_WORLD, [&](Rank&) { *flag = 1; });
 }
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {

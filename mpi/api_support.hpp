@@ -24,6 +24,13 @@ inline Rank& rank_or_die(const char* call) {
     std::fprintf(stderr, "collnet: %s called outside a run of collnet mpirun\n", call);
     std::abort();
   }
+  if (!r->runtime().on_ranks_thread()) {
+    std::fprintf(stderr,
+                 "collnet mpirun: %s called from a thread of the program's own (not a rank's main thread): collnet "
+                 "provides MPI_THREAD_FUNNELED at most\n",
+                 call);
+    std::abort();
+  }
   return *r;
 }
 

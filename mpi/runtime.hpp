@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mpi/cartesian.hpp"
@@ -239,6 +240,7 @@ class Rank {
   // Runs the program's code that a call calls back (a user op's function): its host CPU
   // time is simulated as the processor's, as between calls (--compute-scale > 0).
   void user_code(const std::function<void()>& code);
+  int thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
   int saved_errno = 0;  // its errno while other ranks run (the C library's is one for all)
   // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
   std::string pending_out[3];
@@ -298,6 +300,10 @@ class Runtime {
   static Rank& current();
   static Runtime* active() { return active_; }
   static Rank* current_or_null() { return active_ ? active_->current_ : nullptr; }
+  // Whether the calling host thread is the one the ranks run on (the simulation's): a
+  // program's own threads (OpenMP's, say) are not, and may not call MPI
+  // (MPI_THREAD_FUNNELED).
+  bool on_ranks_thread() const { return std::this_thread::get_id() == ranks_thread_; }
   void set_current(Rank& r) { current_ = &r; }
 
   const Options& options() const { return options_; }
@@ -365,6 +371,7 @@ class Runtime {
   std::string end_message_;
   uint64_t abort_cycle_ = 0;
   unsigned abort_rank_ = 0;
+  std::thread::id ranks_thread_ = std::this_thread::get_id();
   uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
   uint64_t quiet_since_ = 0;
   friend class Call;

@@ -61,8 +61,8 @@ AREAS = [
 
 # Function -> (what it runs as, what it does not do); either may be None (the area's / nothing).
 NOTES = {
-    "MPI_Init_thread": (None, "provides MPI_THREAD_SINGLE whatever is asked: a rank is one thread"),
-    "MPI_Query_thread": (None, "always MPI_THREAD_SINGLE"),
+    "MPI_Init_thread": (None, "provides MPI_THREAD_FUNNELED at most: only a rank's main thread may call MPI"),
+    "MPI_Query_thread": (None, "what MPI_Init_thread provided"),
     "MPI_Wtime": ("simulated cycles at the report clock, after charging the compute time since the last call",
                   None),
     "MPI_Wtick": ("one cycle at the report clock", None),

@@ -233,6 +233,26 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "2", "--", exe])
     expect(rc == 0 and out.split() == ["2000", "2000", "1"] * 2,
            "2 ms of computation is 2 ms to std::chrono's clocks (%s %s)" % (out, err[-300:]))
+    # A hybrid program (OpenMP threads around its calls) asks for MPI_THREAD_MULTIPLE and is
+    # given MPI_THREAD_FUNNELED; MPI_Is_thread_main answers 1 on the rank's main thread and 0
+    # on an OpenMP thread; an MPI call from an OpenMP thread ends the run, saying so.
+    omp = build_source(a.mpicc, work, "hybrid",
+                       '#include <mpi.h>\n#include <omp.h>\n#include <stdio.h>\n'
+                       'int main(int c, char** v) { int p, q, m = -1, w = -1; MPI_Init_thread(&c, &v, MPI_THREAD_MULTIPLE, &p);\n'
+                       '  MPI_Query_thread(&q);\n'
+                       '  _Pragma("omp parallel num_threads(2)") { int f; MPI_Is_thread_main(&f); if (omp_get_thread_num() == 0) m = f; else w = f; }\n'
+                       '  double s = 0, t;\n'
+                       '  _Pragma("omp parallel for reduction(+:s) num_threads(2)") for (int i = 0; i < 1000; i++) s += i;\n'
+                       '  MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);\n'
+                       '  printf("%d %d %d %d %g\\n", p == MPI_THREAD_FUNNELED, q == p, m, w, t);\n'
+                       '  if (c > 1) { _Pragma("omp parallel num_threads(2)") { if (omp_get_thread_num() == 1) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); } } }\n'
+                       '  MPI_Finalize(); return 0; }\n', extra=["-fopenmp"])
+    rc, out, err = run(mpirun + ["-n", "2", "--", omp])
+    expect(rc == 0 and out.split() == ["1", "1", "1", "0", "999000"] * 2,
+           "a hybrid OpenMP program is given MPI_THREAD_FUNNELED and runs (%s %s)" % (out, err[-300:]))
+    rc, out, err = run(mpirun + ["-n", "2", "--", omp, "call-from-a-thread"])
+    expect(rc == 128 + 6 and "MPI_Comm_rank called from a thread of the program's own" in err,
+           "an MPI call from an OpenMP thread ends the run naming it (%d %s)" % (rc, err[-300:]))
     # 4 MiB of local arrays: within the default stack (Linux's 8 MiB); past --stack 1024 the
     # run ends naming the overflow and the size.
     deep = build_source(a.mpicc, work, "deep",
