@@ -94,6 +94,22 @@ MPI_Comm duplicate(Rank& r, MPI_Comm comm) {
   return out;
 }
 
+// MPI_Comm_free's work, and MPI_Comm_disconnect's (`wait`: every member first reaches it,
+// so that nothing sent on the communicator is still on its way).
+void free_comm(Rank& r, MPI_Comm* comm, bool wait) {
+  if (!comm) fail(MPI_ERR_ARG, "comm is null");
+  settle_posted(r);  // a collective posted on it may still use it
+  CommEntry& c = r.comm(*comm);
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+  if (wait && !c.self) c.comm->barrier();  // over both groups of an intercommunicator
+  delete_comm_attributes(r, *comm);
+  if (!c.self) c.comm->free();
+  if (c.inter) c.inter->coll->free();
+  r.comm_slot(*comm) = CommEntry{};
+  *comm = MPI_COMM_NULL;
+}
+
 // MPI_Comm_spawn's and _spawn_multiple's refusal (as mpi.h call `name`): `total`
 // processes asked for where the universe (the ranks mpirun started) has no room left.
 int spawn(const char* name, MPI_Comm comm, int root, long total, MPI_Comm* intercomm, int* errcodes) {
@@ -239,18 +255,11 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
-  return api("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL, [&](Rank& r) {
-    if (!comm) fail(MPI_ERR_ARG, "comm is null");
-    settle_posted(r);  // a collective posted on it may still use it
-    CommEntry& c = r.comm(*comm);
-    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
-      fail(MPI_ERR_COMM, std::string("cannot free ") + (*comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
-    delete_comm_attributes(r, *comm);
-    if (!c.self) c.comm->free();
-    if (c.inter) c.inter->coll->free();
-    r.comm_slot(*comm) = CommEntry{};
-    *comm = MPI_COMM_NULL;
-  });
+  return api("MPI_Comm_free", comm ? *comm : MPI_COMM_NULL, [&](Rank& r) { free_comm(r, comm, false); });
+}
+
+int MPI_Comm_disconnect(MPI_Comm* comm) {
+  return api("MPI_Comm_disconnect", comm ? *comm : MPI_COMM_NULL, [&](Rank& r) { free_comm(r, comm, true); });
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {

@@ -219,6 +219,33 @@ void reduce_scatter(Rank& r, CommEntry& c, const void* send, void* recv, const s
 
 }  // namespace collnet::mpi::inter
 
+MPI_Comm collnet::mpi::inter::bridge(Rank& r, MPI_Errhandler errhandler, const std::vector<unsigned>& local,
+                                     const std::vector<unsigned>& remote) {
+  for (unsigned w : remote)
+    if (std::find(local.begin(), local.end(), w) != local.end())
+      fail(MPI_ERR_COMM, "world rank " + std::to_string(w) + " is in both groups (they must be disjoint)");
+  // Both groups in one communicator, the one holding the lower world rank first.
+  const unsigned lowest_mine = *std::min_element(local.begin(), local.end());
+  const bool mine_first = remote.empty() || lowest_mine < *std::min_element(remote.begin(), remote.end());
+  std::vector<unsigned> all;
+  const std::vector<unsigned>& a = mine_first ? local : remote;
+  const std::vector<unsigned>& b = mine_first ? remote : local;
+  all.insert(all.end(), a.begin(), a.end());
+  all.insert(all.end(), b.begin(), b.end());
+  drv::Communicator both = r.task().world().of_members(all);
+  auto coll = std::make_shared<drv::Communicator>(both.dup());
+  CommEntry::Inter x;
+  x.local_size = static_cast<unsigned>(local.size());
+  x.remote_size = static_cast<unsigned>(remote.size());
+  x.local_offset = mine_first ? 0 : x.remote_size;
+  x.remote_offset = mine_first ? x.local_size : 0;
+  x.coll = std::move(coll);
+  const MPI_Comm out = r.add_comm(std::move(both));
+  r.comm_slot(out).inter = std::move(x);
+  r.comm_slot(out).errhandler = errhandler;
+  return out;
+}
+
 extern "C" {
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
@@ -280,30 +307,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
       remote.resize(n);
       if (n) lc.comm->bcast(remote.data(), n, drv::Datatype::U64, static_cast<unsigned>(local_leader));
     }
-    for (uint64_t w : remote)
-      if (std::find(local.begin(), local.end(), static_cast<unsigned>(w)) != local.end())
-        fail(MPI_ERR_COMM, "world rank " + std::to_string(w) + " is in both groups (they must be disjoint)");
-    // Both groups in one communicator, the one holding the lower world rank first.
-    const unsigned lowest_mine = *std::min_element(local.begin(), local.end());
-    const bool mine_first = remote.empty() || lowest_mine < *std::min_element(remote.begin(), remote.end());
-    std::vector<unsigned> all;
     const std::vector<unsigned> theirs(remote.begin(), remote.end());
-    const std::vector<unsigned>& a = mine_first ? local : theirs;
-    const std::vector<unsigned>& b = mine_first ? theirs : local;
-    all.insert(all.end(), a.begin(), a.end());
-    all.insert(all.end(), b.begin(), b.end());
-    drv::Communicator both = r.task().world().of_members(all);
-    auto coll = std::make_shared<drv::Communicator>(both.dup());
-    CommEntry::Inter x;
-    x.local_size = static_cast<unsigned>(local.size());
-    x.remote_size = static_cast<unsigned>(theirs.size());
-    x.local_offset = mine_first ? 0 : x.remote_size;
-    x.remote_offset = mine_first ? x.local_size : 0;
-    x.coll = std::move(coll);
-    const MPI_Errhandler eh = lc.errhandler;
-    const MPI_Comm out = r.add_comm(std::move(both));
-    r.comm_slot(out).inter = std::move(x);
-    r.comm_slot(out).errhandler = eh;
+    const MPI_Comm out = inter::bridge(r, lc.errhandler, local, theirs);
     *newintercomm = out;
   });
 }

@@ -17,6 +17,13 @@
 
 namespace collnet::mpi::inter {
 
+// An intercommunicator between this rank's group `local` and the group `remote` (world
+// ranks, each in its group's rank order; disjoint, else MPI_ERR_COMM), with error handler
+// `errhandler`: what MPI_Intercomm_create, MPI_Comm_accept/connect and MPI_Comm_join make
+// once each side knows both groups. Collective over both groups.
+MPI_Comm bridge(Rank& r, MPI_Errhandler errhandler, const std::vector<unsigned>& local,
+                const std::vector<unsigned>& remote);
+
 void barrier(CommEntry& c);
 void bcast(Rank& r, CommEntry& c, void* buf, int count, MPI_Datatype type, int root);
 // Reduce (root) or allreduce (none).

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -181,6 +182,16 @@ class Rank {
   MPI_Message next_message = MPI_MESSAGE_NO_PROC + 1;
   // The tools information interface's sessions and handles (MPI_T, api_tools.cpp).
   ToolsState tools;
+  // Ports (api_ports.cpp): the next port's number, the ports open, and connection
+  // requests that arrived while this rank waited for another port's (source, port, group).
+  int next_port = 0;
+  std::set<int> open_ports;
+  struct PortRequest {
+    unsigned source;
+    uint64_t port;
+    std::vector<unsigned> group;
+  };
+  std::vector<PortRequest> port_requests;
   // Names the program gave datatypes (MPI_Type_set_name), predefined ones too.
   std::map<MPI_Datatype, std::string> type_names;
   // The types MPI_Type_create_f90_* made, by (combiner, p, r): one handle for each.
@@ -307,6 +318,8 @@ class Runtime {
   void set_current(Rank& r) { current_ = &r; }
 
   const Options& options() const { return options_; }
+  // The job's published service names and their ports (MPI_Publish_name).
+  std::map<std::string, std::string>& published() { return published_; }
   // MPI_Comm_get_attr's values, indexed by key (MPI_TAG_UB .. MPI_APPNUM).
   int* attribute(int key) { return key >= MPI_TAG_UB && key <= MPI_APPNUM ? &attributes_[key] : nullptr; }
   Rank& rank(unsigned r) { return *ranks_.at(r); }
@@ -372,6 +385,7 @@ class Runtime {
   uint64_t abort_cycle_ = 0;
   unsigned abort_rank_ = 0;
   std::thread::id ranks_thread_ = std::this_thread::get_id();
+  std::map<std::string, std::string> published_;
   uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
   uint64_t quiet_since_ = 0;
   friend class Call;

@@ -30,6 +30,9 @@ AREAS = [
      "the driver's communicators (split, dup, free: a class route when one is free, the torus otherwise); "
      "groups are lists of world ranks"),
     ("Process creation", "communicators", "refused, `MPI_ERR_SPAWN`: the machine runs the ranks mpirun started"),
+    ("Establishing communication", "communicators",
+     "a request to the port's owner over MPI_COMM_SELF's world-wide transport; the two groups bridged as by "
+     "MPI_Intercomm_create"),
     ("Collective over the group", "communicators", "`driver::Communicator::of_members`: no class route"),
     ("Intercommunicators", "intercommunicators", "a driver communicator over both groups (`mpi/intercomm.hpp`)"),
     ("Attributes of the program", "attributes", "the rank's keyvals and values; callbacks on dup and free"),

@@ -295,6 +295,21 @@ int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info inf
 int MPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
                             const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm,
                             int array_of_errcodes[]);
+/* Establishing communication between groups of the job (MPI-3.1 10.4): a port is a rank's
+   ("collnet-port:<world rank>:<n>"), MPI_Comm_accept at its owner and MPI_Comm_connect
+   elsewhere make an intercommunicator of the two groups; MPI_Comm_join does so for the two
+   ranks at the ends of a connected socket. Names are published for the whole job (not
+   across partitions: MPI_ERR_SERVICE). */
+#define MPI_MAX_PORT_NAME 256
+int MPI_Open_port(MPI_Info info, char* port_name);
+int MPI_Close_port(const char* port_name);
+int MPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_disconnect(MPI_Comm* comm);
+int MPI_Comm_join(int fd, MPI_Comm* intercomm);
+int MPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name);
+int MPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name);
+int MPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name);
 /* Collective over the group's ranks only (the others need not call it) */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 /* Intercommunicators: messages address the remote group's ranks; the collectives follow

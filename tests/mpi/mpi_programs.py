@@ -159,6 +159,11 @@ def behaviour(a, work):
     for name in ("userop", "datatypes"):
         rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, name, work)])
         expect(rc == 0 and re.search(r"%s: \d+ checks passed" % name, out), name + " passes on 5 ranks")
+    # Ports, names and join between groups of the job (Open MPI needs a server of its own
+    # for them, so they are not compared).
+    rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, "ports", work)])
+    expect(rc == 0 and re.search(r"ports: \d+ checks passed", out) and "ports: port collnet-port:0:0" in out,
+           "accept, connect, join and published names on 5 ranks (%s %s)" % (out, err[-300:]))
     # The tools interface's variables are collnet's own (Open MPI has others): tools.c checks
     # them, and works before MPI_Init and after MPI_Finalize.
     rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "tools", work)])
