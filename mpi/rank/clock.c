@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The clocks a rank reads are its simulated machine's: the C library's (gettimeofday,
-   clock_gettime, time, clock, timespec_get) and C++'s (std::chrono's system_clock,
-   steady_clock and high_resolution_clock) give MPI_Wtime's time, so that a program timing
+   clock_gettime, time, clock, timespec_get), C++'s (std::chrono's system_clock,
+   steady_clock and high_resolution_clock) and OpenMP's (omp_get_wtime) give MPI_Wtime's time, so that a program timing
    its work with them measures what MPI_Wtime measures, its computation between calls
    included (--compute-scale). The real-time clocks start from the host's time when the
    rank first reads one (intervals are simulated); the others count from the machine's
@@ -109,6 +109,10 @@ int timespec_get(struct timespec* ts, int base) {
   *ts = as_timespec(realtime_ns());
   return base;
 }
+
+/* OpenMP's clock, for hybrid programs: seconds of the machine's time. */
+double omp_get_wtime(void) { return (double)monotonic_ns(CLOCK_MONOTONIC) * 1e-9; }
+double omp_get_wtick(void) { return 1e-9; }
 
 /* std::chrono's clocks (libstdc++'s ABI: now() returns the count of nanoseconds). */
 int64_t _ZNSt6chrono3_V212system_clock3nowEv(void) { return realtime_ns(); }

@@ -246,15 +246,17 @@ def behaviour(a, work):
                        'int main(int c, char** v) { int p, q, m = -1, w = -1; MPI_Init_thread(&c, &v, MPI_THREAD_MULTIPLE, &p);\n'
                        '  MPI_Query_thread(&q);\n'
                        '  _Pragma("omp parallel num_threads(2)") { int f; MPI_Is_thread_main(&f); if (omp_get_thread_num() == 0) m = f; else w = f; }\n'
-                       '  double s = 0, t;\n'
+                       '  double s = 0, t, w0 = omp_get_wtime();\n'
                        '  _Pragma("omp parallel for reduction(+:s) num_threads(2)") for (int i = 0; i < 1000; i++) s += i;\n'
-                       '  MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);\n'
-                       '  printf("%d %d %d %d %g\\n", p == MPI_THREAD_FUNNELED, q == p, m, w, t);\n'
+                       '  MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); MPIX_Compute_cycles(700000);\n'
+                       '  const long us = (long)((omp_get_wtime() - w0) * 1e6 + 0.5);\n'
+                       '  printf("%d %d %d %d %g %d\\n", p == MPI_THREAD_FUNNELED, q == p, m, w, t, us >= 1000 && us < 1010);\n'
                        '  if (c > 1) { _Pragma("omp parallel num_threads(2)") { if (omp_get_thread_num() == 1) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); } } }\n'
                        '  MPI_Finalize(); return 0; }\n', extra=["-fopenmp"])
     rc, out, err = run(mpirun + ["-n", "2", "--", omp])
-    expect(rc == 0 and out.split() == ["1", "1", "1", "0", "999000"] * 2,
-           "a hybrid OpenMP program is given MPI_THREAD_FUNNELED and runs (%s %s)" % (out, err[-300:]))
+    expect(rc == 0 and out.split() == ["1", "1", "1", "0", "999000", "1"] * 2,
+           "a hybrid OpenMP program is given MPI_THREAD_FUNNELED, runs, and omp_get_wtime is the machine's (%s %s)" %
+           (out, err[-300:]))
     rc, out, err = run(mpirun + ["-n", "2", "--", omp, "call-from-a-thread"])
     expect(rc == 128 + 6 and "MPI_Comm_rank called from a thread of the program's own" in err,
            "an MPI call from an OpenMP thread ends the run naming it (%d %s)" % (rc, err[-300:]))
