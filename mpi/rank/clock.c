@@ -7,7 +7,8 @@
    rank first reads one (intervals are simulated); the others count from the machine's
    cycle 0. Outside the rank's run (the program's static constructors and destructors),
    and for clocks of other kinds (another process's or thread's, by clockid), they are the
-   host's. */
+   host's. They are weak: a program that defines a function of one of these names itself
+   keeps its own. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -68,7 +69,7 @@ static struct timespec as_timespec(int64_t ns) {
   return t;
 }
 
-int clock_gettime(clockid_t id, struct timespec* tp) {
+__attribute__((weak)) int clock_gettime(clockid_t id, struct timespec* tp) {
   switch (id) {
     case CLOCK_REALTIME:
     case CLOCK_REALTIME_COARSE:
@@ -88,7 +89,7 @@ int clock_gettime(clockid_t id, struct timespec* tp) {
   }
 }
 
-int gettimeofday(struct timeval* restrict tv, void* restrict tz) {
+__attribute__((weak)) int gettimeofday(struct timeval* restrict tv, void* restrict tz) {
   (void)tz;
   const struct timespec t = as_timespec(realtime_ns());
   tv->tv_sec = t.tv_sec;
@@ -96,24 +97,24 @@ int gettimeofday(struct timeval* restrict tv, void* restrict tz) {
   return 0;
 }
 
-time_t time(time_t* out) {
+__attribute__((weak)) time_t time(time_t* out) {
   const time_t t = (time_t)(realtime_ns() / 1000000000);
   if (out) *out = t;
   return t;
 }
 
-clock_t clock(void) { return (clock_t)(monotonic_ns(CLOCK_PROCESS_CPUTIME_ID) / (1000000000 / CLOCKS_PER_SEC)); }
+__attribute__((weak)) clock_t clock(void) { return (clock_t)(monotonic_ns(CLOCK_PROCESS_CPUTIME_ID) / (1000000000 / CLOCKS_PER_SEC)); }
 
-int timespec_get(struct timespec* ts, int base) {
+__attribute__((weak)) int timespec_get(struct timespec* ts, int base) {
   if (base != TIME_UTC) return 0;
   *ts = as_timespec(realtime_ns());
   return base;
 }
 
 /* OpenMP's clock, for hybrid programs: seconds of the machine's time. */
-double omp_get_wtime(void) { return (double)monotonic_ns(CLOCK_MONOTONIC) * 1e-9; }
-double omp_get_wtick(void) { return 1e-9; }
+__attribute__((weak)) double omp_get_wtime(void) { return (double)monotonic_ns(CLOCK_MONOTONIC) * 1e-9; }
+__attribute__((weak)) double omp_get_wtick(void) { return 1e-9; }
 
 /* std::chrono's clocks (libstdc++'s ABI: now() returns the count of nanoseconds). */
-int64_t _ZNSt6chrono3_V212system_clock3nowEv(void) { return realtime_ns(); }
-int64_t _ZNSt6chrono3_V212steady_clock3nowEv(void) { return monotonic_ns(CLOCK_MONOTONIC); }
+__attribute__((weak)) int64_t _ZNSt6chrono3_V212system_clock3nowEv(void) { return realtime_ns(); }
+__attribute__((weak)) int64_t _ZNSt6chrono3_V212steady_clock3nowEv(void) { return monotonic_ns(CLOCK_MONOTONIC); }
