@@ -27,8 +27,13 @@ std::optional<int> parse_command_line(int argc, const char* const* argv, Command
   const Subcommand commands[] = {add_run(app, cl),     add_algorithms(app, cl), add_machines(app, cl),
                                  add_compare(app, cl), add_tune(app, cl),       add_neighbourhoods(app, cl),
                                  add_traffic(app, cl), add_mpirun(app, cl),     add_sweep(app, cl)};
+  // mpirun's words as its options parse them (Open MPI's -np); the others as given.
+  std::vector<std::string> words(argv, argv + argc);
+  words = mpirun_words(*app.get_subcommand("mpirun"), std::move(words));
+  std::vector<const char*> args;
+  for (const std::string& w : words) args.push_back(w.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -37,6 +37,28 @@ std::string cubic_shape(unsigned n) {
 
 int mpirun_usage(const std::string& msg) { return usage_error("mpirun: " + msg, "mpirun"); }
 
+std::vector<std::string> mpirun_words(const CLI::App& mpirun, std::vector<std::string> words) {
+  // From the word after `mpirun` to the program: `-np` is Open MPI's spelling of -n (CLI11
+  // would read it as -n with the value "p"), and a `--` before the program goes (the parse
+  // takes the first word that is not an option as the program anyway); an option's value
+  // is skipped, not examined.
+  size_t i = 0;
+  while (i < words.size() && words[i] != "mpirun") ++i;
+  for (++i; i < words.size(); ++i) {
+    std::string& w = words[i];
+    if (w == "--") {  // the marker before the program: the program's words follow as they are
+      words.erase(words.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+    if (w.empty() || w[0] != '-') break;  // the program
+    if (w == "-np") w = "--np";
+    const std::string name = w.substr(0, w.find('='));
+    const CLI::Option* o = mpirun.get_option_no_throw(name);
+    if (o && o->get_expected_min() > 0 && name.size() == w.size()) ++i;  // its value is the next word
+  }
+  return words;
+}
+
 Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
   MpirunCommand& c = cl.mpirun;
   CLI::App* m = app.add_subcommand("mpirun", "run an MPI program (built with collnet-mpicc) on the simulated machine");
@@ -62,9 +84,19 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
   add_machine_options(m, c.machine);
   add_fault_options(m, c.faults);
   add_partitions_option(m, c.partitions);
-  m->add_option("command", c.command, "the program and its arguments, after --")->required();
-  return {m, [&cl]() -> std::optional<int> {
+  // As Open MPI's mpirun: the first word that is not an option (or `--`) is the program,
+  // and every word after it is the program's own, options too.
+  m->prefix_command();
+  m->footer("PROGRAM [ARGS...]: the MPI program (built with collnet-mpicc) and its arguments, after the options "
+            "(or after --)");
+  return {m, [&cl, m]() -> std::optional<int> {
             cl.command = CommandLine::Command::Mpirun;
+            cl.mpirun.command = m->remaining();
+            if (!cl.mpirun.command.empty() && cl.mpirun.command.front().rfind('-', 0) == 0)
+              return mpirun_usage(cl.mpirun.command.front() +
+                                  " is not an option of mpirun (--help lists them); the program follows the options");
+            if (cl.mpirun.command.empty())
+              return mpirun_usage("name the program to run: collnet mpirun -n N [options] PROGRAM [ARGS...]");
             sim::MachineConfig config;
             driver::P2pConfig p2p;
             if (const std::optional<int> bad = check_mpirun_command(cl.mpirun, config, p2p)) return bad;

@@ -55,6 +55,10 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl);
 std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConfig& config, driver::P2pConfig& p2p);
 // "collnet: error: mpirun: MSG" and where the usage is; returns 2.
 int mpirun_usage(const std::string& msg);
+// The command line's words (`words`, argv[0] first) as `mpirun`'s options (`mpirun`) can
+// parse them: Open MPI's `-np N` read as `--np N`, and the `--` before the program dropped,
+// from `mpirun` up to the program only.
+std::vector<std::string> mpirun_words(const CLI::App& mpirun, std::vector<std::string> words);
 // Checks the options, loads the program once per rank and runs it (the ranks of this
 // partition's nodes, in a partitioned run: `transport`).
 int run_mpirun_command(const MpirunCommand& c, sim::Transport* transport = nullptr);

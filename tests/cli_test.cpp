@@ -880,6 +880,9 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"run", "allreduce", "--rtl", "torus.vc_buffer_flits"}, "--rtl: 'torus.vc_buffer_flits' is not KEY=VALUE"},
                       UsageCase{{"traffic", "--rtl", "tree.retransmission_flits=96"}, "a power of two"},
                       UsageCase{{"mpirun", "-n", "2", "--rtl", "tree.fifo=3", "--", "prog"}, "'tree.fifo' is not a size of the node"},
+                      UsageCase{{"mpirun", "-np", "2"}, "mpirun: name the program to run"},
+                      UsageCase{{"mpirun", "-n", "2", "--bogus", "prog"}, "--bogus is not an option of mpirun"},
+                      UsageCase{{"mpirun", "-np", "0", "prog"}, "-n must be at least 1, got 0"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

@@ -164,6 +164,17 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, "ports", work)])
     expect(rc == 0 and re.search(r"ports: \d+ checks passed", out) and "ports: port collnet-port:0:0" in out,
            "accept, connect, join and published names on 5 ranks (%s %s)" % (out, err[-300:]))
+    # Open MPI's way of starting one: -np, and the program's own options after it without --
+    # (a -- before the program still works, and one after it is the program's).
+    args = build_source(a.mpicc, work, "args",
+                        '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { int r; MPI_Init(&c, &v);\n'
+                        '  MPI_Comm_rank(MPI_COMM_WORLD, &r); if (r == 1) { for (int i = 1; i < c; i++) printf("[%s]", v[i]);\n'
+                        '  printf("\\n"); } MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(default + ["-np", "2", "--compute-scale", "0", args, "-v", "--iters=5", "-np", "3", "--", "x"])
+    expect(rc == 0 and out.strip() == "[-v][--iters=5][-np][3][--][x]",
+           "mpirun -np 2 PROGRAM ARGS passes the program its options (%s %s)" % (out, err[-300:]))
+    rc, out, err = run(default + ["-np", "2", "--compute-scale", "0", "--", args, "--", "-v"])
+    expect(rc == 0 and out.strip() == "[--][-v]", "a -- before the program is mpirun's, one after it the program's (%s)" % out)
     # The tools interface's variables are collnet's own (Open MPI has others): tools.c checks
     # them, and works before MPI_Init and after MPI_Finalize.
     rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "tools", work)])
