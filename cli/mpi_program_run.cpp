@@ -340,7 +340,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   const driver::RunReport report = job.run([&](driver::Task& t) {
     const unsigned rank = t.rank();
     const std::vector<std::string> env =
-        mpi::rank_environment(rank, static_cast<unsigned>(c.ranks), static_cast<unsigned>(c.tasks));
+        mpi::rank_environment(rank, static_cast<unsigned>(c.ranks), static_cast<unsigned>(c.tasks), c.exports);
     runtime.run_rank(
         t, [&copies, rank, &env](int argc, char** argv) { return copies->run(rank, argc, argv, env); }, c.command);
   });

@@ -2,6 +2,7 @@
 // `collnet mpirun`: its options, their checks (the shape from -n and --tasks) and its run.
 #include "cli/mpirun_command.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
@@ -69,6 +70,12 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
   m->add_option("--trace-nodes", c.trace_nodes, "trace only these nodes, e.g. 0,1,5 (with --trace)");
   m->add_option("--json", c.json_path, "write the per-rank report as JSON");
   m->add_flag("--tag-output", c.tag_output, "prefix every line a rank prints with [1,RANK]<stdout>: (as Open MPI)");
+  m->add_option("-x", c.exports,
+                "NAME=VALUE sets an environment variable for every rank (as Open MPI's -x; a bare NAME, which every "
+                "rank has already, must be set)")
+      ->allow_extra_args(false);  // one word each time, so that the program after it is not taken
+  m->add_flag("--oversubscribe", c.oversubscribe,
+              "accepted for Open MPI's command lines: any -n runs, each rank on a simulated processor");
   m->add_option("--compute-scale", c.compute_scale,
                 "time a rank computes between MPI calls: auto (the host CPU time it took, scaled by the host's speed over "
                 "the machine's processor's), a scale S >= 0 (S simulated seconds per host CPU second), or 0 (none)")
@@ -107,6 +114,13 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
 
 std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConfig& config, driver::P2pConfig& p2p) {
   if (c.ranks < 1) return mpirun_usage("-n must be at least 1, got " + std::to_string(c.ranks));
+  for (const std::string& x : c.exports) {
+    const std::string name = x.substr(0, x.find('='));
+    if (name.empty() || name.find_first_of(" \t") != std::string::npos)
+      return mpirun_usage("-x " + x + ": not NAME or NAME=VALUE");
+    if (name.size() == x.size() && !std::getenv(name.c_str()))
+      return mpirun_usage("-x " + name + ": " + name + " is not set here (give -x " + name + "=VALUE)");
+  }
   if (c.tasks < 1 || c.tasks > sim::MachineConfig::kMaxTasksPerNode)
     return mpirun_usage("--tasks must be 1.." + std::to_string(sim::MachineConfig::kMaxTasksPerNode) + ", got " +
                         std::to_string(c.tasks));

@@ -33,6 +33,8 @@ struct MpirunCommand {
   std::string trace_nodes;  // "0,1,5": the nodes the trace keeps
   std::string json_path;
   bool tag_output = false;
+  std::vector<std::string> exports;  // -x NAME or NAME=VALUE: the ranks' environment (as Open MPI's)
+  bool oversubscribe = false;        // --oversubscribe: accepted, as any -n runs
   std::string compute_scale = "auto";  // --compute-scale: "auto" or a number >= 0 (checked by check_mpirun_command)
   long long watchdog = 2'000'000'000;
   long long deadlock_cycles = 100'000;

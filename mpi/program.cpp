@@ -121,21 +121,25 @@ int ProgramCopies::run(unsigned copy, int argc, char** argv, const std::vector<s
   return status;
 }
 
-std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks) {
+std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks,
+                                          const std::vector<std::string>& exports) {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  const auto set = [&env](const std::string& name, const std::string& value) {
+    const std::string prefix = name + "=";
+    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }),
+              env.end());
+    env.push_back(prefix + value);
+  };
+  for (const std::string& x : exports)
+    if (const size_t eq = x.find('='); eq != std::string::npos) set(x.substr(0, eq), x.substr(eq + 1));
   const unsigned local_size = std::min(tasks, ranks - rank / tasks * tasks);
-  const std::pair<const char*, unsigned> set[] = {
+  const std::pair<const char*, unsigned> job[] = {
       {"OMPI_COMM_WORLD_RANK", rank},         {"OMPI_COMM_WORLD_SIZE", ranks},
       {"OMPI_COMM_WORLD_LOCAL_RANK", rank % tasks}, {"OMPI_COMM_WORLD_LOCAL_SIZE", local_size},
       {"OMPI_COMM_WORLD_NODE_RANK", rank % tasks},  {"OMPI_UNIVERSE_SIZE", ranks},
       {"PMIX_RANK", rank}};
-  for (const auto& [name, value] : set) {
-    const std::string prefix = std::string(name) + "=";
-    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }),
-              env.end());
-    env.push_back(prefix + std::to_string(value));
-  }
+  for (const auto& [name, value] : job) set(name, std::to_string(value));
   return env;
 }
 

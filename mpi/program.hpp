@@ -44,7 +44,9 @@ class ProgramCopies {
 
 // The environment a rank of `ranks` starts with: this process's, and the variables an
 // Open MPI job sets for its processes (OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK,
-// _LOCAL_SIZE, _NODE_RANK, OMPI_UNIVERSE_SIZE, PMIX_RANK), for `tasks` ranks a node.
-std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks);
+// _LOCAL_SIZE, _NODE_RANK, OMPI_UNIVERSE_SIZE, PMIX_RANK), for `tasks` ranks a node; and
+// `exports`' NAME=VALUE (mpirun -x) set over this process's (a bare NAME is there already).
+std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigned tasks,
+                                          const std::vector<std::string>& exports = {});
 
 }  // namespace collnet::mpi

@@ -883,6 +883,9 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{{"mpirun", "-np", "2"}, "mpirun: name the program to run"},
                       UsageCase{{"mpirun", "-n", "2", "--bogus", "prog"}, "--bogus is not an option of mpirun"},
                       UsageCase{{"mpirun", "-np", "0", "prog"}, "-n must be at least 1, got 0"},
+                      UsageCase{{"mpirun", "-np", "2", "-x", "COLLNET_SURELY_UNSET_VARIABLE", "prog"},
+                                "COLLNET_SURELY_UNSET_VARIABLE is not set here"},
+                      UsageCase{{"mpirun", "-np", "2", "-x", "=3", "prog"}, "-x =3: not NAME or NAME=VALUE"},
                       UsageCase{{}, "subcommand"}),
     usage_case_name);
 

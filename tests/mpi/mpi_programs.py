@@ -175,6 +175,13 @@ def behaviour(a, work):
            "mpirun -np 2 PROGRAM ARGS passes the program its options (%s %s)" % (out, err[-300:]))
     rc, out, err = run(default + ["-np", "2", "--compute-scale", "0", "--", args, "--", "-v"])
     expect(rc == 0 and out.strip() == "[--][-v]", "a -- before the program is mpirun's, one after it the program's (%s)" % out)
+    # -x sets a variable for every rank (as Open MPI's), --oversubscribe is accepted.
+    envp = build_source(a.mpicc, work, "envp",
+                        '#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char** v) {\n'
+                        '  MPI_Init(&c, &v); const char* f = getenv("COLLNET_TEST_X"); printf("%s\\n", f ? f : "unset");\n'
+                        '  MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(default + ["-np", "3", "--oversubscribe", "-x", "COLLNET_TEST_X=a=b", "--compute-scale", "0", envp])
+    expect(rc == 0 and out.split() == ["a=b"] * 3, "-x NAME=VALUE reaches every rank (%s %s)" % (out, err[-300:]))
     # The tools interface's variables are collnet's own (Open MPI has others): tools.c checks
     # them, and works before MPI_Init and after MPI_Finalize.
     rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "tools", work)])
