@@ -175,6 +175,16 @@ def behaviour(a, work):
            "mpirun -np 2 PROGRAM ARGS passes the program its options (%s %s)" % (out, err[-300:]))
     rc, out, err = run(default + ["-np", "2", "--compute-scale", "0", "--", args, "--", "-v"])
     expect(rc == 0 and out.strip() == "[--][-v]", "a -- before the program is mpirun's, one after it the program's (%s)" % out)
+    # Run directly, a program collnet-mpicc linked runs as one rank (collnet mpirun -n 1), as
+    # build systems run what they compile (autoconf's "whether we are cross compiling"): its
+    # arguments and its exit status are its own.
+    p = subprocess.run([args, "-v", "x y"], capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, COLLNET=a.collnet))
+    expect(p.returncode == 0 and p.stdout.strip() == "" and "1 ranks on 1x1x1" in p.stderr,
+           "a program run directly runs as one rank (%s %s)" % (p.stdout, p.stderr[-300:]))
+    three = build_source(a.mpicc, work, "three", 'int main(int c, char** v) { (void)v; return c == 2 ? 3 : 1; }\n')
+    p = subprocess.run([three, "arg"], capture_output=True, text=True, timeout=600, env=dict(os.environ, COLLNET=a.collnet))
+    expect(p.returncode == 3, "a program run directly exits with its own status (%d %s)" % (p.returncode, p.stderr[-300:]))
     # -x sets a variable for every rank (as Open MPI's), --oversubscribe is accepted.
     envp = build_source(a.mpicc, work, "envp",
                         '#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char** v) {\n'
