@@ -185,6 +185,17 @@ def behaviour(a, work):
     three = build_source(a.mpicc, work, "three", 'int main(int c, char** v) { (void)v; return c == 2 ? 3 : 1; }\n')
     p = subprocess.run([three, "arg"], capture_output=True, text=True, timeout=600, env=dict(os.environ, COLLNET=a.collnet))
     expect(p.returncode == 3, "a program run directly exits with its own status (%d %s)" % (p.returncode, p.stderr[-300:]))
+    # A build system that asks the wrapper for its flags (CMake's FindMPI: --showme:compile,
+    # --showme:link) and compiles and links with the plain compiler gets the same program.
+    comp = subprocess.run([a.mpicc, "--showme:compile"], capture_output=True, text=True, check=True).stdout.split()
+    link = subprocess.run([a.mpicc, "--showme:link"], capture_output=True, text=True, check=True).stdout.split()
+    show = subprocess.run([a.mpicc, "-show"], capture_output=True, text=True, check=True).stdout.split()
+    obj, plain = os.path.join(work, "three.o"), os.path.join(work, "three_plain")
+    subprocess.run(["cc", *comp, "-c", os.path.join(work, "three.c"), "-o", obj], check=True)
+    subprocess.run(["cc", obj, *link, "-o", plain], check=True)
+    p = subprocess.run([plain, "arg"], capture_output=True, text=True, timeout=600, env=dict(os.environ, COLLNET=a.collnet))
+    expect(p.returncode == 3 and show[1:] == comp + link,
+           "a program built from --showme:compile and --showme:link runs (%d %s)" % (p.returncode, p.stderr[-300:]))
     # -x sets a variable for every rank (as Open MPI's), --oversubscribe is accepted.
     envp = build_source(a.mpicc, work, "envp",
                         '#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char** v) {\n'
