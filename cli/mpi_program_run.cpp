@@ -360,7 +360,12 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   end.partitions = PartitionsReport::of(*machine, report.wall_seconds);
   sim::Transport* t = machine->transport();
   if (!t || t->rank() == 0) {
-    std::cerr << report_text(c, config, runtime, report, end);
+    if (!c.quiet) {
+      std::cerr << report_text(c, config, runtime, report, end);
+    } else {  // why the run ended, if early, and how; not the statistics
+      if (!end.message.empty()) std::cerr << "collnet mpirun: " << end.message << "\n";
+      if (end.code != 0) std::cerr << "collnet mpirun: exit status " << end.code << "\n";
+    }
     if (!c.json_path.empty() && !write_json_file(c.json_path, report_json(c, config, runtime, report, end)))
       end.code = 1;
   }

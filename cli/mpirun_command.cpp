@@ -74,6 +74,8 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
                 "NAME=VALUE sets an environment variable for every rank (as Open MPI's -x; a bare NAME, which every "
                 "rank has already, must be set)")
       ->allow_extra_args(false);  // one word each time, so that the program after it is not taken
+  m->add_flag("-q,--quiet", c.quiet,
+              "no report on standard error (as Open MPI's -q): only why a run ended early, and its exit status");
   m->add_flag("--oversubscribe", c.oversubscribe,
               "accepted for Open MPI's command lines: any -n runs, each rank on a simulated processor");
   m->add_option("--compute-scale", c.compute_scale,

@@ -35,6 +35,7 @@ struct MpirunCommand {
   bool tag_output = false;
   std::vector<std::string> exports;  // -x NAME or NAME=VALUE: the ranks' environment (as Open MPI's)
   bool oversubscribe = false;        // --oversubscribe: accepted, as any -n runs
+  bool quiet = false;                // -q: no report, only why a run ended early
   std::string compute_scale = "auto";  // --compute-scale: "auto" or a number >= 0 (checked by check_mpirun_command)
   long long watchdog = 2'000'000'000;
   long long deadlock_cycles = 100'000;

@@ -2,7 +2,8 @@
 /* A program collnet-mpicc linked is a shared object that `collnet mpirun` loads once per
    rank; run directly (`./prog args`, as build systems run what they compile, and as MPI
    allows a program to start without mpirun), it runs as one rank: its entry point, which
-   only a direct run reaches, replaces the process with `collnet mpirun -n 1 -- PROG ARGS`.
+   only a direct run reaches, replaces the process with `collnet mpirun -n 1 --quiet --
+   PROG ARGS` (no report: the program's output only, and why a run ended early).
    collnet is the one this library was built with, else $COLLNET, else `collnet` on PATH. */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -59,13 +60,14 @@ __attribute__((force_align_arg_pointer, noreturn)) void collnet_singleton_entry(
   self[n] = '\0';
   size_t words = 0;
   for (size_t i = 0; i < length; i += strlen(text + i) + 1) ++words;
-  char** argv = calloc(words + 6, sizeof *argv);
+  char** argv = calloc(words + 7, sizeof *argv);
   if (!argv) _exit(127);
   size_t a = 0;
   argv[a++] = "collnet";
   argv[a++] = "mpirun";
   argv[a++] = "-n";
   argv[a++] = "1";
+  argv[a++] = "--quiet";  // the program's own output only, as a program started without mpirun
   argv[a++] = "--";
   argv[a++] = self;
   size_t i = strlen(text) + 1;  // past argv[0]
