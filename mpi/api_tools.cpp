@@ -51,15 +51,19 @@ void give_string(const std::string& s, char* buf, int* len) {
 
 struct Cvar {
   const char* name;
-  MPI_Datatype type;  // MPI_DOUBLE or MPI_UNSIGNED_LONG_LONG
+  MPI_Datatype type;  // MPI_DOUBLE or MPI_UNSIGNED_LONG_LONG, what `read` writes
   const char* desc;
+  void (*read)(const Runtime::Options& o, void* buf);
 };
 const Cvar kCvars[] = {
-    {"collnet_clock_mhz", MPI_DOUBLE, "the processors' clock in MHz: MPI_Wtime's cycles per microsecond (--machine)"},
+    {"collnet_clock_mhz", MPI_DOUBLE, "the processors' clock in MHz: MPI_Wtime's cycles per microsecond (--machine)",
+     [](const Runtime::Options& o, void* buf) { *static_cast<double*>(buf) = o.clock_mhz; }},
     {"collnet_compute_scale", MPI_DOUBLE,
-     "simulated seconds per host CPU second of the program's code between calls (--compute-scale; 0: none)"},
+     "simulated seconds per host CPU second of the program's code between calls (--compute-scale; 0: none)",
+     [](const Runtime::Options& o, void* buf) { *static_cast<double*>(buf) = o.compute_scale; }},
     {"collnet_deadlock_cycles", MPI_UNSIGNED_LONG_LONG,
-     "cycles with every rank in a call and nothing moving after which the run is reported deadlocked"},
+     "cycles with every rank in a call and nothing moving after which the run is reported deadlocked",
+     [](const Runtime::Options& o, void* buf) { *static_cast<unsigned long long*>(buf) = o.deadlock_cycles; }},
 };
 constexpr int kNumCvars = sizeof kCvars / sizeof kCvars[0];
 
@@ -93,9 +97,21 @@ uint64_t pvar_value(Rank& r, int index) {
   return calls;
 }
 
-ToolsState::PvarHandle& pvar_handle(Rank& r, MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+// The variable a control variable handle reads (MPI_T_ERR_INVALID_HANDLE if not one).
+int& cvar_handle(Rank& r, MPI_T_cvar_handle handle) {
+  if (handle < 1 || handle > static_cast<int>(r.tools.cvar_handles.size()) || r.tools.cvar_handles[handle - 1] < 0)
+    throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
+  return r.tools.cvar_handles[handle - 1];
+}
+
+// MPI_T_ERR_INVALID_SESSION unless `session` is one of the rank's, not freed.
+void check_session(Rank& r, MPI_T_pvar_session session) {
   if (session < 1 || session > static_cast<int>(r.tools.sessions.size()) || !r.tools.sessions[session - 1])
     throw ToolsError{MPI_T_ERR_INVALID_SESSION};
+}
+
+ToolsState::PvarHandle& pvar_handle(Rank& r, MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  check_session(r, session);
   if (handle < 1 || handle > static_cast<int>(r.tools.pvar_handles.size()) ||
       r.tools.pvar_handles[handle - 1].session != session)
     throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
@@ -115,8 +131,7 @@ int on_handles(const char* name, MPI_T_pvar_session session, MPI_T_pvar_handle h
       fn(r, pvar_handle(r, session, handle));
       return;
     }
-    if (session < 1 || session > static_cast<int>(r.tools.sessions.size()) || !r.tools.sessions[session - 1])
-      throw ToolsError{MPI_T_ERR_INVALID_SESSION};
+    check_session(r, session);
     for (ToolsState::PvarHandle& h : r.tools.pvar_handles)
       if (h.session == session) fn(r, h);
   });
@@ -204,32 +219,23 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void*, MPI_T_cvar_handle* handle, in
 
 int MPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) {
   return tools_api("MPI_T_cvar_handle_free", [&](Rank& r) {
-    if (!handle || *handle < 1 || *handle > static_cast<int>(r.tools.cvar_handles.size()) ||
-        r.tools.cvar_handles[*handle - 1] < 0)
-      throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
-    r.tools.cvar_handles[*handle - 1] = -1;
+    if (!handle) throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
+    cvar_handle(r, *handle) = -1;
     *handle = MPI_T_CVAR_HANDLE_NULL;
   });
 }
 
 int MPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
   return tools_api("MPI_T_cvar_read", [&](Rank& r) {
-    if (handle < 1 || handle > static_cast<int>(r.tools.cvar_handles.size()) || r.tools.cvar_handles[handle - 1] < 0)
-      throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
+    const int index = cvar_handle(r, handle);
     if (!buf) throw ToolsError{MPI_T_ERR_INVALID};
-    const Runtime::Options& o = r.runtime().options();
-    switch (r.tools.cvar_handles[handle - 1]) {
-      case 0: *static_cast<double*>(buf) = o.clock_mhz; break;
-      case 1: *static_cast<double*>(buf) = o.compute_scale; break;
-      default: *static_cast<unsigned long long*>(buf) = o.deadlock_cycles; break;
-    }
+    kCvars[index].read(r.runtime().options(), buf);
   });
 }
 
 int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void*) {
   return tools_api("MPI_T_cvar_write", [&](Rank& r) {
-    if (handle < 1 || handle > static_cast<int>(r.tools.cvar_handles.size()) || r.tools.cvar_handles[handle - 1] < 0)
-      throw ToolsError{MPI_T_ERR_INVALID_HANDLE};
+    cvar_handle(r, handle);
     throw ToolsError{MPI_T_ERR_CVAR_SET_NEVER};  // every one is the run's setting (MPI_T_SCOPE_CONSTANT)
   });
 }
@@ -282,9 +288,8 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session* session) {
 
 int MPI_T_pvar_session_free(MPI_T_pvar_session* session) {
   return tools_api("MPI_T_pvar_session_free", [&](Rank& r) {
-    if (!session || *session < 1 || *session > static_cast<int>(r.tools.sessions.size()) ||
-        !r.tools.sessions[*session - 1])
-      throw ToolsError{MPI_T_ERR_INVALID_SESSION};
+    if (!session) throw ToolsError{MPI_T_ERR_INVALID_SESSION};
+    check_session(r, *session);
     r.tools.sessions[*session - 1] = false;
     for (ToolsState::PvarHandle& h : r.tools.pvar_handles)  // its handles go with it
       if (h.session == *session) h.session = 0;
@@ -295,8 +300,7 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session* session) {
 int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void*, MPI_T_pvar_handle* handle,
                             int* count) {
   return tools_api("MPI_T_pvar_handle_alloc", [&](Rank& r) {
-    if (session < 1 || session > static_cast<int>(r.tools.sessions.size()) || !r.tools.sessions[session - 1])
-      throw ToolsError{MPI_T_ERR_INVALID_SESSION};
+    check_session(r, session);
     if (pvar_index < 0 || pvar_index >= kNumPvars) throw ToolsError{MPI_T_ERR_INVALID_INDEX};
     if (!handle || !count) throw ToolsError{MPI_T_ERR_INVALID};
     ToolsState::PvarHandle h;

@@ -117,6 +117,21 @@ int f90_real_bytes(int p, int r) {
   return 0;
 }
 
+// MPI_Type_create_f90_real and _complex (mpi.h call `name`): the REAL or COMPLEX
+// (`complex`) type of the kind with precision p and range r.
+int f90_floating(const char* name, bool complex, int p, int r, MPI_Datatype* newtype) {
+  return api(name, MPI_COMM_WORLD, [&](Rank& rk) {
+    check_out(newtype, "newtype");
+    const int bytes = f90_real_bytes(p, r);
+    if (!bytes)
+      fail(MPI_ERR_ARG, std::string("no ") + (complex ? "complex" : "real") + " kind has precision " +
+                            std::to_string(p) + " and range " + std::to_string(r) + " (collnet's go to " +
+                            (complex ? "COMPLEX" : "REAL") + "(8): 15 digits, 10^307)");
+    const MPI_Datatype base = complex ? (bytes == 4 ? MPI_COMPLEX8 : MPI_COMPLEX16) : (bytes == 4 ? MPI_REAL4 : MPI_REAL8);
+    *newtype = f90_type(rk, complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL, {p, r}, base);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -439,25 +454,11 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
 }
 
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
-  return api("MPI_Type_create_f90_real", MPI_COMM_WORLD, [&](Rank& rk) {
-    check_out(newtype, "newtype");
-    const int bytes = f90_real_bytes(p, r);
-    if (!bytes)
-      fail(MPI_ERR_ARG, "no real kind has precision " + std::to_string(p) + " and range " + std::to_string(r) +
-                            " (collnet's go to REAL(8): 15 digits, 10^307)");
-    *newtype = f90_type(rk, MPI_COMBINER_F90_REAL, {p, r}, bytes == 4 ? MPI_REAL4 : MPI_REAL8);
-  });
+  return f90_floating("MPI_Type_create_f90_real", false, p, r, newtype);
 }
 
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
-  return api("MPI_Type_create_f90_complex", MPI_COMM_WORLD, [&](Rank& rk) {
-    check_out(newtype, "newtype");
-    const int bytes = f90_real_bytes(p, r);
-    if (!bytes)
-      fail(MPI_ERR_ARG, "no complex kind has precision " + std::to_string(p) + " and range " + std::to_string(r) +
-                            " (collnet's go to COMPLEX(8): 15 digits, 10^307)");
-    *newtype = f90_type(rk, MPI_COMBINER_F90_COMPLEX, {p, r}, bytes == 4 ? MPI_COMPLEX8 : MPI_COMPLEX16);
-  });
+  return f90_floating("MPI_Type_create_f90_complex", true, p, r, newtype);
 }
 
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {

@@ -31,6 +31,17 @@ TypeDesc host_basic(const char* name, size_t size, size_t align, TypeDesc::Host 
   return t;
 }
 
+// A (value, index) pair the processors fold (TypeDesc::Host): MPI's size is the two
+// fields' (`size`), its extent and what travels the C struct's (`whole`).
+TypeDesc host_pair(const char* name, size_t size, size_t whole, size_t align, TypeDesc::Host host) {
+  TypeDesc t = host_basic(name, size, align, host);
+  t.packed = whole;
+  t.extent = static_cast<ptrdiff_t>(whole);
+  t.runs = {{0, whole}};
+  t.pairs = true;
+  return t;
+}
+
 // A (value, index) pair: MPI's size is the two fields', its extent and what travels the
 // whole ValueIndex<T>.
 TypeDesc pair(const char* name, size_t value_bytes, Datatype elem) {
@@ -97,13 +108,8 @@ std::vector<TypeDesc> build_predefined() {
   add(host_basic("MPI_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
   // 40: a pair of a long double and an int, laid out as the C struct (MPI's size is the
   // two fields', its extent the struct's).
-  TypeDesc ldi = host_basic("MPI_LONG_DOUBLE_INT", sizeof(long double) + sizeof(int), alignof(long double),
-                            TypeDesc::Host::LongDoubleInt);
-  ldi.packed = 2 * sizeof(long double);
-  ldi.extent = static_cast<ptrdiff_t>(ldi.packed);
-  ldi.runs = {{0, ldi.packed}};
-  ldi.pairs = true;
-  add(ldi);
+  add(host_pair("MPI_LONG_DOUBLE_INT", sizeof(long double) + sizeof(int), 2 * sizeof(long double),
+                alignof(long double), TypeDesc::Host::LongDoubleInt));
   add(basic("MPI_CXX_BOOL", sizeof(bool), Datatype::U8));
   add(host_basic("MPI_CXX_FLOAT_COMPLEX", 8, 4, TypeDesc::Host::FloatComplex));
   add(host_basic("MPI_CXX_DOUBLE_COMPLEX", 16, 8, TypeDesc::Host::DoubleComplex));
@@ -117,12 +123,8 @@ std::vector<TypeDesc> build_predefined() {
   add(basic("MPI_REAL", 4, Datatype::F32));
   add(basic("MPI_DOUBLE_PRECISION", 8, Datatype::F64));
   add(pair("MPI_2INTEGER", 4, Datatype::I32));  // 50
-  TypeDesc two_real = host_basic("MPI_2REAL", 8, 4, TypeDesc::Host::TwoFloat);
-  two_real.pairs = true;
-  add(two_real);
-  TypeDesc two_double = host_basic("MPI_2DOUBLE_PRECISION", 16, 8, TypeDesc::Host::TwoDouble);
-  two_double.pairs = true;
-  add(two_double);
+  add(host_pair("MPI_2REAL", 8, 8, 4, TypeDesc::Host::TwoFloat));
+  add(host_pair("MPI_2DOUBLE_PRECISION", 16, 16, 8, TypeDesc::Host::TwoDouble));
   add(basic("MPI_INTEGER1", 1, Datatype::I8));
   add(basic("MPI_INTEGER2", 2, Datatype::I16));
   add(basic("MPI_INTEGER4", 4, Datatype::I32));  // 55

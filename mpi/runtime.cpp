@@ -550,19 +550,22 @@ double Rank::wtime() {
   // program polling a clock would make it idle a few cycles at a time).
   const Runtime::Options& o = rt_.options();
   uint64_t cycle = task().cycle();
-  if (o.compute_scale > 0 && initialized) {
-    const double since = std::max(0.0, thread_cpu_seconds() - left_call - thread_cpu_read_seconds());
-    cycle += static_cast<uint64_t>((compute_carry + since) * o.compute_scale * o.clock_mhz * 1e6);
-  }
+  if (o.compute_scale > 0 && initialized)
+    cycle += static_cast<uint64_t>((compute_carry + computed_since(thread_cpu_seconds())) * o.compute_scale *
+                                   o.clock_mhz * 1e6);
   return static_cast<double>(cycle) / (o.clock_mhz * 1e6);
+}
+
+double Rank::computed_since(double now) const {
+  // The interval since left_call spans one clock read: the simulator's time, not the program's.
+  return std::max(0.0, now - left_call - thread_cpu_read_seconds());
 }
 
 void Rank::charge_compute() {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
   const double now = thread_cpu_seconds();
-  // The interval since left_call spans one clock read: the simulator's time, not the program's.
-  compute_carry += std::max(0.0, now - left_call - thread_cpu_read_seconds());
+  compute_carry += computed_since(now);
   left_call = now;
   const double cycles_per_second = o.compute_scale * o.clock_mhz * 1e6;
   const auto cycles = static_cast<uint64_t>(compute_carry * cycles_per_second);

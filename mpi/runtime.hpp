@@ -245,6 +245,8 @@ class Rank {
   // The machine's time for this rank in seconds, its computation since it resumed counted
   // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
   double wtime();
+  // Host CPU seconds the program has computed from left_call to `now` (thread CPU time).
+  double computed_since(double now) const;
   // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, serving its
   // windows' requests meanwhile, counted as compute time.
   void compute(uint64_t cycles);

@@ -53,9 +53,9 @@ def build(compiler, name, out_dir, extra=()):
     return exe
 
 
-def build_source(compiler, work, name, text, extra=()):
-    """A program written here (`text`, C) built as `name` in `work`; its path."""
-    src = os.path.join(work, name + ".c")
+def build_source(compiler, work, name, text, extra=(), suffix=".c"):
+    """A program written here (`text`, C; C++ with suffix ".cpp") built as `name` in `work`; its path."""
+    src = os.path.join(work, name + suffix)
     with open(src, "w") as f:
         f.write(text)
     exe = os.path.join(work, name)
@@ -266,19 +266,16 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "2", "--", clk])
     expect(rc == 0 and all(abs(int(float(x)) - 1000) <= 1 for x in out.split()[:5]) and out.split()[5::6] == ["1", "1"],
            "1 ms of computation is 1 ms to every C clock (%s %s)" % (out, err[-300:]))
-    cxx = os.path.join(work, "clocks.cpp")
-    with open(cxx, "w") as f:
-        f.write('#include <mpi.h>\n#include <chrono>\n#include <cstdio>\n'
-                'static const auto loaded = std::chrono::system_clock::now();\n'
-                'int main(int c, char** v) { MPI_Init(&c, &v); using namespace std::chrono;\n'
-                '  const auto a = steady_clock::now(); const auto h = high_resolution_clock::now();\n'
-                '  MPIX_Compute_cycles(1400000); const auto b = steady_clock::now(); const auto h2 = high_resolution_clock::now();\n'
-                '  const long since = duration_cast<seconds>(system_clock::now() - loaded).count();\n'
-                '  std::printf("%ld %ld %d\\n", (long)duration_cast<microseconds>(b - a).count(),\n'
-                '              (long)duration_cast<microseconds>(h2 - h).count(), since >= 0 && since < 600);\n'
-                '  MPI_Finalize(); return 0; }\n')
-    exe = os.path.join(work, "clocks_cpp")
-    subprocess.run([a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), "-o", exe, cxx], check=True)
+    exe = build_source(a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), work, "clocks_cpp",
+                       '#include <mpi.h>\n#include <chrono>\n#include <cstdio>\n'
+                       'static const auto loaded = std::chrono::system_clock::now();\n'
+                       'int main(int c, char** v) { MPI_Init(&c, &v); using namespace std::chrono;\n'
+                       '  const auto a = steady_clock::now(); const auto h = high_resolution_clock::now();\n'
+                       '  MPIX_Compute_cycles(1400000); const auto b = steady_clock::now(); const auto h2 = high_resolution_clock::now();\n'
+                       '  const long since = duration_cast<seconds>(system_clock::now() - loaded).count();\n'
+                       '  std::printf("%ld %ld %d\\n", (long)duration_cast<microseconds>(b - a).count(),\n'
+                       '              (long)duration_cast<microseconds>(h2 - h).count(), since >= 0 && since < 600);\n'
+                       '  MPI_Finalize(); return 0; }\n', suffix=".cpp")
     rc, out, err = run(mpirun + ["-n", "2", "--", exe])
     expect(rc == 0 and out.split() == ["2000", "2000", "1"] * 2,
            "2 ms of computation is 2 ms to std::chrono's clocks (%s %s)" % (out, err[-300:]))
