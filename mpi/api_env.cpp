@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: the environment (init, finalize, abort, time, version) and error handling.
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -229,5 +230,32 @@ MPI_Fint MPI_Win_c2f(MPI_Win win) { return static_cast<MPI_Fint>(win); }
 MPI_Win MPI_Win_f2c(MPI_Fint win) { return static_cast<MPI_Win>(win); }
 MPI_Fint MPI_Message_c2f(MPI_Message message) { return static_cast<MPI_Fint>(message); }
 MPI_Message MPI_Message_f2c(MPI_Fint message) { return static_cast<MPI_Message>(message); }
+
+int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
+  return api("MPI_Status_c2f", MPI_COMM_WORLD, [&](Rank&) {
+    if (!c_status) fail(MPI_ERR_ARG, "c_status is MPI_STATUS_IGNORE (or null)");
+    if (!f_status) fail(MPI_ERR_ARG, "f_status is MPI_F_STATUS_IGNORE (or null)");
+    f_status[MPI_F_SOURCE] = c_status->MPI_SOURCE;
+    f_status[MPI_F_TAG] = c_status->MPI_TAG;
+    f_status[MPI_F_ERROR] = c_status->MPI_ERROR;
+    f_status[3] = c_status->collnet_cancelled;
+    const uint64_t bytes = c_status->collnet_bytes;
+    f_status[4] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes));
+    f_status[5] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes >> 32));
+  });
+}
+
+int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
+  return api("MPI_Status_f2c", MPI_COMM_WORLD, [&](Rank&) {
+    if (!f_status) fail(MPI_ERR_ARG, "f_status is MPI_F_STATUS_IGNORE (or null)");
+    if (!c_status) fail(MPI_ERR_ARG, "c_status is MPI_STATUS_IGNORE (or null)");
+    c_status->MPI_SOURCE = f_status[MPI_F_SOURCE];
+    c_status->MPI_TAG = f_status[MPI_F_TAG];
+    c_status->MPI_ERROR = f_status[MPI_F_ERROR];
+    c_status->collnet_cancelled = f_status[3];
+    c_status->collnet_bytes = static_cast<size_t>(static_cast<uint32_t>(f_status[4])) |
+                              static_cast<size_t>(static_cast<uint32_t>(f_status[5])) << 32;
+  });
+}
 
 }  // extern "C"

@@ -60,6 +60,7 @@ AREAS = [
     ("The tools information interface", "tools",
      "collnet's variables: the run's settings (read-only) and the rank's statistics (docs/mpi.md#the-tools-interface)"),
     ("Handles between C and Fortran", "handles", "the same integer: collnet's handles are ints on both sides"),
+    ("A status as Fortran holds it", "handles", "copies the fields to and from MPI_F_STATUS_SIZE integers"),
 ]
 
 # Function -> (what it runs as, what it does not do); either may be None (the area's / nothing).

@@ -867,6 +867,17 @@ MPI_Fint MPI_Win_c2f(MPI_Win win);
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
+/* A status as Fortran holds it: MPI_F_STATUS_SIZE integers, the source, tag and error at
+ * MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR (0-based), then the cancelled flag and the
+ * message's length in bytes (low and high 32 bits). */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+#define MPI_F_STATUS_IGNORE ((MPI_Fint*)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint*)0)
+int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status);
+int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status);
 
 /* The tools information interface (MPI_T, MPI-3.1 chapter 14), usable before MPI_Init and
  * after MPI_Finalize. Its variables are collnet's (docs/mpi.md#the-tools-interface): the

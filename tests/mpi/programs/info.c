@@ -6,7 +6,8 @@
  * such memory), MPI_Get_library_version, MPI_Is_thread_main and MPI_Query_thread,
  * MPI_Dims_create (free and fixed dimensions, printed by rank 0) and
  * MPI_Type_get_true_extent of derived types; communicator hints (MPI_Comm_dup_with_info,
- * MPI_Comm_set_info, MPI_Comm_get_info); MPI_Comm_get_parent and the handles' _c2f/_f2c.
+ * MPI_Comm_set_info, MPI_Comm_get_info); MPI_Comm_get_parent, the handles' _c2f/_f2c
+ * and MPI_Status_c2f/_f2c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,22 @@ static void handles(void) {
               MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL &&
               MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)) == MPI_ERRORS_RETURN,
           "groups, infos, ops, requests and error handlers through MPI_Fint");
+    {
+        /* A status through its Fortran integers and back (room for any MPI's status size). */
+        int me, size, value = 7, got = 0, count = -1;
+        MPI_Fint f_status[16];
+        MPI_Status sent, back;
+        MPI_Comm_rank(dup, &me);
+        MPI_Comm_size(dup, &size);
+        MPI_Sendrecv(&value, 1, MPI_INT, (me + 1) % size, 40 + me, &got, 1, MPI_INT, (me + size - 1) % size,
+                     MPI_ANY_TAG, dup, &sent);
+        CHECK_RC(MPI_Status_c2f(&sent, f_status), "MPI_Status_c2f");
+        CHECK_RC(MPI_Status_f2c(f_status, &back), "MPI_Status_f2c");
+        MPI_Get_count(&back, MPI_INT, &count);
+        CHECK(back.MPI_SOURCE == (me + size - 1) % size && back.MPI_TAG == 40 + back.MPI_SOURCE && count == 1 &&
+                  got == 7,
+              "a status through MPI_Status_c2f and MPI_Status_f2c keeps its source, tag and count");
+    }
     MPI_Info_free(&info);
     MPI_Group_free(&group);
     MPI_Type_free(&pair);
