@@ -242,8 +242,9 @@ class Communicator {
   // eagerly, long ones (or when the receiver's memory for unexpected messages is used up,
   // see P2pConfig) by rendezvous: send then waits for the receive. Sends to a task of the
   // same node, this one included, are copied through the node's memory.
-  // Tags 0..kMaxTag (kMaxTag is the collectives' own, p2p::kReservedTag: a receive or
-  // probe for any tag never takes a message on it); count 0 is a valid message. Misuse
+  // Tags 0..kMaxTag (from p2p::kFirstReservedTag up they are the library's own: the
+  // collectives', started barriers'; a receive or probe for any tag never takes a message
+  // on one); count 0 is a valid message. Misuse
   // throws collnet::Error naming the call and the argument: a rank outside the
   // communicator, a tag out of range, a null buffer, a message over kMaxBytes; a truncated
   // receive throws from its wait.

@@ -56,9 +56,15 @@ inline constexpr unsigned kMaxTag = 0xffff;
 // receive or probe for any tag never takes one, as an MPI collective's messages never meet
 // a program's receives.
 inline constexpr unsigned kReservedTag = kMaxTag;
+// The tag of a started barrier's messages (started_barrier.hpp): one of its own, since it
+// advances while the task runs other collectives on the same communicator, whose messages
+// on kReservedTag its receives must not take.
+inline constexpr unsigned kStartedBarrierTag = kMaxTag - 1;
+// Tags from here up are the library's own: the program's are below (MPI_TAG_UB).
+inline constexpr unsigned kFirstReservedTag = kStartedBarrierTag;
 // Whether a receive or probe for `wanted` (a tag or kAnyTag) takes a message tagged `tag`.
 inline constexpr bool tag_matches(unsigned wanted, unsigned tag, unsigned any_tag) {
-  return wanted == any_tag ? tag != kReservedTag : wanted == tag;
+  return wanted == any_tag ? tag < kFirstReservedTag : wanted == tag;
 }
 inline constexpr unsigned kTaskBits = 6;   // up to 64 tasks per node (P2pEngine::attach checks)
 inline constexpr unsigned kContextBits = 10;

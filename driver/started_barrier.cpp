@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "driver/started_barrier.hpp"
 
-#include "driver/collective_context.hpp"
+#include "driver/p2p_envelope.hpp"
 
 namespace collnet::driver {
 
 StartedBarrier::StartedBarrier(Communicator& comm) : comm_(comm) { step(); }
 
 void StartedBarrier::step() {
+  // Posting a round moves packets (isend's progress), which runs the engine's pollers, this
+  // barrier's among them: that step must not post the round again under this one.
+  if (stepping_) return;
+  stepping_ = true;
+  struct Clear {
+    bool& flag;
+    ~Clear() { flag = false; }
+  } clear{stepping_};
   const unsigned n = comm_.size(), me = comm_.rank();
   while (!done_) {
     if (!posted_) {
@@ -15,8 +23,8 @@ void StartedBarrier::step() {
         done_ = true;
         return;
       }
-      send_ = comm_.isend(&token_, 0, Datatype::U8, (me + distance_) % n, CollectiveContext::kCollectiveTag);
-      recv_ = comm_.irecv(&token_, 0, Datatype::U8, (me + n - distance_) % n, CollectiveContext::kCollectiveTag);
+      send_ = comm_.isend(&token_, 0, Datatype::U8, (me + distance_) % n, p2p::kStartedBarrierTag);
+      recv_ = comm_.irecv(&token_, 0, Datatype::U8, (me + n - distance_) % n, p2p::kStartedBarrierTag);
       posted_ = true;
     }
     // Done requests are finished here (test takes a done one without moving packets).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A barrier started and not waited for (MPI_Ibarrier without a coprocessor): a
-// dissemination over the communicator's own point-to-point messages, on the tag the
-// collectives keep for themselves (no wildcard receive takes one). In round k each rank
+// dissemination over the communicator's own point-to-point messages, on a tag kept for
+// started barriers (p2p::kStartedBarrierTag: no wildcard receive takes one, nor does a
+// collective that runs on the communicator meanwhile). In round k each rank
 // sends an empty message to rank + 2^k and waits for one from rank - 2^k; after
 // ceil(log2 n) rounds every rank has heard, through some chain, from every other. It
 // advances whenever the task moves packets (a poller of the point-to-point engine's: in
@@ -32,6 +33,7 @@ class StartedBarrier : public PendingCollective {
   unsigned distance_ = 1;  // 2^round
   bool posted_ = false;    // this round's send and receive
   bool done_ = false;
+  bool stepping_ = false;  // in step(): a step reached from inside it (its own posting) returns at once
   Request send_, recv_;
   uint8_t token_ = 0;  // the empty messages' buffers
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "driver/error.hpp"
+#include "driver/p2p_envelope.hpp"
 #include "mpi/runtime.hpp"
 
 namespace collnet::mpi {
@@ -66,9 +67,9 @@ inline void check_buffer(const void* buf, size_t count, const TypeDesc& t, const
 }
 inline void check_tag(int tag, bool wildcard) {
   if (wildcard && tag == MPI_ANY_TAG) return;
-  if (tag < 0 || tag > static_cast<int>(driver::Communicator::kMaxTag) - 1)
-    fail(MPI_ERR_TAG, "tag " + std::to_string(tag) + " is outside 0.." +
-                          std::to_string(driver::Communicator::kMaxTag - 1) + " (MPI_TAG_UB)");
+  constexpr int kTagUb = static_cast<int>(driver::p2p::kFirstReservedTag) - 1;
+  if (tag < 0 || tag > kTagUb)
+    fail(MPI_ERR_TAG, "tag " + std::to_string(tag) + " is outside 0.." + std::to_string(kTagUb) + " (MPI_TAG_UB)");
 }
 inline void check_rank(int rank, int size, const char* what, bool any_source = false) {
   if (rank == MPI_PROC_NULL || (any_source && rank == MPI_ANY_SOURCE)) return;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "driver/p2p_envelope.hpp"
 #include "mpi/compute_time.hpp"
 #include "mpi/window.hpp"
 
@@ -350,7 +351,7 @@ std::string Rank::error_string(int code) const {
 Runtime::Runtime(unsigned ranks, Options o) : options_(std::move(o)) {
   if (active_) throw std::logic_error("one MPI runtime per process");
   for (unsigned r = 0; r < ranks; ++r) ranks_.push_back(std::make_unique<Rank>(*this, r));
-  attributes_[MPI_TAG_UB] = static_cast<int>(driver::Communicator::kMaxTag) - 1;  // kMaxTag: the collectives'
+  attributes_[MPI_TAG_UB] = static_cast<int>(driver::p2p::kFirstReservedTag) - 1;  // above: the library's own
   attributes_[MPI_HOST] = MPI_PROC_NULL;
   attributes_[MPI_IO] = MPI_ANY_SOURCE;  // every rank can do I/O
   attributes_[MPI_WTIME_IS_GLOBAL] = 1;  // one simulated clock

@@ -7,7 +7,8 @@
  * status) and a status set by hand (MPI_Status_set_elements, _set_cancelled); generalized
  * requests (start, complete, the query, free and cancel functions); MPI_Ibarrier while the
  * rank goes on receiving (a sparse exchange: MPI_Issend, MPI_Iprobe, then the barrier) and
- * while it receives from a rank that sends synchronously before it enters.
+ * while it receives from a rank that sends synchronously before it enters, and while
+ * other collectives run on its communicator.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -474,6 +475,46 @@ static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type)
         ((int *)inout)[i] += ((int *)in)[i];
 }
 
+static void test_ibarrier_under_collectives(void)
+{
+    /* A barrier started and not yet waited for while the rank runs other collectives on the
+       same communicator (a reduce with a user op, a non-blocking allreduce, a dup, a blocking
+       reduce): each gets its own messages, whatever the order the ranks progress in. */
+    MPI_Comm comm, dup;
+    MPI_Op add;
+    MPI_Request reqs[2];
+    int in[10], out[10], round, it, i;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Op_create(add_ints, 1, &add);
+    for (round = 0; round < 12; round++) {
+        it = round / 3; /* each kind three times over */
+        for (i = 0; i < 10; i++) {
+            in[i] = rank + i * it;
+            out[i] = -1;
+        }
+        MPI_Ibarrier(comm, &reqs[0]);
+        reqs[1] = MPI_REQUEST_NULL;
+        if (it == 0) {
+            MPI_Ireduce(in, out, 10, MPI_INT, add, size - 1, comm, &reqs[1]);
+        } else if (it == 1) {
+            MPI_Iallreduce(in, out, 10, MPI_INT, add, comm, &reqs[1]);
+        } else if (it == 2) {
+            MPI_Comm_dup(comm, &dup);
+            MPI_Allreduce(in, out, 10, MPI_INT, add, dup);
+            MPI_Comm_free(&dup);
+        } else {
+            MPI_Reduce(in, out, 10, MPI_INT, add, 0, comm);
+        }
+        MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+        if ((it == 0 && rank == size - 1) || it == 1 || it == 2 || (it == 3 && rank == 0))
+            for (i = 0; i < 10; i++)
+                CHECK(out[i] == size * (size - 1) / 2 + size * i * it, "round %d: element %d is %d", round, i, out[i]);
+    }
+    MPI_Op_free(&add);
+    MPI_Comm_free(&comm);
+    check_section(PROG, "MPI_Ibarrier outstanding while other collectives run on its communicator", 1);
+}
+
 static void test_type_freed_before_completion(void)
 {
     /* MPI lets a program free the datatype of a non-blocking collective as soon as it has
@@ -524,6 +565,7 @@ int main(int argc, char **argv)
     test_request_get_status();
     test_generalized();
     test_ibarrier_progress();
+    test_ibarrier_under_collectives();
     test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
