@@ -138,6 +138,7 @@ std::vector<uint8_t> tree_fold(Rank& r, CommEntry& c, const UserOp& u, const Typ
   const size_t bytes = count * t.packed;
   std::vector<uint8_t> packed(mine, mine + bytes);
   if (c.self) return packed;
+  after_posted(r);
   drv::Communicator& comm = *c.comm;
   const unsigned n = comm.size(), rank = comm.rank(), tag = drv::Communicator::kMaxTag;
   const unsigned top = root && u.commute ? static_cast<unsigned>(*root) : 0;  // the tree's root

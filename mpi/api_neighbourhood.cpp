@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -80,6 +81,7 @@ void neighbour_exchange(Rank& r, MPI_Comm comm, const void* send, const Blocks& 
   CommEntry& c = r.comm(comm);
   if (c.self) fail(MPI_ERR_COMM, "the neighbourhood collectives do not run on MPI_COMM_SELF");
   const Neighbourhood n = neighbours(c);
+  after_posted(r);
   const unsigned tag = drv::Communicator::kMaxTag;
   std::vector<std::vector<uint8_t>> out(n.destinations.size()), in(n.sources.size());
   std::vector<drv::Request> reqs;

@@ -34,8 +34,12 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
   *request = r.add_request(std::move(e));
 }
 
-void settle_posted(Rank& r) {
+void after_posted(Rank& r) {
   if (fw::Coprocessor* co = r.task().coprocessor()) co->drain();
+}
+
+void settle_posted(Rank& r) {
+  after_posted(r);
   r.dcomm(MPI_COMM_WORLD).finish_started();  // and what it started on the DMA engines
 }
 

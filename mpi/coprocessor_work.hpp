@@ -22,4 +22,11 @@ void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&
 // MPI_Comm_free call this first.
 void settle_posted(Rank& r);
 
+// Waits until what the rank posted to its coprocessor has run (nothing without one, or on
+// the coprocessor itself): a collective the rank runs itself comes after those it posted,
+// as driver::Communicator::context() orders the driver's. The collectives the MPI layer
+// builds from point-to-point messages (a user op's tree, the neighbourhood and
+// intercommunicator ones) call it first: they share their tag with the posted ones.
+void after_posted(Rank& r);
+
 }  // namespace collnet::mpi

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -29,6 +30,7 @@ using Blocks = std::vector<std::optional<Block>>;  // by rank of the other group
 // packed; returns the received blocks packed, by rank (for the reductions).
 std::vector<std::vector<uint8_t>> exchange(Rank& r, CommEntry& c, const Blocks& sends, const Blocks& recvs,
                                            bool keep_packed = false) {
+  after_posted(r);
   CommEntry::Inter& x = *c.inter;
   drv::Communicator& coll = *x.coll;
   std::vector<std::vector<uint8_t>> in(x.remote_size), out(x.remote_size);

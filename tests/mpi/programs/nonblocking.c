@@ -8,7 +8,8 @@
  * requests (start, complete, the query, free and cancel functions); MPI_Ibarrier while the
  * rank goes on receiving (a sparse exchange: MPI_Issend, MPI_Iprobe, then the barrier) and
  * while it receives from a rank that sends synchronously before it enters, and while
- * other collectives run on its communicator.
+ * other collectives run on its communicator; a blocking reduction and a neighbourhood
+ * exchange while a non-blocking reduction goes on.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -515,6 +516,42 @@ static void test_ibarrier_under_collectives(void)
     check_section(PROG, "MPI_Ibarrier outstanding while other collectives run on its communicator", 1);
 }
 
+static void test_started_then_blocking(void)
+{
+    /* A non-blocking reduction with a user op still going (in coprocessor mode it runs on
+       the node's second processor) while the rank runs a blocking one, and a neighbourhood
+       exchange, on the same communicator: each gets its own data. */
+    MPI_Op add;
+    MPI_Request req;
+    MPI_Comm ring;
+    int a[8], b[8], c[8], d[8], it, i, left = -1, right = -1, dims[1], periods[1] = {1};
+    MPI_Op_create(add_ints, 1, &add);
+    dims[0] = size;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    for (it = 0; it < 5; it++) {
+        int nb[2] = {-1, -1}, mine = rank * 7 + it;
+        for (i = 0; i < 8; i++) {
+            a[i] = rank + i;
+            c[i] = 2 * rank + i * it;
+        }
+        MPI_Iallreduce(a, b, 8, MPI_INT, add, ring, &req);
+        MPI_Reduce(c, d, 8, MPI_INT, add, size - 1, ring);
+        MPI_Neighbor_allgather(&mine, 1, MPI_INT, nb, 1, MPI_INT, ring);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        for (i = 0; i < 8; i++) {
+            CHECK(b[i] == size * (size - 1) / 2 + size * i, "round %d: the allreduce's element %d is %d", it, i, b[i]);
+            if (rank == size - 1)
+                CHECK(d[i] == size * (size - 1) + size * i * it, "round %d: the reduce's element %d is %d", it, i, d[i]);
+        }
+        MPI_Cart_shift(ring, 0, 1, &left, &right);
+        CHECK(nb[0] == left * 7 + it && nb[1] == right * 7 + it, "round %d: the neighbours sent %d and %d", it, nb[0],
+              nb[1]);
+    }
+    MPI_Comm_free(&ring);
+    MPI_Op_free(&add);
+    check_section(PROG, "a blocking reduction while a non-blocking one goes on", 1);
+}
+
 static void test_type_freed_before_completion(void)
 {
     /* MPI lets a program free the datatype of a non-blocking collective as soon as it has
@@ -566,6 +603,7 @@ int main(int argc, char **argv)
     test_generalized();
     test_ibarrier_progress();
     test_ibarrier_under_collectives();
+    test_started_then_blocking();
     test_type_freed_before_completion();
     check_report(PROG);
     MPI_Finalize();
