@@ -548,12 +548,20 @@ Call::~Call() {
 double Rank::wtime() {
   // The time the program has computed since it resumed has passed: read it, and leave the
   // charge to its next call (the processor need not idle for a clock to be read, and a
-  // program polling a clock would make it idle a few cycles at a time).
+  // program polling a clock would make it idle a few cycles at a time). The read and the
+  // rest of this call are the library's time, as a call's are: on the ranks' thread the
+  // program's time so far moves to the carry and its next interval starts at this read.
   const Runtime::Options& o = rt_.options();
   uint64_t cycle = task().cycle();
-  if (o.compute_scale > 0 && initialized)
-    cycle += static_cast<uint64_t>((compute_carry + computed_since(thread_cpu_seconds())) * o.compute_scale *
-                                   o.clock_mhz * 1e6);
+  if (o.compute_scale > 0 && initialized) {
+    const double now = thread_cpu_seconds();
+    double computed = compute_carry + computed_since(now);
+    if (rt_.on_ranks_thread()) {
+      compute_carry = computed;
+      left_call = now;
+    }
+    cycle += static_cast<uint64_t>(computed * o.compute_scale * o.clock_mhz * 1e6);
+  }
   return static_cast<double>(cycle) / (o.clock_mhz * 1e6);
 }
 
