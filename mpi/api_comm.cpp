@@ -8,8 +8,10 @@
 #include "mpi/api_support.hpp"
 #include "mpi/coprocessor_work.hpp"
 #include "mpi/attributes.hpp"
+#include "mpi/intercomm.hpp"
 
 using namespace collnet::mpi;
+namespace drv = collnet::driver;
 
 std::vector<unsigned> collnet::mpi::members(Rank& r, CommEntry& c) {
   if (c.self) return {r.world_rank()};
@@ -129,9 +131,40 @@ int spawn(const char* name, MPI_Comm comm, int root, long total, MPI_Comm* inter
 
 }  // namespace
 
+namespace {
+
+// MPI_Comm_split (and MPI_Comm_create) on an intercommunicator (MPI-3.1 §6.4.2): each group
+// splits by colour, ranked by key (ties by rank), and the part of one group with a colour
+// pairs with the other group's part of the same colour in a new intercommunicator; a rank
+// without a colour, or whose colour the other group lacks, gets MPI_COMM_NULL.
+MPI_Comm split_inter(Rank& r, CommEntry& c, bool member, int color, int key) {
+  const CommEntry::Inter x = *c.inter;
+  const MPI_Errhandler eh = c.errhandler;
+  drv::Communicator& both = *x.coll;  // both groups, each in its rank order
+  const std::vector<int64_t> mine{member ? color : -1, key};
+  std::vector<int64_t> all(2 * both.size());
+  both.allgather(mine.data(), all.data(), 2, drv::Datatype::I64);
+  // One group's ranks of colour `color`, in the new rank order, as world ranks.
+  const auto part = [&](unsigned first, unsigned n) {
+    std::vector<std::pair<int64_t, unsigned>> keyed;  // (key, position in its group)
+    for (unsigned i = 0; i < n; ++i)
+      if (all[2 * (first + i)] == color) keyed.emplace_back(all[2 * (first + i) + 1], i);
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<unsigned> world;
+    for (const auto& k : keyed) world.push_back(both.world_rank(first + k.second));
+    return world;
+  };
+  if (!member) return MPI_COMM_NULL;
+  const std::vector<unsigned> local = part(x.local_offset, x.local_size), remote = part(x.remote_offset, x.remote_size);
+  if (remote.empty()) return MPI_COMM_NULL;
+  return inter::bridge(r, eh, local, remote);
+}
+
+}  // namespace
+
 MPI_Comm collnet::mpi::split_comm(Rank& r, MPI_Comm parent, bool member, int color, int key) {
   CommEntry& c = r.comm(parent);
-  if (c.inter) fail(MPI_ERR_COMM, "collnet splits and creates intracommunicators only (merge the intercommunicator first)");
+  if (c.inter) return split_inter(r, c, member, color, key);
   const MPI_Errhandler eh = c.errhandler;  // add_comm may move c
   MPI_Comm out = MPI_COMM_NULL;
   if (c.self) {

@@ -75,7 +75,10 @@ NOTES = {
     "MPI_Get_processor_name": ("collnet-nodeN, the rank's node", None),
     "MPI_Comm_split_type": ("MPI_COMM_TYPE_SHARED: the ranks of one node", "no other split type"),
     "MPI_Comm_idup": ("MPI_Comm_dup; complete when it returns", None),
-    "MPI_Comm_create": ("a split with the group's order as key", None),
+    "MPI_Comm_create": ("a split with the group's order as key (of an intercommunicator: an intercommunicator of the "
+                        "two groups' parts)", None),
+    "MPI_Comm_split": ("the driver's split (of an intercommunicator: each colour's parts of the two groups paired "
+                       "in a new intercommunicator)", None),
     "MPI_Rsend": ("a standard send", "no ready-mode protocol"),
     "MPI_Irsend": ("a standard send", "no ready-mode protocol"),
     "MPI_Rsend_init": ("a standard send, persistent", "no ready-mode protocol"),

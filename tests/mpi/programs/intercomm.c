@@ -6,7 +6,8 @@
  * (MPI_Intercomm_create over MPI_COMM_WORLD), its remote size and group,
  * MPI_Comm_test_inter, messages across it, its collectives (barrier, bcast with
  * MPI_ROOT, reduce, allreduce, gather, allgather(v), scatter, alltoall,
- * reduce_scatter_block), MPI_Comm_dup of it, MPI_Intercomm_merge both ways round.
+ * reduce_scatter_block), MPI_Comm_dup of it, MPI_Intercomm_merge both ways round;
+ * MPI_Comm_split and MPI_Comm_create of it (intercommunicators of the parts).
  */
 #include <stdlib.h>
 
@@ -190,12 +191,92 @@ static void inter(void) {
     check_section("intercomm", "an intercommunicator of the even and odd ranks", 1);
 }
 
+/* A new intercommunicator's sizes and a collective across it: each rank's sum over the
+   remote group of its members' world ranks. */
+static void check_made(MPI_Comm nc, int lsize_want, int rsize_want, const char* what) {
+    int flag = 0, ls = -1, rs = -1, mine = rank, sum = -1, want = 0, i;
+    MPI_Comm_test_inter(nc, &flag);
+    MPI_Comm_size(nc, &ls);
+    MPI_Comm_remote_size(nc, &rs);
+    MPI_Group rg, wg;
+    MPI_Comm_remote_group(nc, &rg);
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (i = 0; i < rs; i++) {
+        int w = -1;
+        MPI_Group_translate_ranks(rg, 1, &i, wg, &w);
+        want += w;
+    }
+    MPI_Group_free(&rg);
+    MPI_Group_free(&wg);
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, nc);
+    CHECK(flag && ls == lsize_want && rs == rsize_want && sum == want,
+          "%s: inter %d, size %d (want %d), remote size %d (want %d), remote sum %d (want %d)", what, flag, ls,
+          lsize_want, rs, rsize_want, sum, want);
+}
+
+static void split_and_create(void) {
+    /* MPI_Comm_split and MPI_Comm_create on an intercommunicator give intercommunicators
+       (MPI-3.1 6.4.2): each group splits, a colour's part pairs with the other group's part
+       of the same colour; a rank whose colour the other group lacks, or outside the group it
+       passes, gets MPI_COMM_NULL. */
+    const int ran = size >= 2;
+    if (!ran) {
+        check_section("intercomm", "MPI_Comm_split and MPI_Comm_create on an intercommunicator", 0);
+        return;
+    }
+    const int colour = rank % 2;
+    MPI_Comm local, ic, nc;
+    MPI_Comm_split(MPI_COMM_WORLD, colour, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, colour ? 0 : 1, 98, &ic);
+    int lrank, lsize, rsize;
+    MPI_Comm_rank(ic, &lrank);
+    MPI_Comm_size(ic, &lsize);
+    MPI_Comm_remote_size(ic, &rsize);
+    /* Split by the local rank's parity, ranked in reverse. */
+    CHECK_RC(MPI_Comm_split(ic, lrank % 2, -lrank, &nc), "MPI_Comm_split of an intercommunicator");
+    {
+        const int mine = lrank % 2 ? lsize / 2 : (lsize + 1) / 2, theirs = lrank % 2 ? rsize / 2 : (rsize + 1) / 2;
+        if (theirs == 0) {
+            CHECK(nc == MPI_COMM_NULL, "a colour the other group lacks gives MPI_COMM_NULL");
+        } else {
+            int nr = -1;
+            MPI_Comm_rank(nc, &nr);
+            check_made(nc, mine, theirs, "split by parity");
+            CHECK(nr == (mine - 1) - lrank / 2, "split by parity: rank %d in reverse order of %d", nr, lrank);
+            MPI_Comm_free(&nc);
+        }
+    }
+    /* Without each group's rank 0. */
+    {
+        MPI_Group g, g2;
+        int zero = 0;
+        MPI_Comm_group(ic, &g);
+        MPI_Group_excl(g, 1, &zero, &g2);
+        CHECK_RC(MPI_Comm_create(ic, g2, &nc), "MPI_Comm_create of an intercommunicator");
+        if (lrank == 0 || lsize == 1 || rsize == 1) {
+            CHECK(nc == MPI_COMM_NULL, "outside the group, or with the other group empty: MPI_COMM_NULL");
+        } else {
+            int nr = -1;
+            MPI_Comm_rank(nc, &nr);
+            check_made(nc, lsize - 1, rsize - 1, "created without rank 0");
+            CHECK(nr == lrank - 1, "created without rank 0: rank %d for %d", nr, lrank);
+            MPI_Comm_free(&nc);
+        }
+        MPI_Group_free(&g);
+        MPI_Group_free(&g2);
+    }
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&local);
+    check_section("intercomm", "MPI_Comm_split and MPI_Comm_create on an intercommunicator", 1);
+}
+
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     create_group();
     inter();
+    split_and_create();
     check_report("intercomm");
     MPI_Finalize();
     return 0;
