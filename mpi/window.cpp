@@ -348,6 +348,10 @@ void issue(Rank& r, WinEntry& w, unsigned target, RmaOp op) {
   if (!open)
     fail(MPI_ERR_RMA_SYNC, "no access epoch to target " + std::to_string(target) +
                                " is open (MPI_Win_fence, _start, _lock or _lock_all first)");
+  // Outside the target's window (its size and displacement unit are every member's from
+  // the window's creation): refused here, before anything is queued, so the epoch stays
+  // whole (a dynamic window's attachments are the target's to check when it applies it).
+  if (w.shared->flavor != MPI_WIN_FLAVOR_DYNAMIC) target_address(*w.shared, w.shared->members[target], op);
   if (w.lock_all && !w.locks.count(target)) w.locks[target] = WinEntry::Lock{MPI_LOCK_SHARED, false};
   if (target != w.me) {
     w.pending[target].push_back(std::move(op));

@@ -164,6 +164,23 @@ def behaviour(a, work):
     rc, out, err = run(mpirun + ["-n", "5", "--", build(a.mpicc, "ports", work)])
     expect(rc == 0 and re.search(r"ports: \d+ checks passed", out) and "ports: port collnet-port:0:0" in out,
            "accept, connect, join and published names on 5 ranks (%s %s)" % (out, err[-300:]))
+    # A put outside the target's window is refused at the origin (MPI_ERR_RMA_RANGE, which
+    # Open MPI's osc ucx does not report): the epoch stays whole, the next put arrives and
+    # the window frees cleanly.
+    rma_range = build_source(a.mpicc, work, "rma_range",
+                             '#include <mpi.h>\n#include <stdio.h>\n'
+                             'int main(int c, char** v) { int r, n, cls = -1, x = 7, mem[4] = {0}; MPI_Win w;\n'
+                             '  MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
+                             '  MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);\n'
+                             '  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN); MPI_Win_fence(0, w);\n'
+                             '  MPI_Error_class(MPI_Put(&x, 1, MPI_INT, (r + 1) % n, 100, 1, MPI_INT, w), &cls);\n'
+                             '  MPI_Put(&x, 1, MPI_INT, (r + 1) % n, 3, 1, MPI_INT, w); MPI_Win_fence(0, w);\n'
+                             '  printf("rank %d: class %s, mem[3] %d\\n", r, cls == MPI_ERR_RMA_RANGE ? "range" : "other", mem[3]);\n'
+                             '  MPI_Win_free(&w); MPI_Finalize(); return 0; }\n')
+    rc, out, err = run(mpirun + ["-n", "3", "--", rma_range])
+    expect(rc == 0 and sorted(out.split("\n")[:-1]) == ["rank %d: class range, mem[3] 7" % k for k in range(3)],
+           "a put outside the target's window is MPI_ERR_RMA_RANGE at the origin, and the epoch goes on (%s %s)" %
+           (out, err[-300:]))
     # Open MPI's way of starting one: -np, and the program's own options after it without --
     # (a -- before the program still works, and one after it is the program's).
     args = build_source(a.mpicc, work, "args",
