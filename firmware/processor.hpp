@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "firmware/register_bus.hpp"
 
@@ -23,6 +25,14 @@ class Processor : public RegisterBus {
   // bus access, as an interrupt line (the real machine interrupted on FIFO levels).
   // Software waiting for something else checks it to serve point-to-point traffic.
   virtual bool torus_pending() const = 0;
+  // Runs `work` (on the calling thread) just before the processor is next used by it — a
+  // bus access, an idle stretch, a memory access — in place of any work set before and not
+  // yet run; empty `work` drops it. The MPI layer charges a program's computation this way
+  // when a call first uses the machine, so a call that only reads the rank's own state
+  // does not stop for it. A processor that cannot defer runs it at once.
+  virtual void before_next_use(std::function<void()> work) {
+    if (work) work();
+  }
 };
 
 }  // namespace collnet::fw

@@ -377,6 +377,14 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   current_ = &r;
   r.left_call = thread_cpu_seconds();
   errno = 0;  // as a process starts
+  struct Undefer {  // a charge the rank left for its processor's next use is dropped with it
+    Rank& r;
+    ~Undefer() {
+      if (!r.charge_deferred) return;
+      r.charge_deferred = false;
+      r.task().cpu().before_next_use(nullptr);
+    }
+  } undefer{r};
   int code = 0;
   try {
     code = main(static_cast<int>(r.args.size()), r.argv.data());
@@ -576,6 +584,20 @@ void Rank::charge_compute() {
   const double now = thread_cpu_seconds();
   compute_carry += computed_since(now);
   left_call = now;
+  // Paid when the call first uses the machine: a call that only reads the rank's own
+  // state (MPI_Comm_rank, a datatype's size) leaves it to the next, and the simulation
+  // does not stop for it (a stop runs the other ranks, and the caches they leave cold
+  // would make the rank's next stretch look longer than its work).
+  if (charge_deferred) return;
+  charge_deferred = true;
+  task().cpu().before_next_use([this] {
+    charge_deferred = false;
+    pay_compute();
+  });
+}
+
+void Rank::pay_compute() {
+  const Runtime::Options& o = rt_.options();
   const double cycles_per_second = o.compute_scale * o.clock_mhz * 1e6;
   const auto cycles = static_cast<uint64_t>(compute_carry * cycles_per_second);
   if (cycles == 0) return;  // the fraction of a cycle stays for the next charge
@@ -588,8 +610,9 @@ void Rank::compute(uint64_t cycles) {
   compute_cycles += cycles;
   struct Computing {  // while the processor idles, even if the run ends meanwhile
     bool& flag;
-    explicit Computing(bool& f) : flag(f) { flag = true; }
-    ~Computing() { flag = false; }
+    const bool was;
+    explicit Computing(bool& f) : flag(f), was(f) { flag = true; }
+    ~Computing() { flag = was; }
   } computing_now(computing);
   if (serving_windows)
     compute_interruptible(*this, cycles);

@@ -240,8 +240,12 @@ class Rank {
   double left_call = 0;  // this host thread's CPU time when its code resumed (--compute-scale)
   double compute_carry = 0;  // host seconds computed and not yet charged (less than a cycle's)
   // Charges the compute time since its code resumed (the processor idles that long,
-  // serving its windows' requests meanwhile), as every call and MPI_Wtime do first.
+  // serving its windows' requests meanwhile), as every call does first: it is paid
+  // (pay_compute) just before the call first uses the machine (fw::Processor::
+  // before_next_use), so calls that do not use it add to the next one's.
   void charge_compute();
+  void pay_compute();
+  bool charge_deferred = false;  // a pay_compute waits for the processor's next use
   // The machine's time for this rank in seconds, its computation since it resumed counted
   // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
   double wtime();

@@ -39,6 +39,7 @@ class CoprocessorPair final : public fw::Processor, public fw::Coprocessor {
   void idle(uint64_t cycles) override { here().idle(cycles); }
   void memory_access() override { here().memory_access(); }
   bool torus_pending() const override { return app_.torus_pending(); }
+  void before_next_use(std::function<void()> work) override { here().before_next_use(std::move(work)); }
 
   // fw::Coprocessor.
   uint64_t post(Work work) override;

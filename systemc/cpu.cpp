@@ -38,6 +38,7 @@ void Cpu::access(const fw::BusRequest& req) {
   // is released right after the last cycle of an access, before any further edge, so the
   // caller still reads its own data.
   if (cancelled_) throw TaskCancelled{};
+  settle();
   node_.request_bus(task_, req);
   do wait_edge();  // the edge that grants the bus evaluates the access's first cycle
   while (!node_.bus_held_by(task_));
@@ -69,6 +70,7 @@ fw::RegisterBus::Vector Cpu::read_vector(uint32_t addr, bool privileged) {
 }
 
 void Cpu::idle(uint64_t n) {
+  settle();
   if (n == 0) return;
   // One timed wait to half a cycle before the n-th edge from now (edges fall on whole
   // nanoseconds), then that edge: the edge n waits for edge_event() reach, without
@@ -85,6 +87,7 @@ void Cpu::idle(uint64_t n) {
 
 void Cpu::sleep(const sc_core::sc_event& a, const sc_core::sc_event& b) {
   if (cancelled_) throw TaskCancelled{};
+  settle();
   wait(a | b | node_.wake_event());
   wait_edge();
 }

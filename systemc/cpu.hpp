@@ -39,6 +39,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
 
   // Lets `n` clock edges pass without touching the bus.
   void idle(uint64_t n) override;
+  void before_next_use(std::function<void()> work) override { before_use_ = std::move(work); }
   // Sleeps until `a` or `b` is notified (or the run ends), then to the next clock edge.
   void sleep(const sc_core::sc_event& a, const sc_core::sc_event& b);
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
@@ -64,6 +65,13 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   void access(const fw::BusRequest& req);
   // Waits for the next clock edge; throws TaskCancelled once cancelled.
   void wait_edge();
+  // Runs the work before_next_use set, if any (cleared first: it may use the processor).
+  void settle() {
+    if (!before_use_) return;
+    std::function<void()> work = std::move(before_use_);
+    before_use_ = nullptr;
+    work();
+  }
 
   Node& node_;
   unsigned task_;
@@ -71,6 +79,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   unsigned access_cycles_;
   std::function<void()> body_;
   std::function<void()> on_finish_;
+  std::function<void()> before_use_;  // before_next_use
   uint64_t accesses_ = 0;
   bool finished_ = false;
   bool cancelled_ = false;
