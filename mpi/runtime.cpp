@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "driver/p2p_envelope.hpp"
+#include "firmware/coprocessor.hpp"
 #include "mpi/compute_time.hpp"
 #include "mpi/window.hpp"
 
@@ -588,6 +589,8 @@ void Rank::charge_compute() {
   // state (MPI_Comm_rank, a datatype's size) leaves it to the next, and the simulation
   // does not stop for it (a stop runs the other ranks, and the caches they leave cold
   // would make the rank's next stretch look longer than its work).
+  // A user op's function run by posted work on the coprocessor pays there, at once.
+  if (fw::Coprocessor* co = task().coprocessor(); co && co->on_coprocessor()) return pay_compute();
   if (charge_deferred) return;
   charge_deferred = true;
   task().cpu().before_next_use([this] {
