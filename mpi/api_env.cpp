@@ -11,6 +11,12 @@ using namespace collnet::mpi;
 
 namespace {
 
+// A Fortran status's integers past MPI_F_ERROR (mpi.h): the cancelled flag, then the
+// message's length in bytes, low and high 32 bits.
+constexpr int kFCancelled = 3, kFBytesLow = 4, kFBytesHigh = 5;
+static_assert(kFBytesHigh < MPI_F_STATUS_SIZE, "the status fits MPI_F_STATUS_SIZE integers");
+
+
 int init(const char* name) {
   return api(
       name, MPI_COMM_WORLD,
@@ -238,10 +244,10 @@ int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
     f_status[MPI_F_SOURCE] = c_status->MPI_SOURCE;
     f_status[MPI_F_TAG] = c_status->MPI_TAG;
     f_status[MPI_F_ERROR] = c_status->MPI_ERROR;
-    f_status[3] = c_status->collnet_cancelled;
+    f_status[kFCancelled] = c_status->collnet_cancelled;
     const uint64_t bytes = c_status->collnet_bytes;
-    f_status[4] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes));
-    f_status[5] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes >> 32));
+    f_status[kFBytesLow] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes));
+    f_status[kFBytesHigh] = static_cast<MPI_Fint>(static_cast<uint32_t>(bytes >> 32));
   });
 }
 
@@ -252,9 +258,9 @@ int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
     c_status->MPI_SOURCE = f_status[MPI_F_SOURCE];
     c_status->MPI_TAG = f_status[MPI_F_TAG];
     c_status->MPI_ERROR = f_status[MPI_F_ERROR];
-    c_status->collnet_cancelled = f_status[3];
-    c_status->collnet_bytes = static_cast<size_t>(static_cast<uint32_t>(f_status[4])) |
-                              static_cast<size_t>(static_cast<uint32_t>(f_status[5])) << 32;
+    c_status->collnet_cancelled = f_status[kFCancelled];
+    c_status->collnet_bytes = static_cast<size_t>(static_cast<uint32_t>(f_status[kFBytesLow])) |
+                              static_cast<size_t>(static_cast<uint32_t>(f_status[kFBytesHigh])) << 32;
   });
 }
 

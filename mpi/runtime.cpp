@@ -380,11 +380,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   errno = 0;  // as a process starts
   struct Undefer {  // a charge the rank left for its processor's next use is dropped with it
     Rank& r;
-    ~Undefer() {
-      if (!r.charge_deferred) return;
-      r.charge_deferred = false;
-      r.task().cpu().before_next_use(nullptr);
-    }
+    ~Undefer() { r.task().cpu().before_next_use(nullptr); }
   } undefer{r};
   int code = 0;
   try {
@@ -591,12 +587,7 @@ void Rank::charge_compute() {
   // would make the rank's next stretch look longer than its work).
   // A user op's function run by posted work on the coprocessor pays there, at once.
   if (fw::Coprocessor* co = task().coprocessor(); co && co->on_coprocessor()) return pay_compute();
-  if (charge_deferred) return;
-  charge_deferred = true;
-  task().cpu().before_next_use([this] {
-    charge_deferred = false;
-    pay_compute();
-  });
+  task().cpu().before_next_use([this] { pay_compute(); });  // one pending at most: it pays the whole carry
 }
 
 void Rank::pay_compute() {

@@ -245,7 +245,6 @@ class Rank {
   // before_next_use), so calls that do not use it add to the next one's.
   void charge_compute();
   void pay_compute();
-  bool charge_deferred = false;  // a pay_compute waits for the processor's next use
   // The machine's time for this rank in seconds, its computation since it resumed counted
   // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
   double wtime();
