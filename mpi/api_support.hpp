@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/error.hpp"
@@ -35,11 +36,11 @@ inline Rank& rank_or_die(const char* call) {
   return *r;
 }
 
-// Runs `body` as the mpi.h call `name` on the current rank; errors go to `comm`'s handler.
-// `initialized`: the call needs MPI_Init before it and MPI_Finalize not yet (all but
-// MPI_Init's own).
-template <class F>
-int api(const char* name, MPI_Comm comm, F&& body, bool initialized = true) {
+// Runs `body` as the mpi.h call `name` on the current rank; an error it raises (class,
+// text) goes to `raise(rank, class, text)`, which returns the call's code. `initialized`:
+// the call needs MPI_Init before it and MPI_Finalize not yet (all but MPI_Init's own).
+template <class F, class Raise>
+int api_raising(const char* name, Raise&& raise, F&& body, bool initialized = true) {
   rank_or_die(name);
   Call call(name);
   Rank& r = call.rank();
@@ -49,14 +50,22 @@ int api(const char* name, MPI_Comm comm, F&& body, bool initialized = true) {
     body(r);
     return MPI_SUCCESS;
   } catch (const MpiError& e) {
-    return r.raise(comm, name, e.cls, e.what);
+    return raise(r, e.cls, e.what);
   } catch (const collnet::TruncatedError& e) {
-    return r.raise(comm, name, MPI_ERR_TRUNCATE, e.what());
+    return raise(r, MPI_ERR_TRUNCATE, e.what());
   } catch (const collnet::Error& e) {
-    return r.raise(comm, name, MPI_ERR_OTHER, e.what());
+    return raise(r, MPI_ERR_OTHER, e.what());
   } catch (const std::bad_alloc&) {
-    return r.raise(comm, name, MPI_ERR_NO_MEM, "out of host memory");
+    return raise(r, MPI_ERR_NO_MEM, "out of host memory");
   }
+}
+
+// The same, its errors going to `comm`'s handler.
+template <class F>
+int api(const char* name, MPI_Comm comm, F&& body, bool initialized = true) {
+  return api_raising(
+      name, [&](Rank& r, int cls, const std::string& what) { return r.raise(comm, name, cls, what); },
+      std::forward<F>(body), initialized);
 }
 
 inline void check_count(int count, const char* what = "count") {

@@ -36,7 +36,11 @@ const char* class_name(int cls) {
       "MPI_T_ERR_INVALID_ITEM", "MPI_T_ERR_INVALID_HANDLE", "MPI_T_ERR_OUT_OF_HANDLES",
       "MPI_T_ERR_OUT_OF_SESSIONS", "MPI_T_ERR_INVALID_SESSION", "MPI_T_ERR_CVAR_SET_NOT_NOW",
       "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_PVAR_NO_STARTSTOP", "MPI_T_ERR_PVAR_NO_WRITE",
-      "MPI_T_ERR_PVAR_NO_ATOMIC", "MPI_T_ERR_INVALID_NAME", "MPI_T_ERR_INVALID"};
+      "MPI_T_ERR_PVAR_NO_ATOMIC", "MPI_T_ERR_INVALID_NAME", "MPI_T_ERR_INVALID",
+      "MPI_ERR_FILE",     "MPI_ERR_NOT_SAME", "MPI_ERR_AMODE",   "MPI_ERR_UNSUPPORTED_DATAREP",
+      "MPI_ERR_UNSUPPORTED_OPERATION", "MPI_ERR_NO_SUCH_FILE", "MPI_ERR_FILE_EXISTS", "MPI_ERR_BAD_FILE",
+      "MPI_ERR_ACCESS",   "MPI_ERR_NO_SPACE", "MPI_ERR_QUOTA",   "MPI_ERR_READ_ONLY", "MPI_ERR_FILE_IN_USE",
+      "MPI_ERR_DUP_DATAREP", "MPI_ERR_CONVERSION", "MPI_ERR_IO"};
   if (cls >= 0 && cls < static_cast<int>(sizeof names / sizeof names[0])) return names[cls];
   return "MPI_ERR_UNKNOWN";
 }
@@ -78,6 +82,22 @@ const char* class_text(int cls) {
     case MPI_ERR_PORT: return "invalid port name";
     case MPI_ERR_SERVICE: return "service name not published";
     case MPI_ERR_NAME: return "service name not found";
+    case MPI_ERR_FILE: return "invalid file handle";
+    case MPI_ERR_NOT_SAME: return "the processes did not give the same arguments to a collective file call";
+    case MPI_ERR_AMODE: return "invalid access mode";
+    case MPI_ERR_UNSUPPORTED_DATAREP: return "unsupported data representation";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "operation not supported on this file";
+    case MPI_ERR_NO_SUCH_FILE: return "file does not exist";
+    case MPI_ERR_FILE_EXISTS: return "file exists";
+    case MPI_ERR_BAD_FILE: return "invalid file name";
+    case MPI_ERR_ACCESS: return "permission denied";
+    case MPI_ERR_NO_SPACE: return "not enough space";
+    case MPI_ERR_QUOTA: return "quota exceeded";
+    case MPI_ERR_READ_ONLY: return "read-only file or file system";
+    case MPI_ERR_FILE_IN_USE: return "file in use by some process";
+    case MPI_ERR_DUP_DATAREP: return "data representation registered already";
+    case MPI_ERR_CONVERSION: return "data conversion failed";
+    case MPI_ERR_IO: return "other I/O error";
     case MPI_T_ERR_NOT_INITIALIZED: return "the tools interface is not initialized";
     case MPI_T_ERR_INVALID_INDEX: return "invalid variable or category index";
     case MPI_T_ERR_INVALID_ITEM: return "invalid enumeration item";
@@ -286,16 +306,32 @@ int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) 
 }
 
 void Rank::call_errhandler(MPI_Comm c, int code, const std::string& fatal_text) {
-  const MPI_Errhandler eh =
-      static_cast<size_t>(c) < comms_.size() && comms_[c].comm ? comms_[c].errhandler : MPI_ERRORS_ARE_FATAL;
+  const bool valid = static_cast<size_t>(c) < comms_.size() && comms_[c].comm;
+  // A window's or a file's communicator: its handler gets the window or the file
+  // (MPI_Win_create_errhandler's, MPI_File_create_errhandler's).
+  const int handle = valid && comms_[c].win ? comms_[c].win : valid && comms_[c].file ? comms_[c].file : c;
+  handle_error(valid ? comms_[c].errhandler : MPI_ERRORS_ARE_FATAL, handle, code, fatal_text);
+}
+
+void Rank::handle_error(MPI_Errhandler eh, int handle, int code, const std::string& fatal_text) {
   if (eh == MPI_ERRORS_ARE_FATAL)
     rt_.abort_run(*this, error_class(code), "rank " + std::to_string(world_rank_) + ": " + fatal_text);
   if (MPI_Comm_errhandler_function* fn = user_errhandler(eh)) {
-    // A window's transport: its handler gets the window (MPI_Win_create_errhandler's).
-    MPI_Comm comm = static_cast<size_t>(c) < comms_.size() && comms_[c].win ? comms_[c].win : c;
     int error = code;
-    fn(&comm, &error);
+    fn(&handle, &error);
   }
+}
+
+int Rank::raise_file(const char* call, int cls, const std::string& what) {
+  const std::string text = std::string(call) + ": " + what;
+  error_texts_.push_back(text);
+  const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+  call_file_errhandler(code, text + " (" + class_name(cls) + ")");
+  return code;
+}
+
+void Rank::call_file_errhandler(int code, const std::string& fatal_text) {
+  handle_error(file_errhandler, MPI_FILE_NULL, code, fatal_text);
 }
 
 MPI_Comm_errhandler_function* Rank::user_errhandler(MPI_Errhandler eh) {

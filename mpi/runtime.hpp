@@ -62,6 +62,7 @@ struct CommEntry {
   std::optional<Graph> graph;     // a graph or distributed graph topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
   MPI_Win win = MPI_WIN_NULL;       // the window whose transport it is (its handler is the window's)
+  MPI_File file = MPI_FILE_NULL;    // the file whose communicator it is (its handler is the file's)
   // An intercommunicator (intercomm.cpp): `comm` spans both groups, the one holding the
   // lower world rank first; where each group sits in it, and a duplicate
   // of it for the collectives' messages.
@@ -75,6 +76,8 @@ struct CommEntry {
 class Rank;
 struct WinEntry;
 struct WindowShared;
+struct FileEntry;
+struct FileShared;
 
 // A request handle's operation: a driver request, or one already complete (a
 // non-blocking collective, a send to MPI_PROC_NULL), with what to do once it completes
@@ -166,6 +169,12 @@ class Rank {
   // Runs comm's error handler on `code` (MPI_Comm_call_errhandler, and raise): the run ends
   // (MPI_ERRORS_ARE_FATAL), nothing (MPI_ERRORS_RETURN) or the program's function runs.
   void call_errhandler(MPI_Comm comm, int code, const std::string& fatal_text);
+  // The same for an error of a file call with no file (MPI_File_open, MPI_File_delete, a
+  // call on MPI_FILE_NULL): the default file error handler, file_errhandler, handles it.
+  int raise_file(const char* call, int cls, const std::string& what);
+  void call_file_errhandler(int code, const std::string& fatal_text);
+  // Runs handler `eh` on `code` for the object `handle` (a communicator, window or file).
+  void handle_error(MPI_Errhandler eh, int handle, int code, const std::string& fatal_text);
   // Error classes and codes of the program's own (MPI_Add_error_class, _code, _string).
   int add_error_class();
   int add_error_code(int cls);
@@ -217,6 +226,10 @@ class Rank {
 
   // ------------------------------------------------ windows (window.hpp)
   std::vector<std::shared_ptr<WinEntry>> windows;  // handle i + 1
+  // ------------------------------------------------ files (file.hpp)
+  std::vector<std::shared_ptr<FileEntry>> files;  // handle i + 1; null once closed
+  MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;  // MPI_FILE_NULL's: files opened get it
+  std::set<std::string> datareps;  // MPI_Register_datarep's names
   bool serving_windows = false;  // a window of several members: its handler serves them
 
   // ------------------------------------------------ state
@@ -280,7 +293,7 @@ class Rank {
   std::vector<MPI_Comm_errhandler_function*> errhandlers_;  // from kFirstUserErrhandler
   int next_user_class_ = kFirstUserClass;
   std::map<int, std::string> user_error_strings_;  // by class or code
-  static constexpr int kFirstUserClass = 64;
+  static constexpr int kFirstUserClass = 74;  // above MPI_ERR_IO
 };
 
 class Runtime {
@@ -378,6 +391,10 @@ class Runtime {
   // state they share.
   std::map<uint64_t, std::shared_ptr<WindowShared>> windows;
   uint64_t window_serial = 0;
+  // Files open, by serial (file.cpp): how the ranks that opened one together find the
+  // state they share (its shared file pointer).
+  std::map<uint64_t, std::weak_ptr<FileShared>> files;
+  uint64_t file_serial = 0;
 
  private:
   std::map<std::string, unsigned> mappings_;

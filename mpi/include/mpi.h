@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* collnet's MPI interface: MPI-3.1's everyday subset, for C and C++, on the simulated
+/* collnet's MPI interface: MPI-3.1's C interface (files included), for C and C++, on the simulated
  * machine. A program written against this header is compiled with collnet-mpicc (or
  * collnet-mpicxx) and run with `collnet mpirun`; every rank is a task on a simulated
  * processor and every call costs simulated cycles (docs/mpi.md).
@@ -30,6 +30,7 @@ typedef int MPI_Errhandler;
 typedef int MPI_Info;
 typedef int MPI_Win;
 typedef int MPI_Message;
+typedef int MPI_File;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
@@ -221,6 +222,23 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_ERR_PORT 39
 #define MPI_ERR_SERVICE 40
 #define MPI_ERR_NAME 41
+/* Files (MPI-IO); 42..57 are the tools interface's MPI_T_ERR_ classes (below) */
+#define MPI_ERR_FILE 58
+#define MPI_ERR_NOT_SAME 59
+#define MPI_ERR_AMODE 60
+#define MPI_ERR_UNSUPPORTED_DATAREP 61
+#define MPI_ERR_UNSUPPORTED_OPERATION 62
+#define MPI_ERR_NO_SUCH_FILE 63
+#define MPI_ERR_FILE_EXISTS 64
+#define MPI_ERR_BAD_FILE 65
+#define MPI_ERR_ACCESS 66
+#define MPI_ERR_NO_SPACE 67
+#define MPI_ERR_QUOTA 68
+#define MPI_ERR_READ_ONLY 69
+#define MPI_ERR_FILE_IN_USE 70
+#define MPI_ERR_DUP_DATAREP 71
+#define MPI_ERR_CONVERSION 72
+#define MPI_ERR_IO 73
 #define MPI_ERR_LASTCODE 127
 
 /* Environment */
@@ -847,6 +865,105 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
+/* Files (MPI-IO, MPI-3.1 chapter 13): files of the host's file system, which every rank of
+ * the communicator opens; data pass as the native representation through the view (a
+ * displacement, an etype and a filetype). File access takes no simulated time; the collective
+ * calls that must agree (open, close, set_view, the shared file pointer's) synchronise over the
+ * file's communicator. A file's errors go to its handler, MPI_ERRORS_RETURN unless the program
+ * sets another (MPI_File_set_errhandler on MPI_FILE_NULL sets the default for files opened later). */
+#define MPI_FILE_NULL 0
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+#define MPI_MAX_DATAREP_STRING 128
+int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh);
+int MPI_File_close(MPI_File* fh);
+int MPI_File_delete(const char* filename, MPI_Info info);
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int MPI_File_get_size(MPI_File fh, MPI_Offset* size);
+int MPI_File_get_group(MPI_File fh, MPI_Group* group);
+int MPI_File_get_amode(MPI_File fh, int* amode);
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+int MPI_File_get_info(MPI_File fh, MPI_Info* info_used);
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
+                      MPI_Info info);
+int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep);
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
+                         MPI_Status* status);
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                      MPI_Status* status);
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                          MPI_Status* status);
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
+                      MPI_Request* request);
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                       MPI_Request* request);
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
+                          MPI_Request* request);
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                           MPI_Request* request);
+int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int MPI_File_get_position(MPI_File fh, MPI_Offset* offset);
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp);
+int MPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request);
+int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset);
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype);
+int MPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status);
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype);
+int MPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status);
+int MPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype);
+int MPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status);
+int MPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype);
+int MPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status);
+int MPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype);
+int MPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status);
+int MPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype);
+int MPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status);
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent);
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+int MPI_File_get_atomicity(MPI_File fh, int* flag);
+int MPI_File_sync(MPI_File fh);
+typedef void MPI_File_errhandler_function(MPI_File* file, int* errorcode, ...);
+int MPI_File_create_errhandler(MPI_File_errhandler_function* function, MPI_Errhandler* errhandler);
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler);
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+/* Data representations: "native" (and "internal", the same here) only; MPI_Register_datarep
+ * records a name, and a view in it is refused (MPI_ERR_UNSUPPORTED_DATAREP), as is external32. */
+typedef int MPI_Datarep_conversion_function(void* userbuf, MPI_Datatype datatype, int count, void* filebuf,
+                                            MPI_Offset position, void* extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint* extent, void* extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function*)0)
+int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function* read_conversion_fn,
+                         MPI_Datarep_conversion_function* write_conversion_fn,
+                         MPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state);
+
 /* Handles between C and Fortran (MPI_Fint): the same integer on both sides */
 typedef int MPI_Fint;
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
@@ -867,6 +984,8 @@ MPI_Fint MPI_Win_c2f(MPI_Win win);
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_File_c2f(MPI_File file);
+MPI_File MPI_File_f2c(MPI_Fint file);
 /* A status as Fortran holds it: MPI_F_STATUS_SIZE integers, the source, tag and error at
  * MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR (0-based), then the cancelled flag and the
  * message's length in bytes (low and high 32 bits). */

@@ -40,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 COMPARED = ["env", "p2p", "nonblocking", "probe", "collectives", "vcollectives", "reductions", "scan", "comm",
             "datatypes", "userop", "errors", "globals", "ring", "process_state", "info", "cart", "packing", "persistent",
-            "rma", "intercomm", "coll_driver", "graph"]
+            "rma", "intercomm", "coll_driver", "graph", "io"]
 # The command line a program runs with (the same under Open MPI).
 ARGS = {"process_state": ["-s", "64", "--iters=5", "input.dat", "-v", "--name=x", "--", "-i"]}
 
