@@ -104,6 +104,16 @@ void P2pEngine::finish(RequestState& req) {
     req.error = std::make_exception_ptr(
         TruncatedError("a message of " + std::to_string(req.bytes) + " bytes with tag " + std::to_string(req.tag) +
               " arrived for a receive of " + std::to_string(req.capacity) + " bytes: truncated"));
+  if (req.cancelling) {  // asked back: done once the answer is in
+    req.finished = true;
+    return;
+  }
+  req.done = true;
+}
+
+void P2pEngine::withdrawn(RequestState& req) {
+  req.cancelled = true;
+  req.cancelling = false;
   req.done = true;
 }
 
@@ -123,7 +133,8 @@ bool P2pEngine::matches(const Posted& p, unsigned context, unsigned source_world
 }
 
 bool P2pEngine::cancel(fw::TaskContext& task, const Request& r) {
-  task.cpu.memory_access();  // the posted receives, in node memory
+  task.cpu.memory_access();  // the posted receives or the send queues, in node memory
+  if (r.state()->is_send) return cancel_send(task, r);
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (it->req.get() != r.state()) continue;
     it->req->cancelled = true;
@@ -132,6 +143,113 @@ bool P2pEngine::cancel(fw::TaskContext& task, const Request& r) {
     return true;
   }
   return false;
+}
+
+bool P2pEngine::cancel_send(fw::TaskContext& task, const Request& r) {
+  const std::shared_ptr<RequestState>& req = r.shared();
+  if (req->cancelling || req->cancelled) return false;
+  // The queues are the FIFOs' holder's to change (another task of the node may be
+  // injecting from them): wait for the FIFOs.
+  while (!try_lock(task)) task.cpu.idle(1);
+  bool gone = false, ask = false;
+  {
+    Held held(busy_);
+    gone = withdraw_here(req);
+    if (!gone && req->dst_node != node_) {
+      // On its way or there: the receiving node decides. The request is done again only
+      // once its answer is back.
+      req->cancelling = true;
+      req->finished = req->done;
+      req->done = false;
+      auto op = std::make_shared<SendOp>();
+      op->req = req;
+      op->dst_node = req->dst_node;
+      op->cancel = true;
+      ordered_.push_back(std::move(op));
+      cancelling_[{req->dst_node, req->cancel_word}] = req;
+      ask = true;
+    }
+  }
+  unlock(task);
+  if (ask) progress(task);
+  return gone;
+}
+
+bool P2pEngine::withdraw_here(const std::shared_ptr<RequestState>& req) {
+  // Still queued here, not a packet out: taken off the queue (an eager message's credit
+  // back, a remote get's counter free again).
+  for (auto it = ordered_.begin(); it != ordered_.end(); ++it) {
+    SendOp& op = **it;
+    if (op.req != req || op.cancel || op.next > 0) continue;
+    if (op.eager)
+      credit(op.dst_node) += req->bytes;
+    else
+      dma_drop_send(op.id);
+    ordered_.erase(it);
+    withdrawn(*req);
+    ++stats_.cancelled_sends;
+    return true;
+  }
+  if (req->dst_node != node_) return false;
+  // To a task of this node: its record, unless a receive took it.
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (it->origin.lock() != req || it->matched) continue;
+    if (it->kind == Kind::Eager) {
+      stats_.unexpected_bytes -= it->charge;
+      give_credit(node_, it->charge);
+    }
+    unexpected_.erase(it);
+    note_records();
+    withdrawn(*req);
+    ++stats_.cancelled_sends;
+    return true;
+  }
+  return false;
+}
+
+void P2pEngine::on_cancel(unsigned src_node, const p2p::Envelope& env) {
+  const unsigned source = src_node * tasks_ + env.src_task;
+  bool gone = false;
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    const Unexpected& u = *it;
+    if (u.matched || u.src_node != src_node || u.source_world != source || u.dst_task != env.dst_task) continue;
+    if (env.tag == 0 ? !(u.kind == Kind::Eager && u.seq == env.value && u.filled == u.bytes)
+                     : !(u.kind == Kind::Rts && u.send_id == env.value))
+      continue;
+    if (u.kind == Kind::Eager) {  // all of it is here: the request follows its packets
+      stats_.unexpected_bytes -= u.charge;
+      give_credit(src_node, u.charge);
+    }
+    unexpected_.erase(it);
+    note_records();
+    gone = true;
+    break;
+  }
+  p2p::Envelope answer = env;
+  answer.tag |= gone ? 2u : 0u;
+  control_.push_back(Control{src_node, p2p::kSwTagCancelAck, answer.encode()});
+}
+
+void P2pEngine::on_cancel_ack(unsigned src_node, p2p::Envelope env) {
+  const bool gone = env.tag & 2u;
+  env.tag &= 1u;
+  auto it = cancelling_.find({src_node, env.encode()});
+  if (it == cancelling_.end())
+    throw Error("point-to-point: node " + std::to_string(node_) + " received an answer to a cancel from node " +
+                std::to_string(src_node) + " for a send it did not ask back");
+  const std::shared_ptr<RequestState> req = std::move(it->second);
+  cancelling_.erase(it);
+  if (gone) {
+    if (env.tag == 1) {  // a rendezvous send: no clear to send will come
+      awaiting_cts_.erase(static_cast<uint32_t>(env.value));
+      dma_drop_send(static_cast<uint32_t>(env.value));
+    }
+    withdrawn(*req);
+    ++stats_.cancelled_sends;
+    return;
+  }
+  req->cancelling = false;  // a receive has it: the send completes as sent
+  if (req->finished) req->done = true;
 }
 
 std::shared_ptr<RequestState> P2pEngine::take_posted(unsigned context, unsigned source_world, unsigned tag,
@@ -156,6 +274,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
   const unsigned me = task.node * tasks_ + task.task;
   req->source_world = me;
   const unsigned dst_node = dest_world / tasks_, dst_task = dest_world % tasks_;
+  req->dst_node = dst_node;
 
   if (dst_node == node_) {
     // The tasks of a node switch only when one spends time: the engine's state changes
@@ -177,6 +296,7 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
     ux.dst_task = dst_task;
     ux.bytes = bytes;
     ux.src_node = node_;
+    ux.origin = req;
     if (!synchronous && credit(node_) >= bytes) {
       // Buffered: the send is done once its data is in the node's unexpected memory.
       ux.kind = Kind::Eager;
@@ -214,6 +334,8 @@ Request P2pEngine::isend(fw::TaskContext& task, unsigned context, const void* bu
   } else {
     op->id = next_id_++;
     ++stats_.rendezvous;
+    p2p::Envelope name{1, task.task, dst_task, 0, op->id};
+    req->cancel_word = name.encode();
     (void)dma_send(task, *op, buf);  // by a remote get if the node has the engine
   }
   task.cpu.memory_access();  // queue it
@@ -430,6 +552,18 @@ void P2pEngine::file(fw::TaskContext& task, const fw::TorusPacket& p) {
     case p2p::kSwTagCts:
       on_cts(src_node, p2p::low32(w), p2p::high32(w));
       break;
+    case p2p::kSwTagCancel:
+    case p2p::kSwTagCancelAck: {
+      const p2p::Envelope env = p2p::Envelope::decode(w);
+      if (env.src_task >= tasks_ || env.dst_task >= tasks_ || (env.tag & ~3u))
+        throw Error("point-to-point: node " + std::to_string(node_) + " received a malformed cancel packet from node " +
+                    std::to_string(src_node));
+      if (p.header.sw_tag == p2p::kSwTagCancel)
+        on_cancel(src_node, env);
+      else
+        on_cancel_ack(src_node, env);
+      break;
+    }
     case p2p::kSwTagData:
       on_data(src_node, p2p::low32(w), p2p::high32(w), words, available);
       break;
@@ -473,12 +607,14 @@ size_t P2pEngine::on_first(unsigned src_node, const p2p::Envelope& env, const ui
                 std::to_string(source) + " while its previous one was incomplete");
   Stream s;
   s.bytes = env.value;
+  const uint64_t seq = eager_arrived_[pair_key(src_node, env.src_task, env.dst_task)]++ & p2p::kMaxBytes;
   if (std::shared_ptr<RequestState> r = take_posted(env.context, source, env.tag, env.dst_task)) {
     set_status(*r, source, env.tag, s.bytes);
     s.req = std::move(r);
     give_credit(src_node, s.bytes);  // the data never waits in unexpected memory
   } else {
     Unexpected ux = arrived(Kind::Eager, env, src_node);
+    ux.seq = seq;
     ux.data.assign(s.bytes, 0);
     ux.charge = s.bytes;
     wake(ux);
@@ -818,6 +954,16 @@ bool P2pEngine::inject_ordered(fw::TaskContext& task, Room& room) {
   while (!ordered_.empty()) {
     SendOp& op = *ordered_.front();
     fw::TorusHeader h = header_to(op.dst_node, false);
+    if (op.cancel) {  // behind the message's own packets on their path
+      h.sw_tag = p2p::kSwTagCancel;
+      h.chunks = 1;
+      std::vector<uint64_t> payload(fw::regmap::kChunkFlits, 0);
+      payload[0] = op.req->cancel_word;
+      if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
+      did = true;
+      ordered_.pop_front();
+      continue;
+    }
     if (op.eager) {
       p2p::Envelope env = op.env;
       env.value = op.next == 0 ? op.req->bytes : op.next;
@@ -825,6 +971,11 @@ bool P2pEngine::inject_ordered(fw::TaskContext& task, Room& room) {
       const std::vector<uint64_t> payload = data_packet(op, h, env.encode());
       if (!emit(task, op.dst_node, h, payload, kOrderedFifo, room)) break;
       did = true;
+      if (op.next == 0) {  // its number among the pair's messages, as the receiver counts them
+        const p2p::Envelope name{0, op.env.src_task, op.env.dst_task, 0,
+                                 eager_sent_[pair_key(op.dst_node, op.env.src_task, op.env.dst_task)]++};
+        op.req->cancel_word = name.encode();
+      }
       if (++op.next < op.packets) continue;
       finish(*op.req);
       ordered_.pop_front();

@@ -72,6 +72,7 @@ class P2pEngine {
     size_t records = 0, records_peak = 0;              // unexpected messages waiting
     uint64_t forwarded_out = 0;  // packets sent through an intermediate node (around what is down)
     uint64_t relayed = 0;        // packets this node sent on as the intermediate node
+    uint64_t cancelled_sends = 0;  // sends of this node's tasks withdrawn (MPI_Cancel)
   };
 
   P2pEngine() = default;
@@ -100,9 +101,13 @@ class P2pEngine {
     size_t bytes = 0;
   };
   std::optional<Found> probe(fw::TaskContext& task, unsigned context, unsigned source_world, unsigned tag);
-  // Withdraws receive `r` if no message has matched it yet (MPI_Cancel): it completes as
-  // cancelled and true is returned; otherwise nothing changes. A send is never withdrawn
-  // (its packets may be on their way): false.
+  // Withdraws `r` if no receive has matched it (MPI_Cancel): it completes as cancelled.
+  // A receive not yet matched, and a send still queued here or held by a task of this node,
+  // go at once (true). A send on its way to or held at another node is asked back: a
+  // kSwTagCancel packet follows its packets on their path, the receiving node withdraws it
+  // if no receive has taken it, and the send completes when the answer is back, as
+  // cancelled or as sent (false; as for a receive already matched, and a send withdrawn
+  // already).
   bool cancel(fw::TaskContext& task, const Request& r);
 
   // Line broadcasts, for the collectives' torus-deposit bcast: chunk `index` (at most
@@ -166,6 +171,7 @@ class P2pEngine {
     // rendezvous by the DMA engine (p2p_dma.cpp): the counter (plus one; 0: none) that
     // counts down the words the node's engine sends for the receiver's remote get
     unsigned dma_counter = 0;
+    bool cancel = false;     // not a message: the kSwTagCancel packet asking `req` back
   };
   struct Posted {
     std::shared_ptr<RequestState> req;
@@ -187,6 +193,8 @@ class P2pEngine {
     unsigned dma_counter = 0;    // rts: the sender's counter plus one (0: no remote get)
     std::shared_ptr<RequestState> send;      // local: the sender's request
     std::shared_ptr<RequestState> matched;   // eager, still arriving: the receive it went to
+    uint64_t seq = 0;                        // eager: its number among its source task's to this task
+    std::weak_ptr<RequestState> origin;      // from a task of this node: its send (MPI_Cancel finds it)
   };
   using UnexpectedIt = std::list<Unexpected>::iterator;
   // An eager message arriving from one source: into a receive's buffer, or unexpected.
@@ -274,6 +282,18 @@ class P2pEngine {
   void on_rts(fw::TaskContext& task, unsigned src_node, const p2p::Envelope& env, uint32_t send_id, uint64_t dma_addr,
               unsigned dma_counter);
   void on_cts(unsigned src_node, uint32_t send_id, uint32_t recv_id);
+  // A send withdrawn: kSwTagCancel (at its receiving node) and the answer (at its own).
+  bool cancel_send(fw::TaskContext& task, const Request& r);
+  // With the FIFOs held: withdraws a send still queued here or held for a task of this
+  // node; whether it did.
+  bool withdraw_here(const std::shared_ptr<RequestState>& req);
+  void on_cancel(unsigned src_node, const p2p::Envelope& env);
+  void on_cancel_ack(unsigned src_node, p2p::Envelope env);
+  static void withdrawn(RequestState& req);
+  // The key of a (node, source task, destination task) pair's eager message count.
+  static uint64_t pair_key(unsigned node, unsigned src_task, unsigned dst_task) {
+    return (uint64_t{node} << 2 * p2p::kTaskBits) | (src_task << p2p::kTaskBits) | dst_task;
+  }
   void on_data(unsigned src_node, uint32_t recv_id, uint64_t index, const uint64_t* words, size_t available);
   size_t stream_data(std::map<unsigned, Stream>::iterator it, const uint64_t* words, size_t available);
   // The receive `req` takes the request to send from `src_node`: clear to send.
@@ -357,6 +377,10 @@ class P2pEngine {
   std::map<uint32_t, RndvRecv> rndv_recv_;     // by receive id
   std::deque<std::shared_ptr<SendOp>> ordered_;  // eager messages and requests to send, in order
   std::map<uint32_t, std::shared_ptr<SendOp>> awaiting_cts_;
+  // Eager messages counted per pair (pair_key): sent to each node, and arrived from each.
+  std::map<uint64_t, uint64_t> eager_sent_, eager_arrived_;
+  // Sends asked back and not yet answered, by destination node and kSwTagCancel envelope.
+  std::map<std::pair<unsigned, uint64_t>, std::shared_ptr<RequestState>> cancelling_;
   std::deque<std::shared_ptr<SendOp>> streaming_;  // rendezvous data to inject
   std::deque<Control> control_;
   std::deque<Relay> relay_;                          // forwarded packets to send on

@@ -14,6 +14,12 @@
 //                 [63:32]}, then up to 31 data words
 //   kSwTagRelease a class route freed (communicator.hpp, Communicator::free): {class}, to a
 //                 node the route passed without a member there, which marks the class free
+//   kSwTagCancel  a send withdrawn (MPI_Cancel), on the eager path after the message's own
+//                 packets: envelope (tag = 0 for an eager message, 1 for a request to
+//                 send; value = the eager message's number among its source task's to that
+//                 task, or the send's id)
+//   kSwTagCancelAck the receiver's answer: the same envelope, its tag's bit 1 set when the
+//                 message was still unmatched and is gone
 //   kSwTagForward any of the above between a pair of nodes that no route connects without
 //                 passing what is down: sent to an intermediate node, which sends it on.
 //                 The forward word (below), then the packet's own payload; a packet of 8
@@ -81,6 +87,8 @@ inline constexpr unsigned kSwTagCredit = 6;  // eager credit given back
 inline constexpr unsigned kSwTagForward = 7; // on its way through an intermediate node
 inline constexpr unsigned kSwTagDeposit = 8; // a chunk of a line broadcast (deposit bit)
 inline constexpr unsigned kSwTagRelease = 9; // a class route through this node was freed
+inline constexpr unsigned kSwTagCancel = 10;    // a send withdrawn: take it back if unmatched
+inline constexpr unsigned kSwTagCancelAck = 11; // whether it was
 // Words a packet carries: one envelope word, then data.
 inline constexpr unsigned kPacketWords = fw::regmap::kMaxChunks * fw::regmap::kChunkFlits;
 inline constexpr unsigned kDataWords = kPacketWords - 1;

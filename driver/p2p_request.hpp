@@ -22,7 +22,7 @@ struct Status {
   unsigned source = 0;  // the sender's rank in the communicator
   unsigned tag = 0;
   size_t bytes = 0;     // the message's length
-  bool cancelled = false;  // a receive withdrawn before a message matched it (no message)
+  bool cancelled = false;  // withdrawn (MPI_Cancel) before a message matched it: nothing was delivered
   // Whole elements of `type` the message holds (MPI_Get_count); throws collnet::Error when
   // the length is not a multiple of the element size.
   size_t count(Datatype type) const;
@@ -34,7 +34,15 @@ struct RequestState {
   bool is_send = false;
   unsigned context = 0;     // the communicator's context id
   bool done = false;
-  bool cancelled = false;   // a receive withdrawn before anything matched it (P2pEngine::cancel)
+  bool cancelled = false;   // withdrawn before anything matched it (P2pEngine::cancel)
+  // A send being withdrawn (P2pEngine::cancel): it is done only once the receiver has
+  // answered, whether it completed meanwhile (`finished`) or not.
+  bool cancelling = false;
+  bool finished = false;
+  // A send to another node: that node, and the kSwTagCancel envelope that names the
+  // message there (p2p_envelope.hpp).
+  unsigned dst_node = 0;
+  uint64_t cancel_word = 0;
   std::exception_ptr error; // set when the operation failed (a truncated receive)
   // A receive: its buffer and capacity; once matched, the message's sender (world rank),
   // tag and length. A send: the user's buffer, which must not change until done.
@@ -54,6 +62,7 @@ class Request {
   // Completed (a null request counts as completed).
   bool done() const { return !s_ || s_->done; }
   RequestState* state() const { return s_.get(); }
+  const std::shared_ptr<RequestState>& shared() const { return s_; }
   void reset() { s_.reset(); }
 
  private:

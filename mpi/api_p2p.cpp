@@ -198,7 +198,8 @@ void complete(RequestEntry& e, MPI_Status* status) {
   }
   if (e.coprocessor) e.coprocessor->wait_for(e.ticket);  // then done: the wait below returns at once
   const drv::Status st = e.dcomm->wait(e.req);
-  if (st.cancelled) {  // MPI_Cancel withdrew it: nothing arrived
+  if (st.cancelled) {  // MPI_Cancel withdrew it: nothing arrived (a send's buffer is free again)
+    if (!e.is_recv && e.on_done) e.on_done(st);
     empty_status(status);
     if (status != MPI_STATUS_IGNORE) status->collnet_cancelled = 1;
     return;
@@ -715,9 +716,12 @@ int MPI_Cancel(MPI_Request* request) {
       check_callback(rc, "cancel");
       return;
     }
-    // A receive nothing has matched yet is withdrawn; a send, or a receive already matched,
-    // completes as it would have (MPI_Test_cancelled then says false).
-    if (e.is_recv && !e.proc_null && !e.req.null() && !e.req.done()) e.dcomm->cancel(e.req);
+    // A receive nothing has matched yet is withdrawn, and so is a send no receive has
+    // matched (asked back from the receiving node: its wait completes once the answer is
+    // in). One already matched completes as it would have (MPI_Test_cancelled then says
+    // false); so do a non-blocking collective's and an inactive persistent request.
+    if (e.proc_null || e.req.null() || e.coprocessor || e.pending || inactive(e)) return;
+    if (!e.is_recv || !e.req.done()) e.dcomm->cancel(e.req);
   });
 }
 

@@ -139,8 +139,9 @@ NOTES = {
     "MPI_Imrecv": ("MPI_Mrecv (the matched probe received the message): complete when it returns", None),
     "MPI_Request_get_status": ("MPI_Test that leaves the request for its wait (the status kept)", None),
     "MPI_Type_get_name": ("the name set, the predefined type's own, or empty", None),
-    "MPI_Cancel": ("withdraws a receive nothing has matched yet",
-                   "never withdraws a send (its packets may be on their way)"),
+    "MPI_Cancel": ("withdraws a receive or a send no receive has matched (a send at another node is asked back "
+                   "there: its wait completes once the answer is in)",
+                   "a non-blocking collective's request (erroneous in MPI)"),
 }
 
 

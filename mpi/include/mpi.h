@@ -458,8 +458,8 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Start(MPI_Request* request);
 int MPI_Startall(int count, MPI_Request requests[]);
 int MPI_Request_free(MPI_Request* request);
-/* Point-to-point, continued: MPI_Cancel withdraws a receive nothing has matched yet; a send
-   is never withdrawn (MPI_Test_cancelled: false) */
+/* Point-to-point, continued: MPI_Cancel withdraws a receive or a send no receive has matched
+   yet (MPI_Test_cancelled: true); one already matched completes as it would have */
 int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
