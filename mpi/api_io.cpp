@@ -100,6 +100,16 @@ int end(const char* name, const char* began, MPI_File fh, MPI_Status* status) {
   });
 }
 
+// A non-blocking access: done at once, its request complete with the status.
+template <class Access>
+int started(const char* name, MPI_File fh, MPI_Request* request, Access&& access) {
+  return file_api(name, fh, [&](Rank& r, FileEntry& f) {
+    MPI_Status s{};
+    access(r, f, &s);
+    completed(r, request, s);
+  });
+}
+
 MPI_Offset seek_base(FileEntry& f, MPI_Offset current, int whence) {
   switch (whence) {
     case MPI_SEEK_SET: return 0;
@@ -254,38 +264,26 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int c
 
 int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                       MPI_Request* request) {
-  return file_api("MPI_File_iread_at", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    at(r, f, false, offset, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iread_at", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { at(r, f, false, offset, buf, count, datatype, s); });
 }
 
 int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                        MPI_Request* request) {
-  return file_api("MPI_File_iwrite_at", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    at(r, f, true, offset, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iwrite_at", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { at(r, f, true, offset, buf, count, datatype, s); });
 }
 
 int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                           MPI_Request* request) {
-  return file_api("MPI_File_iread_at_all", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    at(r, f, false, offset, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iread_at_all", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { at(r, f, false, offset, buf, count, datatype, s); });
 }
 
 int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                            MPI_Request* request) {
-  return file_api("MPI_File_iwrite_at_all", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    at(r, f, true, offset, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iwrite_at_all", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { at(r, f, true, offset, buf, count, datatype, s); });
 }
 
 int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
@@ -309,35 +307,23 @@ int MPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype dat
 }
 
 int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iread", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    individual(r, f, false, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iread", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { individual(r, f, false, buf, count, datatype, s); });
 }
 
 int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iwrite", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    individual(r, f, true, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iwrite", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { individual(r, f, true, buf, count, datatype, s); });
 }
 
 int MPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iread_all", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    individual(r, f, false, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iread_all", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { individual(r, f, false, buf, count, datatype, s); });
 }
 
 int MPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iwrite_all", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    individual(r, f, true, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iwrite_all", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { individual(r, f, true, buf, count, datatype, s); });
 }
 
 int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
@@ -379,19 +365,13 @@ int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype 
 }
 
 int MPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iread_shared", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    shared(r, f, false, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iread_shared", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { shared(r, f, false, buf, count, datatype, s); });
 }
 
 int MPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return file_api("MPI_File_iwrite_shared", fh, [&](Rank& r, FileEntry& f) {
-    MPI_Status s{};
-    shared(r, f, true, buf, count, datatype, &s);
-    completed(r, request, s);
-  });
+  return started("MPI_File_iwrite_shared", fh, request,
+                 [&](Rank& r, FileEntry& f, MPI_Status* s) { shared(r, f, true, buf, count, datatype, s); });
 }
 
 int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
