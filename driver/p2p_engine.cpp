@@ -115,6 +115,16 @@ void P2pEngine::withdrawn(RequestState& req) {
   req.cancelled = true;
   req.cancelling = false;
   req.done = true;
+  ++stats_.cancelled_sends;
+}
+
+void P2pEngine::drop_unexpected(UnexpectedIt it) {
+  if (it->charge) {  // eager data held in unexpected memory: its credit goes back
+    stats_.unexpected_bytes -= it->charge;
+    give_credit(it->src_node, it->charge);
+  }
+  unexpected_.erase(it);
+  note_records();
 }
 
 void P2pEngine::give_credit(unsigned src_node, size_t bytes) {
@@ -187,21 +197,14 @@ bool P2pEngine::withdraw_here(const std::shared_ptr<RequestState>& req) {
       dma_drop_send(op.id);
     ordered_.erase(it);
     withdrawn(*req);
-    ++stats_.cancelled_sends;
     return true;
   }
   if (req->dst_node != node_) return false;
   // To a task of this node: its record, unless a receive took it.
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (it->origin.lock() != req || it->matched) continue;
-    if (it->kind == Kind::Eager) {
-      stats_.unexpected_bytes -= it->charge;
-      give_credit(node_, it->charge);
-    }
-    unexpected_.erase(it);
-    note_records();
+    drop_unexpected(it);
     withdrawn(*req);
-    ++stats_.cancelled_sends;
     return true;
   }
   return false;
@@ -216,12 +219,7 @@ void P2pEngine::on_cancel(unsigned src_node, const p2p::Envelope& env) {
     if (env.tag == 0 ? !(u.kind == Kind::Eager && u.seq == env.value && u.filled == u.bytes)
                      : !(u.kind == Kind::Rts && u.send_id == env.value))
       continue;
-    if (u.kind == Kind::Eager) {  // all of it is here: the request follows its packets
-      stats_.unexpected_bytes -= u.charge;
-      give_credit(src_node, u.charge);
-    }
-    unexpected_.erase(it);
-    note_records();
+    drop_unexpected(it);  // an eager one is all here: the request followed its packets
     gone = true;
     break;
   }
@@ -245,7 +243,6 @@ void P2pEngine::on_cancel_ack(unsigned src_node, p2p::Envelope env) {
       dma_drop_send(static_cast<uint32_t>(env.value));
     }
     withdrawn(*req);
-    ++stats_.cancelled_sends;
     return;
   }
   req->cancelling = false;  // a receive has it: the send completes as sent
@@ -390,8 +387,6 @@ size_t P2pEngine::take_unexpected(fw::TaskContext& task, UnexpectedIt it, const 
       }
       put(*req, 0, it->data.data(), it->bytes);
       copied = std::min(it->bytes, req->capacity);
-      stats_.unexpected_bytes -= it->charge;
-      give_credit(it->src_node, it->charge);
       finish(*req);
       break;
     case Kind::Rts:
@@ -404,8 +399,7 @@ size_t P2pEngine::take_unexpected(fw::TaskContext& task, UnexpectedIt it, const 
       finish(*it->send);
       break;
   }
-  unexpected_.erase(it);
-  note_records();
+  drop_unexpected(it);
   return copied;
 }
 
@@ -664,11 +658,8 @@ size_t P2pEngine::stream_data(std::map<unsigned, Stream>::iterator it, const uin
     Unexpected& u = *s.ux;
     put(*u.matched, 0, u.data.data(), u.bytes);
     copied = std::min(u.bytes, u.matched->capacity);
-    stats_.unexpected_bytes -= u.charge;
-    give_credit(u.src_node, u.charge);
     finish(*u.matched);
-    unexpected_.erase(s.ux);
-    note_records();
+    drop_unexpected(s.ux);
   }
   streams_.erase(it);
   return copied;

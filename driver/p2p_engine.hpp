@@ -289,7 +289,10 @@ class P2pEngine {
   bool withdraw_here(const std::shared_ptr<RequestState>& req);
   void on_cancel(unsigned src_node, const p2p::Envelope& env);
   void on_cancel_ack(unsigned src_node, p2p::Envelope env);
-  static void withdrawn(RequestState& req);
+  // A send withdrawn: completes as cancelled, counted.
+  void withdrawn(RequestState& req);
+  // Removes an unexpected message's record, giving back the eager credit it held.
+  void drop_unexpected(UnexpectedIt it);
   // The key of a (node, source task, destination task) pair's eager message count.
   static uint64_t pair_key(unsigned node, unsigned src_task, unsigned dst_task) {
     return (uint64_t{node} << 2 * p2p::kTaskBits) | (src_task << p2p::kTaskBits) | dst_task;
