@@ -16,7 +16,6 @@ namespace {
 constexpr int kFCancelled = 3, kFBytesLow = 4, kFBytesHigh = 5;
 static_assert(kFBytesHigh < MPI_F_STATUS_SIZE, "the status fits MPI_F_STATUS_SIZE integers");
 
-
 int init(const char* name) {
   return api(
       name, MPI_COMM_WORLD,

@@ -62,9 +62,7 @@ void at(Rank& r, FileEntry& f, bool write, MPI_Offset offset, const void* buf, i
 void individual(Rank& r, FileEntry& f, bool write, const void* buf, int count, MPI_Datatype type,
                 MPI_Status* status) {
   check_individual(f);
-  const MPI_Offset n = etypes_of(r, f, count, type);
-  transfer(r, f, write, f.pointer, const_cast<void*>(buf), count, type, status);
-  f.pointer += n;
+  f.pointer += transfer(r, f, write, f.pointer, const_cast<void*>(buf), count, type, status);
 }
 
 // An access at the shared file pointer.
@@ -140,15 +138,7 @@ int MPI_File_close(MPI_File* fh) {
 int MPI_File_delete(const char* filename, MPI_Info info) {
   return no_file_api("MPI_File_delete", [&](Rank& r) {
     if (info != MPI_INFO_NULL) r.info(info);
-    if (!filename || !*filename) fail(MPI_ERR_BAD_FILE, "filename is null or empty");
-    std::string path = filename;
-    for (const char* prefix : {"ufs:", "nfs:", "posix:"})
-      if (path.rfind(prefix, 0) == 0) path = path.substr(std::strlen(prefix));
-    if (::unlink(path.c_str()) != 0) {
-      const int err = errno;
-      fail(err == ENOENT ? MPI_ERR_NO_SUCH_FILE : err == EACCES || err == EPERM ? MPI_ERR_ACCESS : MPI_ERR_IO,
-           "cannot delete \"" + path + "\": " + std::strerror(err));
-    }
+    delete_file(filename);
   });
 }
 
@@ -159,7 +149,7 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
     if (f.amode & MPI_MODE_SEQUENTIAL) fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file is open MPI_MODE_SEQUENTIAL");
     // Every rank sets the same size; the barrier keeps any from writing before all have.
     if (::ftruncate(f.fd, static_cast<off_t>(size)) != 0)
-      fail(MPI_ERR_IO, "cannot set the size of \"" + f.path + "\": " + std::strerror(errno));
+      fail_io(errno, "cannot set the size of \"" + f.path + "\"");
     file_barrier(r, f);
   });
 }
@@ -171,7 +161,7 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
     if (f.amode & MPI_MODE_SEQUENTIAL) fail(MPI_ERR_UNSUPPORTED_OPERATION, "the file is open MPI_MODE_SEQUENTIAL");
     file_barrier(r, f);  // the size read below is every rank's
     if (comm_rank(r.comm(f.comm)) == 0 && file_size(f) < size && ::ftruncate(f.fd, static_cast<off_t>(size)) != 0)
-      fail(MPI_ERR_IO, "cannot preallocate \"" + f.path + "\": " + std::strerror(errno));
+      fail_io(errno, "cannot preallocate \"" + f.path + "\"");
     file_barrier(r, f);
   });
 }
@@ -347,10 +337,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp) {
   return file_api("MPI_File_get_byte_offset", fh, [&](Rank&, FileEntry& f) {
     if (!disp) fail(MPI_ERR_ARG, "disp is null");
     if (offset < 0) fail(MPI_ERR_ARG, "offset " + std::to_string(offset) + " is negative");
-    uint64_t byte = 0;
-    f.view.for_each_piece(static_cast<uint64_t>(offset) * f.view.etype_size(), 1,
-                          [&](uint64_t where, size_t, size_t) { byte = where; });
-    *disp = static_cast<MPI_Offset>(byte);
+    *disp = static_cast<MPI_Offset>(f.view.byte_of(static_cast<uint64_t>(offset) * f.view.etype_size()));
   });
 }
 
@@ -464,12 +451,7 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* exten
 
 int MPI_File_set_atomicity(MPI_File fh, int flag) {
   return file_api("MPI_File_set_atomicity", fh, [&](Rank& r, FileEntry& f) {
-    CommEntry& c = r.comm(f.comm);
-    if (!c.self && comm_size(c) > 1) {
-      int64_t mine[2] = {flag != 0, -(flag != 0)}, both[2];
-      c.comm->allreduce(mine, both, 2, collnet::driver::Op::Max);
-      if (both[0] != -both[1]) fail(MPI_ERR_NOT_SAME, "the ranks gave different atomicity flags");
-    }
+    agree(r, f, flag != 0, "atomicity flags");
     f.atomic = flag != 0;
   });
 }
@@ -485,7 +467,7 @@ int MPI_File_sync(MPI_File fh) {
   return file_api("MPI_File_sync", fh, [&](Rank&, FileEntry& f) {
     if (f.amode & MPI_MODE_RDONLY) return;  // nothing of this rank's to write back
     if (::fdatasync(f.fd) != 0 && errno != EINVAL)
-      fail(MPI_ERR_IO, "cannot sync \"" + f.path + "\": " + std::strerror(errno));
+      fail_io(errno, "cannot sync \"" + f.path + "\"");
   });
 }
 

@@ -34,10 +34,6 @@ int io_class(int err) {
   }
 }
 
-[[noreturn]] void fail_errno(int err, const std::string& what) {
-  fail(io_class(err), what + ": " + std::strerror(err));
-}
-
 // The path of `filename`: a leading "ufs:", "nfs:" or "posix:" names the file system (as
 // ROMIO's prefixes do) and is dropped.
 std::string path_of(const char* filename) {
@@ -76,15 +72,33 @@ void free_file_comm(Rank& r, MPI_Comm fc) {
 }
 
 // Every rank of the file must run in this process for the shared state to be one.
-void check_local(Rank& r, FileEntry& f, const char* what) {
-  for (unsigned w : f.shared->world_ranks)
-    if (!r.runtime().local(w))
-      fail(MPI_ERR_UNSUPPORTED_OPERATION,
-           std::string(what) + " needs the file's ranks in one process, and world rank " + std::to_string(w) +
-               " runs in another partition (run without --partitions)");
+void check_local(FileEntry& f, const char* what) {
+  if (f.shared->elsewhere >= 0)
+    fail(MPI_ERR_UNSUPPORTED_OPERATION, std::string(what) + " needs the file's ranks in one process, and world rank " +
+                                            std::to_string(f.shared->elsewhere) +
+                                            " runs in another partition (run without --partitions)");
 }
 
 }  // namespace
+
+void fail_io(int err, const std::string& what) { fail(io_class(err), what + ": " + std::strerror(err)); }
+
+void agree(Rank& r, FileEntry& f, int64_t value, const std::string& what) {
+  CommEntry& c = r.comm(f.comm);
+  if (alone(c)) return;
+  const int64_t mine[2] = {value, -value};
+  int64_t both[2];
+  c.comm->allreduce(mine, both, 2, driver::Op::Max);
+  if (both[0] != -both[1])
+    fail(MPI_ERR_NOT_SAME, "the ranks gave different " + what + " (" + std::to_string(-both[1]) + " to " +
+                               std::to_string(both[0]) + ")");
+}
+
+void delete_file(const char* filename) {
+  if (!filename || !*filename) fail(MPI_ERR_BAD_FILE, "filename is null or empty");
+  const std::string path = path_of(filename);
+  if (::unlink(path.c_str()) != 0) fail_io(errno, "cannot delete \"" + path + "\"");
+}
 
 FileEntry& file(Rank& r, MPI_File f) {
   if (!is_open_file(r, f)) fail(MPI_ERR_FILE, "file " + std::to_string(f) + " is not an open file");
@@ -121,7 +135,7 @@ MPI_File open_file(Rank& r, MPI_Comm comm, const char* filename, int amode, cons
   if (!one) r.comm(fc).comm->bcast(first, 2, driver::Datatype::I64, 0);
   if (first[0]) {
     free_file_comm(r, fc);
-    fail_errno(static_cast<int>(first[0]), "cannot open \"" + path + "\"");
+    fail_io(static_cast<int>(first[0]), "cannot open \"" + path + "\"");
   }
   int64_t mine = 0;
   if (me != 0) {
@@ -133,7 +147,7 @@ MPI_File open_file(Rank& r, MPI_Comm comm, const char* filename, int amode, cons
   if (worst) {
     if (fd >= 0) ::close(fd);
     free_file_comm(r, fc);
-    fail_errno(static_cast<int>(worst), "a rank cannot open \"" + path + "\"");
+    fail_io(static_cast<int>(worst), "a rank cannot open \"" + path + "\"");
   }
   auto f = std::make_shared<FileEntry>();
   f->fd = fd;
@@ -151,7 +165,11 @@ MPI_File open_file(Rank& r, MPI_Comm comm, const char* filename, int amode, cons
   if (!f->shared) {
     f->shared = std::make_shared<FileShared>();
     f->shared->serial = serial;
-    f->shared->world_ranks = members(r, r.comm(fc));
+    for (unsigned w : members(r, r.comm(fc)))
+      if (!r.runtime().local(w)) {
+        f->shared->elsewhere = static_cast<int>(w);
+        break;
+      }
     slot = f->shared;
   }
   if (amode & MPI_MODE_APPEND) {  // both pointers start at the end
@@ -179,8 +197,8 @@ void close_file(Rank& r, MPI_File& handle) {
   handle = MPI_FILE_NULL;
   auto& files = r.runtime().files;
   if (auto it = files.find(serial); it != files.end() && it->second.expired()) files.erase(it);
-  if (remove && ::unlink(path.c_str()) != 0) fail_errno(errno, "cannot delete \"" + path + "\" on close");
-  if (err) fail_errno(err, "closing \"" + path + "\"");
+  if (remove && ::unlink(path.c_str()) != 0) fail_io(errno, "cannot delete \"" + path + "\" on close");
+  if (err) fail_io(err, "closing \"" + path + "\"");
 }
 
 void file_barrier(Rank& r, FileEntry& f) {
@@ -198,10 +216,7 @@ void set_view(Rank& r, FileEntry& f, MPI_Offset disp, MPI_Datatype etype, MPI_Da
   if (disp == MPI_DISPLACEMENT_CURRENT) {
     if (!(f.amode & MPI_MODE_SEQUENTIAL))
       fail(MPI_ERR_ARG, "MPI_DISPLACEMENT_CURRENT is for files opened with MPI_MODE_SEQUENTIAL");
-    uint64_t byte = 0;
-    f.view.for_each_piece(static_cast<uint64_t>(f.shared->pointer) * f.view.etype_size(), 1,
-                          [&](uint64_t at, size_t, size_t) { byte = at; });
-    disp = static_cast<MPI_Offset>(byte);
+    disp = static_cast<MPI_Offset>(f.view.byte_of(static_cast<uint64_t>(f.shared->pointer) * f.view.etype_size()));
   }
   if (disp < 0) fail(MPI_ERR_ARG, "disp " + std::to_string(disp) + " is negative");
   const TypeDesc& e = r.type(etype, "etype");
@@ -228,15 +243,7 @@ void set_view(Rank& r, FileEntry& f, MPI_Offset disp, MPI_Datatype etype, MPI_Da
   // The shared file pointer goes back to 0 before the ranks agree, so that no rank's
   // access after the view (it returns once all have agreed) is undone.
   f.shared->pointer = 0;
-  int64_t agree[2] = {static_cast<int64_t>(e.size), -static_cast<int64_t>(e.size)};
-  CommEntry& c = r.comm(f.comm);
-  if (!alone(c)) {
-    int64_t both[2];
-    c.comm->allreduce(agree, both, 2, driver::Op::Max);
-    if (both[0] != -both[1])
-      fail(MPI_ERR_NOT_SAME, "the ranks' etypes differ in size (" + std::to_string(-both[1]) + " to " +
-                                 std::to_string(both[0]) + " bytes)");
-  }
+  agree(r, f, static_cast<int64_t>(e.size), "etype sizes in bytes");
   f.view.disp = disp;
   f.view.etype = etype;
   f.view.filetype = filetype;
@@ -244,8 +251,14 @@ void set_view(Rank& r, FileEntry& f, MPI_Offset disp, MPI_Datatype etype, MPI_Da
   f.view.filetype_desc = std::make_shared<const TypeDesc>(ft);
   f.view.datarep = datarep;
   f.view.run_starts = std::move(starts);
-  f.view.contiguous = ft.runs.size() == 1 && ft.runs[0].offset == 0 && ft.extent == static_cast<ptrdiff_t>(ft.packed);
+  f.view.contiguous = ft.contiguous();
   f.pointer = 0;
+}
+
+uint64_t FileView::byte_of(uint64_t p) const {
+  uint64_t byte = 0;
+  for_each_piece(p, 1, [&](uint64_t at, size_t, size_t) { byte = at; });
+  return byte;
 }
 
 uint64_t FileView::data_before(uint64_t size) const {
@@ -264,7 +277,7 @@ uint64_t FileView::data_before(uint64_t size) const {
 
 MPI_Offset file_size(FileEntry& f) {
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0) fail_errno(errno, "cannot read the size of \"" + f.path + "\"");
+  if (::fstat(f.fd, &st) != 0) fail_io(errno, "cannot read the size of \"" + f.path + "\"");
   return static_cast<MPI_Offset>(st.st_size);
 }
 
@@ -285,9 +298,9 @@ MPI_Offset etypes_of(Rank& r, FileEntry& f, int count, MPI_Datatype type) {
   return static_cast<MPI_Offset>(bytes / f.view.etype_size());
 }
 
-void transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
-              MPI_Status* status) {
-  etypes_of(r, f, count, type);  // checks the count and the type against the etype
+MPI_Offset transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
+                    MPI_Status* status) {
+  const MPI_Offset etypes = etypes_of(r, f, count, type);  // checks the count and the type against the etype
   const TypeDesc& t = r.type(type);
   check_buffer(buf, as_size(count), t);
   if (offset < 0) fail(MPI_ERR_ARG, "offset " + std::to_string(offset) + " is negative");
@@ -302,7 +315,7 @@ void transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, i
         const ssize_t w = ::pwrite(f.fd, data.data + from + done, n - done, static_cast<off_t>(at + done));
         if (w < 0) {
           if (errno == EINTR) continue;
-          fail_errno(errno, "writing \"" + f.path + "\"");
+          fail_io(errno, "writing \"" + f.path + "\"");
         }
         done += static_cast<size_t>(w);
       }
@@ -316,7 +329,7 @@ void transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, i
         const ssize_t got = ::pread(f.fd, room.data + from + done, n - done, static_cast<off_t>(at + done));
         if (got < 0) {
           if (errno == EINTR) continue;
-          fail_errno(errno, "reading \"" + f.path + "\"");
+          fail_io(errno, "reading \"" + f.path + "\"");
         }
         if (got == 0) end = true;  // the end of the file: what follows is not there
         done += static_cast<size_t>(got);
@@ -332,17 +345,18 @@ void transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, i
     status->collnet_cancelled = 0;
     status->collnet_bytes = moved;
   }
+  return etypes;
 }
 
 MPI_Offset take_shared(Rank& r, FileEntry& f, MPI_Offset etypes) {
-  check_local(r, f, "the shared file pointer");
+  check_local(f, "the shared file pointer");
   const MPI_Offset at = f.shared->pointer;
   f.shared->pointer += etypes;
   return at;
 }
 
 MPI_Offset take_ordered(Rank& r, FileEntry& f, MPI_Offset etypes) {
-  check_local(r, f, "the shared file pointer");
+  check_local(f, "the shared file pointer");
   CommEntry& c = r.comm(f.comm);
   // Every rank reads the pointer after the others' earlier accesses and before it enters the
   // scan, and the last rank's scan ends only once all have entered: it moves the pointer,
@@ -358,17 +372,10 @@ MPI_Offset take_ordered(Rank& r, FileEntry& f, MPI_Offset etypes) {
 }
 
 void set_shared(Rank& r, FileEntry& f, MPI_Offset offset) {
-  check_local(r, f, "the shared file pointer");
-  CommEntry& c = r.comm(f.comm);
-  if (!alone(c)) {
-    int64_t mine[2] = {offset, -offset}, both[2];
-    c.comm->allreduce(mine, both, 2, driver::Op::Max);  // also: every rank's shared accesses are done
-    if (both[0] != -both[1])
-      fail(MPI_ERR_NOT_SAME, "the ranks moved the shared file pointer to different offsets (" +
-                                 std::to_string(-both[1]) + " to " + std::to_string(both[0]) + ")");
-  }
+  check_local(f, "the shared file pointer");
+  agree(r, f, offset, "shared file pointer offsets");  // also: every rank's shared accesses are done
   if (offset < 0) fail(MPI_ERR_ARG, "the shared file pointer would move to " + std::to_string(offset));
-  if (comm_rank(c) == 0) f.shared->pointer = offset;
+  if (comm_rank(r.comm(f.comm)) == 0) f.shared->pointer = offset;
   file_barrier(r, f);
 }
 

@@ -25,7 +25,7 @@ namespace collnet::mpi {
 struct FileShared {
   uint64_t serial = 0;  // its key in Runtime::files
   MPI_Offset pointer = 0;
-  std::vector<unsigned> world_ranks;  // the ranks that opened it
+  int elsewhere = -1;  // a rank that opened it and runs in another partition, if one does
 };
 
 // A view (MPI_File_set_view): the file's data seen from byte `disp` on as filetypes tiled
@@ -43,6 +43,8 @@ struct FileView {
   // bytes [p, p + n), in order, adjacent ones merged; data_offset counts from p.
   template <class Piece>
   void for_each_piece(uint64_t p, size_t n, Piece&& piece) const;
+  // The file byte that holds the view's data byte `p`.
+  uint64_t byte_of(uint64_t p) const;
   // The view's data bytes that lie before file byte `size` (how much of it a file of that
   // size holds).
   uint64_t data_before(uint64_t size) const;
@@ -82,8 +84,9 @@ void set_view(Rank& r, FileEntry& f, MPI_Offset disp, MPI_Datatype etype, MPI_Da
 
 // Reads (`write` false) or writes `count` elements of `type` at `buf` from the view's etype
 // `offset` on; the status's length is the bytes moved (a read stops at the end of the file).
-void transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
-              MPI_Status* status);
+// Returns the etypes asked for (what the individual file pointer moves by).
+MPI_Offset transfer(Rank& r, FileEntry& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
+                    MPI_Status* status);
 // The etypes `count` elements of `type` fill (MPI_ERR_TYPE if not a whole number).
 MPI_Offset etypes_of(Rank& r, FileEntry& f, int count, MPI_Datatype type);
 // The view's etype offset just past the end of the file (MPI_SEEK_END's base).
@@ -99,6 +102,15 @@ MPI_Offset take_shared(Rank& r, FileEntry& f, MPI_Offset etypes);
 MPI_Offset take_ordered(Rank& r, FileEntry& f, MPI_Offset etypes);
 // Collective: sets the shared file pointer (every rank gives the same `offset`).
 void set_shared(Rank& r, FileEntry& f, MPI_Offset offset);
+
+// Fails with the MPI error class of a file system call's errno `err` (MPI-3.1 13.7:
+// MPI_ERR_NO_SUCH_FILE, MPI_ERR_NO_SPACE, ...), saying `what` and the host's reason.
+[[noreturn]] void fail_io(int err, const std::string& what);
+// Collective: every rank of the file gave the same `value` (`what`, plural), else
+// MPI_ERR_NOT_SAME naming the range given. Returns once every rank has entered.
+void agree(Rank& r, FileEntry& f, int64_t value, const std::string& what);
+// MPI_File_delete's work: removes the file (its name as open_file takes it).
+void delete_file(const char* filename);
 
 // The file's communicator's barrier (nothing on MPI_COMM_SELF).
 void file_barrier(Rank& r, FileEntry& f);

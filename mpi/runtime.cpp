@@ -296,12 +296,18 @@ void Rank::drop_request(MPI_Request& r) {
   r = MPI_REQUEST_NULL;
 }
 
-int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) {
-  if (!(c > 0 && static_cast<size_t>(c) < comms_.size() && comms_[c].comm)) c = MPI_COMM_WORLD;
+int Rank::new_error(const char* call, int cls, const std::string& what, std::string& fatal_text) {
   const std::string text = std::string(call) + ": " + what;
   error_texts_.push_back(text);
-  const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
-  call_errhandler(c, code, text + " (" + class_name(cls) + ")");
+  fatal_text = text + " (" + class_name(cls) + ")";
+  return cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+}
+
+int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) {
+  if (!(c > 0 && static_cast<size_t>(c) < comms_.size() && comms_[c].comm)) c = MPI_COMM_WORLD;
+  std::string fatal_text;
+  const int code = new_error(call, cls, what, fatal_text);
+  call_errhandler(c, code, fatal_text);
   return code;
 }
 
@@ -323,10 +329,9 @@ void Rank::handle_error(MPI_Errhandler eh, int handle, int code, const std::stri
 }
 
 int Rank::raise_file(const char* call, int cls, const std::string& what) {
-  const std::string text = std::string(call) + ": " + what;
-  error_texts_.push_back(text);
-  const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
-  call_file_errhandler(code, text + " (" + class_name(cls) + ")");
+  std::string fatal_text;
+  const int code = new_error(call, cls, what, fatal_text);
+  call_file_errhandler(code, fatal_text);
   return code;
 }
 

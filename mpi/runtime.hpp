@@ -291,6 +291,9 @@ class Rank {
   std::vector<RequestEntry> requests_;
   std::vector<std::string> error_texts_;
   std::vector<MPI_Comm_errhandler_function*> errhandlers_;  // from kFirstUserErrhandler
+  // A new error code of class `cls` whose string is `call: what`; `fatal_text` the line a
+  // fatal handler ends the run with.
+  int new_error(const char* call, int cls, const std::string& what, std::string& fatal_text);
   int next_user_class_ = kFirstUserClass;
   std::map<int, std::string> user_error_strings_;  // by class or code
   static constexpr int kFirstUserClass = 74;  // above MPI_ERR_IO
