@@ -43,6 +43,13 @@ class CollectiveContext {
   // of a reduction lead with it, so that ranks whose count, type, op or root differ get an
   // error instead of a wrong result.
   uint64_t agreed = 0;
+  // Run by a fiber, in the background of the task's waits (Communicator::post_background):
+  // on point-to-point messages only, never the combining network, the barrier network or
+  // the DMA engine's collective puts, which cannot be left half-done while the task or
+  // another fiber uses them.
+  bool background = false;
+  // Whether a reduction's passes go over the communicator's class route (else the torus).
+  bool on_tree() const { return group.has_class_route() && !background; }
 
   unsigned rank() const { return group.rank; }
   unsigned size() const { return group.size; }

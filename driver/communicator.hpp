@@ -26,6 +26,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -43,6 +44,7 @@
 #include "driver/op.hpp"
 #include "driver/p2p_envelope.hpp"
 #include "driver/pending_collective.hpp"
+#include "firmware/processor.hpp"
 #include "firmware/task_context.hpp"
 
 namespace collnet::driver {
@@ -161,17 +163,42 @@ class Communicator {
   void alltoall(const void* send, void* recv, size_t count, Datatype type);
   // alltoall, started: where it goes by the torus DMA engines (the algorithm chosen is
   // torus-linear and the nodes have the engine: docs/dma.md), the blocks move while the task
-  // goes on and the result finishes it (test, finish); this task's next collective finishes
+  // goes on and the result finishes it (test, finish); this task's next alltoall finishes
   // it first. Elsewhere nullptr, and nothing is done: the caller runs alltoall.
   std::shared_ptr<PendingCollective> start_alltoall(const void* send, void* recv, size_t count, Datatype type);
   // barrier, started (MPI_Ibarrier without a coprocessor): a dissemination over
   // point-to-point messages that advances whenever the task moves packets, so the task goes
-  // on until it tests or finishes it (started_barrier.hpp); this task's next collective
-  // finishes it first. nullptr on a communicator of one rank (nothing to wait for).
+  // on until it tests or finishes it (started_barrier.hpp), beside the task's other
+  // collectives and other started barriers. nullptr on a communicator of one rank (nothing
+  // to wait for).
   std::shared_ptr<PendingCollective> start_barrier();
-  // Finishes the collective this task started (on the engines, or a barrier), if any (what
-  // its next collective does first).
-  void finish_started();
+  // Finishes, in the order started, the collectives this task started (on the engines, and
+  // barriers; `engines_only`: those on the engines, what its next alltoall does first).
+  void finish_started(bool engines_only = false);
+  // Whether this task has an alltoall on the engines not yet finished.
+  bool engines_busy();
+  // A collective started and left running (a non-blocking one without a coprocessor):
+  // `work` (the blocking call, with its arguments) is queued behind this communicator's
+  // others and run, in the order started, by a fiber of the task's processor
+  // (fw::Fiber) that the task resumes in every progress() it calls — in any call that
+  // waits — so it advances while the task waits for something else, interleaved with the
+  // started collectives of its other communicators. It runs as far as it can before this
+  // returns. In the fiber, collectives keep to point-to-point messages on the torus
+  // (CollectiveContext::background). `work` must catch what it throws. Returns false,
+  // having done nothing, when the processor runs no fibers or the caller is one: the
+  // caller then runs the work itself.
+  bool post_background(std::function<void()> work);
+  // Waits, moving the task's packets, until what was posted here has run; nothing in a
+  // fiber. A collective the task calls on this communicator does it first, so its
+  // collectives end in the order it calls them.
+  void finish_background();
+  // The same for every communicator of this task (before a datatype, op or communicator a
+  // started collective may use is freed).
+  void finish_all_background();
+  // Whether collectives posted here have yet to run.
+  bool background_busy() const { return fiber_ && !fiber_->ended(); }
+  // Whether the calling code runs in a fiber of the task's processor.
+  bool in_background() const { return task_.cpu.current_fiber() != nullptr; }
   // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
   // rdispls[j]; recvcounts[j] must equal them. In place: from recv (recvcounts/rdispls).
   void alltoallv(const void* send, const std::vector<size_t>& sendcounts, const std::vector<size_t>& sdispls,
@@ -331,6 +358,8 @@ class Communicator {
   CollectiveContext context(const CollectiveCall& call);
   // alltoall's and start_alltoall's: the arguments checked, then context().
   CollectiveContext alltoall_context(const void* send, void* recv, size_t count, Datatype type);
+  // choose() as on the task's own thread: the set algorithm, else the tuning table's.
+  Algorithm choose_for_task(Collective c, size_t bytes, Datatype type) const;
   // Runs collective `c`'s algorithm for `bytes` bytes per rank (Auto resolved here, once):
   // the table's entry, or Op::Prod's torus algorithm for a reduction with prod.
   void run(Collective c, CollectiveContext& ctx, size_t bytes);
@@ -373,6 +402,11 @@ class Communicator {
   std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
   bool freed_ = false;
   CollectiveState state_;
+  // post_background's work not yet begun, shared with the fiber that runs it (which may
+  // still unwind after this communicator is gone, when a run ends with it waiting).
+  std::shared_ptr<std::deque<std::function<void()>>> background_ =
+      std::make_shared<std::deque<std::function<void()>>>();
+  std::shared_ptr<fw::Fiber> fiber_;  // runs it; null or ended when none
 };
 
 }  // namespace collnet::driver

@@ -43,6 +43,8 @@ class Task {
   fw::Processor& cpu() { return t_.cpu; }
   // The node's coprocessor in coprocessor mode (fw::Coprocessor), else null.
   fw::Coprocessor* coprocessor() { return t_.coprocessor; }
+  // Whether the node has the torus DMA engine (docs/dma.md).
+  bool has_dma() const { return t_.dma_memory != nullptr; }
 
  private:
   fw::TaskContext& t_;

@@ -59,16 +59,16 @@ class NodeTasks {
   // and the write are two accesses, so the node's tasks queue one at a time.
   bool dma_queue_held = false;
   DmaRing dma_ring;  // the engine's injection ring (its writers take dma_queue_held)
-  // The collective each task of the node has started on the engines and not finished
-  // (Communicator::start_alltoall); its next collective finishes it first.
-  std::shared_ptr<PendingCollective>& pending(unsigned task) { return pending_[task]; }
+  // The collectives each task of the node has started and not finished, in the order
+  // started (Communicator::start_alltoall on the engines, start_barrier).
+  std::vector<std::shared_ptr<PendingCollective>>& pending(unsigned task) { return pending_[task]; }
   const Tuning* tuning = &Tuning::shipped();  // what auto picks from (the job's)
 
  private:
   std::map<uint64_t, Slot> slots_;
   ClassRouteTable routes_;
   std::map<unsigned, ContextIds> contexts_;  // per task of the node (references stay valid)
-  std::map<unsigned, std::shared_ptr<PendingCollective>> pending_;
+  std::map<unsigned, std::vector<std::shared_ptr<PendingCollective>>> pending_;
 };
 
 // The local barrier's target: the counter is padded to the next power of two >= n.

@@ -420,7 +420,8 @@ std::vector<unsigned> P2pEngine::take_released_routes() { return std::exchange(r
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
   return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
          !dma_recvs_.empty() || task.cpu.torus_pending() ||
-         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running);
+         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running) ||
+         (task.task < fibers_.size() && !fibers_[task.task].empty()) || task.cpu.current_fiber();
 }
 
 void P2pEngine::set_handler(unsigned task, std::function<void()> fn) {
@@ -483,10 +484,48 @@ void P2pEngine::run_pollers(fw::TaskContext& task) {
   put_back();
 }
 
+void P2pEngine::add_fiber(unsigned task, std::shared_ptr<fw::Fiber> fiber) {
+  if (fibers_.size() <= task) fibers_.resize(task + 1);
+  fibers_[task].push_back(std::move(fiber));
+}
+
+bool P2pEngine::has_fibers(unsigned task) {
+  if (task >= fibers_.size()) return false;
+  std::vector<std::shared_ptr<fw::Fiber>>& fs = fibers_[task];
+  fs.erase(std::remove_if(fs.begin(), fs.end(), [](const auto& f) { return f->ended(); }), fs.end());
+  return !fs.empty();
+}
+
+void P2pEngine::run_fibers(fw::TaskContext& task) {
+  if (!has_fibers(task.task)) return;
+  // From a copy: a fiber that ends or starts meanwhile changes the task's list.
+  const std::vector<std::shared_ptr<fw::Fiber>> now = fibers_[task.task];
+  for (const std::shared_ptr<fw::Fiber>& f : now) f->resume();
+}
+
 bool P2pEngine::progress(fw::TaskContext& task) {
-  const bool did = move_packets(task);
-  run_handler(task);
-  run_pollers(task);
+  // On a fiber: one level deeper in progress() until this one returns or throws.
+  struct Depth {
+    fw::Fiber* f;
+    explicit Depth(fw::Fiber* fiber) : f(fiber) {
+      if (f) ++f->progress_depth;
+    }
+    ~Depth() {
+      if (f) --f->progress_depth;
+    }
+  };
+  fw::Fiber* const fiber = task.cpu.current_fiber();
+  bool did = false;
+  {
+    Depth depth(fiber);
+    did = move_packets(task);
+    run_handler(task);
+    run_pollers(task);
+  }
+  if (!fiber)
+    run_fibers(task);
+  else if (fiber->progress_depth == 0)
+    task.cpu.yield_fiber();  // the task's turn: it resumes the fiber in its next progress()
   return did;
 }
 

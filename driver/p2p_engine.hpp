@@ -154,6 +154,13 @@ class P2pEngine {
   // to do, and is dropped. A step that finds nothing to do costs nothing (its requests'
   // done flags, as the handler's wake-up).
   void add_poller(unsigned task, std::function<bool()> fn);
+  // A fiber of a task's processor (fw::Fiber: a communicator's started collectives,
+  // Communicator::post_background) that the task resumes at the end of every progress() it
+  // calls itself, until the fiber ends. The fiber gives the processor back at the end of
+  // its own outermost progress(), so it runs one step of its waits each time; while a task
+  // has fibers, its waits inside collectives call progress() (wants_progress).
+  void add_fiber(unsigned task, std::shared_ptr<fw::Fiber> fiber);
+  bool has_fibers(unsigned task);
 
   const Stats& stats() const { return stats_; }
   const P2pConfig& config() const { return config_; }
@@ -373,6 +380,8 @@ class P2pEngine {
   };
   std::vector<Pollers> pollers_;  // by task of the node
   void run_pollers(fw::TaskContext& task);
+  std::vector<std::vector<std::shared_ptr<fw::Fiber>>> fibers_;  // by task of the node, not ended
+  void run_fibers(fw::TaskContext& task);
   // Wakes the handler of `u`'s task if it watches `u`'s context (an unexpected message filed).
   void wake(const Unexpected& u);
   void run_handler(fw::TaskContext& task);

@@ -132,12 +132,13 @@ unsigned dma_send_counter(unsigned task) { return 2 * task + 1; }
 // Whether alltoall can go by the DMA engine's puts: the node has the engine, each block is
 // whole 8-byte words, not in place, the node's tasks have counters enough, a counter can
 // count the words (32 bits), and nothing on the torus is down (the puts go by the routers'
-// own routes). Otherwise the processors move the blocks, as without it. Every rank decides
+// own routes), and not in the background (its counters are the task's, one alltoall's at
+// a time). Otherwise the processors move the blocks, as without it. Every rank decides
 // the same from what it knows of all (a buffer's alignment, which is each rank's own, does
 // not decide it: alltoall_dma copies an unaligned buffer through an aligned one).
 bool dma_alltoall_applies(const CollectiveContext& c) {
   const size_t block = c.call.count * elem(c.call.type);
-  return c.task.dma_memory != nullptr && c.size() > 1 && c.call.send != kInPlace && block % 8 == 0 &&
+  return c.task.dma_memory != nullptr && !c.background && c.size() > 1 && c.call.send != kInPlace && block % 8 == 0 &&
          2 * c.task.tasks <= fw::regmap::kDmCounters && (c.size() - 1) * (block / 8) <= UINT32_MAX &&
          !c.task.personality.torus_routes;
 }
@@ -147,6 +148,7 @@ bool aligned8(const void* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 // An alltoall by the engines between its start and its end: what finishing it needs.
 class DmaAlltoall final : public PendingCollective {
  public:
+  bool on_engines() const override { return true; }
   explicit DmaAlltoall(CollectiveContext& c) : task_(c.task), rcv_(dma_receive_counter(c.task.task)),
                                                snd_(dma_send_counter(c.task.task)) {}
   bool test() override {

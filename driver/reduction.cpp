@@ -66,13 +66,13 @@ void reduce_native(CollectiveContext& c, const ReduceLayout& l, const Combining&
 
 std::vector<uint64_t> DefaultCombining::exponents(CollectiveContext& c, const Encoding& e, std::vector<uint64_t> msg,
                                                   WordRange owned) const {
-  if (c.group.has_class_route()) return tree::OverTree(descriptor_).exponents(c, e, std::move(msg), owned);
+  if (c.on_tree()) return tree::OverTree(descriptor_).exponents(c, e, std::move(msg), owned);
   return torus_default(at_root_).exponents(c, e, std::move(msg), owned);
 }
 
 std::vector<uint64_t> DefaultCombining::values(CollectiveContext& c, const Encoding& e, std::vector<uint64_t> msg,
                                                WordRange owned) const {
-  if (c.group.has_class_route()) return tree::OverTree(descriptor_).values(c, e, std::move(msg), owned);
+  if (c.on_tree()) return tree::OverTree(descriptor_).values(c, e, std::move(msg), owned);
   return torus_default(at_root_).values(c, e, std::move(msg), owned);
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "driver/argument_agreement.hpp"
+#include "driver/torus_collectives.hpp"
 #include "driver/tree_collectives.hpp"
 
 namespace collnet::driver::prod {
@@ -81,7 +82,10 @@ void allreduce(CollectiveContext& c, void* out) {
   CollectiveContext b = c;
   b.call = CollectiveCall{"bcast", nullptr, acc.bytes.data(), c.call.count, c.call.type, Op::Bor, c.size() - 1};
   agree(b, b.call.count, b.call.type, Op::Bor, b.call.root);
-  tree::bcast(b);
+  if (b.on_tree())
+    tree::bcast(b);
+  else
+    torus::bcast_binomial(b);  // no class route, or a started collective's fiber
   acc.copy_to(out);
 }
 

@@ -7,11 +7,29 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <utility>
 
 #include "firmware/register_bus.hpp"
 
 namespace collnet::fw {
+
+// A second line of execution on a task's processor, for work the task started and left
+// running (a non-blocking collective): it runs only while the task hands it the processor
+// (resume: from the task's own thread, at a point where the task waits anyway), until it
+// gives the processor back (Processor::yield_fiber) or its work ends. The two never run at
+// once, so the processor's time is spent by one of them at a time, and handing over takes
+// no simulated time.
+class Fiber {
+ public:
+  virtual ~Fiber() = default;
+  // Runs the fiber until it yields or ends; does nothing once it has ended.
+  virtual void resume() = 0;
+  virtual bool ended() const = 0;
+  // How deep the fiber is in the point-to-point engine's progress() calls: it yields when
+  // the outermost one ends (P2pEngine::progress), never from inside one.
+  unsigned progress_depth = 0;
+};
 
 class Processor : public RegisterBus {
  public:
@@ -33,6 +51,17 @@ class Processor : public RegisterBus {
   virtual void before_next_use(std::function<void()> work) {
     if (work) work();
   }
+  // A fiber (above) that runs `body` once first resumed; null if this processor cannot run
+  // fibers (the caller then runs the work itself, at once). `body` must catch what it
+  // throws.
+  virtual std::shared_ptr<Fiber> start_fiber(std::function<void()> body) {
+    (void)body;
+    return nullptr;
+  }
+  // The fiber whose code is running, or null when the task's own code runs.
+  virtual Fiber* current_fiber() const { return nullptr; }
+  // From a fiber: gives the processor back to the task, and returns when next resumed.
+  virtual void yield_fiber() {}
 };
 
 }  // namespace collnet::fw

@@ -138,8 +138,8 @@ std::vector<uint8_t> tree_fold(Rank& r, CommEntry& c, const UserOp& u, const Typ
   const size_t bytes = count * t.packed;
   std::vector<uint8_t> packed(mine, mine + bytes);
   if (c.self) return packed;
-  after_posted(r);
   drv::Communicator& comm = *c.comm;
+  after_posted(r, comm);
   const unsigned n = comm.size(), rank = comm.rank(), tag = drv::Communicator::kMaxTag;
   const unsigned top = root && u.commute ? static_cast<unsigned>(*root) : 0;  // the tree's root
   const unsigned pos = (rank + n - top) % n;
@@ -376,9 +376,10 @@ void scatter(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype 
   r.bytes_received += room.bytes;
 }
 
-// With `request` (MPI_Ialltoall outside coprocessor mode), where the blocks go by the
-// torus DMA engines (driver::Communicator::start_alltoall), it only starts them and makes
-// *request the request that finishes it, and returns true; otherwise it runs at once.
+// With `request` (MPI_Ialltoall outside coprocessor mode, on an intracommunicator), where
+// the blocks go by the torus DMA engines (driver::Communicator::start_alltoall), it only
+// starts them and makes *request the request that finishes it, and returns true;
+// otherwise it returns false having moved nothing. Without, it runs at once.
 bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
               MPI_Datatype rtype, MPI_Request* request = nullptr) {
   if (CommEntry& ic = r.comm(comm); ic.inter) {
@@ -409,7 +410,7 @@ bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype
   }
   const size_t block = in->bytes / static_cast<size_t>(x.size);
   const drv::Datatype unit = unit_for(block);
-  if (request && rt.contiguous() && !in_place(send)) {
+  if (request && rt.contiguous() && !in_place(send) && !x.c.self) {
     if (auto p = x.c.comm->start_alltoall(in->data, recv, block / drv::bytes(unit), unit)) {
       RequestEntry e;
       e.pending = std::move(p);
@@ -421,6 +422,7 @@ bool alltoall(Rank& r, MPI_Comm comm, const void* send, int scount, MPI_Datatype
       return true;
     }
   }
+  if (request) return false;
   Unpacked room(rt, recv, total);
   x.c.comm->alltoall(in->data, room.data, block / drv::bytes(unit), unit);
   room.finish();
@@ -657,26 +659,24 @@ void reduce_scatter(Rank& r, MPI_Comm comm, const void* send, void* recv, const 
   x.c.comm->reduce_scatter(in.data, out.data, elems, *t.elem, red.op);
   out.finish();
 }
-
-// A non-blocking collective, mpi.h call `name`: `work` is the blocking one. With a
-// coprocessor it runs there (post_to_coprocessor); otherwise `run_or_start` runs it at
-// once (the request is then a done one) or starts it on the DMA engines, making *request
-// the request that finishes it, and says which (true: started). `work` holds copies of the
-// arguments: it may run after the call has returned.
+// The non-blocking form of the collective call `name`: `work` is the blocking one. With a
+// coprocessor it runs there (started_entry). Otherwise `try_start` may start it on
+// the DMA engines or as a started barrier, making *request the request that finishes it
+// (true: started); if it does not, the work runs in the background of the rank's waits
+// (post_in_background), so that collectives started on several communicators, in any
+// order, all advance while the rank waits for any of them. `work` holds copies of the
+// arguments: it runs after the call has returned.
 template <class F, class G>
-int start(const char* name, MPI_Comm comm, MPI_Request* request, F work, G run_or_start) {
+int start(const char* name, MPI_Comm comm, MPI_Request* request, F work, G try_start) {
   return api(name, comm, [&](Rank& r) {
     if (!request) fail(MPI_ERR_ARG, "request is null");
-    if (r.task().coprocessor()) return post_to_coprocessor(r, request, std::move(work));
-    if (!run_or_start(r)) complete_request(r, request);
+    if (!r.task().coprocessor() && try_start(r)) return;
+    post_in_background(r, comm, request, std::move(work));
   });
 }
 template <class F>
 int start(const char* name, MPI_Comm comm, MPI_Request* request, F work) {
-  return start(name, comm, request, work, [&work](Rank& r) {
-    work(r);
-    return false;
-  });
+  return start(name, comm, request, work, [](Rank&) { return false; });
 }
 
 }  // namespace
@@ -838,12 +838,12 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
       // goes on (receiving what others send before they reach it) until it waits.
       [=](Rank& r) {
         CommEntry& c = r.comm(comm);
-        if (c.inter || c.self) {
-          if (c.inter) inter::barrier(c);
-          return false;
-        }
+        if (c.inter || c.self) return false;
         std::shared_ptr<drv::PendingCollective> p = c.comm->start_barrier();
-        if (!p) return false;
+        if (!p) {
+          complete_request(r, request);  // nothing to wait for
+          return true;
+        }
         RequestEntry e;
         e.pending = std::move(p);
         e.dcomm = c.comm;
@@ -922,7 +922,12 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       "MPI_Ialltoall", comm, request,
       [=](Rank& r) { alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
       // On nodes with the DMA engine the engines move the blocks while the program goes on.
-      [=](Rank& r) { return alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request); });
+      [=](Rank& r) {
+        CommEntry& c = r.comm(comm);
+        if (c.inter || c.self || !r.task().has_dma() || c.comm->background_busy() || c.comm->engines_busy())
+          return false;  // in the background instead: starting must not wait
+        return alltoall(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request);
+      });
 }
 
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -973,8 +978,8 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 
 
 // ------------------------------------------------ persistent collectives (MPI-4)
-// Each MPI_Start runs the blocking collective with the arguments given here; the request
-// is then complete. The info's hints are kept nowhere.
+// Each MPI_Start starts the blocking collective with the arguments given here, as the
+// non-blocking collectives are started (started_entry). The info's hints are kept nowhere.
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return persistent_collective("MPI_Barrier_init", comm, info, request, [=](Rank& rr) { barrier(rr, comm); });

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 
 using namespace collnet::mpi;
 
@@ -52,6 +53,7 @@ int MPI_Finalize(void) {
     // Buffered sends still going finish first; then every rank meets, so that no message
     // is left half-delivered when a rank's program ends.
     finish_pending_sends(r);
+    settle_posted(r);  // and collectives started and never waited for
     r.dcomm(MPI_COMM_WORLD).barrier();
     r.finalized = true;
   });

@@ -81,7 +81,7 @@ void neighbour_exchange(Rank& r, MPI_Comm comm, const void* send, const Blocks& 
   CommEntry& c = r.comm(comm);
   if (c.self) fail(MPI_ERR_COMM, "the neighbourhood collectives do not run on MPI_COMM_SELF");
   const Neighbourhood n = neighbours(c);
-  after_posted(r);
+  after_posted(r, *c.comm);
   const unsigned tag = drv::Communicator::kMaxTag;
   std::vector<std::vector<uint8_t>> out(n.destinations.size()), in(n.sources.size());
   std::vector<drv::Request> reqs;
@@ -176,12 +176,15 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
   });
 }
 
-// The non-blocking forms: done when they return, as the other non-blocking collectives are.
+// The non-blocking forms: started as the other non-blocking collectives are
+// (post_in_background: in the background of the rank's waits, or on its coprocessor).
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_allgather", comm, [&](Rank& r) {
-    allgather(r, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
-    complete_request(r, request);
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    post_in_background(r, comm, request, [=](Rank& rr) {
+      allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
+    });
   });
 }
 
@@ -189,17 +192,21 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
   return api("MPI_Ineighbor_allgatherv", comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
     check_arrays({recvcounts, displs});
-    allgather(r, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype);
-    complete_request(r, request);
+    post_in_background(r, comm, request, [=](Rank& rr) {
+      allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype);
+    });
   });
 }
 
 int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_alltoall", comm, [&](Rank& r) {
-    alltoall(r, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
-    complete_request(r, request);
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    post_in_background(r, comm, request, [=](Rank& rr) {
+      alltoall(rr, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
+    });
   });
 }
 
@@ -207,9 +214,11 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_alltoallv", comm, [&](Rank& r) {
+    if (!request) fail(MPI_ERR_ARG, "request is null");
     check_arrays({sendcounts, sdispls, recvcounts, rdispls});
-    alltoall(r, comm, sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0, recvtype);
-    complete_request(r, request);
+    post_in_background(r, comm, request, [=](Rank& rr) {
+      alltoall(rr, comm, sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0, recvtype);
+    });
   });
 }
 
@@ -226,12 +235,15 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request* request) {
   return api("MPI_Ineighbor_alltoallw", comm, [&](Rank& r) {
-    alltoallw(r, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
-    complete_request(r, request);
+    if (!request) fail(MPI_ERR_ARG, "request is null");
+    post_in_background(r, comm, request, [=](Rank& rr) {
+      alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
+    });
   });
 }
 
-// The persistent forms (MPI-4): the topology checked now, the blocking one run by each MPI_Start.
+// The persistent forms (MPI-4): the topology checked now, the blocking one started by each
+// MPI_Start as the non-blocking forms are.
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {

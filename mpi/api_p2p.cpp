@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/coprocessor_work.hpp"
 
 using namespace collnet::mpi;
 namespace drv = collnet::driver;
@@ -330,10 +331,7 @@ int collnet::mpi::persistent_collective(const char* name, MPI_Comm comm, MPI_Inf
                                         std::function<void(Rank&)> collective, std::function<void(Rank&)> check) {
   return persistent(
       name, comm, request,
-      [collective = std::move(collective)](Rank& r) {
-        collective(r);
-        return RequestEntry{};  // complete: the collective has run
-      },
+      [comm, collective = std::move(collective)](Rank& r) { return started_entry(r, comm, collective); },
       [=](Rank& r) {
         r.comm(comm);
         if (info != MPI_INFO_NULL) r.info(info);

@@ -5,42 +5,76 @@
 #include <memory>
 #include <utility>
 
+#include "mpi/api_support.hpp"
+
 namespace collnet::mpi {
 
-void post_to_coprocessor(Rank& r, MPI_Request* request, std::function<void(Rank&)> work) {
-  fw::Coprocessor& co = *r.task().coprocessor();
-  driver::Communicator& world = r.dcomm(MPI_COMM_WORLD);
-  // A request of the world communicator that no packet completes: the coprocessor does.
-  auto state = std::make_shared<driver::RequestState>();
-  state->is_send = true;
-  state->context = world.context();
-  auto failure = std::make_shared<std::exception_ptr>();
-  RequestEntry e;
-  e.req = driver::Request(state);
-  e.dcomm = &world;
-  e.on_done = [failure](const driver::Status&) {
-    if (*failure) std::rethrow_exception(*failure);
-  };
-  e.coprocessor = &co;
-  e.ticket = co.post([&r, state, failure, work = std::move(work)] {
-    r.runtime().set_current(r);  // code of the program it calls (a user op) finds its rank
-    try {
-      work(r);
-    } catch (...) {
-      *failure = std::current_exception();
-    }
-    state->done = true;
-  });
-  *request = r.add_request(std::move(e));
+namespace {
+
+// A request no packet completes: the work posted does, setting its state done, and an
+// error the work raised is thrown by its completion.
+struct Posted {
+  std::shared_ptr<driver::RequestState> state = std::make_shared<driver::RequestState>();
+  std::shared_ptr<std::exception_ptr> failure = std::make_shared<std::exception_ptr>();
+  RequestEntry entry;
+
+  explicit Posted(driver::Communicator& comm) {
+    state->is_send = true;
+    state->context = comm.context();
+    entry.req = driver::Request(state);
+    entry.dcomm = &comm;
+    entry.on_done = [f = failure](const driver::Status&) {
+      if (*f) std::rethrow_exception(*f);
+    };
+  }
+  // What the coprocessor or the fiber runs.
+  std::function<void()> runner(Rank& r, std::function<void(Rank&)> work) const {
+    return [&r, s = state, f = failure, work = std::move(work)] {
+      r.runtime().set_current(r);  // code of the program it calls (a user op) finds its rank
+      try {
+        work(r);
+      } catch (...) {
+        *f = std::current_exception();
+      }
+      s->done = true;
+    };
+  }
+};
+
+}  // namespace
+
+RequestEntry started_entry(Rank& r, MPI_Comm comm, std::function<void(Rank&)> work) {
+  if (r.task().coprocessor()) {
+    fw::Coprocessor& co = *r.task().coprocessor();
+    Posted p(r.dcomm(MPI_COMM_WORLD));
+    p.entry.coprocessor = &co;
+    p.entry.ticket = co.post(p.runner(r, std::move(work)));
+    return std::move(p.entry);
+  }
+  CommEntry& c = r.comm(comm);
+  if (!c.inter && !c.self && c.comm) {
+    Posted p(*c.comm);
+    p.entry.keep = c.owned;  // its driver communicator lives until the request completes
+    if (c.comm->post_background(p.runner(r, work))) return std::move(p.entry);
+  }
+  work(r);
+  return RequestEntry{};  // complete
 }
 
-void after_posted(Rank& r) {
+void post_in_background(Rank& r, MPI_Comm comm, MPI_Request* request, std::function<void(Rank&)> work) {
+  *request = r.add_request(started_entry(r, comm, std::move(work)));
+}
+
+void after_posted(Rank& r, driver::Communicator& comm) {
   if (fw::Coprocessor* co = r.task().coprocessor()) co->drain();
+  comm.finish_background();
 }
 
 void settle_posted(Rank& r) {
-  after_posted(r);
-  r.dcomm(MPI_COMM_WORLD).finish_started();  // and what it started on the DMA engines
+  if (fw::Coprocessor* co = r.task().coprocessor()) co->drain();
+  driver::Communicator& world = r.dcomm(MPI_COMM_WORLD);
+  world.finish_all_background();
+  world.finish_started();  // and what it started on the DMA engines
 }
 
 }  // namespace collnet::mpi

@@ -30,9 +30,9 @@ using Blocks = std::vector<std::optional<Block>>;  // by rank of the other group
 // packed; returns the received blocks packed, by rank (for the reductions).
 std::vector<std::vector<uint8_t>> exchange(Rank& r, CommEntry& c, const Blocks& sends, const Blocks& recvs,
                                            bool keep_packed = false) {
-  after_posted(r);
   CommEntry::Inter& x = *c.inter;
   drv::Communicator& coll = *x.coll;
+  after_posted(r, coll);
   std::vector<std::vector<uint8_t>> in(x.remote_size), out(x.remote_size);
   std::vector<drv::Request> reqs;
   for (unsigned j = 0; j < x.remote_size; ++j) {

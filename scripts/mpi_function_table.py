@@ -43,8 +43,10 @@ AREAS = [
     ("Collectives", "collectives",
      "the driver's collective: the combining network when the communicator has a class route and the op "
      "maps onto the ALU, a torus algorithm otherwise (`auto`)"),
-    ("Non-blocking collectives", "collectives", "the blocking collective; complete when it returns"),
-    ("Persistent collectives", "collectives", "MPI_Start runs the blocking collective; complete when it returns"),
+    ("Non-blocking collectives", "collectives",
+     "started: the blocking collective in the background of the rank's waits, on the torus (a fiber of its "
+     "processor; a communicator's in the order started); coprocessor mode: on the coprocessor, in the order posted"),
+    ("Persistent collectives", "collectives", "MPI_Start starts the collective as the non-blocking ones are"),
     ("Fortran's parameterised types", "datatypes", "the sized Fortran type of the kind, made once"),
     ("Datatypes", "datatypes", "type maps of the rank's; data moves packed"),
     ("Packing in the portable", "datatypes", "external32: each basic element big-endian at the standard's size"),
@@ -52,7 +54,8 @@ AREAS = [
     ("Topologies", "topologies", "a Cartesian topology on a split of the communicator"),
     ("Graph and distributed graph", "topologies", "a graph topology on a split of the communicator (rank order kept)"),
     ("Neighbourhood collectives", "topologies", "point-to-point messages to the neighbours"),
-    ("Persistent neighbourhood collectives", "topologies", "MPI_Start runs the blocking neighbourhood collective"),
+    ("Persistent neighbourhood collectives", "topologies", "MPI_Start starts the neighbourhood collective in the "
+     "background, as the non-blocking collectives are"),
     ("Operations", "ops", "the rank's user ops: folded by the processors along a binomial tree"),
     ("One-sided", "one-sided",
      "messages over the torus that the target's processor applies (docs/mpi.md#one-sided-communication)"),
@@ -133,6 +136,13 @@ NOTES = {
     "MPI_Comm_get_parent": ("MPI_COMM_NULL: no rank is spawned", "no MPI_Comm_spawn"),
     "MPI_Ibarrier": ("started: a dissemination over point-to-point messages, advanced in every call that waits "
                      "(coprocessor mode: the blocking barrier on the coprocessor)", None),
+    "MPI_Ialltoall": ("on nodes with the torus DMA engine the blocks go by the engines' puts, started at the call "
+                      "(docs/dma.md); elsewhere started in the background", None),
+    "MPI_Ineighbor_allgather": ("started in the background, as the non-blocking collectives are", None),
+    "MPI_Ineighbor_allgatherv": ("started in the background, as the non-blocking collectives are", None),
+    "MPI_Ineighbor_alltoall": ("started in the background, as the non-blocking collectives are", None),
+    "MPI_Ineighbor_alltoallv": ("started in the background, as the non-blocking collectives are", None),
+    "MPI_Ineighbor_alltoallw": ("started in the background, as the non-blocking collectives are", None),
     "MPI_Grequest_start": (None, "no second thread: waiting for one not yet completed is MPI_ERR_REQUEST"),
     "MPI_Mprobe": ("MPI_Probe, then a receive of the message found (its data moves then), kept for MPI_Mrecv", None),
     "MPI_Improbe": ("MPI_Iprobe, then as MPI_Mprobe when a message is there", None),

@@ -2,6 +2,8 @@
 #include "systemc/cpu.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <sysc/kernel/sc_dynamic_processes.h>
 
 #include "firmware/torus_firmware.hpp"
 
@@ -15,7 +17,8 @@ Cpu::Cpu(sc_core::sc_module_name name, Node& node, unsigned task, unsigned acces
       edge_(&node.edge_event(task)),
       access_cycles_(access_cycles),
       body_(std::move(body)),
-      on_finish_(std::move(on_finish)) {
+      on_finish_(std::move(on_finish)),
+      stack_bytes_(stack_bytes) {
   SC_THREAD(run);
   if (stack_bytes > 0) set_stack_size(stack_bytes);
 }
@@ -90,6 +93,86 @@ void Cpu::sleep(const sc_core::sc_event& a, const sc_core::sc_event& b) {
   settle();
   wait(a | b | node_.wake_event());
   wait_edge();
+}
+
+// A fiber and the task hand the processor to each other with a flag and a delta
+// notification each way: whoever is handed it checks the flag before waiting, so a
+// notification that comes before its wait is not lost.
+class Cpu::Fiber final : public fw::Fiber {
+ public:
+  Fiber(Cpu& cpu, std::function<void()> body) : cpu_(cpu), body_(std::move(body)) {}
+
+  void resume() override {
+    if (ended_) return;
+    if (cpu_.running_) throw std::logic_error("Cpu: a fiber resumed from inside a fiber");
+    wanted_ = true;
+    cpu_.running_ = this;
+    resumed_.notify(sc_core::SC_ZERO_TIME);
+    while (wanted_) {
+      try {
+        cpu_.wait_for(yielded_);
+      } catch (const TaskCancelled&) {
+        // The run is over while the fiber runs: it is cancelled too, and unwinds before
+        // the task does, whose stack what it holds may point into.
+        while (!ended_) sc_core::wait(yielded_);
+        throw;
+      }
+    }
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+  }
+  bool ended() const override { return ended_; }
+
+  // On the fiber's own thread.
+  void yield() {
+    give_back();
+    while (!wanted_) cpu_.wait_for(resumed_);
+  }
+  void run() {
+    try {
+      while (!wanted_) cpu_.wait_for(resumed_);
+      body_();
+    } catch (const TaskCancelled&) {  // the run ended while it waited
+    } catch (...) {
+      failure_ = std::current_exception();  // the task's resume() throws it
+    }
+    ended_ = true;
+    give_back();
+  }
+
+ private:
+  void give_back() {
+    wanted_ = false;
+    cpu_.running_ = nullptr;
+    yielded_.notify(sc_core::SC_ZERO_TIME);
+  }
+
+  Cpu& cpu_;
+  std::function<void()> body_;
+  bool wanted_ = false;  // the task has handed it the processor
+  bool ended_ = false;
+  std::exception_ptr failure_;
+  sc_core::sc_event resumed_, yielded_;
+};
+
+std::shared_ptr<fw::Fiber> Cpu::start_fiber(std::function<void()> body) {
+  auto f = std::make_shared<Fiber>(*this, std::move(body));
+  sc_core::sc_spawn_options o;
+  if (stack_bytes_ > 0) o.set_stack_size(static_cast<int>(stack_bytes_));
+  sc_core::sc_spawn([f] { f->run(); }, nullptr, &o);
+  return f;
+}
+
+fw::Fiber* Cpu::current_fiber() const { return running_; }
+
+void Cpu::yield_fiber() {
+  if (!running_) throw std::logic_error("Cpu: yield_fiber outside a fiber");
+  running_->yield();
+}
+
+void Cpu::wait_for(const sc_core::sc_event& e) {
+  if (cancelled_) throw TaskCancelled{};
+  sc_core::wait(e | node_.wake_event());
+  if (cancelled_) throw TaskCancelled{};
 }
 
 void Cpu::wait_edge() {

@@ -40,6 +40,11 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   // Lets `n` clock edges pass without touching the bus.
   void idle(uint64_t n) override;
   void before_next_use(std::function<void()> work) override { before_use_ = std::move(work); }
+  // Fibers: each a SystemC thread of its own (with the task's stack size) that waits for
+  // the task to hand it the processor; the task waits while it runs.
+  std::shared_ptr<fw::Fiber> start_fiber(std::function<void()> body) override;
+  fw::Fiber* current_fiber() const override;
+  void yield_fiber() override;
   // Sleeps until `a` or `b` is notified (or the run ends), then to the next clock edge.
   void sleep(const sc_core::sc_event& a, const sc_core::sc_event& b);
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
@@ -65,6 +70,9 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   void access(const fw::BusRequest& req);
   // Waits for the next clock edge; throws TaskCancelled once cancelled.
   void wait_edge();
+  class Fiber;
+  // Waits for `e` (or the run's end: TaskCancelled) on the calling thread.
+  void wait_for(const sc_core::sc_event& e);
   // Runs the work before_next_use set, if any (cleared first: it may use the processor).
   void settle() {
     if (!before_use_) return;
@@ -80,6 +88,8 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   std::function<void()> body_;
   std::function<void()> on_finish_;
   std::function<void()> before_use_;  // before_next_use
+  size_t stack_bytes_;
+  Fiber* running_ = nullptr;  // the fiber that has the processor
   uint64_t accesses_ = 0;
   bool finished_ = false;
   bool cancelled_ = false;

@@ -436,9 +436,10 @@ TEST(DmaMachine, ASeriesLongerThanTheInjectionRingWaitsForRoom) {
   EXPECT_EQ(res.report, "ok");
 }
 
-// A collective after the start finishes the started one first; where the engine does not
-// apply (a machine without it) start_alltoall starts nothing and returns nullptr.
-TEST(DmaMachine, AStartedAlltoallIsFinishedByTheNextCollectiveAndNeedsTheEngine) {
+// The next alltoall finishes the started one first (the engine's counters are the task's);
+// other collectives go on beside it. Where the engine does not apply (a machine without
+// it) start_alltoall starts nothing and returns nullptr.
+TEST(DmaMachine, AStartedAlltoallIsFinishedByTheNextAlltoallAndNeedsTheEngine) {
   for (const bool engine : {true, false}) {
     const auto res = run_isolated([engine] {
       sim::MachineConfig c = dma_machine("2x2x1");
@@ -450,7 +451,7 @@ TEST(DmaMachine, AStartedAlltoallIsFinishedByTheNextCollectiveAndNeedsTheEngine)
         driver::Communicator& w = t.world();
         const unsigned n = w.size(), me = w.rank();
         w.set_algorithm(driver::Collective::Alltoall, driver::Algorithm::TorusLinear);
-        std::vector<uint64_t> send(n * 40), recv(n * 40, 0);
+        std::vector<uint64_t> send(n * 40), recv(n * 40, 0), again(n * 40, 0);
         for (size_t i = 0; i < send.size(); ++i) send[i] = me * 1000 + i;
         auto p = w.start_alltoall(send.data(), recv.data(), 40, driver::Datatype::U64);
         if (!engine) {
@@ -462,11 +463,14 @@ TEST(DmaMachine, AStartedAlltoallIsFinishedByTheNextCollectiveAndNeedsTheEngine)
           return;
         }
         uint64_t one = 1, sum = 0;
-        w.allreduce(&one, &sum, 1, driver::Datatype::U64, driver::Op::Sum);  // finishes it first
-        if (!p->finished()) fault = "the next collective did not finish the started one";
+        w.allreduce(&one, &sum, 1, driver::Datatype::U64, driver::Op::Sum);  // beside it
+        if (sum != n) fault = "the allreduce beside it: " + std::to_string(sum);
+        w.alltoall(send.data(), again.data(), 40, driver::Datatype::U64);  // finishes it first
+        if (!p->finished()) fault = "the next alltoall did not finish the started one";
         for (unsigned s = 0; s < n && fault.empty(); ++s)
           for (size_t i = 0; i < 40; ++i)
-            if (recv[s * 40 + i] != s * 1000 + me * 40 + i) fault = "wrong data";
+            if (recv[s * 40 + i] != s * 1000 + me * 40 + i || again[s * 40 + i] != recv[s * 40 + i])
+              fault = "wrong data";
       });
       if (!rep.ok) return rep.error;
       return fault.empty() ? std::string("ok") : fault;

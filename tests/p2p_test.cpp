@@ -134,8 +134,9 @@ TEST(P2p, RingExchangeOfLargeMessagesDoesNotDeadlock) {
 // synchronously to rank 0 before it starts its barrier, and rank 0 receives only after
 // starting its own; then rank 0 waits in a receive that rank 2 sends only once its barrier
 // has finished, which takes rank 0's second round (2 - 0 = 2^1): rank 0's barrier must
-// advance inside that receive (the engine's poller). A started barrier nobody finishes is
-// finished by the next collective.
+// advance inside that receive (the engine's poller). Started barriers go on beside each
+// other and beside the task's collectives: two are outstanding at once, a blocking barrier
+// runs while they are, and finish_started() ends both.
 TEST(P2p, AStartedBarrierAdvancesWhileTheTaskSendsAndReceives) {
   expect_ok_everywhere([](driver::Task& t, std::string& problem) {
     driver::Communicator& w = t.world();
@@ -161,10 +162,47 @@ TEST(P2p, AStartedBarrierAdvancesWhileTheTaskSendsAndReceives) {
       b->finish();
       w.send(v, 0, 10);
     }
-    const std::shared_ptr<driver::PendingCollective> unfinished = w.start_barrier();  // finishes b first
-    if (!b->finished()) problem += "starting another did not finish it; ";
+    const std::shared_ptr<driver::PendingCollective> second = w.start_barrier();
     w.barrier();
-    if (!unfinished->finished()) problem += "the next collective did not finish a started barrier; ";
+    w.finish_started();
+    if (!b->finished() || !second->finished()) problem += "finish_started() left a started barrier unfinished; ";
+  });
+}
+
+// Collectives started in the background (Communicator::post_background, MPI's
+// non-blocking collectives without a coprocessor) on two communicators, the even ranks
+// starting A's first and the odd ones B's, both end while the task waits in progress():
+// each runs in a fiber of the task's processor on point-to-point messages. A blocking
+// collective on A, called while A's is outstanding, runs after it; one on the world runs
+// beside both. Nothing runs in the background without a fiber to run it in.
+TEST(P2p, CollectivesStartedInTheBackgroundInOppositeOrdersBothEnd) {
+  expect_ok_everywhere([](driver::Task& t, std::string& problem) {
+    driver::Communicator& w = t.world();
+    driver::Communicator a = w.dup(), b = w.dup();
+    const unsigned n = w.size(), me = w.rank();
+    uint64_t x = me + 1, sum = 0, root_word = me == n - 1 ? 77 : 0, world_max = 0, then = 0;
+    bool a_done = false, b_done = false;
+    const std::function<void()> on_a = [&] {
+      a.allreduce(&x, &sum, 1, driver::Datatype::U64, driver::Op::Sum);
+      if (!a.in_background()) problem += "A's allreduce ran outside its fiber; ";
+      a_done = true;
+    };
+    const std::function<void()> on_b = [&] {
+      b.bcast(&root_word, 1, driver::Datatype::U64, n - 1);
+      b_done = true;
+    };
+    const bool posted = me % 2 == 0 ? a.post_background(on_a) && b.post_background(on_b)
+                                    : b.post_background(on_b) && a.post_background(on_a);
+    if (!posted) problem += "post_background refused; ";
+    w.allreduce(&x, &world_max, 1, driver::Datatype::U64, driver::Op::Max);  // beside both
+    a.allreduce(&x, &then, 1, driver::Datatype::U64, driver::Op::Max);       // after A's
+    if (!a_done) problem += "a collective on A ran before A's started one ended; ";
+    while (!(a_done && b_done)) w.progress();
+    b.finish_background();
+    if (sum != uint64_t{n} * (n + 1) / 2) problem += "A's allreduce: " + std::to_string(sum) + "; ";
+    if (root_word != 77) problem += "B's bcast: " + std::to_string(root_word) + "; ";
+    if (world_max != n || then != n) problem += "the blocking allreduces; ";
+    if (a.background_busy() || b.background_busy()) problem += "still busy after both ended; ";
   });
 }
 

@@ -507,7 +507,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
-/* Non-blocking collectives: they complete before they return (the request is done). */
+/* Non-blocking collectives: started, they advance while the rank waits in any call. */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request);
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request);
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
@@ -544,7 +544,7 @@ int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request);
 
-/* Persistent collectives (MPI-4): MPI_Start runs the blocking collective, complete when it returns */
+/* Persistent collectives (MPI-4): MPI_Start starts the collective as the non-blocking ones */
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request);
 int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request* request);
@@ -722,7 +722,7 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request* request);
-/* Persistent neighbourhood collectives (MPI-4): MPI_Start runs the blocking one */
+/* Persistent neighbourhood collectives (MPI-4): MPI_Start starts the collective */
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request);
