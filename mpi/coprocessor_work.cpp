@@ -51,11 +51,15 @@ RequestEntry started_entry(Rank& r, MPI_Comm comm, std::function<void(Rank&)> wo
     p.entry.ticket = co.post(p.runner(r, std::move(work)));
     return std::move(p.entry);
   }
+  // An intercommunicator's collectives are messages over its driver communicator of both
+  // groups (mpi/intercomm.hpp): they queue there.
   CommEntry& c = r.comm(comm);
-  if (!c.inter && !c.self && c.comm) {
-    Posted p(*c.comm);
-    p.entry.keep = c.owned;  // its driver communicator lives until the request completes
-    if (c.comm->post_background(p.runner(r, work))) return std::move(p.entry);
+  const std::shared_ptr<driver::Communicator> on = c.inter ? c.inter->coll : c.self ? nullptr : c.owned;
+  driver::Communicator* const dc = c.inter ? on.get() : c.self ? nullptr : c.comm;
+  if (dc) {
+    Posted p(*dc);
+    p.entry.keep = on;  // its driver communicator lives until the request completes
+    if (dc->post_background(p.runner(r, work))) return std::move(p.entry);
   }
   work(r);
   return RequestEntry{};  // complete

@@ -15,9 +15,9 @@ namespace collnet::mpi {
 
 // A request that completes when `work` (a blocking collective, holding copies of its
 // arguments) has run on communicator `comm`: posted to the rank's coprocessor in
-// coprocessor mode, else started in the background of the rank's waits (an
-// intracommunicator of more than one rank, on a processor that runs fibers), else run at
-// once (the request returned is then a complete one).
+// coprocessor mode, else started in the background of the rank's waits (any communicator
+// but MPI_COMM_SELF, on a processor that runs fibers), else run at once (the request
+// returned is then a complete one).
 RequestEntry started_entry(Rank& r, MPI_Comm comm, std::function<void(Rank&)> work);
 // The same, made the request *request.
 void post_in_background(Rank& r, MPI_Comm comm, MPI_Request* request, std::function<void(Rank&)> work);

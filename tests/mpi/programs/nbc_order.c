@@ -7,7 +7,9 @@
  * one communicator and a blocking one on another, in opposite orders; a rank that starts
  * a reduction and then receives from a rank that sends before starting its own; several
  * outstanding on one communicator, waited for in reverse order, with a blocking collective
- * on it in between (the ranks' order per communicator is kept); a user op and a datatype
+ * on it in between (the ranks' order per communicator is kept); an intercommunicator's
+ * Iallreduce and one on an intracommunicator in opposite orders in its two groups, one
+ * group waiting for the other before it starts the second; a user op and a datatype
  * freed while their collective is outstanding, which is then polled with MPI_Test until
  * it is done.
  */
@@ -231,6 +233,41 @@ static void test_many_on_one(void)
     check_section(PROG, "four Ibcasts on one communicator, an Allreduce between, waited in reverse", 1);
 }
 
+/* An intercommunicator's Iallreduce (between the even and the odd ranks) and an
+ * Iallreduce on A: the even ranks start the intercommunicator's first, the odd ones A's,
+ * which they wait for before starting the other. */
+static void test_intercommunicator(void)
+{
+    MPI_Comm local, inter;
+    MPI_Request req[2];
+    int x = rank, sum = -1, other = -1, expect = 0, i, ran = size >= 2;
+    if (!ran) {
+        check_section(PROG, "an intercommunicator's Iallreduce and one on A in opposite orders", 0);
+        return;
+    }
+    for (i = 0; i < size; i++)
+        if (i % 2 != rank % 2)
+            expect += 10 * i;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, even() ? 1 : 0, 31, &inter);
+    i = 10 * rank;
+    if (even()) {
+        MPI_Iallreduce(&i, &other, 1, MPI_INT, MPI_SUM, inter, &req[0]);
+        MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, A, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    } else {
+        MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, A, &req[1]);
+        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+        MPI_Iallreduce(&i, &other, 1, MPI_INT, MPI_SUM, inter, &req[0]);
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    }
+    CHECK(sum == size * (size - 1) / 2, "Iallreduce on A: %d", sum);
+    CHECK(other == expect, "the intercommunicator's Iallreduce: %d, expected %d", other, expect);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+    check_section(PROG, "an intercommunicator's Iallreduce and one on A in opposite orders", 1);
+}
+
 /* An op and a datatype freed while their collective is outstanding; then polled. */
 static void maxpair(void *in, void *inout, int *len, MPI_Datatype *type)
 {
@@ -274,6 +311,7 @@ int main(int argc, char **argv)
     test_start_then_receive();
     test_every_kind();
     test_many_on_one();
+    test_intercommunicator();
     test_free_while_outstanding();
     MPI_Comm_free(&A);
     MPI_Comm_free(&B);
