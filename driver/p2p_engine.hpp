@@ -138,7 +138,8 @@ class P2pEngine {
   bool progress(fw::TaskContext& task);
   // Whether a wait inside a collective should call progress(): the engine has packets to
   // inject, or the node's reception FIFOs hold packets (cpu.torus_pending(), a wire the
-  // processor sees for free, as an interrupt line).
+  // processor sees for free, as an interrupt line), or the task has fibers to resume (or
+  // is one, which then gives the processor back).
   bool wants_progress(fw::TaskContext& task) const;
 
   // A task's handler, for a layer above that serves requests arriving on some of its
