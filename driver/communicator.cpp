@@ -4,7 +4,6 @@
 #include "driver/communicator.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 #include "driver/argument_agreement.hpp"
 #include "driver/collective_args.hpp"
@@ -54,7 +53,6 @@ CollectiveContext Communicator::context(const CollectiveCall& call) {
   const bool background = in_background();
   if (!background) {
     if (task_.coprocessor) task_.coprocessor->drain();
-    if (std::string_view(call.name) == "alltoall") finish_started(true);  // the engines' counters
     finish_background();
   }
   CollectiveContext ctx(*this, task_, node_, group_, state_, call);
@@ -101,7 +99,7 @@ bool Communicator::post_background(std::function<void()> work) {
 
 void Communicator::finish_background() {
   if (in_background()) return;
-  while (fiber_ && !fiber_->ended()) engine().progress(task_);
+  while (background_busy()) engine().progress(task_);
   fiber_.reset();
 }
 
@@ -267,6 +265,9 @@ CollectiveContext Communicator::alltoall_context(const void* send, void* recv, s
   check_live("alltoall");
   if (send != kInPlace) need_buffer("alltoall", "send", send, count * size());
   need_buffer("alltoall", "receive", recv, count * size());
+  // An alltoall on the engines still running holds the task's counters: it ends first (a
+  // fiber's alltoall never takes the engines).
+  if (!in_background()) finish_started(true);
   return context({"alltoall", send, recv, count, type});
 }
 

@@ -181,7 +181,6 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_allgather", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
     post_in_background(r, comm, request, [=](Rank& rr) {
       allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
     });
@@ -192,7 +191,6 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
   return api("MPI_Ineighbor_allgatherv", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
     check_arrays({recvcounts, displs});
     post_in_background(r, comm, request, [=](Rank& rr) {
       allgather(rr, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype);
@@ -203,7 +201,6 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
 int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_alltoall", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
     post_in_background(r, comm, request, [=](Rank& rr) {
       alltoall(rr, comm, sendbuf, nullptr, nullptr, sendcount, sendtype, recvbuf, nullptr, nullptr, recvcount, recvtype);
     });
@@ -214,7 +211,6 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request* request) {
   return api("MPI_Ineighbor_alltoallv", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
     check_arrays({sendcounts, sdispls, recvcounts, rdispls});
     post_in_background(r, comm, request, [=](Rank& rr) {
       alltoall(rr, comm, sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0, recvtype);
@@ -235,7 +231,6 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request* request) {
   return api("MPI_Ineighbor_alltoallw", comm, [&](Rank& r) {
-    if (!request) fail(MPI_ERR_ARG, "request is null");
     post_in_background(r, comm, request, [=](Rank& rr) {
       alltoallw(rr, comm, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
     });

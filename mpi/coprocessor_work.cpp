@@ -66,6 +66,7 @@ RequestEntry started_entry(Rank& r, MPI_Comm comm, std::function<void(Rank&)> wo
 }
 
 void post_in_background(Rank& r, MPI_Comm comm, MPI_Request* request, std::function<void(Rank&)> work) {
+  if (!request) fail(MPI_ERR_ARG, "request is null");
   *request = r.add_request(started_entry(r, comm, std::move(work)));
 }
 

@@ -19,7 +19,7 @@ namespace collnet::mpi {
 // but MPI_COMM_SELF, on a processor that runs fibers), else run at once (the request
 // returned is then a complete one).
 RequestEntry started_entry(Rank& r, MPI_Comm comm, std::function<void(Rank&)> work);
-// The same, made the request *request.
+// The same, made the request *request (MPI_ERR_ARG when `request` is null).
 void post_in_background(Rank& r, MPI_Comm comm, MPI_Request* request, std::function<void(Rank&)> work);
 
 // Waits until what the rank posted has run (to its coprocessor, or in the background on
