@@ -128,8 +128,17 @@ def conformance(a, work):
                 env = dict(os.environ, OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1",
                            OMPI_MCA_osc="ucx,sm", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                            OMPI_MCA_orte_tmpdir_base=os.path.join(work, "ompi"))
-                p = subprocess.run(["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref, *ARGS.get(name, [])],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
+                cmd = ["mpirun", "--oversubscribe", "-n", str(n), "--tag-output", ref, *ARGS.get(name, [])]
+                p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
+                if p.returncode != 0:
+                    # The reference is not what is tested, and Open MPI 4.1 oversubscribed on a busy host
+                    # has been seen to fail its own checks (io's ordered reads on 27 ranks, not
+                    # reproduced in 15 runs after). A second failure is reported; collnet's own run
+                    # is never retried.
+                    print(line + ", but Open MPI's run failed (exit %d); running Open MPI again:\n%s"
+                          % (p.returncode, "\n".join((p.stdout + p.stderr).splitlines()[-12:])))
+                    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                       timeout=600)
                 if p.returncode != 0:
                     failures += 1
                     print(line + ", but Open MPI's run failed:\n" + p.stdout[-2000:] + p.stderr[-2000:])
