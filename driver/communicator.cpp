@@ -103,6 +103,8 @@ void Communicator::finish_background() {
   fiber_.reset();
 }
 
+bool Communicator::background_anywhere() { return engine().has_fibers(task_.task); }
+
 void Communicator::finish_all_background() {
   if (in_background()) return;
   P2pEngine& e = engine();

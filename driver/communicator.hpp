@@ -197,6 +197,8 @@ class Communicator {
   void finish_all_background();
   // Whether collectives posted here have yet to run.
   bool background_busy() const { return fiber_ && !fiber_->ended(); }
+  // Whether collectives posted on any of this task's communicators have yet to run.
+  bool background_anywhere();
   // Whether the calling code runs in a fiber of the task's processor.
   bool in_background() const { return task_.cpu.current_fiber() != nullptr; }
   // rank j's sendcounts[rank()] elements at its sdispls[rank()] go to this rank's recv at
@@ -305,6 +307,11 @@ class Communicator {
   bool cancel(const Request& r);
   // Whether this task has something for progress() to do (P2pEngine::wants_progress).
   bool wants_progress();
+  // A computing task's interrupts (P2pEngine::enable_interrupts, interrupt_pending,
+  // serve_interrupt).
+  void enable_interrupts();
+  bool interrupt_pending();
+  bool serve_interrupt();
   // The layer above's handler for this task, run by its progress() calls, and whether a
   // message on this communicator that waits for its receive wakes it
   // (P2pEngine::set_handler, watch).

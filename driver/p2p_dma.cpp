@@ -47,8 +47,14 @@ bool P2pEngine::dma_ready(fw::TaskContext& task) {
 bool P2pEngine::dma_send(fw::TaskContext& task, SendOp& op, const void* buf) {
   // Along one dimension: farther, the processors spread a message over two paths
   // (inject_streaming) and the engine, which injects a flit a cycle, would halve its rate.
+  // Except a message started while the task computes (by its fibers, in an interrupt): the
+  // processors would carry it only in the interrupts, the engine carries it all the while
+  // (docs/dma.md#progress-while-the-rank-computes).
   const size_t bytes = op.req->bytes;
-  if (several_paths(op.dst_node) || !whole_words(buf, bytes) || !dma_ready(task) || dma_free_.empty()) return false;
+  const bool computing = task.task < interrupted_.size() && interrupted_[task.task];
+  if ((several_paths(op.dst_node) && !computing) || !whole_words(buf, bytes) || !dma_ready(task) ||
+      dma_free_.empty())
+    return false;
   DmaSend s;
   s.counter = dma_free_.back();
   dma_free_.pop_back();
@@ -132,6 +138,15 @@ bool P2pEngine::dma_poll(fw::TaskContext& task) {
   }
   if (did) dma.check();
   return did;
+}
+
+void P2pEngine::enable_interrupts(fw::TaskContext& task) {
+  uint64_t events = 0;
+  for (const DmaRecv& r : dma_recvs_) events |= uint64_t{1} << r.counter;
+  for (const auto& [id, s] : dma_sends_) events |= uint64_t{1} << s.counter;
+  if (events == dma_events_) return;
+  fw::DmaFirmware(task.cpu, task.personality, dma_fifos_).set_events(events);
+  dma_events_ = events;
 }
 
 }  // namespace collnet::driver

@@ -424,6 +424,26 @@ bool P2pEngine::wants_progress(fw::TaskContext& task) const {
          (task.task < fibers_.size() && !fibers_[task.task].empty()) || task.cpu.current_fiber();
 }
 
+bool P2pEngine::interrupt_pending(fw::TaskContext& task) const {
+  const bool queued =
+      !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty();
+  return (queued && task.cpu.torus_inject_room()) || task.cpu.torus_pending() || task.cpu.dma_event() ||
+         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running);
+}
+
+bool P2pEngine::serve_interrupt(fw::TaskContext& task) {
+  if (fiber_moved_.size() <= task.task) fiber_moved_.resize(task.task + 1);
+  if (interrupted_.size() <= task.task) interrupted_.resize(task.task + 1);
+  fiber_moved_[task.task] = false;
+  struct Serving {
+    char& flag;
+    explicit Serving(char& f) : flag(f) { flag = 1; }
+    ~Serving() { flag = 0; }
+  } serving(interrupted_[task.task]);
+  const bool did = progress(task);
+  return did || fiber_moved_[task.task];
+}
+
 void P2pEngine::set_handler(unsigned task, std::function<void()> fn) {
   if (handlers_.size() <= task) handlers_.resize(task + 1);
   handlers_[task].fn = std::move(fn);
@@ -522,10 +542,13 @@ bool P2pEngine::progress(fw::TaskContext& task) {
     run_handler(task);
     run_pollers(task);
   }
-  if (!fiber)
+  if (!fiber) {
     run_fibers(task);
-  else if (fiber->progress_depth == 0)
+  } else if (fiber->progress_depth == 0) {
+    if (fiber_moved_.size() <= task.task) fiber_moved_.resize(task.task + 1);
+    fiber_moved_[task.task] = did;
     task.cpu.yield_fiber();  // the task's turn: it resumes the fiber in its next progress()
+  }
   return did;
 }
 

@@ -141,6 +141,19 @@ class P2pEngine {
   // processor sees for free, as an interrupt line), or the task has fibers to resume (or
   // is one, which then gives the processor back).
   bool wants_progress(fw::TaskContext& task) const;
+  // Interrupts, for a task that computes while it has fibers on a node with the DMA engine
+  // (mpi::Rank::compute): the processor computes until one is raised, then serves it.
+  // enable_interrupts() points the engine's event line at the counters of the messages
+  // under way (a register write when they changed since the last, none otherwise);
+  // interrupt_pending() is what raises one: the reception FIFOs' and the engine's lines,
+  // packets waiting to be injected and room for them, the handler woken.
+  // serve_interrupt() is progress(), returning whether it or the task's fibers moved
+  // anything (then there may be more to do at once; if not, the processor computes until
+  // the lines next change). A rendezvous message started in an interrupt goes by the
+  // engine to any node (dma_send).
+  void enable_interrupts(fw::TaskContext& task);
+  bool interrupt_pending(fw::TaskContext& task) const;
+  bool serve_interrupt(fw::TaskContext& task);
 
   // A task's handler, for a layer above that serves requests arriving on some of its
   // communicators (one-sided MPI, mpi/window.cpp): it runs at the end of every progress()
@@ -382,6 +395,9 @@ class P2pEngine {
   std::vector<Pollers> pollers_;  // by task of the node
   void run_pollers(fw::TaskContext& task);
   std::vector<std::vector<std::shared_ptr<fw::Fiber>>> fibers_;  // by task of the node, not ended
+  std::vector<char> fiber_moved_;  // by task: its fiber's last step moved packets (serve_interrupt)
+  std::vector<char> interrupted_;  // by task: it serves an interrupt (serve_interrupt; dma_send)
+  uint64_t dma_events_ = 0;        // what RegDmEventEn was last set to (enable_interrupts)
   void run_fibers(fw::TaskContext& task);
   // Wakes the handler of `u`'s task if it watches `u`'s context (an unexpected message filed).
   void wake(const Unexpected& u);

@@ -98,6 +98,12 @@ Status Communicator::sendrecv(const void* send_buf, size_t send_count, Datatype 
 bool Communicator::progress() { return engine().progress(task_); }
 bool Communicator::cancel(const Request& r) { return !r.null() && engine().cancel(task_, r); }
 bool Communicator::wants_progress() { return engine().wants_progress(task_); }
+
+void Communicator::enable_interrupts() { engine().enable_interrupts(task_); }
+
+bool Communicator::interrupt_pending() { return engine().interrupt_pending(task_); }
+
+bool Communicator::serve_interrupt() { return engine().serve_interrupt(task_); }
 void Communicator::set_handler(std::function<void()> fn) { engine().set_handler(task_.task, std::move(fn)); }
 void Communicator::watch(bool on) { engine().watch(task_.task, context(), on); }
 

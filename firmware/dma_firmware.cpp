@@ -50,6 +50,11 @@ bool DmaFirmware::reached_zero(unsigned k) {
   return (bus_.read(rm::kRegDmZero) >> k) & 1u;
 }
 
+void DmaFirmware::set_events(uint64_t enables) {
+  need_engine();
+  bus_.write(rm::kRegDmEventEn, enables);
+}
+
 unsigned DmaFirmware::free_slots() {
   need_engine();
   return static_cast<unsigned>(rm::get_field(bus_.read(rm::kRegDmStatus), rm::kDmStatusDescFreeLsb, rm::kDmStatusDescFreeW));

@@ -35,6 +35,9 @@ class DmaFirmware {
   uint32_t count(unsigned k);
   // Whether counter k has been counted down to zero since its count was last set.
   bool reached_zero(unsigned k);
+  // Which conditions raise the engine's event line (RegDmEventEn): bit k counter k's zero
+  // bit, bit 32 the memory FIFO holding a packet.
+  void set_events(uint64_t enables);
 
   // Queues a descriptor, waiting (polling RegDmStatus) while the queue is full. Throws
   // std::invalid_argument for a descriptor the engine would refuse (DmaDescriptor::encode).

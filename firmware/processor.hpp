@@ -37,12 +37,27 @@ class Processor : public RegisterBus {
   virtual uint64_t cycle() const = 0;
   // Lets `cycles` clock edges pass without touching the bus: the task computes.
   virtual void idle(uint64_t cycles) = 0;
+  // The same, cut short by an interrupt: at the start and whenever the node's lines change
+  // (torus_pending(), dma_event(), torus_inject_room()) the processor asks `interrupted`
+  // and, if it holds, stops (at once, or at the next clock edge). Returns the cycles it
+  // idled (all of them unless interrupted). A processor without lines idles them all.
+  virtual uint64_t idle_until(uint64_t cycles, const std::function<bool()>& interrupted) {
+    (void)interrupted;
+    idle(cycles);
+    return cycles;
+  }
   // One access to node memory shared by the node's tasks (an atomic update or a poll).
   virtual void memory_access() = 0;
   // The node's torus reception FIFOs hold packets: a level the processor sees without a
   // bus access, as an interrupt line (the real machine interrupted on FIFO levels).
   // Software waiting for something else checks it to serve point-to-point traffic.
   virtual bool torus_pending() const = 0;
+  // The torus DMA engine's event line (the conditions RegDmEventEn enables: a counter
+  // counted down to zero, the memory FIFO holding a packet), seen the same way; false on a
+  // node without the engine.
+  virtual bool dma_event() const { return false; }
+  // Some injection FIFO has room for the longest packet, seen the same way.
+  virtual bool torus_inject_room() const { return true; }
   // Runs `work` (on the calling thread) just before the processor is next used by it — a
   // bus access, an idle stretch, a memory access — in place of any work set before and not
   // yet run; empty `work` drops it. The MPI layer charges a program's computation this way

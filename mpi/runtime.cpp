@@ -21,6 +21,8 @@ Runtime* Runtime::active_ = nullptr;
 
 namespace {
 
+constexpr uint64_t kInterruptCycles = 256;  // how often a computing processor looks at its interrupts (compute)
+
 const char* class_name(int cls) {
   static const char* const names[] = {
       "MPI_SUCCESS",      "MPI_ERR_BUFFER",  "MPI_ERR_COUNT",    "MPI_ERR_TYPE",    "MPI_ERR_TAG",
@@ -649,10 +651,33 @@ void Rank::compute(uint64_t cycles) {
     explicit Computing(bool& f) : flag(f), was(f) { flag = true; }
     ~Computing() { flag = was; }
   } computing_now(computing);
-  if (serving_windows)
-    compute_interruptible(*this, cycles);
-  else
-    task().cpu().idle(cycles);
+  // Interrupts break the computation up; serving them takes the processor's time, which
+  // adds to the computation's.
+  driver::Communicator& world = task().world();
+  bool serve = false;  // an interrupt is raised, or the last one served moved something
+  while (cycles > 0) {
+    // Started collectives, on a node with the DMA engine: the node's lines interrupt as
+    // they change (P2pEngine::interrupt_pending), and each is served at once.
+    if (task().has_dma() && world.background_anywhere()) {
+      if (serve) {
+        serve = world.serve_interrupt();
+        continue;
+      }
+      world.enable_interrupts();
+      cycles -= task().cpu().idle_until(cycles, [&world] { return world.interrupt_pending(); });
+      serve = true;
+      continue;
+    }
+    if (!serving_windows) {
+      task().cpu().idle(cycles);
+      break;
+    }
+    // Requests for the rank's windows: looked for every kInterruptCycles (wants_progress).
+    const uint64_t step = std::min(cycles, kInterruptCycles);
+    task().cpu().idle(step);
+    cycles -= step;
+    if (world.wants_progress()) world.progress();
+  }
   rt_.set_current(*this);
   // The simulation of those cycles ran on this thread too: not the program's time.
   if (rt_.options().compute_scale > 0) left_call = thread_cpu_seconds();

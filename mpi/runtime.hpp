@@ -263,8 +263,10 @@ class Rank {
   double wtime();
   // Host CPU seconds the program has computed from left_call to `now` (thread CPU time).
   double computed_since(double now) const;
-  // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, serving its
-  // windows' requests meanwhile, counted as compute time.
+  // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, counted as
+  // compute time. Interrupts break it up: the requests that arrive for the rank's windows
+  // are served meanwhile, and on a node with the DMA engine its started collectives
+  // advance; the processor time they take adds to the computation's.
   void compute(uint64_t cycles);
   // Runs the program's code that a call calls back (a user op's function): its host CPU
   // time is simulated as the processor's, as between calls (--compute-scale > 0).

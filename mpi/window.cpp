@@ -15,7 +15,6 @@ namespace {
 constexpr unsigned kRmaTag = 1;    // origin -> target: a batch
 constexpr unsigned kReplyTag = 2;  // target -> origin: what the gets fetched
 constexpr unsigned kPostTag = 3;   // target -> origin: MPI_Win_post
-constexpr uint64_t kInterruptCycles = 256;  // how often a computing processor looks for packets (Call)
 using driver::Datatype;
 
 bool multi_member(const WinEntry& w) { return w.shared->members.size() > 1; }
@@ -485,17 +484,6 @@ void serve_windows(Rank& r) {
       box.pop_front();
       run_waiting(r, w);
     }
-  }
-}
-
-void compute_interruptible(Rank& r, uint64_t cycles) {
-  // Packets that arrive interrupt the computation; serving them adds to its time.
-  driver::Communicator& world = r.task().world();
-  while (cycles > 0) {
-    const uint64_t step = std::min(cycles, kInterruptCycles);
-    r.task().cpu().idle(step);
-    cycles -= step;
-    if (world.wants_progress()) world.progress();
   }
 }
 

@@ -142,8 +142,5 @@ void lock_self_shared(Rank& r, WinEntry& w);
 
 // The handler: serves the messages that have arrived for the rank's windows.
 void serve_windows(Rank& r);
-// `cycles` of computation by a rank that has windows: packets that arrive interrupt it,
-// and serving them adds to its time (Call).
-void compute_interruptible(Rank& r, uint64_t cycles);
 
 }  // namespace collnet::mpi

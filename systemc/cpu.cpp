@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "systemc/cpu.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <sysc/kernel/sc_dynamic_processes.h>
@@ -54,6 +55,14 @@ bool Cpu::torus_pending() const {
   return fw::TorusStatus::decode(node_.torus_status()).rcv_pending();
 }
 
+bool Cpu::dma_event() const { return node_.dma_event(); }
+
+bool Cpu::torus_inject_room() const {
+  const fw::TorusStatus st = fw::TorusStatus::decode(node_.torus_status());
+  return std::any_of(st.inj_free.begin(), st.inj_free.end(),
+                     [](unsigned f) { return f >= fw::regmap::kMaxPacketFlits; });
+}
+
 uint64_t Cpu::read(uint32_t addr, bool privileged) {
   access({true, false, privileged, addr, {}});
   return node_.bus_rdata();
@@ -86,6 +95,24 @@ void Cpu::idle(uint64_t n) {
     if (cancelled_) throw TaskCancelled{};
   }
   wait_edge();
+}
+
+uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
+  settle();
+  const uint64_t start = cycle();
+  const sc_core::sc_event& lines = node_.torus_status_event();
+  if (interrupted()) return 0;
+  while (cycle() - start < n) {
+    // As idle(): a timed wait to half a cycle before the last edge, then that edge; a
+    // change of the lines ends the wait early, at the next edge.
+    if (cancelled_) throw TaskCancelled{};
+    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n - (cycle() - start)) - 0.5;
+    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), lines | node_.wake_event());
+    wait_edge();
+    if (cycle() - start < n && interrupted()) break;
+  }
+  return cycle() - start;
 }
 
 void Cpu::sleep(const sc_core::sc_event& a, const sc_core::sc_event& b) {

@@ -39,6 +39,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
 
   // Lets `n` clock edges pass without touching the bus.
   void idle(uint64_t n) override;
+  uint64_t idle_until(uint64_t n, const std::function<bool()>& interrupted) override;
   void before_next_use(std::function<void()> work) override { before_use_ = std::move(work); }
   // Fibers: each a SystemC thread of its own (with the task's stack size) that waits for
   // the task to hand it the processor; the task waits while it runs.
@@ -54,6 +55,8 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   uint64_t cycle() const override { return node_.cycle(); }
   // From the node's RegTrStatus wires.
   bool torus_pending() const override;
+  bool dma_event() const override;
+  bool torus_inject_room() const override;
   uint64_t accesses() const { return accesses_; }
 
   bool finished() const { return finished_; }

@@ -109,6 +109,8 @@ void Node::set_torus_links_down(unsigned links_down) {
 // torus side sleeps, and reading the model would pull its memory into the cache.
 uint64_t Node::torus_status() const { return torus_status_; }
 
+bool Node::dma_event() const { return memory_ && torus_->dma.event && *torus_->dma.event; }
+
 void Node::connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_out, BarrierWire& gi_in) {
   out_.at(link).bind(&out);
   in_.at(link) = &in;
@@ -284,8 +286,11 @@ void Node::read_torus_outputs() {
     torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
                      *tp[d].out_ctl};
   const uint64_t status = *torus_->status;
-  if (status != torus_status_ && torus_status_watched_) torus_status_changed_.notify(sc_core::SC_ZERO_TIME);
+  const bool event = dma_event();
+  if ((status != torus_status_ || event != dma_event_) && torus_status_watched_)
+    torus_status_changed_.notify(sc_core::SC_ZERO_TIME);
   torus_status_ = status;
+  dma_event_ = event;
 }
 
 void Node::grant_bus() {

@@ -83,6 +83,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   uint64_t bus_rdata() const;
   std::array<uint64_t, 4> bus_rvector() const override;
   uint64_t torus_status() const override;
+  // The DMA engine's event line (dma_event_o) as of the torus side's last evaluation; false
+  // without the engine.
+  bool dma_event() const;
   bool error_flag() const;
   // The link layer's counters of tree link l (torus = false) or torus link d, read through
   // the sides' service ports: no clock edge, no bus access, nothing in the run changes.
@@ -109,8 +112,9 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   }
   // What a processor idling through many cycles (Cpu::idle) also waits for: wake_processors.
   const sc_core::sc_event& wake_event() const { return wake_; }
-  // Notified when the torus side's status word (its FIFO levels, torus_status()) changes,
-  // once something has asked for it: what an idle coprocessor sleeps on.
+  // Notified when the torus side's status word (its FIFO levels, torus_status()) or its DMA
+  // engine's event line (dma_event()) changes, once something has asked for it: what an
+  // idle coprocessor sleeps on, and an interrupted computation (Cpu::idle_until).
   const sc_core::sc_event& torus_status_event() {
     torus_status_watched_ = true;
     return torus_status_changed_;
@@ -162,6 +166,7 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   std::array<BarrierBits, 3> gi_in_{}, gi_out_{};
   std::array<TorusFlit, 6> torus_in_{}, torus_out_{};
   uint64_t torus_status_ = 0;  // tor_status_o as of the torus side's last evaluation (polled often)
+  bool dma_event_ = false;     // dma_event() as of then
   bool tree_req_ = false, torus_req_ = false;  // the bus request last driven into each side
   // Per incoming wire, the last cycle this node must read it at (DelayWire::notify).
   std::array<std::atomic<uint64_t>, 3> tree_read_until_{};

@@ -399,6 +399,65 @@ TEST(DmaMachine, AnAlltoallStartedOnTheEnginesMovesWhileTheTaskComputes) {
   EXPECT_LE(took[2], took[0] + took[0] / 5) << "the started alltoall did not overlap the computation";
 }
 
+// The engine's event line interrupts an idling processor (Cpu::idle_until, what a rank's
+// computation does while it has started collectives): node 1 enables counter 3's event
+// (`enable`) and idles for up to 100,000 cycles, asking at each change of its lines
+// whether the line is up; node 0 puts 512 words there. With the event enabled the idle
+// ends within a few cycles of the last word, the counter at zero; without, it runs its
+// whole length. Returns "ok IDLED" or the failure.
+std::string interrupted_by_the_event(bool enable) {
+  constexpr uint32_t kWords = 512;
+  std::vector<uint64_t> src(kWords, 7), dst(kWords, 0);
+  sim::Machine m(dma_machine("2x1x1"));
+  m.dma_memory(0)->add_region(src.data(), src.size() * 8);
+  m.dma_memory(1)->add_region(dst.data(), dst.size() * 8);
+  uint64_t idled = 0;
+  std::ostringstream faults;
+  const auto run = m.run([&](fw::TaskContext& t) {
+    fw::DmaFirmware dma(t.cpu, t.personality);
+    if (t.node == 1) {
+      dma.set_counter(3, address(dst.data()), kWords);
+      dma.set_events(enable ? uint64_t{1} << 3 : 0);
+      signal(t, 0);
+      const uint64_t start = t.cpu.cycle();
+      idled = t.cpu.idle_until(100000, [&t] { return t.cpu.dma_event(); });
+      if (t.cpu.cycle() - start != idled) faults << "idled " << idled << " of " << t.cpu.cycle() - start << " cycles\n";
+      if (!dma.reached_zero(3)) faults << "the counter is not at zero\n";
+    } else {
+      wait_signal(t);
+      fw::DmaDescriptor d;
+      d.dst = {1, 0, 0};
+      d.local_counter = 0;
+      d.remote_counter = 3;
+      d.addr = address(src.data());
+      d.words = kWords;
+      dma.set_counter(0, 0, kWords);
+      dma.queue(d);
+    }
+    dma.check();
+  });
+  if (!run.finished || !run.failures.empty()) return "the run did not finish cleanly";
+  if (!std::all_of(dst.begin(), dst.end(), [](uint64_t w) { return w == 7; })) faults << "the words did not arrive\n";
+  return faults.str().empty() ? "ok " + std::to_string(idled) : faults.str();
+}
+
+TEST(DmaMachine, TheCountersEventInterruptsAnIdlingProcessor) {
+  uint64_t idled[2] = {};
+  for (const bool enable : {false, true}) {
+    const auto res = run_isolated([enable] { return interrupted_by_the_event(enable); });
+    ASSERT_TRUE(res.exited) << res.report;
+    ASSERT_EQ(res.report.substr(0, 3), "ok ") << "event " << (enable ? "enabled" : "disabled") << ": " << res.report;
+    idled[enable] = std::stoull(res.report.substr(3));
+  }
+  std::printf("[ cycles   ] idled for up to 100,000 cycles while 512 words are put: %llu with the event, %llu without\n",
+              static_cast<unsigned long long>(idled[1]), static_cast<unsigned long long>(idled[0]));
+  EXPECT_EQ(idled[0], 100000u) << "nothing raised the line, yet the idle ended early";
+  // 512 words are 128 packets' worth of flits at most a flit a cycle, and the put starts
+  // after the ready packet and the descriptor: well under 2,000 cycles.
+  EXPECT_GT(idled[1], 512u / 4) << "the idle ended before the words could have arrived";
+  EXPECT_LT(idled[1], 2000u) << "the event did not interrupt the idle";
+}
+
 // A series of descriptors longer than the node's injection ring (driver::DmaRing's 2,048
 // slots): 2,100 puts of a packet each from every node of 2x2x1 (three blocks of 700
 // packets), so the processor fills the ring, hands the engine what it wrote and waits for

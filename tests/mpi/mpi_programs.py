@@ -811,20 +811,21 @@ def overlap_share(cmd, label, of="sum"):
 
 
 def overlap(a, work):
-    # examples/mpi/overlap.c's MPI_Ialltoall on nodes with the engine, without a coprocessor:
-    # the engines move the blocks while the ranks compute, so the two together take well
-    # under their sum (about the longer); on the same nodes MPI_Iallreduce, which combines
-    # with the processors, still takes about their sum.
+    # examples/mpi/overlap.c on nodes with the engine, without a coprocessor: MPI_Ialltoall's
+    # blocks are moved by the engines while the ranks compute; MPI_Iallreduce runs in the
+    # background (a fiber), its messages by the engines, its steps served by interrupts that
+    # break the computation up. Each with as long a computation takes about the longer.
     exe = build_overlap(a, work)
     shares = {}
     # The computation is MPIX_Compute_cycles's (`exact`): the same cycles on every host.
-    for what, size, of in (("alltoall", "32768", "longer"), ("allreduce", "65536", "sum")):
+    for what, size in (("alltoall", "32768"), ("allreduce", "65536")):
         shares[what] = overlap_share([a.collnet, "mpirun", "-n", "8", "--torus", "2x2x2", "--rtl", "torus.dma=2",
-                                      "--compute-scale", "0", "--", exe, what, size, "exact"], " (" + what + ")", of)
-    expect(shares["alltoall"] is not None and shares["alltoall"] <= 1.2,
-           "overlap.c: MPI_Ialltoall and a computation take at most 1.2 of the longer on engine nodes (%s)" % shares)
-    expect(shares["allreduce"] is not None and shares["allreduce"] >= 0.95,
-           "overlap.c: MPI_Iallreduce, combined by the processors, takes about their sum there (%s)" % shares)
+                                      "--compute-scale", "0", "--", exe, what, size, "exact"], " (" + what + ")",
+                                     "longer")
+    for what in ("alltoall", "allreduce"):
+        expect(shares[what] is not None and shares[what] <= 1.2,
+               "overlap.c: MPI_I%s and a computation take at most 1.2 of the longer on engine nodes (%s)"
+               % (what, shares))
 
 
 def main():
