@@ -148,6 +148,7 @@ bench: build
 	@scripts/bench_algorithms.sh $(BUILD)
 	@scripts/bench_tuning.sh $(BUILD)
 	@scripts/bench_userop.sh $(BUILD)
+	@scripts/bench_overlap.sh $(BUILD)
 	@scripts/bench_partitions.sh $(BUILD)
 	@scripts/bench_two_hosts.sh $(BUILD)
 	@scripts/bench_neighbourhoods.sh $(BUILD)

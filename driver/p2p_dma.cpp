@@ -8,7 +8,9 @@
 // the receiver's when the last word is written. Only to a node along one dimension of the
 // sender: farther, the processors' two paths carry a message twice as fast as the engine,
 // which injects a flit a cycle (1 MiB across three dimensions of 2x2x2: 69,935 cycles by
-// the processors, 139,676 by the engine). A message the engine cannot carry (not whole
+// the processors, 139,676 by the engine) — unless it is started in an interrupt of a
+// computing task (serve_interrupt), where the processors would carry it only in the
+// interrupts. Counters under way raise the engine's event line (enable_interrupts). A message the engine cannot carry (not whole
 // aligned words, a receive too short for it, no counter free on either node, routes around
 // what is down) goes by the processors as before: the receiver answers with a clear to
 // send and the sender gives its counter back.

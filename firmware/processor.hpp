@@ -37,10 +37,11 @@ class Processor : public RegisterBus {
   virtual uint64_t cycle() const = 0;
   // Lets `cycles` clock edges pass without touching the bus: the task computes.
   virtual void idle(uint64_t cycles) = 0;
-  // The same, cut short by an interrupt: at the start and whenever the node's lines change
-  // (torus_pending(), dma_event(), torus_inject_room()) the processor asks `interrupted`
-  // and, if it holds, stops (at once, or at the next clock edge). Returns the cycles it
-  // idled (all of them unless interrupted). A processor without lines idles them all.
+  // The same, cut short by an interrupt: at the first clock edge and whenever the node's
+  // lines change after it (torus_pending(), dma_event(), torus_inject_room()) the
+  // processor asks `interrupted` and, if it holds, stops at that edge. Returns the cycles
+  // it idled (at least one, all of them unless interrupted). A processor without lines
+  // idles them all.
   virtual uint64_t idle_until(uint64_t cycles, const std::function<bool()>& interrupted) {
     (void)interrupted;
     idle(cycles);

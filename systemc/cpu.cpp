@@ -99,10 +99,14 @@ void Cpu::idle(uint64_t n) {
 
 uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
   settle();
+  if (n == 0) return 0;
   const uint64_t start = cycle();
   const sc_core::sc_event& lines = node_.torus_status_event();
-  if (interrupted()) return 0;
-  while (cycle() - start < n) {
+  // An interrupt is taken at a clock edge, the first one from now at the earliest: a line
+  // that is up already (raised while the processor served the last one) is seen there,
+  // and a processor whose interrupt finds nothing to do loses a cycle, not its progress.
+  wait_edge();
+  while (cycle() - start < n && !interrupted()) {
     // As idle(): a timed wait to half a cycle before the last edge, then that edge; a
     // change of the lines ends the wait early, at the next edge.
     if (cancelled_) throw TaskCancelled{};
@@ -110,7 +114,6 @@ uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
     const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n - (cycle() - start)) - 0.5;
     wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), lines | node_.wake_event());
     wait_edge();
-    if (cycle() - start < n && interrupted()) break;
   }
   return cycle() - start;
 }
