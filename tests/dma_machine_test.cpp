@@ -49,6 +49,17 @@ void signal(fw::TaskContext& t, unsigned to) {
 }
 void wait_signal(fw::TaskContext& t) { (void)t.torus.receive(); }
 
+// A put of `words` words from `src` into node 1's counter 3, counted by local counter 0.
+fw::DmaDescriptor put_to_node_1(const void* src, uint32_t words) {
+  fw::DmaDescriptor d;
+  d.dst = {1, 0, 0};
+  d.local_counter = 0;
+  d.remote_counter = 3;
+  d.addr = address(src);
+  d.words = words;
+  return d;
+}
+
 // Node 0 puts `words` words from its memory into node 1's: node 1 sets the counter the
 // packets name to the destination and the count, says so, and waits for it to reach
 // zero; node 0 queues one descriptor and waits for its local counter. Returns the cycles
@@ -74,14 +85,8 @@ std::string put_between_two_nodes(uint32_t words, const sim::DmaMemory::Timing& 
     } else {
       wait_signal(t);
       dma.set_counter(0, 0, words);
-      fw::DmaDescriptor d;
-      d.dst = {1, 0, 0};
-      d.local_counter = 0;
-      d.remote_counter = 3;
-      d.addr = address(src.data());
-      d.words = words;
       start = t.cpu.cycle();
-      dma.queue(d);
+      dma.queue(put_to_node_1(src.data(), words));
       while (!dma.reached_zero(0)) {
       }
     }
@@ -425,14 +430,8 @@ std::string interrupted_by_the_event(bool enable) {
       if (!dma.reached_zero(3)) faults << "the counter is not at zero\n";
     } else {
       wait_signal(t);
-      fw::DmaDescriptor d;
-      d.dst = {1, 0, 0};
-      d.local_counter = 0;
-      d.remote_counter = 3;
-      d.addr = address(src.data());
-      d.words = kWords;
       dma.set_counter(0, 0, kWords);
-      dma.queue(d);
+      dma.queue(put_to_node_1(src.data(), kWords));
     }
     dma.check();
   });
