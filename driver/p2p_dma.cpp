@@ -10,10 +10,10 @@
 // which injects a flit a cycle (1 MiB across three dimensions of 2x2x2: 69,935 cycles by
 // the processors, 139,676 by the engine) — unless it is started in an interrupt of a
 // computing task (serve_interrupt), where the processors would carry it only in the
-// interrupts. Counters under way raise the engine's event line (enable_interrupts). A message the engine cannot carry (not whole
-// aligned words, a receive too short for it, no counter free on either node, routes around
-// what is down) goes by the processors as before: the receiver answers with a clear to
-// send and the sender gives its counter back.
+// interrupts. Counters under way raise the engine's event line (enable_interrupts). A
+// message the engine cannot carry (not whole aligned words, a receive too short for it,
+// no counter free on either node, routes around what is down) goes by the processors as
+// before: the receiver answers with a clear to send and the sender gives its counter back.
 #include <cstdint>
 
 #include "driver/dma_queue.hpp"
@@ -54,8 +54,7 @@ bool P2pEngine::dma_send(fw::TaskContext& task, SendOp& op, const void* buf) {
   // (docs/dma.md#progress-while-the-rank-computes).
   const size_t bytes = op.req->bytes;
   const bool computing = task.task < interrupted_.size() && interrupted_[task.task];
-  if ((several_paths(op.dst_node) && !computing) || !whole_words(buf, bytes) || !dma_ready(task) ||
-      dma_free_.empty())
+  if ((several_paths(op.dst_node) && !computing) || !whole_words(buf, bytes) || !dma_ready(task) || dma_free_.empty())
     return false;
   DmaSend s;
   s.counter = dma_free_.back();

@@ -448,8 +448,10 @@ TEST(DmaMachine, TheCountersEventInterruptsAnIdlingProcessor) {
     ASSERT_EQ(res.report.substr(0, 3), "ok ") << "event " << (enable ? "enabled" : "disabled") << ": " << res.report;
     idled[enable] = std::stoull(res.report.substr(3));
   }
-  std::printf("[ cycles   ] idled for up to 100,000 cycles while 512 words are put: %llu with the event, %llu without\n",
-              static_cast<unsigned long long>(idled[1]), static_cast<unsigned long long>(idled[0]));
+  std::printf(
+      "[ cycles   ] idled for up to 100,000 cycles while 512 words are put: %llu with the event, %llu "
+      "without\n",
+      static_cast<unsigned long long>(idled[1]), static_cast<unsigned long long>(idled[0]));
   EXPECT_EQ(idled[0], 100000u) << "nothing raised the line, yet the idle ended early";
   // 512 words are 128 packets' worth of flits at most a flit a cycle, and the put starts
   // after the ready packet and the descriptor: well under 2,000 cycles.
