@@ -85,8 +85,8 @@ int MPIX_Compute_cycles(long long cycles) {
     return api("MPIX_Compute_cycles", MPI_COMM_WORLD, [&](Rank&) {
       fail(MPI_ERR_ARG, "cycles " + std::to_string(cycles) + " is negative");
     });
-  r.charge_compute();  // the host code before it first, as at a call
-  r.compute(static_cast<uint64_t>(cycles));
+  r.charge_compute(true);  // the host code before it first, as at a call
+  r.compute(static_cast<uint64_t>(cycles), true);
   return MPI_SUCCESS;
 }
 

@@ -575,7 +575,7 @@ void Runtime::flush_output(Rank& r) {
 
 Call::Call(const char* name) : r_(Runtime::current()) {
   r_.saved_errno = errno;  // other ranks run while this call waits
-  r_.charge_compute();
+  r_.charge_compute(true);
   ++r_.calls[name];
   r_.in_call = name;
   r_.call_detail.clear();
@@ -618,7 +618,7 @@ double Rank::computed_since(double now) const {
   return std::max(0.0, now - left_call - thread_cpu_read_seconds());
 }
 
-void Rank::charge_compute() {
+void Rank::charge_compute(bool at_call) {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
   const double now = thread_cpu_seconds();
@@ -630,19 +630,30 @@ void Rank::charge_compute() {
   // would make the rank's next stretch look longer than its work).
   // A user op's function run by posted work on the coprocessor pays there, at once.
   if (fw::Coprocessor* co = task().coprocessor(); co && co->on_coprocessor()) return pay_compute();
+  // Started collectives that advance by the computation's interrupts: paid here, at the
+  // call's entry; paid later, inside the call, the interrupts would find the message layer
+  // mid-step (the call's own progress holding the FIFOs) and serve nothing.
+  if (at_call && interrupted_by_lines()) {
+    task().cpu().before_next_use(nullptr);
+    return pay_compute(true);
+  }
   task().cpu().before_next_use([this] { pay_compute(); });  // one pending at most: it pays the whole carry
 }
 
-void Rank::pay_compute() {
+void Rank::pay_compute(bool between_calls) {
   const Runtime::Options& o = rt_.options();
   const double cycles_per_second = o.compute_scale * o.clock_mhz * 1e6;
   const auto cycles = static_cast<uint64_t>(compute_carry * cycles_per_second);
   if (cycles == 0) return;  // the fraction of a cycle stays for the next charge
   compute_carry -= static_cast<double>(cycles) / cycles_per_second;
-  compute(cycles);
+  compute(cycles, between_calls);
 }
 
-void Rank::compute(uint64_t cycles) {
+bool Rank::interrupted_by_lines() {
+  return task().has_dma() && !task().cpu().current_fiber() && task().world().background_anywhere();
+}
+
+void Rank::compute(uint64_t cycles, bool between_calls) {
   if (cycles == 0) return;
   compute_cycles += cycles;
   struct Computing {  // while the processor idles, even if the run ends meanwhile
@@ -658,7 +669,7 @@ void Rank::compute(uint64_t cycles) {
   while (cycles > 0) {
     // Started collectives, on a node with the DMA engine: the node's lines interrupt as
     // they change (P2pEngine::interrupt_pending), and each is served at once.
-    if (task().has_dma() && world.background_anywhere()) {
+    if (between_calls && interrupted_by_lines()) {
       if (serve) {
         serve = world.serve_interrupt();
         continue;

@@ -255,9 +255,12 @@ class Rank {
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call does first: it is paid
   // (pay_compute) just before the call first uses the machine (fw::Processor::
-  // before_next_use), so calls that do not use it add to the next one's.
-  void charge_compute();
-  void pay_compute();
+  // before_next_use), so calls that do not use it add to the next one's. `at_call`: charged
+  // at a call's entry (or MPIX_Compute_cycles's), between the program's calls; a rank whose
+  // computation interrupts run its started collectives (interrupted_by_lines) pays there
+  // and then, where the message layer is not mid-step.
+  void charge_compute(bool at_call = false);
+  void pay_compute(bool between_calls = false);
   // The machine's time for this rank in seconds, its computation since it resumed counted
   // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
   double wtime();
@@ -265,9 +268,12 @@ class Rank {
   double computed_since(double now) const;
   // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, counted as
   // compute time. Interrupts break it up: the requests that arrive for the rank's windows
-  // are served meanwhile, and on a node with the DMA engine its started collectives
-  // advance; the processor time they take adds to the computation's.
-  void compute(uint64_t cycles);
+  // are served meanwhile, and, `between_calls`, on a node with the DMA engine its started
+  // collectives advance; the processor time they take adds to the computation's.
+  void compute(uint64_t cycles, bool between_calls = false);
+  // Whether a computation between calls is interrupted by the node's lines: the node has
+  // the DMA engine and the rank has started collectives running in fibers.
+  bool interrupted_by_lines();
   // Runs the program's code that a call calls back (a user op's function): its host CPU
   // time is simulated as the processor's, as between calls (--compute-scale > 0).
   void user_code(const std::function<void()>& code);
