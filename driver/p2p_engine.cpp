@@ -26,8 +26,8 @@ void put(RequestState& r, size_t offset, const void* src, size_t n) {
   if (k > 0) std::memcpy(r.recv_buf + offset, src, k);  // memcpy wants pointers even for 0 bytes
 }
 
-// Releases the node's torus FIFOs when the holder leaves, also by an exception: another
-// task of the node would otherwise wait for them forever.
+// Clears a flag when its holder leaves, also by an exception: the node's torus FIFOs held
+// (another task of the node would otherwise wait for them forever), an interrupt served.
 class Held {
  public:
   explicit Held(bool& busy) : busy_(busy) {}
@@ -67,6 +67,7 @@ void P2pEngine::attach(fw::TaskContext& task, const P2pConfig& config) {
   // holds an equal share of the unexpected memory.
   credit_per_node_ = config_.unexpected_limit / nodes_;
   routes_ = task.personality.torus_routes;
+  interrupts_.assign(tasks_, Interrupts{});
   attached_ = true;
 }
 
@@ -417,31 +418,30 @@ void P2pEngine::release_route(unsigned node, unsigned cls) {
 
 std::vector<unsigned> P2pEngine::take_released_routes() { return std::exchange(released_routes_, {}); }
 
+bool P2pEngine::packets_queued() const {
+  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty();
+}
+
+bool P2pEngine::handler_woken(unsigned task) const {
+  return task < handlers_.size() && handlers_[task].woken && !handlers_[task].running;
+}
+
 bool P2pEngine::wants_progress(fw::TaskContext& task) const {
-  return !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty() ||
-         !dma_recvs_.empty() || task.cpu.torus_pending() ||
-         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running) ||
+  return packets_queued() || !dma_recvs_.empty() || task.cpu.torus_pending() || handler_woken(task.task) ||
          (task.task < fibers_.size() && !fibers_[task.task].empty()) || task.cpu.current_fiber();
 }
 
 bool P2pEngine::interrupt_pending(fw::TaskContext& task) const {
-  const bool queued =
-      !ordered_.empty() || !streaming_.empty() || !control_.empty() || !relay_.empty() || !deposit_out_.empty();
-  return (queued && task.cpu.torus_inject_room()) || task.cpu.torus_pending() || task.cpu.dma_event() ||
-         (task.task < handlers_.size() && handlers_[task.task].woken && !handlers_[task.task].running);
+  return (packets_queued() && task.cpu.torus_inject_room()) || task.cpu.torus_pending() || task.cpu.dma_event() ||
+         handler_woken(task.task);
 }
 
 bool P2pEngine::serve_interrupt(fw::TaskContext& task) {
-  if (fiber_moved_.size() <= task.task) fiber_moved_.resize(task.task + 1);
-  if (interrupted_.size() <= task.task) interrupted_.resize(task.task + 1);
-  fiber_moved_[task.task] = false;
-  struct Serving {
-    char& flag;
-    explicit Serving(char& f) : flag(f) { flag = 1; }
-    ~Serving() { flag = 0; }
-  } serving(interrupted_[task.task]);
-  const bool did = progress(task);
-  return did || fiber_moved_[task.task];
+  Interrupts& in = interrupts_[task.task];
+  in.fiber_moved = false;
+  in.serving = true;
+  const Held serving(in.serving);
+  return progress(task) || in.fiber_moved;
 }
 
 void P2pEngine::set_handler(unsigned task, std::function<void()> fn) {
@@ -545,8 +545,7 @@ bool P2pEngine::progress(fw::TaskContext& task) {
   if (!fiber) {
     run_fibers(task);
   } else if (fiber->progress_depth == 0) {
-    if (fiber_moved_.size() <= task.task) fiber_moved_.resize(task.task + 1);
-    fiber_moved_[task.task] = did;
+    interrupts_[task.task].fiber_moved = did;
     task.cpu.yield_fiber();  // the task's turn: it resumes the fiber in its next progress()
   }
   return did;

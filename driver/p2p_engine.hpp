@@ -395,9 +395,19 @@ class P2pEngine {
   std::vector<Pollers> pollers_;  // by task of the node
   void run_pollers(fw::TaskContext& task);
   std::vector<std::vector<std::shared_ptr<fw::Fiber>>> fibers_;  // by task of the node, not ended
-  std::vector<char> fiber_moved_;  // by task: its fiber's last step moved packets (serve_interrupt)
-  std::vector<char> interrupted_;  // by task: it serves an interrupt (serve_interrupt; dma_send)
-  uint64_t dma_events_ = 0;        // what RegDmEventEn was last set to (enable_interrupts)
+  // A task's interrupts (serve_interrupt). By task of the node, sized once at attach():
+  // serve_interrupt holds a task's across the waits of its progress(), while other tasks
+  // run.
+  struct Interrupts {
+    bool serving = false;      // it serves one now (dma_send)
+    bool fiber_moved = false;  // its fiber's last step moved packets
+  };
+  std::vector<Interrupts> interrupts_;
+  uint64_t dma_events_ = 0;  // what RegDmEventEn was last set to (enable_interrupts)
+  // Packets wait to be injected; task's handler is woken and not running (wants_progress,
+  // interrupt_pending).
+  bool packets_queued() const;
+  bool handler_woken(unsigned task) const;
   void run_fibers(fw::TaskContext& task);
   // Wakes the handler of `u`'s task if it watches `u`'s context (an unexpected message filed).
   void wake(const Unexpected& u);

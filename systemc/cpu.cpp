@@ -89,12 +89,16 @@ void Cpu::idle(uint64_t n) {
   // resuming this thread at every edge between.
   if (n > 1) {
     if (cancelled_) throw TaskCancelled{};
-    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-    const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n) - 0.5;
-    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), node_.wake_event());
+    wait(before_edge(n), node_.wake_event());
     if (cancelled_) throw TaskCancelled{};
   }
   wait_edge();
+}
+
+sc_core::sc_time Cpu::before_edge(uint64_t n) {
+  const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n) - 0.5;
+  return sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS);
 }
 
 uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
@@ -110,9 +114,7 @@ uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
     // As idle(): a timed wait to half a cycle before the last edge, then that edge; a
     // change of the lines ends the wait early, at the next edge.
     if (cancelled_) throw TaskCancelled{};
-    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-    const double target_ns = std::floor(now_ns + 1e-6) + static_cast<double>(n - (cycle() - start)) - 0.5;
-    wait(sc_core::sc_time(target_ns - now_ns, sc_core::SC_NS), lines | node_.wake_event());
+    wait(before_edge(n - (cycle() - start)), lines | node_.wake_event());
     wait_edge();
   }
   return cycle() - start;

@@ -73,6 +73,9 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   void access(const fw::BusRequest& req);
   // Waits for the next clock edge; throws TaskCancelled once cancelled.
   void wait_edge();
+  // The time from now to half a cycle before the n-th edge from now (edges fall on whole
+  // nanoseconds): idle's timed waits, which then wait for that edge.
+  static sc_core::sc_time before_edge(uint64_t n);
   class Fiber;
   // Waits for `e` (or the run's end: TaskCancelled) on the calling thread.
   void wait_for(const sc_core::sc_event& e);

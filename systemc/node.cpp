@@ -109,7 +109,7 @@ void Node::set_torus_links_down(unsigned links_down) {
 // torus side sleeps, and reading the model would pull its memory into the cache.
 uint64_t Node::torus_status() const { return torus_status_; }
 
-bool Node::dma_event() const { return memory_ && torus_->dma.event && *torus_->dma.event; }
+bool Node::dma_event() const { return dma_event_; }
 
 void Node::connect(unsigned link, LinkWire& out, LinkWire& in, BarrierWire& gi_out, BarrierWire& gi_in) {
   out_.at(link).bind(&out);
@@ -286,7 +286,7 @@ void Node::read_torus_outputs() {
     torus_out_[d] = {bool(*tp[d].out_valid), bool(*tp[d].out_hdr), *tp[d].out_vc, *tp[d].out_data, *tp[d].out_credit,
                      *tp[d].out_ctl};
   const uint64_t status = *torus_->status;
-  const bool event = dma_event();
+  const bool event = torus_->dma.event && *torus_->dma.event;  // 0 without the engine
   if ((status != torus_status_ || event != dma_event_) && torus_status_watched_)
     torus_status_changed_.notify(sc_core::SC_ZERO_TIME);
   torus_status_ = status;
