@@ -47,8 +47,8 @@ RunReport Job::run(const std::function<void(Task&)>& fn) {
     try {
       fn(task);
       if (t.coprocessor) t.coprocessor->drain();  // what the task posted ends before it does
-      world.finish_all_background();                // what it started in the background
-      world.finish_started();                       // and on the DMA engines, and barriers
+      world.finish_all_background();              // what it started in the background
+      world.finish_started();                     // and on the DMA engines, and barriers
     } catch (...) {
       if (t.coprocessor) t.coprocessor->set_background(nullptr);
       model_.mark_done();

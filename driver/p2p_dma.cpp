@@ -53,7 +53,8 @@ bool P2pEngine::dma_send(fw::TaskContext& task, SendOp& op, const void* buf) {
   // processors would carry it only in the interrupts, the engine carries it all the while
   // (docs/dma.md#progress-while-the-rank-computes).
   const size_t bytes = op.req->bytes;
-  if ((several_paths(op.dst_node) && !interrupts_[task.task].serving) || !whole_words(buf, bytes) || !dma_ready(task) || dma_free_.empty())
+  if ((several_paths(op.dst_node) && !interrupts_[task.task].serving) || !whole_words(buf, bytes) || !dma_ready(task) ||
+      dma_free_.empty())
     return false;
   DmaSend s;
   s.counter = dma_free_.back();
