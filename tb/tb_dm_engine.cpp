@@ -593,7 +593,7 @@ TEST(DM_ENGINE, RemoteGetsWaitForRoomInTheirQueue) {
   EXPECT_EQ(b.errors(), 0u);
 }
 
-// The two queues take turns: a remote get's descriptor runs after the descriptor in hand,
+// The two queues take turns: a remote get's descriptor runs beside the descriptor in hand,
 // not after everything software has queued.
 TEST(DM_ENGINE, RemoteGetsTakeTurnsWithSoftwaresDescriptors) {
   DmaBench b;
@@ -619,6 +619,39 @@ TEST(DM_ENGINE, RemoteGetsTakeTurnsWithSoftwaresDescriptors) {
     if (order.empty() || order.back() != p.word.counter) order.push_back(p.word.counter);
   const auto at = [&](unsigned c) { return std::find(order.begin(), order.end(), c) - order.begin(); };
   EXPECT_LT(at(9), at(4)) << "the remote get's descriptor waited for all of software's";
+}
+
+// The two queues take turns a packet at a time: a short descriptor software queues while
+// the engine answers another node's long remote get goes out after the packet in hand,
+// not after the whole region (a receiver's get would otherwise wait for the put it serves).
+TEST(DM_ENGINE, AShortDescriptorGoesOutBetweenALongOnesPackets) {
+  DmaBench b;
+  b.loopback = false;
+  const uint32_t n = 13 * kDmMaxWords;
+  b.fill(0x10000, pattern(n, 1));
+  b.fill(0x20000, pattern(8, 2));
+  b.counter(0, 0, 100000);
+  const auto inner = put(0x10000, n, 0, 1).encode();  // what the other node's get asks for
+  fw::TorusHeader h;
+  h.chunks = 2;
+  for (uint64_t f : {h.encode(), DmaWord{kDmKindGet, 4, 0, 0}.encode(), inner[0], inner[1], inner[2], inner[3],
+                     uint64_t{0}, uint64_t{0}, uint64_t{0}})
+    b.rcv.push_back(f);
+  const auto flits_sent = [&] {
+    size_t f = 0;
+    for (const auto& s : b.sent) f += s.size();
+    return f;
+  };
+  ASSERT_TRUE(b.run_until([&] { return flits_sent() >= 1; })) << "the remote get's put never started";
+  b.post(put(0x20000, 8, 0, 9));
+  ASSERT_TRUE(b.settle());
+  const auto pk = sent_packets(b);
+  ASSERT_EQ(pk.size(), 14u);
+  const auto nine = std::find_if(pk.begin(), pk.end(), [](const Packet& p) { return p.word.counter == 9; });
+  ASSERT_NE(nine, pk.end()) << "software's put was not sent";
+  const auto before = std::count_if(pk.begin(), nine, [](const Packet& p) { return p.word.counter == 1; });
+  EXPECT_LE(before, 3) << "software's put waited for " << before << " of the long put's 13 packets";
+  EXPECT_EQ(b.errors(), 0u);
 }
 
 // Each rule a descriptor can break: refused whole, nothing sent, the queue untouched.

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // dm_inject: the DMA engine's injection side. It takes descriptors from two queues, the
-// one software writes (RegDmDesc) and the one remote gets fill, in turn when both hold
-// one, cuts each descriptor's region into packets of up to DmMaxWords data words, reads the
+// one software writes (RegDmDesc) and the one remote gets fill, holding one of each at a
+// time, and cuts each into packets of up to DmMaxWords data words, a packet of one and
+// then one of the other when both hold one (so a short descriptor of one queue never
+// waits for all of a long one of the other: a remote get software asks for goes out while
+// the engine answers another node's get of a mebibyte), reads the
 // words through the memory port and pushes every packet into one of the router's injection
 // FIFOs it owns (Fifos of them, each packet into the next one in turn with room for all of
 // it, so that the router drains them at once): the header alone, then the packet's chunks
@@ -61,19 +64,26 @@ module dm_inject #(
   localparam int ResvW  = (FreeW > 6) ? FreeW + 1 : 7;
   localparam int FifoW  = (Fifos > 1) ? $clog2(Fifos) : 1;
 
-  // ------------------------------------------------------------ the descriptor in hand
-  logic                          cur_q;      // a descriptor is being cut into packets
-  logic [63:0]                   cur_w0_q;   // its word 0
-  logic [dm_pkg::DmAddrW-1:0]    addr_q;     // the next word to read
-  logic [dm_pkg::DmCountW-1:0]   left_q;     // words not yet in a started packet
-  logic [dm_pkg::DmAddrW-1:0]    off_q;      // the offset the next packet carries
-  logic                          turn_get_q; // the remote gets' queue goes first next time
+  // ------------------------------------------------------------ the descriptors in hand
+  // One from each queue (index kSw: software's, kGet: the remote gets'), each with packets
+  // still to start.
+  // Queue q's fields at [q*W +: W].
+  localparam int kSw = 0, kGet = 1;
+  localparam int AddrW = dm_pkg::DmAddrW, CountW = dm_pkg::DmCountW;
+  logic [1:0]          cur_q;      // descriptor q has a packet to start
+  logic [2*64-1:0]     cur_w0_q;   // its word 0
+  logic [2*AddrW-1:0]  addr_q;     // the first word of its next packet
+  logic [2*CountW-1:0] left_q;     // words not yet in a started packet
+  logic [2*AddrW-1:0]  off_q;      // the offset its next packet carries
+  logic                turn_get_q; // the remote gets' descriptor goes first next time
 
   // ------------------------------------------------------------ the packet being requested
   logic                          pkt_q;      // a packet is started and not all its rows requested
   logic [dm_pkg::DmWordWordsW-1:0] n_q;      // its data words
   logic [3:0]                    c_q;        // its chunks (rows)
   logic [3:0]                    row_q;      // the next row to request (0..c_q-1)
+  logic [dm_pkg::DmAddrW-1:0]    pkt_addr_q; // the next word it reads
+  logic [dm_pkg::DmCtrW-1:0]     pkt_ctr_q;  // the local counter its rows count down
 
   // ------------------------------------------------------------ entries (one per push)
   // {FIFO, header?, first row?, words read (0 for a header), counter, word}: a header
@@ -100,16 +110,26 @@ module dm_inject #(
   logic [SlotW-1:0] inflight_q;  // reads granted whose data has not been pushed
 
   // ------------------------------------------------------------ request half
-  logic                         take_get, take_sw, load;
-  logic [DescBits-1:0]          next_desc;
-  logic [dm_pkg::DmCountW-1:0]  next_words;
-  assign take_get  = !cur_q && get_valid_i && (turn_get_q || !sw_valid_i);
-  assign take_sw   = !cur_q && sw_valid_i && !take_get;
-  assign load      = take_get || take_sw;
-  assign next_desc = take_get ? get_desc_i : sw_desc_i;
-  assign next_words = next_desc[dm_pkg::DmDescWordsWord*64 +: dm_pkg::DmCountW];
-  assign sw_pop_o  = take_sw;
-  assign get_pop_o = take_get;
+  // Each queue's head is taken as soon as that queue's descriptor has started its last packet.
+  logic [1:0]   load;
+  logic [DescBits-1:0] new_sw, new_get;
+  assign load[kSw]  = !cur_q[kSw] && sw_valid_i;
+  assign load[kGet] = !cur_q[kGet] && get_valid_i;
+  assign new_sw     = sw_desc_i;
+  assign new_get    = get_desc_i;
+  assign sw_pop_o   = load[kSw];
+  assign get_pop_o  = load[kGet];
+
+  // The descriptor the next packet comes from: the one holding packets, or by turns.
+  logic              sel;
+  logic [63:0]       sel_w0;
+  logic [AddrW-1:0]  sel_addr, sel_off;
+  logic [CountW-1:0] sel_left;
+  assign sel      = cur_q[kGet] && (turn_get_q || !cur_q[kSw]);
+  assign sel_w0   = sel ? cur_w0_q[kGet*64 +: 64] : cur_w0_q[kSw*64 +: 64];
+  assign sel_addr = sel ? addr_q[kGet*AddrW +: AddrW] : addr_q[kSw*AddrW +: AddrW];
+  assign sel_off  = sel ? off_q[kGet*AddrW +: AddrW] : off_q[kSw*AddrW +: AddrW];
+  assign sel_left = sel ? left_q[kGet*CountW +: CountW] : left_q[kSw*CountW +: CountW];
 
   // The next packet: its data words, chunks and flits.
   logic [dm_pkg::DmWordWordsW-1:0] next_n;
@@ -117,8 +137,8 @@ module dm_inject #(
   logic [ResvW-1:0]                next_flits;
   logic [Fifos*ResvW-1:0]          resv_q;          // FIFO k's reserved flits at [k*ResvW +: ResvW]
   logic [tr_pkg::PacketFlitsW-1:0] next_pkt_flits;  // its flits, header included (from its header)
-  assign next_n     = (32'(left_q) > dm_pkg::DmMaxWords) ? dm_pkg::DmWordWordsW'(dm_pkg::DmMaxWords)
-                                                         : dm_pkg::DmWordWordsW'(left_q);
+  assign next_n     = (32'(sel_left) > dm_pkg::DmMaxWords) ? dm_pkg::DmWordWordsW'(dm_pkg::DmMaxWords)
+                                                           : dm_pkg::DmWordWordsW'(sel_left);
   assign next_c     = dm_pkg::chunks(next_n);
   assign next_flits = ResvW'(next_pkt_flits);
   // The FIFO for the next packet: the next in turn with room for all of it beside the
@@ -142,16 +162,16 @@ module dm_inject #(
   logic [63:0] hdr, dma_word;
   always_comb begin
     hdr = '0;
-    hdr[tr_pkg::TrHdrDstLsb +: tr_pkg::TrHdrDstW]     = dm_pkg::dm_desc_dst(cur_w0_q);
-    hdr[tr_pkg::TrHdrDetermBit]                       = dm_pkg::dm_desc_determ(cur_w0_q);
-    hdr[tr_pkg::TrHdrPrioBit]                         = dm_pkg::dm_desc_prio(cur_w0_q);
+    hdr[tr_pkg::TrHdrDstLsb +: tr_pkg::TrHdrDstW]     = dm_pkg::dm_desc_dst(sel_w0);
+    hdr[tr_pkg::TrHdrDetermBit]                       = dm_pkg::dm_desc_determ(sel_w0);
+    hdr[tr_pkg::TrHdrPrioBit]                         = dm_pkg::dm_desc_prio(sel_w0);
     hdr[tr_pkg::TrHdrSizeLsb +: tr_pkg::TrHdrSizeW]   = tr_pkg::TrHdrSizeW'(next_c - 4'd1);
     hdr[tr_pkg::TrHdrSwTagLsb +: tr_pkg::TrHdrSwTagW] = tr_pkg::TrHdrSwTagW'(dm_pkg::DmSwTag);
     dma_word = '0;
-    dma_word[dm_pkg::DmWordKindLsb +: dm_pkg::DmWordKindW]     = dm_pkg::dm_desc_kind(cur_w0_q);
+    dma_word[dm_pkg::DmWordKindLsb +: dm_pkg::DmWordKindW]     = dm_pkg::dm_desc_kind(sel_w0);
     dma_word[dm_pkg::DmWordWordsLsb +: dm_pkg::DmWordWordsW]   = next_n;
-    dma_word[dm_pkg::DmWordCtrLsb +: dm_pkg::DmWordCtrW]       = dm_pkg::dm_desc_remote_ctr(cur_w0_q);
-    dma_word[dm_pkg::DmWordOffsetLsb +: dm_pkg::DmWordOffsetW] = off_q;
+    dma_word[dm_pkg::DmWordCtrLsb +: dm_pkg::DmWordCtrW]       = dm_pkg::dm_desc_remote_ctr(sel_w0);
+    dma_word[dm_pkg::DmWordOffsetLsb +: dm_pkg::DmWordOffsetW] = sel_off;
   end
   assign next_pkt_flits = tr_pkg::packet_flits(hdr);
   // The DMA word goes with the packet's first row; it is kept from the packet's start.
@@ -166,25 +186,24 @@ module dm_inject #(
 
   logic issue;
   // Start a packet: its header entry goes into the queue now.
-  assign start = cur_q && !pkt_q && !ent_full && fits;
+  assign start = |cur_q && !pkt_q && !ent_full && fits;
   // Request the next row: its read, and its entry once the read is taken.
   assign rd_req_o  = pkt_q && !ent_full && (32'(inflight_q) < RowSlots);
   assign issue     = rd_req_o && rd_gnt_i;
-  assign rd_addr_o = addr_q;
+  assign rd_addr_o = pkt_addr_q;
   assign rd_n_o    = row_words[2:0];
 
   assign ent_push = start || issue;
   logic [FifoW-1:0] pkt_fifo_q;  // the packet's FIFO
   assign ent_in   = start ? {pick, 1'b1, 1'b0, 3'd0, dm_pkg::DmCtrW'(0), hdr}
-                          : {pkt_fifo_q, 1'b0, row_q == 4'd0, row_words[2:0], dm_pkg::dm_desc_local_ctr(cur_w0_q),
-                             dma_word_q};
+                          : {pkt_fifo_q, 1'b0, row_q == 4'd0, row_words[2:0], pkt_ctr_q, dma_word_q};
 
   logic pkt_last_row;
   assign pkt_last_row = (row_q == c_q - 4'd1);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cur_q      <= 1'b0;
+      cur_q      <= '0;
       cur_w0_q   <= '0;
       addr_q     <= '0;
       left_q     <= '0;
@@ -194,34 +213,51 @@ module dm_inject #(
       n_q        <= '0;
       c_q        <= '0;
       row_q      <= '0;
+      pkt_addr_q <= '0;
+      pkt_ctr_q  <= '0;
       dma_word_q <= '0;
       pkt_fifo_q <= '0;
     end else begin
-      if (load) begin
-        cur_q      <= 1'b1;
-        cur_w0_q   <= next_desc[63:0];
-        addr_q     <= next_desc[dm_pkg::DmDescAddrWord*64 +: dm_pkg::DmAddrW];
-        left_q     <= next_words;
-        off_q      <= next_desc[dm_pkg::DmDescOffsetWord*64 +: dm_pkg::DmAddrW];
-        turn_get_q <= !take_get;
+      if (load[kSw]) begin
+        cur_q[kSw]                    <= 1'b1;
+        cur_w0_q[kSw*64 +: 64]        <= new_sw[63:0];
+        addr_q[kSw*AddrW +: AddrW]    <= new_sw[dm_pkg::DmDescAddrWord*64 +: AddrW];
+        left_q[kSw*CountW +: CountW]  <= new_sw[dm_pkg::DmDescWordsWord*64 +: CountW];
+        off_q[kSw*AddrW +: AddrW]     <= new_sw[dm_pkg::DmDescOffsetWord*64 +: AddrW];
+      end
+      if (load[kGet]) begin
+        cur_q[kGet]                   <= 1'b1;
+        cur_w0_q[kGet*64 +: 64]       <= new_get[63:0];
+        addr_q[kGet*AddrW +: AddrW]   <= new_get[dm_pkg::DmDescAddrWord*64 +: AddrW];
+        left_q[kGet*CountW +: CountW] <= new_get[dm_pkg::DmDescWordsWord*64 +: CountW];
+        off_q[kGet*AddrW +: AddrW]    <= new_get[dm_pkg::DmDescOffsetWord*64 +: AddrW];
       end
       if (start) begin
         pkt_q      <= 1'b1;
         n_q        <= next_n;
         c_q        <= next_c;
         row_q      <= '0;
+        pkt_addr_q <= sel_addr;
+        pkt_ctr_q  <= dm_pkg::dm_desc_local_ctr(sel_w0);
         dma_word_q <= dma_word;
         pkt_fifo_q <= pick;
-        left_q     <= left_q - dm_pkg::DmCountW'(next_n);
-        off_q      <= off_q + dm_pkg::DmAddrW'(8 * next_n);
+        turn_get_q <= !sel;
+        if (sel) begin
+          addr_q[kGet*AddrW +: AddrW]   <= sel_addr + AddrW'(8 * next_n);
+          left_q[kGet*CountW +: CountW] <= sel_left - CountW'(next_n);
+          off_q[kGet*AddrW +: AddrW]    <= sel_off + AddrW'(8 * next_n);
+        end else begin
+          addr_q[kSw*AddrW +: AddrW]    <= sel_addr + AddrW'(8 * next_n);
+          left_q[kSw*CountW +: CountW]  <= sel_left - CountW'(next_n);
+          off_q[kSw*AddrW +: AddrW]     <= sel_off + AddrW'(8 * next_n);
+        end
+        // Its last packet started: the queue's next descriptor may come in.
+        if (sel_left == CountW'(next_n)) cur_q[sel] <= 1'b0;
       end
       if (issue) begin
-        addr_q <= addr_q + dm_pkg::DmAddrW'(8 * row_words);
-        row_q  <= row_q + 4'd1;
-        if (pkt_last_row) begin
-          pkt_q <= 1'b0;
-          if (left_q == '0) cur_q <= 1'b0;  // the descriptor's last packet is all requested
-        end
+        pkt_addr_q <= pkt_addr_q + dm_pkg::DmAddrW'(8 * row_words);
+        row_q      <= row_q + 4'd1;
+        if (pkt_last_row) pkt_q <= 1'b0;
       end
     end
   end
@@ -273,11 +309,12 @@ module dm_inject #(
     end
   end
 
-  assign busy_o = cur_q || !ent_empty || (inflight_q != '0);
+  assign busy_o = |cur_q || pkt_q || !ent_empty || (inflight_q != '0);
 
   logic unused;
   // The descriptor's unused high bits are zero (dm_pkg::desc_ok).
-  assign unused = ^{rsp_full, ent_count, next_desc[255:240], next_desc[191:160], next_desc[127:112]};
+  assign unused = ^{rsp_full, ent_count, new_sw[255:240], new_sw[191:160], new_sw[127:112], new_get[255:240],
+                    new_get[191:160], new_get[127:112]};
 
   // ------------------------------------------------------------ checks
   // The memory port answers only reads it was asked for, and never more than fit.
