@@ -15,6 +15,35 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+namespace {
+
+double wall_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+HostTime stretch_start() {
+  HostTime t;
+  t.cpu = thread_cpu_seconds();
+  t.wall = wall_seconds();
+  return t;
+}
+
+HostTime stretch_end() {
+  HostTime t;
+  t.wall = wall_seconds();
+  t.cpu = thread_cpu_seconds();
+  return t;
+}
+
+double stretch_seconds(const HostTime& from, const HostTime& to) {
+  const double cpu = to.cpu - from.cpu - thread_cpu_read_seconds();
+  return std::max(0.0, std::min(cpu, to.wall - from.wall));
+}
+
 double thread_cpu_read_seconds() {
   static const double measured = [] {
     double best = 1e30;

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// How long a rank computes between MPI calls, in simulated cycles: the host CPU time its
-// code used (this thread's, so other load on the host moves it little) times a scale.
+// How long a rank computes between MPI calls, in simulated cycles: the host time its code
+// used times a scale. A stretch of the program is measured by two clocks, this thread's CPU
+// time (other load on the host moves it little) and the monotonic wall clock, and counts
+// the lesser: on a virtual machine the thread's CPU clock is brought up to date late,
+// after the simulator ran for a while, and the catch-up (microseconds, at times
+// milliseconds) lands in whatever stretch of the program reads it next, where the wall
+// clock does not move; a stretch in which the host ran another thread moves the wall
+// clock and not the thread's.
 // `--compute-scale auto` derives the scale from the machine's processor speed (its clock
 // and sustained instructions per cycle) and the host's, measured here: the scale is the
 // host's instructions per second over the processor's, so a loop of real work costs the
@@ -12,6 +18,20 @@ namespace collnet::mpi {
 
 // Seconds of CPU time the calling host thread has used.
 double thread_cpu_seconds();
+
+// A point in the host's time as the program's stretches are measured: the thread's CPU
+// time and the monotonic wall clock.
+struct HostTime {
+  double cpu = 0, wall = 0;
+};
+// Read where a stretch of the program starts (the CPU clock first, the wall clock last)
+// and where it ends (the wall clock first): the wall clock's interval spans neither CPU
+// clock read, a system call.
+HostTime stretch_start();
+HostTime stretch_end();
+// The seconds the program computed from `from` to `to`: the lesser of the thread's CPU
+// time between them (less one CPU clock read, thread_cpu_read_seconds) and the wall time.
+double stretch_seconds(const HostTime& from, const HostTime& to);
 // What one thread_cpu_seconds() costs itself, measured once (the least of many back-to-back
 // reads): each interval a rank's compute time is charged from spans one read, which is
 // the simulator's time, not the program's (a system call: microseconds on some hosts).

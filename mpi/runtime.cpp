@@ -419,7 +419,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   for (std::string& a : r.args) r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
   current_ = &r;
-  r.left_call = thread_cpu_seconds();
+  r.left_call = stretch_start();
   errno = 0;  // as a process starts
   struct Undefer {  // a charge the rank left for its processor's next use is dropped with it
     Rank& r;
@@ -590,7 +590,7 @@ Call::~Call() {
   r_.in_call = nullptr;
   ++rt.calls_left_;
   errno = r_.saved_errno;
-  if (rt.options().compute_scale > 0) r_.left_call = thread_cpu_seconds();  // a system call: only when it counts
+  if (rt.options().compute_scale > 0) r_.left_call = stretch_start();  // a system call: only when it counts
 }
 
 double Rank::wtime() {
@@ -602,28 +602,23 @@ double Rank::wtime() {
   const Runtime::Options& o = rt_.options();
   uint64_t cycle = task().cycle();
   if (o.compute_scale > 0 && initialized) {
-    const double now = thread_cpu_seconds();
-    double computed = compute_carry + computed_since(now);
+    double computed = compute_carry + computed_since(stretch_end());
     if (rt_.on_ranks_thread()) {
       compute_carry = computed;
-      left_call = now;
+      left_call = stretch_start();
     }
     cycle += static_cast<uint64_t>(computed * o.compute_scale * o.clock_mhz * 1e6);
   }
   return static_cast<double>(cycle) / (o.clock_mhz * 1e6);
 }
 
-double Rank::computed_since(double now) const {
-  // The interval since left_call spans one clock read: the simulator's time, not the program's.
-  return std::max(0.0, now - left_call - thread_cpu_read_seconds());
-}
+double Rank::computed_since(const HostTime& now) const { return stretch_seconds(left_call, now); }
 
 void Rank::charge_compute(bool at_call) {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
-  const double now = thread_cpu_seconds();
-  compute_carry += computed_since(now);
-  left_call = now;
+  compute_carry += computed_since(stretch_end());
+  left_call = stretch_start();
   // Paid when the call first uses the machine: a call that only reads the rank's own
   // state (MPI_Comm_rank, a datatype's size) leaves it to the next, and the simulation
   // does not stop for it (a stop runs the other ranks, and the caches they leave cold
@@ -691,12 +686,12 @@ void Rank::compute(uint64_t cycles, bool between_calls) {
   }
   rt_.set_current(*this);
   // The simulation of those cycles ran on this thread too: not the program's time.
-  if (rt_.options().compute_scale > 0) left_call = thread_cpu_seconds();
+  if (rt_.options().compute_scale > 0) left_call = stretch_start();
 }
 
 void Rank::user_code(const std::function<void()>& code) {
   if (!(rt_.options().compute_scale > 0)) return code();
-  left_call = thread_cpu_seconds();
+  left_call = stretch_start();
   code();
   charge_compute();
 }

@@ -24,6 +24,7 @@
 
 #include "mpi/cartesian.hpp"
 #include "mpi/graph.hpp"
+#include "mpi/compute_time.hpp"
 #include "mpi/datatypes.hpp"
 #include "mpi/tools.hpp"
 #include "driver/communicator.hpp"
@@ -250,7 +251,7 @@ class Rank {
   // Statistics (the run's report).
   uint64_t mpi_cycles = 0, compute_cycles = 0, bytes_sent = 0, bytes_received = 0;
   std::map<std::string, uint64_t> calls;
-  double left_call = 0;  // this host thread's CPU time when its code resumed (--compute-scale)
+  HostTime left_call;        // the host's time when its code resumed (--compute-scale)
   double compute_carry = 0;  // host seconds computed and not yet charged (less than a cycle's)
   // Charges the compute time since its code resumed (the processor idles that long,
   // serving its windows' requests meanwhile), as every call does first: it is paid
@@ -264,8 +265,8 @@ class Rank {
   // The machine's time for this rank in seconds, its computation since it resumed counted
   // (and charged at its next call): MPI_Wtime's, and the C and C++ clocks' (mpi/rank/clock.c).
   double wtime();
-  // Host CPU seconds the program has computed from left_call to `now` (thread CPU time).
-  double computed_since(double now) const;
+  // Host seconds the program has computed from left_call to `now` (stretch_seconds).
+  double computed_since(const HostTime& now) const;
   // Computes `cycles` more (MPIX_Compute_cycles): the processor idles that long, counted as
   // compute time. Interrupts break it up: the requests that arrive for the rank's windows
   // are served meanwhile, and, `between_calls`, on a node with the DMA engine its started
