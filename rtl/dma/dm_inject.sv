@@ -111,12 +111,10 @@ module dm_inject #(
 
   // ------------------------------------------------------------ request half
   // Each queue's head is taken as soon as that queue's descriptor has started its last packet.
-  logic [1:0]   load;
-  logic [DescBits-1:0] new_sw, new_get;
-  assign load[kSw]  = !cur_q[kSw] && sw_valid_i;
-  assign load[kGet] = !cur_q[kGet] && get_valid_i;
-  assign new_sw     = sw_desc_i;
-  assign new_get    = get_desc_i;
+  logic [1:0]            load;
+  logic [2*DescBits-1:0] new_desc;  // queue q's head at [q*DescBits +: DescBits]
+  assign new_desc   = {get_desc_i, sw_desc_i};
+  assign load       = ~cur_q & {get_valid_i, sw_valid_i};
   assign sw_pop_o   = load[kSw];
   assign get_pop_o  = load[kGet];
 
@@ -218,19 +216,14 @@ module dm_inject #(
       dma_word_q <= '0;
       pkt_fifo_q <= '0;
     end else begin
-      if (load[kSw]) begin
-        cur_q[kSw]                    <= 1'b1;
-        cur_w0_q[kSw*64 +: 64]        <= new_sw[63:0];
-        addr_q[kSw*AddrW +: AddrW]    <= new_sw[dm_pkg::DmDescAddrWord*64 +: AddrW];
-        left_q[kSw*CountW +: CountW]  <= new_sw[dm_pkg::DmDescWordsWord*64 +: CountW];
-        off_q[kSw*AddrW +: AddrW]     <= new_sw[dm_pkg::DmDescOffsetWord*64 +: AddrW];
-      end
-      if (load[kGet]) begin
-        cur_q[kGet]                   <= 1'b1;
-        cur_w0_q[kGet*64 +: 64]       <= new_get[63:0];
-        addr_q[kGet*AddrW +: AddrW]   <= new_get[dm_pkg::DmDescAddrWord*64 +: AddrW];
-        left_q[kGet*CountW +: CountW] <= new_get[dm_pkg::DmDescWordsWord*64 +: CountW];
-        off_q[kGet*AddrW +: AddrW]    <= new_get[dm_pkg::DmDescOffsetWord*64 +: AddrW];
+      for (int q = 0; q < 2; q++) begin
+        if (load[q]) begin
+          cur_q[q]                  <= 1'b1;
+          cur_w0_q[q*64 +: 64]      <= new_desc[q*DescBits +: 64];
+          addr_q[q*AddrW +: AddrW]  <= new_desc[q*DescBits + dm_pkg::DmDescAddrWord*64 +: AddrW];
+          left_q[q*CountW +: CountW] <= new_desc[q*DescBits + dm_pkg::DmDescWordsWord*64 +: CountW];
+          off_q[q*AddrW +: AddrW]   <= new_desc[q*DescBits + dm_pkg::DmDescOffsetWord*64 +: AddrW];
+        end
       end
       if (start) begin
         pkt_q      <= 1'b1;
@@ -242,15 +235,9 @@ module dm_inject #(
         dma_word_q <= dma_word;
         pkt_fifo_q <= pick;
         turn_get_q <= !sel;
-        if (sel) begin
-          addr_q[kGet*AddrW +: AddrW]   <= sel_addr + AddrW'(8 * next_n);
-          left_q[kGet*CountW +: CountW] <= sel_left - CountW'(next_n);
-          off_q[kGet*AddrW +: AddrW]    <= sel_off + AddrW'(8 * next_n);
-        end else begin
-          addr_q[kSw*AddrW +: AddrW]    <= sel_addr + AddrW'(8 * next_n);
-          left_q[kSw*CountW +: CountW]  <= sel_left - CountW'(next_n);
-          off_q[kSw*AddrW +: AddrW]     <= sel_off + AddrW'(8 * next_n);
-        end
+        addr_q[sel*AddrW +: AddrW]   <= sel_addr + AddrW'(8 * next_n);
+        left_q[sel*CountW +: CountW] <= sel_left - CountW'(next_n);
+        off_q[sel*AddrW +: AddrW]    <= sel_off + AddrW'(8 * next_n);
         // Its last packet started: the queue's next descriptor may come in.
         if (sel_left == CountW'(next_n)) cur_q[sel] <= 1'b0;
       end
@@ -313,8 +300,8 @@ module dm_inject #(
 
   logic unused;
   // The descriptor's unused high bits are zero (dm_pkg::desc_ok).
-  assign unused = ^{rsp_full, ent_count, new_sw[255:240], new_sw[191:160], new_sw[127:112], new_get[255:240],
-                    new_get[191:160], new_get[127:112]};
+  assign unused = ^{rsp_full, ent_count, sw_desc_i[255:240], sw_desc_i[191:160], sw_desc_i[127:112],
+                    get_desc_i[255:240], get_desc_i[191:160], get_desc_i[127:112]};
 
   // ------------------------------------------------------------ checks
   // The memory port answers only reads it was asked for, and never more than fit.
