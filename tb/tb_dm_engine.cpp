@@ -336,6 +336,17 @@ DmaDescriptor put(uint64_t from, uint32_t words, unsigned local, unsigned remote
   return d;
 }
 
+// A remote get as it arrives from the torus, asking the engine to run `d`: its header, its
+// DMA word and `d`'s four words, the last chunk padded with zeros.
+void receive_remote_get(DmaBench& b, const DmaDescriptor& d) {
+  const auto w = d.encode();
+  fw::TorusHeader h;
+  h.chunks = 2;
+  for (uint64_t f : {h.encode(), DmaWord{kDmKindGet, 4, 0, 0}.encode(), w[0], w[1], w[2], w[3], uint64_t{0},
+                     uint64_t{0}, uint64_t{0}})
+    b.rcv.push_back(f);
+}
+
 TEST(DM_ENGINE, RegisterTable) {
   DmaBench b;
   RegisterTableChecks checks(b, register_rows(in_win_dma));
@@ -576,14 +587,7 @@ TEST(DM_ENGINE, RemoteGetsWaitForRoomInTheirQueue) {
   // Each injection FIFO takes three of the puts they carry (33 flits each), the injection
   // side holds one more, the queue GetSlots more: the rest must wait.
   const unsigned gets = 3 * kFifos + 1 + kDmGetSlots + 4;
-  for (unsigned k = 0; k < gets; ++k) {
-    const auto d = put(0x1000, 31, 0, 1).encode();
-    fw::TorusHeader h;
-    h.chunks = 2;
-    for (uint64_t f : {h.encode(), DmaWord{kDmKindGet, 4, 0, 0}.encode(), d[0], d[1], d[2], d[3], uint64_t{0},
-                       uint64_t{0}, uint64_t{0}})
-      b.rcv.push_back(f);
-  }
+  for (unsigned k = 0; k < gets; ++k) receive_remote_get(b, put(0x1000, 31, 0, 1));
   b.run(500);
   EXPECT_EQ(get_field(b.read(kRegDmStatus), kDmStatusGetsLsb, kDmStatusGetsW), kDmGetSlots);
   EXPECT_FALSE(b.rcv.empty()) << "remote gets taken with their queue full";
@@ -631,18 +635,8 @@ TEST(DM_ENGINE, AShortDescriptorGoesOutBetweenALongOnesPackets) {
   b.fill(0x10000, pattern(n, 1));
   b.fill(0x20000, pattern(8, 2));
   b.counter(0, 0, 100000);
-  const auto inner = put(0x10000, n, 0, 1).encode();  // what the other node's get asks for
-  fw::TorusHeader h;
-  h.chunks = 2;
-  for (uint64_t f : {h.encode(), DmaWord{kDmKindGet, 4, 0, 0}.encode(), inner[0], inner[1], inner[2], inner[3],
-                     uint64_t{0}, uint64_t{0}, uint64_t{0}})
-    b.rcv.push_back(f);
-  const auto flits_sent = [&] {
-    size_t f = 0;
-    for (const auto& s : b.sent) f += s.size();
-    return f;
-  };
-  ASSERT_TRUE(b.run_until([&] { return flits_sent() >= 1; })) << "the remote get's put never started";
+  receive_remote_get(b, put(0x10000, n, 0, 1));  // another node's get of the long region
+  ASSERT_TRUE(b.run_until([&] { return !b.headers.empty(); })) << "the remote get's put never started";
   b.post(put(0x20000, 8, 0, 9));
   ASSERT_TRUE(b.settle());
   const auto pk = sent_packets(b);
