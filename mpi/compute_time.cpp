@@ -39,6 +39,13 @@ HostTime stretch_end() {
   return t;
 }
 
+HostTime next_stretch(const HostTime& end) {
+  HostTime t;
+  t.cpu = end.cpu;
+  t.wall = wall_seconds();
+  return t;
+}
+
 double stretch_seconds(const HostTime& from, const HostTime& to) {
   const double cpu = to.cpu - from.cpu - thread_cpu_read_seconds();
   return std::max(0.0, std::min(cpu, to.wall - from.wall));

@@ -29,6 +29,9 @@ struct HostTime {
 // clock read, a system call.
 HostTime stretch_start();
 HostTime stretch_end();
+// The stretch that starts where `end` ended one (MPI_Wtime's, a call's entry): `end`'s CPU
+// clock read serves both, and the wall clock is read again after it.
+HostTime next_stretch(const HostTime& end);
 // The seconds the program computed from `from` to `to`: the lesser of the thread's CPU
 // time between them (less one CPU clock read, thread_cpu_read_seconds) and the wall time.
 double stretch_seconds(const HostTime& from, const HostTime& to);

@@ -602,10 +602,11 @@ double Rank::wtime() {
   const Runtime::Options& o = rt_.options();
   uint64_t cycle = task().cycle();
   if (o.compute_scale > 0 && initialized) {
-    double computed = compute_carry + computed_since(stretch_end());
+    const HostTime end = stretch_end();
+    double computed = compute_carry + computed_since(end);
     if (rt_.on_ranks_thread()) {
       compute_carry = computed;
-      left_call = stretch_start();
+      left_call = next_stretch(end);
     }
     cycle += static_cast<uint64_t>(computed * o.compute_scale * o.clock_mhz * 1e6);
   }
@@ -617,8 +618,9 @@ double Rank::computed_since(const HostTime& now) const { return stretch_seconds(
 void Rank::charge_compute(bool at_call) {
   const Runtime::Options& o = rt_.options();
   if (!(o.compute_scale > 0) || !initialized) return;
-  compute_carry += computed_since(stretch_end());
-  left_call = stretch_start();
+  const HostTime end = stretch_end();
+  compute_carry += computed_since(end);
+  left_call = next_stretch(end);
   // Paid when the call first uses the machine: a call that only reads the rank's own
   // state (MPI_Comm_rank, a datatype's size) leaves it to the next, and the simulation
   // does not stop for it (a stop runs the other ranks, and the caches they leave cold
