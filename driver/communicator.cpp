@@ -79,9 +79,9 @@ bool Communicator::engines_busy() {
 
 bool Communicator::post_background(std::function<void()> work) {
   if (in_background()) return false;
-  if (!fiber_ || fiber_->ended()) {
+  if (!background_.fiber || background_.fiber->ended()) {
     // One fiber at a time, while there is work: it ends when the queue is empty.
-    std::shared_ptr<fw::Fiber> f = task_.cpu.start_fiber([queue = background_] {
+    std::shared_ptr<fw::Fiber> f = task_.cpu.start_fiber([queue = background_.queue] {
       while (!queue->empty()) {
         const std::function<void()> w = std::move(queue->front());
         queue->pop_front();
@@ -89,18 +89,18 @@ bool Communicator::post_background(std::function<void()> work) {
       }
     });
     if (!f) return false;
-    fiber_ = std::move(f);
-    engine().add_fiber(task_.task, fiber_);
+    background_.fiber = std::move(f);
+    engine().add_fiber(task_.task, background_.fiber);
   }
-  background_->push_back(std::move(work));
-  fiber_->resume();  // as far as it can go before it waits: its first messages are out
+  background_.queue->push_back(std::move(work));
+  background_.fiber->resume();  // as far as it can go before it waits: its first messages are out
   return true;
 }
 
 void Communicator::finish_background() {
   if (in_background()) return;
   while (background_busy()) engine().progress(task_);
-  fiber_.reset();
+  background_.fiber.reset();
 }
 
 bool Communicator::background_anywhere() { return engine().has_fibers(task_.task); }

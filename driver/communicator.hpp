@@ -196,7 +196,7 @@ class Communicator {
   // started collective may use is freed).
   void finish_all_background();
   // Whether collectives posted here have yet to run.
-  bool background_busy() const { return fiber_ && !fiber_->ended(); }
+  bool background_busy() const { return background_.fiber && !background_.fiber->ended(); }
   // Whether collectives posted on any of this task's communicators have yet to run.
   bool background_anywhere();
   // Whether the calling code runs in a fiber of the task's processor.
@@ -409,11 +409,23 @@ class Communicator {
   std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
   bool freed_ = false;
   CollectiveState state_;
-  // post_background's work not yet begun, shared with the fiber that runs it (which may
-  // still unwind after this communicator is gone, when a run ends with it waiting).
-  std::shared_ptr<std::deque<std::function<void()>>> background_ =
-      std::make_shared<std::deque<std::function<void()>>>();
-  std::shared_ptr<fw::Fiber> fiber_;  // runs it; null or ended when none
+  // post_background's work not yet begun, and the fiber that runs it. Each communicator
+  // has its own: a copy (dup() starts from one) begins with an empty queue and no fiber,
+  // or the collectives started on a duplicate would join its parent's queue and run on
+  // another communicator's fiber, beside (not after) those started before them.
+  struct Background {
+    // Shared with the fiber (which may still unwind after this communicator is gone, when
+    // a run ends with it waiting).
+    std::shared_ptr<std::deque<std::function<void()>>> queue = std::make_shared<std::deque<std::function<void()>>>();
+    std::shared_ptr<fw::Fiber> fiber;  // null or ended when none
+    Background() = default;
+    Background(const Background&) : Background() {}
+    Background& operator=(const Background&) { return *this = Background(); }
+    Background(Background&&) = default;
+    Background& operator=(Background&&) = default;
+    ~Background() = default;
+  };
+  Background background_;
 };
 
 }  // namespace collnet::driver

@@ -11,7 +11,8 @@
  * Iallreduce and one on an intracommunicator in opposite orders in its two groups, one
  * group waiting for the other before it starts the second; a user op and a datatype
  * freed while their collective is outstanding, which is then polled with MPI_Test until
- * it is done.
+ * it is done; started collectives on two duplicates of the world, two on one and one on
+ * the other.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -233,6 +234,51 @@ static void test_many_on_one(void)
     check_section(PROG, "four Ibcasts on one communicator, an Allreduce between, waited in reverse", 1);
 }
 
+/* Two duplicates of the world: an Ialltoallw then an Iscan on the second, then an
+ * Ialltoallw on the first, waited for together. Each communicator's started collectives
+ * run in their own order beside the other's: a duplicate's must not join its parent's. */
+static void test_two_duplicates(void)
+{
+    enum { K = 3 };
+    MPI_Comm d1, d2;
+    MPI_Request req[3];
+    int *out1 = malloc(sizeof(int) * K * size), *in1 = malloc(sizeof(int) * K * size);
+    int *out2 = malloc(sizeof(int) * K * size), *in2 = malloc(sizeof(int) * K * size);
+    int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size);
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * size);
+    int mine[K], scanned[K], i, j, bad = 0;
+    MPI_Comm_dup(MPI_COMM_WORLD, &d1);
+    MPI_Comm_dup(MPI_COMM_WORLD, &d2);
+    for (i = 0; i < size; i++) {
+        counts[i] = K;
+        displs[i] = (int)sizeof(int) * K * i;
+        types[i] = MPI_INT;
+        for (j = 0; j < K; j++) {
+            out1[i * K + j] = 1000 * rank + 10 * i + j;
+            out2[i * K + j] = -(1000 * rank + 10 * i + j);
+            in1[i * K + j] = in2[i * K + j] = 0;
+        }
+    }
+    for (j = 0; j < K; j++)
+        mine[j] = rank + j;
+    MPI_Ialltoallw(out2, counts, displs, types, in2, counts, displs, types, d2, &req[0]);
+    MPI_Iscan(mine, scanned, K, MPI_INT, MPI_SUM, d2, &req[1]);
+    MPI_Ialltoallw(out1, counts, displs, types, in1, counts, displs, types, d1, &req[2]);
+    MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+    for (i = 0; i < size; i++)
+        for (j = 0; j < K; j++) {
+            bad += in1[i * K + j] != 1000 * i + 10 * rank + j;
+            bad += in2[i * K + j] != -(1000 * i + 10 * rank + j);
+        }
+    CHECK(bad == 0, "%d elements of the two Ialltoallw wrong", bad);
+    for (j = 0; j < K; j++)
+        CHECK(scanned[j] == rank * (rank + 1) / 2 + (rank + 1) * j, "Iscan element %d: %d", j, scanned[j]);
+    MPI_Comm_free(&d1);
+    MPI_Comm_free(&d2);
+    free(out1), free(in1), free(out2), free(in2), free(counts), free(displs), free(types);
+    check_section(PROG, "Ialltoallw and Iscan on one duplicate of the world, Ialltoallw on another", 1);
+}
+
 /* An intercommunicator's Iallreduce (between the even and the odd ranks) and an
  * Iallreduce on A: the even ranks start the intercommunicator's first, the odd ones A's,
  * which they wait for before starting the other. */
@@ -311,6 +357,7 @@ int main(int argc, char **argv)
     test_start_then_receive();
     test_every_kind();
     test_many_on_one();
+    test_two_duplicates();
     test_intercommunicator();
     test_free_while_outstanding();
     MPI_Comm_free(&A);
