@@ -78,6 +78,11 @@ class Processor : public RegisterBus {
   virtual Fiber* current_fiber() const { return nullptr; }
   // From a fiber: gives the processor back to the task, and returns when next resumed.
   virtual void yield_fiber() {}
+  // Runs `hook` whenever code on this processor (the task's own, a fiber, a coprocessor's
+  // work) resumes after waiting, before it goes on: other tasks' code ran meanwhile. The
+  // MPI layer makes the rank the processor runs the current one, so that the program's
+  // code the library calls back (a user op, an error handler) finds its own rank.
+  virtual void set_resume_hook(std::function<void()> hook) { (void)hook; }
 };
 
 }  // namespace collnet::fw

@@ -104,6 +104,7 @@ struct Typed {
 // Calls a user op's function (or, for the types the ALU lacks, the processors' own): code
 // the rank's processor runs, so it takes simulated time as the code between calls does.
 void apply(Rank& r, const UserOp& u, void* in, void* inout, size_t count, MPI_Datatype type) {
+  if (count == 0) return;  // nothing to combine: the program's function is not called
   int len = static_cast<int>(count);
   r.user_code([&] { u.fn(in, inout, &len, &type); });
 }

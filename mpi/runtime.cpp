@@ -120,6 +120,7 @@ const char* class_text(int cls) {
 
 void Rank::attach(driver::Task& t) {
   task_ = &t;
+  t.cpu().set_resume_hook([this] { rt_.set_current(*this); });
   comms_.clear();
   comms_.resize(3);
   comms_[MPI_COMM_WORLD].comm = &t.world();

@@ -40,6 +40,10 @@ class CoprocessorPair final : public fw::Processor, public fw::Coprocessor {
   void memory_access() override { here().memory_access(); }
   bool torus_pending() const override { return app_.torus_pending(); }
   void before_next_use(std::function<void()> work) override { here().before_next_use(std::move(work)); }
+  void set_resume_hook(std::function<void()> hook) override {
+    app_.set_resume_hook(hook);
+    co_->set_resume_hook(std::move(hook));
+  }
 
   // fw::Coprocessor.
   uint64_t post(Work work) override;

@@ -205,6 +205,7 @@ void Cpu::wait_for(const sc_core::sc_event& e) {
   if (cancelled_) throw TaskCancelled{};
   sc_core::wait(e | node_.wake_event());
   if (cancelled_) throw TaskCancelled{};
+  if (resume_hook_) resume_hook_();
 }
 
 void Cpu::wait_edge() {
@@ -212,6 +213,7 @@ void Cpu::wait_edge() {
   if (cancelled_) throw TaskCancelled{};
   wait(*edge_);
   if (cancelled_) throw TaskCancelled{};
+  if (resume_hook_) resume_hook_();
 }
 
 }  // namespace collnet::sim

@@ -46,6 +46,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   std::shared_ptr<fw::Fiber> start_fiber(std::function<void()> body) override;
   fw::Fiber* current_fiber() const override;
   void yield_fiber() override;
+  void set_resume_hook(std::function<void()> hook) override { resume_hook_ = std::move(hook); }
   // Sleeps until `a` or `b` is notified (or the run ends), then to the next clock edge.
   void sleep(const sc_core::sc_event& a, const sc_core::sc_event& b);
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
@@ -94,6 +95,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   std::function<void()> body_;
   std::function<void()> on_finish_;
   std::function<void()> before_use_;  // before_next_use
+  std::function<void()> resume_hook_;  // set_resume_hook: after every wait
   size_t stack_bytes_;
   Fiber* running_ = nullptr;  // the fiber that has the processor
   uint64_t accesses_ = 0;

@@ -4,7 +4,9 @@
  * commutative ops on MPI_2INT pairs and on a contiguous type, and a
  * non-commutative op (2x2 integer matrix product mod 1009) whose result must
  * equal the left-to-right product in rank order; used with Reduce (every
- * root), Allreduce, Scan, Exscan and Reduce_local; MPI_Op_free.
+ * root), Allreduce, Scan, Exscan and Reduce_local; MPI_Op_free; an op that calls MPI
+ * (its rank in MPI_COMM_WORLD, the size of the datatype it is handed) and is never
+ * called with nothing to combine.
  */
 #include "check.h"
 #include <stdlib.h>
@@ -233,6 +235,63 @@ static void test_noncommutative(void)
     check_section(PROG, "non-commutative user op (rank order)", 1);
 }
 
+/* ---- the op calls MPI itself: it runs as the rank that applies it ----
+ * It asks MPI_COMM_WORLD for its rank and the size of the datatype it was handed; rank 0
+ * makes one datatype more first, so that the ranks' handles of the type differ. Every
+ * call must answer as the rank whose reduction applies it, as in its own process. */
+static int op_calls, op_wrong_rank, op_wrong_size, op_empty_calls;
+
+static void asking_op(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const int *x = in;
+    int *y = inout, i, r = -1, bytes = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Type_size(*dt, &bytes);
+    op_calls++;
+    op_wrong_rank += r != rank;
+    op_wrong_size += bytes != 3 * (int)sizeof(int);
+    op_empty_calls += *len == 0;
+    for (i = 0; i < 3 * *len; i++)
+        y[i] += x[i];
+}
+
+static void test_op_calling_mpi(void)
+{
+    MPI_Datatype spare = MPI_DATATYPE_NULL, triple;
+    MPI_Op op;
+    int in[3 * 4], out[3 * 4], i, ok = 1, root;
+    if (rank == 0)
+        MPI_Type_contiguous(2, MPI_CHAR, &spare);
+    MPI_Type_contiguous(3, MPI_INT, &triple);
+    MPI_Type_commit(&triple);
+    MPI_Op_create(asking_op, 1, &op);
+    for (i = 0; i < 12; i++)
+        in[i] = rank * 100 + i;
+    for (root = 0; root < size; root++) {
+        MPI_Reduce(in, out, 4, triple, op, root, MPI_COMM_WORLD);
+        if (rank == root)
+            for (i = 0; i < 12; i++)
+                ok &= out[i] == 100 * size * (size - 1) / 2 + size * i;
+    }
+    MPI_Allreduce(in, out, 4, triple, op, MPI_COMM_WORLD);
+    for (i = 0; i < 12; i++)
+        ok &= out[i] == 100 * size * (size - 1) / 2 + size * i;
+    MPI_Scan(in, out, 4, triple, op, MPI_COMM_WORLD);
+    for (i = 0; i < 12; i++)
+        ok &= out[i] == 100 * rank * (rank + 1) / 2 + (rank + 1) * i;
+    MPI_Allreduce(in, out, 0, triple, op, MPI_COMM_WORLD); /* nothing to combine */
+    MPI_Reduce_local(in, out, 0, triple, op);
+    CHECK(ok, "a reduction with the op that calls MPI is wrong");
+    CHECK(op_wrong_rank == 0, "%d of %d calls of the op saw another rank in MPI_COMM_WORLD", op_wrong_rank, op_calls);
+    CHECK(op_wrong_size == 0, "%d of %d calls of the op got a wrong size for its datatype", op_wrong_size, op_calls);
+    CHECK(op_empty_calls == 0, "the op was called %d times with *len == 0", op_empty_calls);
+    MPI_Op_free(&op);
+    MPI_Type_free(&triple);
+    if (spare != MPI_DATATYPE_NULL)
+        MPI_Type_free(&spare);
+    check_section(PROG, "an op that calls MPI_Comm_rank and MPI_Type_size", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -240,6 +299,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_commutative();
     test_noncommutative();
+    test_op_calling_mpi();
     check_report(PROG);
     MPI_Finalize();
     return 0;
