@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "driver/algorithm.hpp"
+#include "driver/background_queue.hpp"
 #include "driver/class_routes.hpp"
 #include "driver/collective_call.hpp"
 #include "driver/collective_state.hpp"
@@ -409,23 +410,7 @@ class Communicator {
   std::shared_ptr<RouteLease> lease_;  // the class route it holds (not the world's)
   bool freed_ = false;
   CollectiveState state_;
-  // post_background's work not yet begun, and the fiber that runs it. Each communicator
-  // has its own: a copy (dup() starts from one) begins with an empty queue and no fiber,
-  // or the collectives started on a duplicate would join its parent's queue and run on
-  // another communicator's fiber, beside (not after) those started before them.
-  struct Background {
-    // Shared with the fiber (which may still unwind after this communicator is gone, when
-    // a run ends with it waiting).
-    std::shared_ptr<std::deque<std::function<void()>>> queue = std::make_shared<std::deque<std::function<void()>>>();
-    std::shared_ptr<fw::Fiber> fiber;  // null or ended when none
-    Background() = default;
-    Background(const Background&) : Background() {}
-    Background& operator=(const Background&) { return *this = Background(); }
-    Background(Background&&) = default;
-    Background& operator=(Background&&) = default;
-    ~Background() = default;
-  };
-  Background background_;
+  BackgroundQueue background_;  // post_background's work and its fiber
 };
 
 }  // namespace collnet::driver
