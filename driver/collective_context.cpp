@@ -99,14 +99,14 @@ void CollectiveContext::exchange_words(const uint64_t* out, size_t out_n, unsign
 
 void CollectiveContext::combine(const Encoding& e, uint64_t* acc, const uint64_t* in, size_t n) {
   combine_encoded(e, acc, in, n);
-  task.cpu.idle((n + 3) / 4);
+  task.cpu.work((n + 3) / 4);
 }
 
 void CollectiveContext::barrier() { comm_.barrier(); }
 
 void copy_in_memory(fw::Processor& cpu, void* to, const void* from, size_t bytes) {
   if (bytes) std::memmove(to, from, bytes);
-  cpu.idle((bytes / 8 + 3) / 4);
+  cpu.work((bytes / 8 + 3) / 4);
 }
 
 }  // namespace collnet::driver

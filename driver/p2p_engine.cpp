@@ -17,7 +17,7 @@ namespace {
 size_t words_for(size_t bytes) { return (bytes + 7) / 8; }
 
 // Copying between node memory buffers, at a vector (four words) per cycle.
-void charge_copy(fw::Processor& cpu, size_t bytes) { cpu.idle((words_for(bytes) + 3) / 4); }
+void charge_copy(fw::Processor& cpu, size_t bytes) { cpu.work((words_for(bytes) + 3) / 4); }
 
 // Writes `n` bytes arriving at `offset` of a message into a receive's buffer, dropping
 // what falls past its capacity (a truncated receive fails when the message is complete).

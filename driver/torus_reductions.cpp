@@ -54,7 +54,7 @@ void multiply_into(CollectiveContext& c, const Elements& left, Elements& acc) {
                    a = load_raw(acc.type, false, acc.bytes.data(), i);
     store_raw(acc.type, false, acc.bytes.data(), i, multiply(acc.type, l, a));
   }
-  c.task.cpu.idle((acc.count + 3) / 4);
+  c.task.cpu.work((acc.count + 3) / 4);
 }
 
 // The binomial tree toward the last rank: its product ends there.

@@ -126,7 +126,7 @@ std::vector<uint64_t> pass(CollectiveContext& c, const Encoding& e, std::vector<
         own.second = std::max(own.second, s.owned[k].second);
       }
     }
-    c.task.cpu.idle((message.size() * (n - 1) + 3) / 4);
+    c.task.cpu.work((message.size() * (n - 1) + 3) / 4);
     s.result = stream(c, e, message, own, descriptor);
   });
   return s.result;

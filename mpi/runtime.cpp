@@ -502,9 +502,17 @@ void Runtime::merge_ending(const Ending& e) {
 void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
   // In partitions every partition's runtime checks at the same cycle and pools its counts
   // first, whatever it has seen, so that all decide alike.
-  std::vector<uint64_t> count{aborted_ || deadlocked_ ? 1u : 0u, 0, 0, calls_left_, traffic};  // ended, waiting, running
+  // ended, waiting, running, calls left, flits moved, cycles the processors worked for the
+  // library and processors working for it now (a long copy or fold moves no packet, and
+  // is not a wait)
+  std::vector<uint64_t> count{aborted_ || deadlocked_ ? 1u : 0u, 0, 0, calls_left_, traffic, 0, 0};
   for (const auto& r : ranks_) {
-    if (r->done || !local(r->world_rank())) continue;
+    if (!local(r->world_rank())) continue;
+    if (r->attached()) {
+      count[5] += r->task().cpu().worked();
+      count[6] += r->task().cpu().working(cycle);
+    }
+    if (r->done) continue;
     ++count[2];
     if (r->in_call && !r->computing) ++count[1];  // computing in a call (a user op's function) is not waiting
   }
@@ -512,9 +520,11 @@ void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
   if (count[0]) return;
   const uint64_t waiting = count[1], running = count[2], calls_left = count[3];
   traffic = count[4];
-  const bool moved = traffic != last_traffic_ || calls_left != last_calls_left_;
+  const bool moved =
+      traffic != last_traffic_ || calls_left != last_calls_left_ || count[5] != last_worked_ || count[6] > 0;
   last_traffic_ = traffic;
   last_calls_left_ = calls_left;
+  last_worked_ = count[5];
   if (running == 0 || waiting < running || moved) {
     quiet_since_ = cycle;
     return;

@@ -128,6 +128,7 @@ class Rank {
   Runtime& runtime() { return rt_; }
   unsigned world_rank() const { return world_rank_; }
   driver::Task& task() { return *task_; }
+  bool attached() const { return task_ != nullptr; }  // run_rank has given it its task
 
   // ------------------------------------------------ handles
   static constexpr MPI_Datatype kFirstDerived = 64;
@@ -420,7 +421,7 @@ class Runtime {
   unsigned abort_rank_ = 0;
   std::thread::id ranks_thread_ = std::this_thread::get_id();
   std::map<std::string, std::string> published_;
-  uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
+  uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull, last_worked_ = ~0ull;
   uint64_t quiet_since_ = 0;
   friend class Call;
 };
