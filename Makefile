@@ -136,6 +136,9 @@ FLAT_BUILD := $(BUILD)/flat-$(FLAT_BENCH)
 # $(BUILD)/baseline-<commit>): the commit before idle skipping. BENCH_BASELINE= (empty)
 # measures the current binary alone.
 BENCH_BASELINE ?= 6585032
+# A second baseline for busy torus traffic on one thread alone: the commit before the work
+# on partitions and the per-cycle cost began (docs/performance.md). Empty: not measured.
+BENCH_BUSY_BASELINE ?= 465122c
 
 # BENCH_SCALE= (empty) skips the whole-machine runs up to 64x32x32 (about half an hour,
 # up to 11 GB of memory); the fidelity table then measures its whole machine on 8x8x8.
@@ -143,6 +146,7 @@ BENCH_SCALE ?= 1
 
 bench: build
 	@scripts/bench_speed.sh $(BUILD) $(if $(BENCH_BASELINE),$$(scripts/baseline_build.sh $(BUILD) $(BENCH_BASELINE)))
+	@$(if $(BENCH_BUSY_BASELINE),SPEED_ROWS=busy scripts/bench_speed.sh $(BUILD) $$(scripts/baseline_build.sh $(BUILD) $(BENCH_BUSY_BASELINE)),true)
 	@scripts/bench.sh $(BUILD)
 	@scripts/bench_p2p.sh $(BUILD)
 	@scripts/bench_algorithms.sh $(BUILD)

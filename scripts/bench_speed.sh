@@ -7,7 +7,8 @@
 # Usage: scripts/bench_speed.sh BUILD_DIR [BASELINE_COLLNET]
 #   BASELINE_COLLNET: the baseline's collnet binary (scripts/baseline_build.sh builds one);
 #   without it only the current binary is measured.
-# SPEED_SCALE=n multiplies the simulated cycles (default 1).
+# SPEED_SCALE=n multiplies the simulated cycles (default 1). SPEED_ROWS=busy measures only
+# busy traffic on one thread (make bench's second table, against another baseline).
 set -euo pipefail
 source "$(dirname "$0")/bench_lib.sh"
 build=${1:-build}
@@ -71,6 +72,12 @@ echo "| workload | baseline | now | speedup |"
 echo "|---|---|---|---|"
 ar_count=8192
 tcycles=$((3000 * scale))
+if [ "${SPEED_ROWS:-all}" = busy ]; then
+  row "uniform traffic at 0.2, 8x8x8, DOR, 1-chunk packets, 1 thread" tr_busy traffic --torus 8x8x8 \
+    --pattern uniform --routing dor --size 1 --rate 0.2 --warmup 500 --cycles $tcycles --threads 1
+  echo
+  exit 0
+fi
 row "allreduce 8192 u64, 8x8x8, 1 thread" ar8 run allreduce --torus 8x8x8 --count $ar_count
 row "allreduce 8192 u64, 8x8x8, idle skipping off" ar8_off run allreduce --torus 8x8x8 --count $ar_count --idle-skip off
 for rate in 0.2 0.05; do
