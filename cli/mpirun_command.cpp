@@ -83,9 +83,15 @@ Subcommand add_mpirun(CLI::App& app, CommandLine& cl) {
                 "the machine's processor's), a scale S >= 0 (S simulated seconds per host CPU second), or 0 (none)")
       ->capture_default_str();
   m->add_option("--deadlock-cycles", c.deadlock_cycles,
-                "report a deadlock when every rank has waited in MPI this long with no packet moving")
+                "report a deadlock when every rank has waited in MPI this long with no packet moving "
+                "(a processor copying or folding a message is not waiting)")
       ->capture_default_str();
   m->add_option("--watchdog", c.watchdog, "cycles after which an unfinished run is ended")->capture_default_str();
+  m->add_option("--idle-skip", c.idle_skip,
+                "on (skip a quiescent node side's clock edges, and leap over cycles in which nothing on the "
+                "machine acts) | off (evaluate everything) | check (evaluate everything, fail if a skip would "
+                "have been wrong); same results")
+      ->capture_default_str();
   m->add_option("--stack", c.stack_kib, "KiB of stack per rank")->capture_default_str();
   m->add_option("--eager-limit", c.eager_limit, "point-to-point: bytes up to which a message goes eagerly");
   m->add_option("--unexpected-limit", c.unexpected_limit,
@@ -178,6 +184,11 @@ std::optional<int> check_mpirun_command(const MpirunCommand& c, sim::MachineConf
     return mpirun_usage(e.what());
   }
   config.watchdog_cycles = static_cast<uint64_t>(c.watchdog);
+  try {
+    config.idle_skip = sim::parse_idle_skip(c.idle_skip);
+  } catch (const std::invalid_argument& e) {
+    return mpirun_usage(std::string("--idle-skip: ") + e.what());
+  }
   config.stack_bytes = static_cast<size_t>(c.stack_kib) * 1024;
   try {
     apply_fault_options(c.faults, nodes, config);

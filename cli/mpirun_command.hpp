@@ -38,6 +38,7 @@ struct MpirunCommand {
   bool quiet = false;                // -q: no report, only why a run ended early
   std::string compute_scale = "auto";  // --compute-scale: "auto" or a number >= 0 (checked by check_mpirun_command)
   long long watchdog = 2'000'000'000;
+  std::string idle_skip = "on";  // --idle-skip: on | off | check
   long long deadlock_cycles = 100'000;
   long long stack_kib = 8192;  // Linux's default for a process (ulimit -s)
   long long eager_limit = -1;  // -1: the driver's default

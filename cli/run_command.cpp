@@ -133,8 +133,9 @@ void add_options(CLI::App* run, RunArguments& a, RunOptions& o) {
   run->add_option("--output", o.output_path, "write per-rank results as JSON");
   run->add_flag("--check-args", o.check_arguments, "agree on the arguments before each collective");
   run->add_option("--idle-skip", a.idle_skip,
-                  "on (skip a node side's clock edge when it is quiescent) | off (evaluate everything) | check "
-                  "(evaluate everything, fail if a skip would have been wrong); same results")
+                  "on (skip a quiescent node side's clock edges, leap over cycles in which nothing acts) | "
+                  "off (evaluate everything) | check (evaluate everything, fail if a skip would have been "
+                  "wrong); same results")
       ->capture_default_str();
   add_fault_options(run, a.faults);
   run->add_option("--trace", o.machine.trace_path, "write an FST waveform (and a .gtkw view beside it)");

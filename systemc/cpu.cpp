@@ -211,7 +211,9 @@ void Cpu::wait_for(const sc_core::sc_event& e) {
 void Cpu::wait_edge() {
   // Before the wait too: a handler that waits while the task unwinds must not suspend it.
   if (cancelled_) throw TaskCancelled{};
+  node_.edge_wait_begins();
   wait(*edge_);
+  node_.edge_wait_ends();
   if (cancelled_) throw TaskCancelled{};
   if (resume_hook_) resume_hook_();
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,7 +43,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
   context_->timeprecision(-9);
   if (!config_.trace_path.empty()) context_->traceEverOn(true);
 
-  clock_ = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time(1, sc_core::SC_NS));
+  clock_ = std::make_unique<MachineClock>("clock");
 
   // The node models: built in, or a model library for other sizes (built on first use;
   // the partitions of one machine take turns on its lock, and partition 0 tells of it).
@@ -58,7 +59,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
     if (!local(r)) continue;
     nodes_[r] = std::make_unique<Node>(("node" + std::to_string(r)).c_str(), r, *context_,
                                        config_.trace_path.empty() ? config_.idle_skip : IdleSkip::Off, models);
-    nodes_[r]->clk(*clock_);
+    nodes_[r]->clk(clock_->clk);
     if (config_.sizes.get("torus.dma")) nodes_[r]->attach_memory(config_.memory);
     raw.push_back(nodes_[r].get());
   }
@@ -199,7 +200,7 @@ Machine::Machine(const MachineConfig& config, Transport* transport)
     if (config_.trace_nodes.empty()) traced = raw;
     if (!traced.empty()) {
       trace_ = std::make_unique<TraceWriter>("trace", config_.trace_file(self_), traced, config_.shape.dims(), config_.sizes);
-      trace_->clk(*clock_);
+      trace_->clk(clock_->clk);
     }
   }
   const unsigned local_nodes = static_cast<unsigned>(raw.size());
@@ -366,6 +367,7 @@ void Machine::advance(uint64_t cycles) {
     const uint64_t piece = transport() ? config_.shortest_latency() : cycles;
     for (uint64_t done = 0; done < cycles;) {
       const uint64_t k = std::min(piece, cycles - done), from = cycle();
+      clock_->release(k);
       sc_core::sc_start(sc_core::sc_time(static_cast<double>(k), sc_core::SC_NS));
       exchange(from, static_cast<unsigned>(k), nullptr);
       done += k;
@@ -430,6 +432,21 @@ Machine::Result Machine::run(TaskFn fn) {
   while (now < watchdog) {
     uint64_t next = std::min((now / quantum + 1) * quantum, watchdog);
     for (uint64_t d : due) next = std::min(next, d);
+    bool leapt = false;
+    if (now % quantum == 0) {
+      // Cycles in which no node would change and no processor or task act: the nodes
+      // leap over them and the kernel passes them with no clock edge. What the run
+      // decides at the quanta's ends cannot change in them, nor can a watch's view.
+      uint64_t limit = watchdog;
+      for (uint64_t d : due) limit = std::min(limit, d);
+      if (const uint64_t quiet = quiet_cycles(now, limit); quiet > 0) {
+        for (Node* node : local_nodes_) node->leap(quiet);
+        next = now + quiet;
+        leapt_cycles_ += quiet;
+        leapt = true;
+      }
+    }
+    if (!leapt) clock_->release(next - now);
     sc_core::sc_start(sc_core::sc_time(static_cast<double>(next - now), sc_core::SC_NS));
     const uint64_t from = now;
     now = next;
@@ -471,6 +488,21 @@ Machine::Result Machine::run(TaskFn fn) {
   share_outcome(res);
   unwind(waiting);
   return res;
+}
+
+uint64_t Machine::quiet_cycles(uint64_t now, uint64_t limit) const {
+  if (transport() || !config_.trace_path.empty() || config_.idle_skip != IdleSkip::On) return 0;
+  const uint64_t quantum = config_.shortest_latency();
+  if (limit <= now + quantum) return 0;
+  for (const Node* node : local_nodes_)
+    if (!node->quiet()) return 0;
+  // A process that wakes at time t acts at the first edge at or after t at the earliest.
+  const sc_core::sc_time wait = sc_core::sc_time_to_pending_activity();
+  if (wait < sc_core::sc_max_time() - sc_core::sc_time_stamp()) {
+    const double wake_ns = (sc_core::sc_time_stamp() + wait).to_seconds() * 1e9;
+    limit = std::min(limit, static_cast<uint64_t>(std::ceil(wake_ns - 1e-6)));
+  }
+  return limit > now ? (limit - now) / quantum * quantum : 0;
 }
 
 Machine::Agreement Machine::agree(const Agreement& a) {

@@ -17,18 +17,19 @@
 #include <utility>
 #include <vector>
 
-#include "firmware/personality.hpp"
 #include "firmware/barrier_firmware.hpp"
+#include "firmware/machine_model.hpp"
+#include "firmware/personality.hpp"
+#include "firmware/task_context.hpp"
 #include "firmware/torus_firmware.hpp"
 #include "firmware/torus_layout.hpp"
-#include "firmware/machine_model.hpp"
-#include "firmware/task_context.hpp"
 #include "firmware/tree_firmware.hpp"
-#include "systemc/link.hpp"
-#include "systemc/machine_config.hpp"
-#include "systemc/node.hpp"
 #include "systemc/coprocessor_pair.hpp"
 #include "systemc/cpu.hpp"
+#include "systemc/link.hpp"
+#include "systemc/machine_clock.hpp"
+#include "systemc/machine_config.hpp"
+#include "systemc/node.hpp"
 #include "systemc/partition_plan.hpp"
 #include "systemc/shard_pool.hpp"
 #include "systemc/transport.hpp"
@@ -72,6 +73,8 @@ class Machine : public fw::MachineModel {
   // thread-safe (workload::TrafficLedger is).
   void advance(uint64_t cycles);
   uint64_t cycle() const { return first_->cycle(); }
+  // The cycles run() leapt over, every node quiet (quiet_cycles): no edge was clocked.
+  uint64_t leapt_cycles() const { return leapt_cycles_; }
   const PartitionPlan& partition_plan() const { return plan_; }
   unsigned partition() const { return self_; }
   // Whether node `rank` is simulated by this process.
@@ -160,6 +163,11 @@ class Machine : public fw::MachineModel {
   // advance() steps the nodes one cycle at a time under the kernel (asked for, or needed
   // by the per-cycle trace) or else the shortest wire's latency in cycles per node at a time.
   bool lockstep() const { return config_.lockstep || !config_.trace_path.empty(); }
+  // run(): the cycles from `now` (a quantum's start) on, in whole quanta and short of
+  // `limit`, whose edges change nothing — every node quiet() and nothing due in the kernel
+  // before the last of them (a processor idling, a task's wake-up) — so that the run can
+  // leap over them; 0 when it cannot (partitions, a waveform, idle skipping not on).
+  uint64_t quiet_cycles(uint64_t now, uint64_t limit) const;
   unsigned quantum() const { return lockstep() ? 1 : config_.shortest_latency(); }
 
   MachineConfig config_;
@@ -218,7 +226,7 @@ class Machine : public fw::MachineModel {
   std::vector<unsigned> task_ids_;  // each of this partition's processors' task id
   unsigned total_tasks_ = 0;        // every partition's
   std::unique_ptr<VerilatedContext> context_;
-  std::unique_ptr<sc_core::sc_clock> clock_;
+  std::unique_ptr<MachineClock> clock_;
   std::vector<std::unique_ptr<Node>> nodes_;
   // Sets every wire's bit errors and cuts from the configuration (MachineConfig::link_ber,
   // link_cuts); throws std::invalid_argument for a cut of an unconnected tree link.
@@ -255,6 +263,7 @@ class Machine : public fw::MachineModel {
   uint64_t last_finish_ = 0;    // the cycle the last task returned in
   unsigned finished_ = 0;
   unsigned done_ = 0, done_agreed_ = 0;  // mark_done() here; and over every partition, at the last quantum's end
+  uint64_t leapt_cycles_ = 0;            // leapt_cycles()
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   bool unwinding_ = false;  // run() has ended: tasks still waiting unwind (unwind())
   uint64_t aligned_ = 0;

@@ -303,6 +303,26 @@ void Node::grant_bus() {
   bus_waiting_.erase(first);
 }
 
+bool Node::quiet() const {
+  if (!primed_ || !tree_idle_.fixed() || !torus_idle_.fixed() || agent_) return false;
+  if (edge_waiters_ > 0 || bus_holder_ >= 0 || !bus_waiting_.empty() || request_.active) return false;
+  if (tree_config_changed_ || torus_config_changed_) return false;
+  if (memory_ && (memory_->busy() || *torus_->dma.rd_req || *torus_->dma.wr_req)) return false;
+  for (unsigned l = 0; l < 3; ++l)
+    if (cycle_ <= tree_read_until_[l].load(std::memory_order_relaxed) ||
+        cycle_ <= gi_read_until_[l].load(std::memory_order_relaxed))
+      return false;
+  for (unsigned d = 0; d < 6; ++d)
+    if (cycle_ <= torus_read_until_[d].load(std::memory_order_relaxed)) return false;
+  return true;
+}
+
+void Node::leap(uint64_t n) {
+  tree_idle_.leap(n);
+  torus_idle_.leap(n);
+  cycle_ += n;
+}
+
 void Node::step() {
   grant_bus();
   const bool tree_evaluated = tree_idle_.step(drive_tree(), cycle_, [this] { tree_->clock_cycle(); });

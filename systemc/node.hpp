@@ -121,6 +121,16 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   }
   uint64_t cycle() const { return cycle_; }
   unsigned rank() const { return rank_; }
+  // A processor of the node waits for its next edge (Cpu: between the two calls).
+  void edge_wait_begins() { ++edge_waiters_; }
+  void edge_wait_ends() { --edge_waiters_; }
+  // Whether the node's edges change nothing until something outside it acts: both sides
+  // at a fixed point, no input still to arrive on a wire, no bus request or processor
+  // waiting for an edge, no memory access in flight, no agent. Between edges.
+  bool quiet() const;
+  // `n` such edges pass at once (Machine::run, when every node is quiet()): the cycle
+  // count and the sides' skipped edges move as n steps would have moved them.
+  void leap(uint64_t n);
   // Adds both models to a waveform (scopes <node>.nd_tree_net and <node>.nd_torus_net).
   void trace(VerilatedFstC& fst);
 
@@ -194,6 +204,7 @@ class Node : public sc_core::sc_module, public fw::BusPort {
   int bus_holder_ = -1;  // the task holding the bus (-1: none)
   void grant_bus();      // at an edge: the free bus to the first waiting access
   std::vector<std::unique_ptr<sc_core::sc_event>> edges_;  // each processor's, by task (edge_event)
+  unsigned edge_waiters_ = 0;                              // processors waiting for the next edge (edge_wait_begins)
   sc_core::sc_event wake_;  // wake_processors(), for processors in a timed wait
   sc_core::sc_event torus_status_changed_;  // torus_status_event()
   bool torus_status_watched_ = false;

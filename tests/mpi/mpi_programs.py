@@ -261,6 +261,33 @@ def behaviour(a, work):
     expect(rc == 1 and "deadlock" in err and "rank 0 in MPI_Recv(source 1, tag 7" in err and
            "rank 1 in MPI_Recv(source 0, tag 7" in err and "rank 2 in MPI_Barrier" in err and report["deadlock"],
            "a deadlock ends the run with exit status 1 and says which rank waits in which call")
+    # A long copy or fold inside a call moves no packet for more than --deadlock-cycles, and is
+    # no deadlock: an MPI_Iallreduce of 1 MiB on 2 ranks (the 1,048,576-byte reduction is
+    # some 260,000 cycles of the processors' own work between two messages).
+    long_work = build_source(a.mpicc, work, "long_work", r"""
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int rank, size, i, bad = 0, n = 131072;
+  double *in = malloc(n * sizeof(double)), *out = malloc(n * sizeof(double));
+  MPI_Request q;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (i = 0; i < n; i++) in[i] = rank + i;
+  MPI_Iallreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+  for (i = 0; i < n; i++) bad += out[i] != (double)size * i + size * (size - 1) / 2;
+  printf("rank %d: %d wrong\n", rank, bad);
+  MPI_Finalize();
+  return 0;
+}
+""")
+    rc, out, err = run(mpirun + ["-n", "2", "--", long_work])
+    expect(rc == 0 and out.count(": 0 wrong") == 2 and "deadlock" not in err,
+           "a 1 MiB MPI_Iallreduce, whose copies and folds move no packet for a while, is no deadlock (%s)"
+           % err[-400:])
     # MPI_Abort ends the run with its error code.
     rc, out, err = run(mpirun + ["-n", "3", "--", build(a.mpicc, "abort", work)])
     expect(rc == 42 and "rank 2 called MPI_Abort(MPI_COMM_WORLD, 42)" in err, "MPI_Abort(comm, 42) ends the run with 42")
@@ -827,10 +854,63 @@ def overlap(a, work):
                "overlap.c: MPI_I%s and a computation take at most 1.2 of the longer on engine nodes (%s)"
                % (what, shares))
 
+LEAPS_PROGRAM = r"""
+#include <mpi.h>
+#include <stdio.h>
+/* Ranks computing for different, long stretches (MPIX_Compute_cycles) between point-to-point
+   messages, collectives and a started collective, printing the simulated times they see. */
+int main(int argc, char **argv) {
+  int rank, size, i, x, sum = 0, token = 0;
+  double t0;
+  MPI_Request q;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  t0 = MPI_Wtime();
+  for (i = 0; i < 3; i++) {
+    MPIX_Compute_cycles(20000 + 7919LL * rank * (i + 1));
+    x = rank + i;
+    MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) MPIX_Compute_cycles(50000);
+    if (size > 1) {
+      if (rank == 0) MPI_Send(&sum, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+      if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Ibarrier(MPI_COMM_WORLD, &q);
+    MPIX_Compute_cycles(30000 + 1000LL * rank);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    printf("rank %d step %d: sum %d token %d at %.9f\n", rank, i, sum, token, MPI_Wtime() - t0);
+  }
+  MPI_Finalize();
+  return 0;
+}
+"""
+
+
+def leaps(a, work):
+    # The machine leaps over cycles in which nothing acts (every node quiescent, every
+    # processor computing or waiting): --idle-skip on leaps, check evaluates every edge (and
+    # fails the run if a skipped one would have changed a model), off clocks everything. The
+    # program's output, with the simulated times it reads, and the run's cycles must agree,
+    # in coprocessor mode and on nodes with the DMA engine too.
+    exe = build_source(a.mpicc, work, "leaps", LEAPS_PROGRAM)
+    for extra in ([], ["--coprocessor"], ["--rtl", "torus.dma=2"]):
+        seen = {}
+        for mode in ("off", "check", "on"):
+            rc, out, err = run([a.collnet, "mpirun", "-n", "4", "--compute-scale", "0", "--idle-skip", mode, *extra,
+                                "--", exe])
+            m = re.search(r"ranks on \S+ \(\d+ per node\), (\d+) cycles", err)
+            expect(rc == 0 and m is not None, "leaps %s --idle-skip %s: ran (%s)" % (extra, mode, err[-500:]))
+            seen[mode] = (sorted(out.splitlines()), m.group(1) if m else None)
+            print("leaps %-24s --idle-skip %-5s %s cycles, %d lines" % (" ".join(extra), mode, seen[mode][1],
+                                                                          len(seen[mode][0])))
+        expect(seen["on"] == seen["off"] == seen["check"] and len(seen["on"][0]) == 12,
+               "leaps %s: the same output and cycles with --idle-skip on, check and off" % extra)
+
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["conformance", "behaviour", "engine", "overlap", "osu"])
+    p.add_argument("mode", choices=["conformance", "behaviour", "engine", "overlap", "osu", "leaps"])
     p.add_argument("ranks", nargs="?", default="1,2,8")
     p.add_argument("--collnet", required=True)
     p.add_argument("--mpicc", required=True)
@@ -845,7 +925,7 @@ def main():
     work = tempfile.mkdtemp(prefix="collnet-mpi-")
     try:
         {"conformance": conformance, "behaviour": behaviour, "engine": engine, "overlap": overlap,
-         "osu": osu}[a.mode](a, work)
+         "osu": osu, "leaps": leaps}[a.mode](a, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
