@@ -868,16 +868,16 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   t0 = MPI_Wtime();
   for (i = 0; i < 3; i++) {
-    MPIX_Compute_cycles(20000 + 7919LL * rank * (i + 1));
+    MPIX_Compute_cycles(2000 + 791LL * rank * (i + 1));
     x = rank + i;
     MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) MPIX_Compute_cycles(50000);
+    if (rank == 0) MPIX_Compute_cycles(5000);
     if (size > 1) {
       if (rank == 0) MPI_Send(&sum, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
       if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Ibarrier(MPI_COMM_WORLD, &q);
-    MPIX_Compute_cycles(30000 + 1000LL * rank);
+    MPIX_Compute_cycles(3000 + 100LL * rank);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     printf("rank %d step %d: sum %d token %d at %.9f\n", rank, i, sum, token, MPI_Wtime() - t0);
   }
