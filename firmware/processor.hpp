@@ -37,16 +37,14 @@ class Processor : public RegisterBus {
   virtual uint64_t cycle() const = 0;
   // Lets `cycles` clock edges pass without touching the bus: the task computes.
   virtual void idle(uint64_t cycles) = 0;
-  // The same for the software's own work (copying a message, folding data): counted
-  // (worked()), so that a long copy is told from a wait (MPI's deadlock report).
+  // The same for the software's own work (copying a message, folding data), noted
+  // (worked_until()), so that a long copy is told from a wait (MPI's deadlock report).
   void work(uint64_t cycles) {
-    worked_ += cycles;
-    working_until_ = cycle() + cycles;
+    worked_until_ = cycle() + cycles;
     idle(cycles);
   }
-  uint64_t worked() const { return worked_; }
-  // Whether a work() stretch still runs at cycle `now`.
-  bool working(uint64_t now) const { return now < working_until_; }
+  // The cycle the last work() ends at: it worked after cycle c if this exceeds c.
+  uint64_t worked_until() const { return worked_until_; }
   // The same, cut short by an interrupt: at the first clock edge and whenever the node's
   // lines change after it (torus_pending(), dma_event(), torus_inject_room()) the
   // processor asks `interrupted` and, if it holds, stops at that edge. Returns the cycles
@@ -95,7 +93,7 @@ class Processor : public RegisterBus {
   virtual void set_resume_hook(std::function<void()> hook) { (void)hook; }
 
  private:
-  uint64_t worked_ = 0, working_until_ = 0;  // work()
+  uint64_t worked_until_ = 0;  // work()
 };
 
 }  // namespace collnet::fw

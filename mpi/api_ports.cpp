@@ -186,8 +186,7 @@ int MPI_Comm_join(int fd, MPI_Comm* intercomm) {
       const int ready = poll(&pfd, 1, 0);
       if (ready < 0) fail(MPI_ERR_ARG, "cannot poll socket " + std::to_string(fd) + ": " + std::strerror(errno));
       if (ready == 0) {
-        r.task().cpu().idle(64);
-        r.runtime().set_current(r);  // other ranks ran meanwhile
+        r.task().cpu().idle(64);  // other ranks run meanwhile (its processor's resume makes r current again)
         continue;
       }
       const ssize_t n = read(fd, reinterpret_cast<char*>(&theirs) + got, sizeof theirs - got);

@@ -9,21 +9,19 @@
 
 namespace collnet::mpi {
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 namespace {
 
-double wall_seconds() {
+double seconds_of(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+double wall_seconds() { return seconds_of(CLOCK_MONOTONIC); }
+
 }  // namespace
+
+double thread_cpu_seconds() { return seconds_of(CLOCK_THREAD_CPUTIME_ID); }
 
 HostTime stretch_start() {
   HostTime t;

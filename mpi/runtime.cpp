@@ -502,16 +502,12 @@ void Runtime::merge_ending(const Ending& e) {
 void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
   // In partitions every partition's runtime checks at the same cycle and pools its counts
   // first, whatever it has seen, so that all decide alike.
-  // ended, waiting, running, calls left, flits moved, cycles the processors worked for the
-  // library and processors working for it now (a long copy or fold moves no packet, and
-  // is not a wait)
-  std::vector<uint64_t> count{aborted_ || deadlocked_ ? 1u : 0u, 0, 0, calls_left_, traffic, 0, 0};
+  // ended, waiting, running, calls left, flits moved, processors that worked for the
+  // library since the last check (a long copy or fold moves no packet, and is not a wait)
+  std::vector<uint64_t> count{aborted_ || deadlocked_ ? 1u : 0u, 0, 0, calls_left_, traffic, 0};
   for (const auto& r : ranks_) {
     if (!local(r->world_rank())) continue;
-    if (r->attached()) {
-      count[5] += r->task().cpu().worked();
-      count[6] += r->task().cpu().working(cycle);
-    }
+    if (r->attached()) count[5] += r->task().cpu().worked_until() > last_check_;
     if (r->done) continue;
     ++count[2];
     if (r->in_call && !r->computing) ++count[1];  // computing in a call (a user op's function) is not waiting
@@ -520,11 +516,10 @@ void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
   if (count[0]) return;
   const uint64_t waiting = count[1], running = count[2], calls_left = count[3];
   traffic = count[4];
-  const bool moved =
-      traffic != last_traffic_ || calls_left != last_calls_left_ || count[5] != last_worked_ || count[6] > 0;
+  const bool moved = traffic != last_traffic_ || calls_left != last_calls_left_ || count[5] > 0;
   last_traffic_ = traffic;
   last_calls_left_ = calls_left;
-  last_worked_ = count[5];
+  last_check_ = cycle;
   if (running == 0 || waiting < running || moved) {
     quiet_since_ = cycle;
     return;
@@ -596,7 +591,7 @@ Call::Call(const char* name) : r_(Runtime::current()) {
 
 Call::~Call() {
   Runtime& rt = r_.runtime();
-  rt.set_current(r_);
+  rt.set_current(r_);  // after a wait not on its processor (Machine::align's), which has no resume hook
   r_.mpi_cycles += r_.task().cycle() - start_;
   r_.in_call = nullptr;
   ++rt.calls_left_;
@@ -697,7 +692,6 @@ void Rank::compute(uint64_t cycles, bool between_calls) {
     cycles -= step;
     if (world.wants_progress()) world.progress();
   }
-  rt_.set_current(*this);
   // The simulation of those cycles ran on this thread too: not the program's time.
   if (rt_.options().compute_scale > 0) left_call = stretch_start();
 }

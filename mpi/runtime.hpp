@@ -421,7 +421,8 @@ class Runtime {
   unsigned abort_rank_ = 0;
   std::thread::id ranks_thread_ = std::this_thread::get_id();
   std::map<std::string, std::string> published_;
-  uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull, last_worked_ = ~0ull;
+  uint64_t calls_left_ = 0, last_calls_left_ = ~0ull, last_traffic_ = ~0ull;
+  uint64_t last_check_ = 0;  // the cycle check_deadlock last ran at
   uint64_t quiet_since_ = 0;
   friend class Call;
 };

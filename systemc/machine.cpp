@@ -442,7 +442,6 @@ Machine::Result Machine::run(TaskFn fn) {
       if (const uint64_t quiet = quiet_cycles(now, limit); quiet > 0) {
         for (Node* node : local_nodes_) node->leap(quiet);
         next = now + quiet;
-        leapt_cycles_ += quiet;
         leapt = true;
       }
     }

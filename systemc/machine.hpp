@@ -73,8 +73,6 @@ class Machine : public fw::MachineModel {
   // thread-safe (workload::TrafficLedger is).
   void advance(uint64_t cycles);
   uint64_t cycle() const { return first_->cycle(); }
-  // The cycles run() leapt over, every node quiet (quiet_cycles): no edge was clocked.
-  uint64_t leapt_cycles() const { return leapt_cycles_; }
   const PartitionPlan& partition_plan() const { return plan_; }
   unsigned partition() const { return self_; }
   // Whether node `rank` is simulated by this process.
@@ -263,7 +261,6 @@ class Machine : public fw::MachineModel {
   uint64_t last_finish_ = 0;    // the cycle the last task returned in
   unsigned finished_ = 0;
   unsigned done_ = 0, done_agreed_ = 0;  // mark_done() here; and over every partition, at the last quantum's end
-  uint64_t leapt_cycles_ = 0;            // leapt_cycles()
   bool advancing_ = false;  // advance(): processors run no task and never stop the simulation
   bool unwinding_ = false;  // run() has ended: tasks still waiting unwind (unwind())
   uint64_t aligned_ = 0;

@@ -95,8 +95,9 @@ class Quiescence {
 
   uint64_t evaluated() const { return evaluated_; }
   uint64_t skipped() const { return skipped_; }
-  // Whether the model is at a fixed point: with its inputs unchanged, every edge is skipped.
-  bool fixed() const { return fixed_ && mode_ == IdleSkip::On; }
+  // Whether the model is at a fixed point: with its inputs unchanged, every edge is skipped
+  // (in Mode::Check, evaluated as well).
+  bool fixed() const { return fixed_; }
   // `n` edges skipped at once, as step() would have skipped them one by one (only while
   // fixed(), with the inputs unchanged throughout: Machine::run's leaps).
   void leap(uint64_t n) { skipped_ += n; }
