@@ -337,6 +337,7 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   std::vector<char> crash_stack;
   install_crash_report(crash_stack, c.stack_kib);
   driver::Job job(*machine, p2p);
+  std::optional<mpi::RankStreams> streams(std::in_place, runtime);  // std::cout per rank while they run
   const driver::RunReport report = job.run([&](driver::Task& t) {
     const unsigned rank = t.rank();
     const std::vector<std::string> env =
@@ -344,6 +345,8 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
     runtime.run_rank(
         t, [&copies, rank, &env](int argc, char** argv) { return copies->run(rank, argc, argv, env); }, c.command);
   });
+  runtime.flush_all_output();
+  streams.reset();
   std::cout.flush();
   fflush(stdout);
 

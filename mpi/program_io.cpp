@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a program's calls to exit() and to the C library's output functions become under
 // collnet mpirun. collnet-mpicc links programs with --wrap for these names, so that
-// exit() ends the rank (not the simulator) and, with --tag-output, every line a rank
-// writes to stdout or stderr is prefixed with its rank. C++ streams are not wrapped.
+// exit() ends the rank (not the simulator), a rank's stdout is its own line-buffered
+// stream (as a process's terminal is under Open MPI: ranks' lines never mix within a
+// line), and, with --tag-output, every line a rank writes to stdout or stderr is prefixed
+// with its rank. C++ streams are not wrapped.
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -16,15 +18,17 @@ namespace {
 
 int stream_of(FILE* f) { return f == stdout ? 1 : f == stderr ? 2 : 0; }
 
-// The rank whose output a tagging run must handle, or null when it goes straight out.
-Rank* tagging(FILE* f) {
+// The rank whose stream `f` is, or null when the output goes straight out (another file,
+// or stderr in a run that does not tag: unbuffered, as a process's stderr is).
+Rank* rank_stream(FILE* f) {
   Rank* r = Runtime::current_or_null();
-  if (!r || !r->runtime().options().tag_output || stream_of(f) == 0) return nullptr;
+  const int stream = stream_of(f);
+  if (!r || stream == 0 || (stream == 2 && !r->runtime().options().tag_output)) return nullptr;
   return r;
 }
 
 int out_v(FILE* f, const char* fmt, va_list ap) {
-  Rank* r = tagging(f);
+  Rank* r = rank_stream(f);
   if (!r) return vfprintf(f, fmt, ap);
   va_list copy;
   va_copy(copy, ap);
@@ -38,7 +42,7 @@ int out_v(FILE* f, const char* fmt, va_list ap) {
 }
 
 int out(FILE* f, const char* data, size_t n) {
-  Rank* r = tagging(f);
+  Rank* r = rank_stream(f);
   if (!r) return static_cast<int>(fwrite(data, 1, n, f));
   r->runtime().write_output(*r, stream_of(f), data, n);
   return static_cast<int>(n);
@@ -94,9 +98,15 @@ int __wrap_fputc(int c, FILE* f) {
 int __wrap_putc(int c, FILE* f) { return __wrap_fputc(c, f); }
 
 size_t __wrap_fwrite(const void* p, size_t size, size_t n, FILE* f) {
-  if (!tagging(f)) return fwrite(p, size, n, f);
+  if (!rank_stream(f)) return fwrite(p, size, n, f);
   out(f, static_cast<const char*>(p), size * n);
   return n;
+}
+
+int __wrap_fflush(FILE* f) {
+  // fflush(NULL) flushes every stream; a rank's partial line is one of them.
+  if (Rank* r = rank_stream(f ? f : stdout)) r->runtime().flush_partial(*r);
+  return fflush(f);
 }
 
 }  // extern "C"

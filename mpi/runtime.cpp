@@ -419,7 +419,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
   r.argv.clear();
   for (std::string& a : r.args) r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
-  current_ = &r;
+  set_current(r);
   r.left_call = stretch_start();
   errno = 0;  // as a process starts
   struct Undefer {  // a charge the rank left for its processor's next use is dropped with it
@@ -437,7 +437,7 @@ void Runtime::run_rank(driver::Task& task, const Main& main, const std::vector<s
     }
     code = e.code;
   }
-  current_ = &r;
+  set_current(r);
   flush_output(r);
   r.done = true;
   r.exit_code = code;
@@ -557,24 +557,38 @@ void Runtime::check_deadlock(uint64_t cycle, uint64_t traffic) {
 
 void Runtime::write_output(Rank& r, int stream, const char* data, size_t n) {
   FILE* f = stream == 2 ? stderr : stdout;
-  if (!options_.tag_output) {
-    fwrite(data, 1, n, f);
-    return;
-  }
   std::string& pending = r.pending_out[stream];
   pending.append(data, n);
   size_t start = 0;
   for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
-    fprintf(f, "[1,%u]<%s>:%.*s\n", r.world_rank(), stream == 2 ? "stderr" : "stdout", static_cast<int>(nl - start),
-            pending.data() + start);
+    if (options_.tag_output)
+      fprintf(f, "[1,%u]<%s>:%.*s\n", r.world_rank(), stream == 2 ? "stderr" : "stdout", static_cast<int>(nl - start),
+              pending.data() + start);
+  if (!options_.tag_output) fwrite(pending.data(), 1, start, f);
   pending.erase(0, start);
 }
 
+void Runtime::flush_partial(Rank& r) {
+  // A tagged line waits for its end, to be tagged once; an untagged one goes as it is.
+  std::string& pending = r.pending_out[1];
+  if (options_.tag_output || pending.empty()) return;
+  fwrite(pending.data(), 1, pending.size(), stdout);
+  pending.clear();
+}
+
 void Runtime::flush_output(Rank& r) {
-  for (int s : {1, 2})
-    if (!r.pending_out[s].empty()) write_output(r, s, "\n", 1);
+  if (options_.tag_output) {
+    for (int s : {1, 2})
+      if (!r.pending_out[s].empty()) write_output(r, s, "\n", 1);
+  } else {
+    flush_partial(r);
+  }
   fflush(stdout);
   fflush(stderr);
+}
+
+void Runtime::flush_all_output() {
+  for (const auto& r : ranks_) flush_output(*r);
 }
 
 // ------------------------------------------------------------------ Call

@@ -22,14 +22,15 @@
 #include <thread>
 #include <vector>
 
-#include "mpi/cartesian.hpp"
-#include "mpi/graph.hpp"
-#include "mpi/compute_time.hpp"
-#include "mpi/datatypes.hpp"
-#include "mpi/tools.hpp"
 #include "driver/communicator.hpp"
 #include "driver/job.hpp"
+#include "mpi/cartesian.hpp"
+#include "mpi/compute_time.hpp"
+#include "mpi/datatypes.hpp"
+#include "mpi/graph.hpp"
 #include "mpi/include/mpi.h"
+#include "mpi/rank_streams.hpp"
+#include "mpi/tools.hpp"
 
 namespace collnet::mpi {
 
@@ -281,7 +282,7 @@ class Rank {
   void user_code(const std::function<void()>& code);
   int thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
   int saved_errno = 0;  // its errno while other ranks run (the C library's is one for all)
-  // Output of --tag-output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
+  // Program output: the part of a line not yet written, per stream (1 stdout, 2 stderr).
   std::string pending_out[3];
 
   void attach(driver::Task& t);
@@ -346,7 +347,13 @@ class Runtime {
   // program's own threads (OpenMP's, say) are not, and may not call MPI
   // (MPI_THREAD_FUNNELED).
   bool on_ranks_thread() const { return std::this_thread::get_id() == ranks_thread_; }
-  void set_current(Rank& r) { current_ = &r; }
+  void set_current(Rank& r) {
+    if (current_ == &r) return;
+    if (streams_) streams_->switch_rank(current_, r);
+    current_ = &r;
+  }
+  // The C++ streams' routing while the ranks run (RankStreams registers itself).
+  void set_streams(RankStreams* s) { streams_ = s; }
 
   const Options& options() const { return options_; }
   // The job's published service names and their ports (MPI_Publish_name).
@@ -386,9 +393,14 @@ class Runtime {
   // every partition saw alike.
   void merge_ending(const Ending& e);
 
-  // Writes a rank's program output (--tag-output lines are prefixed "[1,R]<stdout>:").
+  // Writes a rank's program output: whole lines, each rank's stdout its own line-buffered
+  // stream (--tag-output: stderr too, and lines are prefixed "[1,R]<stdout>:").
   void write_output(Rank& r, int stream, const char* data, size_t n);
+  // The program's fflush of its stdout: the partial line goes out (not when tagging).
+  void flush_partial(Rank& r);
+  // At a rank's end, and the run's (for ranks an abort or a deadlock stopped).
   void flush_output(Rank& r);
+  void flush_all_output();
 
  private:
   static Runtime* active_;
@@ -414,6 +426,7 @@ class Runtime {
   int attributes_[MPI_APPNUM + 1] = {};
   std::vector<std::unique_ptr<Rank>> ranks_;
   Rank* current_ = nullptr;
+  RankStreams* streams_ = nullptr;
   bool aborted_ = false, deadlocked_ = false;
   int abort_code_ = 0;
   std::string end_message_;

@@ -237,6 +237,24 @@ def behaviour(a, work):
                         '  MPI_Finalize(); return 0; }\n')
     rc, out, err = run(default + ["-np", "3", "--oversubscribe", "-x", "COLLNET_TEST_X=a=b", "--compute-scale", "0", envp])
     expect(rc == 0 and out.split() == ["a=b"] * 3, "-x NAME=VALUE reaches every rank (%s %s)" % (out, err[-300:]))
+    # Each rank's stdout is its own line-buffered stream, as a process's terminal under Open
+    # MPI: lines built across MPI calls come out whole; a partial line goes out at fflush,
+    # at the rank's end and when another rank's MPI_Abort stops the run.
+    lines_c = build_source(a.mpicc, work, "lines",
+                           '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char** v) { int r, n, s;\n'
+                           '  MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);\n'
+                           '  printf("rank %d:", r); for (int i = 1; i <= 3; i++) { MPI_Allreduce(&i, &s, 1, MPI_INT, MPI_SUM,\n'
+                           '  MPI_COMM_WORLD); printf(" %d", s); } printf("\\n"); MPI_Barrier(MPI_COMM_WORLD);\n'
+                           '  if (r == 1) { printf("flushed"); fflush(stdout); } MPI_Barrier(MPI_COMM_WORLD);\n'
+                           '  if (r == 2) printf("pending"); MPI_Barrier(MPI_COMM_WORLD);\n'
+                           '  if (c > 1 && r == 0) MPI_Abort(MPI_COMM_WORLD, 5); MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n')
+    for abort in (False, True):
+        rc, out, err = run(mpirun + ["-n", "4", "--", lines_c] + (["abort"] if abort else []))
+        whole = ["rank %d: 4 8 12" % k for k in range(4)]
+        expect(rc == (5 if abort else 0) and sorted(out.split("\n")[:4]) == whole and
+               out.split("\n")[4:] == ["flushedpending"],
+               "ranks' lines built across MPI calls come out whole, partial ones at fflush and at the end%s (%s %s)" %
+               (" of an aborted run" if abort else "", out, err[-300:]))
     # -q: no report, only why a run ended early.
     rc, out, err = run(default + ["-q", "-n", "2", "--compute-scale", "0", envp])
     expect(rc == 0 and out.split() == ["unset"] * 2 and err == "", "mpirun -q prints no report (%r)" % err[-300:])
@@ -399,6 +417,20 @@ int main(int argc, char **argv) {
     rc, out, err = run(mpirun + ["-n", "4", "--", exe])
     expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6" % r for r in range(4)],
            "a C++ program built with collnet-mpicxx keeps a global std::string per rank")
+    # std::cout is one object for every rank: a rank's format (fixed, hex) stays its own,
+    # and its lines, built across MPI calls, come out whole and tagged as its own.
+    streams = build_source(a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), work, "streams",
+                           '#include <mpi.h>\n#include <cstdio>\n#include <iomanip>\n#include <iostream>\n'
+                           'int main(int c, char** v) { int r; MPI_Init(&c, &v); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                           '  if (r == 0) std::cout << std::fixed << std::setprecision(2); if (r == 1) std::cout << std::hex;\n'
+                           '  MPI_Barrier(MPI_COMM_WORLD); std::cout << "rank " << r << ":"; MPI_Barrier(MPI_COMM_WORLD);\n'
+                           '  std::cout << " " << 3.14159 << " " << 255 << std::endl; std::printf("c %d\\n", r);\n'
+                           '  MPI_Finalize(); return 0; }\n', suffix=".cpp")
+    rc, out, err = run(mpirun + ["-n", "3", "--tag-output", "--", streams])
+    expect(rc == 0 and sorted(out.splitlines()) ==
+           ["[1,0]<stdout>:c 0", "[1,0]<stdout>:rank 0: 3.14 255", "[1,1]<stdout>:c 1", "[1,1]<stdout>:rank 1: 3.14159 ff",
+            "[1,2]<stdout>:c 2", "[1,2]<stdout>:rank 2: 3.14159 255"],
+           "std::cout keeps each rank's format and tags its lines (%s %s)" % (out, err[-300:]))
     # --compute-scale: host time between calls becomes simulated time, reported per rank.
     src = os.path.join(work, "compute.c")
     with open(src, "w") as f:
