@@ -4,7 +4,7 @@
 // exit() ends the rank (not the simulator), a rank's stdout is its own line-buffered
 // stream (as a process's terminal is under Open MPI: ranks' lines never mix within a
 // line), and, with --tag-output, every line a rank writes to stdout or stderr is prefixed
-// with its rank. C++ streams are not wrapped.
+// with its rank. The C++ streams take the same way while the ranks run (RankStreams).
 #include <cstdarg>
 #include <cstdio>
 #include <string>
