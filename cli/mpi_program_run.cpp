@@ -303,7 +303,12 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   const std::vector<bool> here = ranks_here(config, static_cast<unsigned>(c.ranks), transport);
   std::unique_ptr<mpi::ProgramCopies> copies;
   try {
-    copies = std::make_unique<mpi::ProgramCopies>(c.command.front(), static_cast<unsigned>(c.ranks), here);
+    copies = std::make_unique<mpi::ProgramCopies>(
+        c.command.front(), static_cast<unsigned>(c.ranks),
+        [&c](unsigned rank) {
+          return mpi::rank_environment(rank, static_cast<unsigned>(c.ranks), static_cast<unsigned>(c.tasks), c.exports);
+        },
+        here);
   } catch (const std::exception& e) {
     std::cerr << "collnet: error: mpirun: " + std::string(e.what()) + "\n";
     return fail_partitions(transport, kExitUsage);
@@ -340,10 +345,8 @@ int run_mpi_program(const MpirunCommand& c, const sim::MachineConfig& config, co
   std::optional<mpi::RankStreams> streams(std::in_place, runtime);  // std::cout per rank while they run
   const driver::RunReport report = job.run([&](driver::Task& t) {
     const unsigned rank = t.rank();
-    const std::vector<std::string> env =
-        mpi::rank_environment(rank, static_cast<unsigned>(c.ranks), static_cast<unsigned>(c.tasks), c.exports);
     runtime.run_rank(
-        t, [&copies, rank, &env](int argc, char** argv) { return copies->run(rank, argc, argv, env); }, c.command);
+        t, [&copies, rank](int argc, char** argv) { return copies->run(rank, argc, argv); }, c.command);
   });
   runtime.flush_all_output();
   streams.reset();

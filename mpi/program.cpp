@@ -38,9 +38,21 @@ std::string hint(const std::string& path, const std::string& err) {
   return path + ": " + err;
 }
 
+// The environment of the copy being loaded, while its constructors run (dlopen).
+const std::vector<char*>* loading_environment = nullptr;
+
+std::vector<char*> pointers(const std::vector<std::string>& env) {
+  std::vector<char*> entries;
+  for (const std::string& e : env) entries.push_back(const_cast<char*>(e.c_str()));
+  entries.push_back(nullptr);
+  return entries;
+}
+
 }  // namespace
 
-ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, const std::vector<bool>& wanted) {
+ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, Environment environment,
+                             const std::vector<bool>& wanted)
+    : environment_(std::move(environment)) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the program (" + std::strerror(errno) + ")");
   const std::vector<char> image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -84,7 +96,11 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, const std
       done += static_cast<size_t>(w);
     }
     const std::string fd_path = "/proc/self/fd/" + std::to_string(fd);
+    const std::vector<std::string> env = environment_(c);
+    const std::vector<char*> entries = pointers(env);
+    loading_environment = &entries;
     void* h = dlopen(fd_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    loading_environment = nullptr;
     if (!h) {
       const char* e = dlerror();
       throw std::runtime_error(hint(path, e ? e : "dlopen failed"));
@@ -103,13 +119,11 @@ ProgramCopies::ProgramCopies(const std::string& path, unsigned copies, const std
   }
 }
 
-int ProgramCopies::run(unsigned copy, int argc, char** argv, const std::vector<std::string>& env) const {
+int ProgramCopies::run(unsigned copy, int argc, char** argv) const {
   const Copy& c = copies_.at(copy);
   if (!c.main) throw std::logic_error("copy " + std::to_string(copy) + " of the program was not loaded here");
-  std::vector<char*> entries;
-  for (const std::string& e : env) entries.push_back(const_cast<char*>(e.c_str()));
-  entries.push_back(nullptr);
-  c.begin(entries.data());  // copies the strings
+  const std::vector<std::string> env = environment_(copy);
+  c.begin(pointers(env).data());  // copies the strings
   int status = 0;
   try {
     status = c.main(argc, argv);
@@ -142,5 +156,7 @@ std::vector<std::string> rank_environment(unsigned rank, unsigned ranks, unsigne
   for (const auto& [name, value] : job) set(name, std::to_string(value));
   return env;
 }
+
+char* const* collnet_loading_environment() { return loading_environment ? loading_environment->data() : nullptr; }
 
 }  // namespace collnet::mpi

@@ -9,6 +9,7 @@
 // atexit handlers, strtok and the calls with static buffers), which each rank owns.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,17 +18,20 @@ namespace collnet::mpi {
 class ProgramCopies {
  public:
   using Main = int (*)(int, char**);
+  // A copy's environment (NAME=VALUE strings): its constructors' as it loads, its main's.
+  using Environment = std::function<std::vector<std::string>(unsigned copy)>;
   // Loads `path` `copies` times; throws std::runtime_error naming the file and what is
   // wrong (not found, not a shared object built by collnet-mpicc, no main). With `wanted`
   // (one flag per copy), only the copies flagged are loaded, those of the ranks another
   // process of a partitioned machine does not run; the file is checked all the same.
-  ProgramCopies(const std::string& path, unsigned copies, const std::vector<bool>& wanted = {});
+  ProgramCopies(const std::string& path, unsigned copies, Environment environment,
+                const std::vector<bool>& wanted = {});
 
-  // Runs copy `copy` (a loaded one) as a process of an MPI job runs its program: with `env` as its
-  // environment (NAME=VALUE), main(argc, argv), and when main returns or calls exit, the
-  // handlers it registered with atexit and on_exit. Returns the exit status; an aborted
-  // run (RankExit with aborted set) passes through without the handlers.
-  int run(unsigned copy, int argc, char** argv, const std::vector<std::string>& env) const;
+  // Runs copy `copy` (a loaded one) as a process of an MPI job runs its program: with its
+  // environment, main(argc, argv), and when main returns or calls exit, the handlers it
+  // registered with atexit and on_exit. Returns the exit status; an aborted run (RankExit
+  // with aborted set) passes through without the handlers.
+  int run(unsigned copy, int argc, char** argv) const;
   unsigned copies() const { return static_cast<unsigned>(copies_.size()); }
   size_t file_bytes() const { return file_bytes_; }
 
@@ -39,8 +43,16 @@ class ProgramCopies {
     void (*end)(int);
   };
   std::vector<Copy> copies_;
+  Environment environment_;
   size_t file_bytes_ = 0;
 };
+
+extern "C" {
+// The environment of the copy being loaded (null-terminated), or null: a copy's
+// constructors, which run before mpirun starts its rank, read their rank's environment
+// through it (mpi/rank/environment.c). Exported to the programs (mpi/exports.list).
+char* const* collnet_loading_environment();
+}
 
 // The environment a rank of `ranks` starts with: this process's, and the variables an
 // Open MPI job sets for its processes (OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK,

@@ -4,6 +4,7 @@
 // sets for the rank (OMPI_COMM_WORLD_RANK and the others an Open MPI job has). A rank that
 // sets a variable sees it; no other rank does.
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,10 @@ static int append(char* entry, int own) {
 }
 
 void collnet_rank_begin(char* const* env) {
-  if (!entries && grow()) return;
-  for (size_t i = 0; i < count; ++i)
-    if (owned[i]) free(entries[i]);
-  count = 0;
+  // A list a constructor started is this one already (mpirun loads a copy in the
+  // environment it starts the rank with), and the strings getenv gave it stay valid.
+  if (entries) return;
+  if (grow()) return;
   entries[0] = NULL;
   for (; env && *env; ++env) {
     char* copy = strdup(*env);
@@ -53,10 +54,18 @@ void collnet_rank_begin(char* const* env) {
   }
 }
 
-// The index of NAME (namelen bytes), or -1. Before mpirun starts the rank (in a
-// constructor of the program's), the list is the process's environment.
+// The environment a constructor of the program's sees, before mpirun starts the rank:
+// the one mpirun starts the rank with (collnet_loading_environment, the collnet
+// executable's, as it loads this copy), or the process's.
+static char* const* starting_environment(void) {
+  char* const* (*loading)(void) = (char* const* (*)(void))dlsym(RTLD_DEFAULT, "collnet_loading_environment");
+  char* const* env = loading ? loading() : NULL;
+  return env ? env : environ;
+}
+
+// The index of NAME (namelen bytes), or -1.
 static long find(const char* name, size_t namelen) {
-  if (!entries) collnet_rank_begin(environ);
+  if (!entries) collnet_rank_begin(starting_environment());
   for (size_t i = 0; i < count; ++i)
     if (!strncmp(entries[i], name, namelen) && entries[i][namelen] == '=') return (long)i;
   return -1;

@@ -12,7 +12,9 @@ extern "C" {
 #endif
 
 /* Starts the rank: its environment is `env` (NAME=VALUE strings, null-terminated: the
-   environment mpirun was started with and the variables it sets for the rank). */
+   environment mpirun was started with and the variables it sets for the rank), unless a
+   constructor of the program's already started it from that environment as mpirun loaded
+   the copy (collnet_loading_environment). */
 void collnet_rank_begin(char* const* env);
 /* Ends the rank with exit status `status`: runs the handlers registered with atexit and
    on_exit, last registered first. */

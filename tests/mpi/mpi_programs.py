@@ -402,21 +402,23 @@ int main(int argc, char **argv) {
     rc, out, err = run(mpirun + ["-n", "2", "--", exe])
     expect(rc == 6 and "MPI_Send: destination 99 is not a rank of the communicator (size 2) (MPI_ERR_RANK)" in err,
            "a fatal error names the call and the argument and exits with its class")
-    # C++: collnet-mpicxx, a global object constructed per rank, the header from C++.
+    # C++: collnet-mpicxx, a global object constructed per rank (in its rank's environment,
+    # as a process's), the header from C++.
     src = os.path.join(work, "hello.cpp")
     with open(src, "w") as f:
-        f.write('#include <mpi.h>\n#include <cstdio>\n#include <string>\n#include <vector>\n'
-                'std::string who = "unset";\n'
+        f.write('#include <mpi.h>\n#include <cstdio>\n#include <cstdlib>\n#include <string>\n#include <vector>\n'
+                'std::string who = "unset";\nconst char* loaded = std::getenv("OMPI_COMM_WORLD_RANK");\n'
                 'int main(int c, char** v) { MPI_Init(&c, &v); int r, n; MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
                 '  MPI_Comm_size(MPI_COMM_WORLD, &n); who = "rank " + std::to_string(r);\n'
                 '  std::vector<long> x(3, r), y(3); MPI_Allreduce(x.data(), y.data(), 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);\n'
-                '  MPI_Barrier(MPI_COMM_WORLD); std::printf("%s: sum %ld\\n", who.c_str(), y[2]);\n'
+                '  MPI_Barrier(MPI_COMM_WORLD); std::printf("%s: sum %ld, loaded as %s\\n", who.c_str(), y[2], loaded);\n'
                 '  MPI_Finalize(); return 0; }\n')
     exe = os.path.join(work, "hello")
     subprocess.run([a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), "-o", exe, src], check=True)
     rc, out, err = run(mpirun + ["-n", "4", "--", exe])
-    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6" % r for r in range(4)],
-           "a C++ program built with collnet-mpicxx keeps a global std::string per rank")
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6, loaded as %d" % (r, r) for r in range(4)],
+           "a C++ program built with collnet-mpicxx keeps a global std::string per rank, built in its environment (%s %s)"
+           % (out, err[-300:]))
     # std::cout is one object for every rank: a rank's format (fixed, hex) stays its own,
     # and its lines, built across MPI calls, come out whole and tagged as its own.
     streams = build_source(a.mpicc.replace("collnet-mpicc", "collnet-mpicxx"), work, "streams",
@@ -604,7 +606,7 @@ int main(int argc, char **argv) {
     js = os.path.join(work, "ber.json")
     rc, out, err = run(mpirun + ["-n", "4", "--link-ber", "1e-3", "--fault-seed", "7", "--json", js, "--", hello])
     rep = json.load(open(js)) if rc == 0 else {}
-    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6" % r for r in range(4)] and
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: sum 6, loaded as %d" % (r, r) for r in range(4)] and
            rep["links"]["bits_flipped"] > 0 and rep["links"]["tree"]["resent"] > 0 and "bits flipped" in err,
            "--link-ber: bits flip, the link layer resends, the results are exact (%s %s)" % (rc, err))
     # Cycle 160 is inside the barrier (the allreduce, on the tree, ends near 140 and the run
