@@ -177,9 +177,18 @@ std::shared_ptr<RmaBatch> batch_for(WinEntry& w, unsigned target) {
   return b;
 }
 
+// Lets the machine go on a little: moves the rank's packets, or lets a cycle pass. A rank
+// that polls its own window (a flag another rank puts, read under a lock of its own, by
+// MPI_Win_sync or by a get or an atomic on itself and a flush) waits in these calls, as
+// the other ranks, whose puts it waits for, must run.
+void poll(Rank& r, WinEntry& w) {
+  if (!transport(r, w).progress()) r.task().cpu().idle(1);
+}
+
 // A lock on this rank's own memory: taken here, waiting while another origin holds it.
 void lock_self(Rank& r, WinEntry& w, int type) {
   WindowShared::Member& m = w.shared->members[w.me];
+  poll(r, w);
   while (!grantable(m, type)) transport(r, w).progress();
   grant(m, type, w.me);
 }
@@ -193,6 +202,7 @@ void send_locked(Rank& r, WinEntry& w, unsigned target, bool unlock) {
       release(w.shared->members[w.me], w.me);
       run_waiting(r, w);  // origins that waited for this rank's lock
     }
+    poll(r, w);
     return;
   }
   std::shared_ptr<RmaBatch> b = batch_for(w, target);
@@ -204,7 +214,7 @@ void send_locked(Rank& r, WinEntry& w, unsigned target, bool unlock) {
 }
 
 void check_no_epoch(const WinEntry& w, const char* what) {
-  if (!w.access.empty() || w.exposed || !w.locks.empty() || w.lock_all)
+  if (w.accessing || w.exposed || !w.locks.empty() || w.lock_all)
     fail(MPI_ERR_RMA_SYNC, std::string(what) + " while a post/start or lock epoch is open");
 }
 
@@ -386,17 +396,18 @@ void post(Rank& r, WinEntry& w, std::vector<unsigned> group, int assert_flags) {
 }
 
 void start(Rank& r, WinEntry& w, std::vector<unsigned> group, int assert_flags) {
-  if (!w.access.empty()) fail(MPI_ERR_RMA_SYNC, "an access epoch (MPI_Win_start) is open already");
+  if (w.accessing) fail(MPI_ERR_RMA_SYNC, "an access epoch (MPI_Win_start) is open already");
   if (w.fence && !w.pending.empty()) fail(MPI_ERR_RMA_SYNC, "operations of a fence epoch are not completed");
   w.fence = false;
   if (!(assert_flags & MPI_MODE_NOCHECK))
     for (unsigned target : group)
       if (target != w.me) transport(r, w).recv(static_cast<uint8_t*>(nullptr), 0, Datatype::U8, target, kPostTag);
   w.access = std::move(group);
+  w.accessing = true;
 }
 
 void complete(Rank& r, WinEntry& w) {
-  if (w.access.empty()) fail(MPI_ERR_RMA_SYNC, "no access epoch (MPI_Win_start) is open");
+  if (!w.accessing) fail(MPI_ERR_RMA_SYNC, "no access epoch (MPI_Win_start) is open");
   std::vector<std::pair<unsigned, std::shared_ptr<RmaBatch>>> batches;
   for (unsigned target : w.access) {
     if (target == w.me) {
@@ -408,6 +419,7 @@ void complete(Rank& r, WinEntry& w) {
     batches.emplace_back(target, std::move(b));
   }
   w.access.clear();
+  w.accessing = false;
   exchange(r, w, std::move(batches));
 }
 
@@ -432,7 +444,7 @@ void lock(Rank& r, WinEntry& w, int type, unsigned target) {
     fail(MPI_ERR_LOCKTYPE, "lock type " + std::to_string(type) + " is not MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE");
   if (w.locks.count(target) || w.lock_all)
     fail(MPI_ERR_RMA_SYNC, "target " + std::to_string(target) + " is locked already by this rank");
-  if (!w.access.empty() || w.exposed) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock inside a post/start epoch");
+  if (w.accessing || w.exposed) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock inside a post/start epoch");
   WinEntry::Lock& l = w.locks[target] = WinEntry::Lock{type, false};
   if (target == w.me) {
     lock_self(r, w, type);
@@ -465,6 +477,8 @@ void flush_all(Rank& r, WinEntry& w) {
   for (const auto& [target, l] : w.locks) targets.push_back(target);
   for (unsigned target : targets) send_locked(r, w, target, false);
 }
+
+void sync(Rank& r, WinEntry& w) { poll(r, w); }
 
 void lock_self_shared(Rank& r, WinEntry& w) {
   lock_self(r, w, MPI_LOCK_SHARED);

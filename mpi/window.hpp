@@ -98,6 +98,7 @@ struct WinEntry {
   // Epochs.
   bool fence = false;               // a fence opened an epoch
   std::vector<unsigned> access;     // MPI_Win_start's group, until complete
+  bool accessing = false;           // an access epoch is open (its group may be empty)
   std::vector<unsigned> exposure;   // MPI_Win_post's group, until wait
   bool exposed = false;
   struct Lock {
@@ -137,6 +138,9 @@ void lock(Rank& r, WinEntry& w, int type, unsigned target);
 void unlock(Rank& r, WinEntry& w, unsigned target);
 void flush(Rank& r, WinEntry& w, unsigned target);
 void flush_all(Rank& r, WinEntry& w);
+// MPI_Win_sync: the memory is one copy; the machine goes on a little (a rank polling its
+// own window waits for other ranks' puts).
+void sync(Rank& r, WinEntry& w);
 // MPI_Win_lock_all's part on this rank's own memory: a shared lock, taken at once.
 void lock_self_shared(Rank& r, WinEntry& w);
 

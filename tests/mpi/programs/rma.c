@@ -6,7 +6,9 @@
  * MPI_Fetch_and_op and MPI_Compare_and_swap (a shared counter and a ticket every rank
  * takes once); MPI_Win_lock_all with MPI_Get_accumulate, MPI_Rput/MPI_Rget and the flush
  * calls; a dynamic window with MPI_Win_attach; MPI_Win_allocate_shared on a node's ranks;
- * window attributes, names, groups, keyvals and error handlers; errors that return.
+ * window attributes, names, groups, keyvals and error handlers; errors that return; a
+ * rank polling its own window for the others' puts (under its own lock, by MPI_Win_sync,
+ * by an atomic on itself); post/start epochs with empty groups.
  */
 #include <stdlib.h>
 
@@ -286,6 +288,51 @@ static void attributes_and_errors(void) {
     check_section("rma", "attributes, names, groups and errors", 1);
 }
 
+/* Rank 0 waits for a flag from every other rank in its own window, reading its memory as
+   MPI-3 programs do: under a lock of its own, with MPI_Win_sync in a lock_all epoch, and by
+   MPI_Fetch_and_op(MPI_NO_OP) on itself. The others put their flags under shared locks. */
+static void polling_own_memory(void) {
+    int* flags;
+    MPI_Win win;
+    MPI_Win_allocate(size * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &flags, &win);
+    for (int way = 1; way <= 3; way++) {
+        for (int i = 0; i < size; i++) flags[i] = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank != 0) {
+            MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+            MPI_Put(&way, 1, MPI_INT, 0, rank, 1, MPI_INT, win);
+            MPI_Win_unlock(0, win);
+        } else {
+            if (way == 2) MPI_Win_lock_all(0, win);
+            for (int seen = 1; seen < size;) {
+                seen = 1;
+                if (way == 2) MPI_Win_sync(win);
+                if (way == 1) MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+                for (int i = 1; i < size; i++) {
+                    int got = flags[i], no_op = 0;
+                    if (way == 3) {
+                        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+                        MPI_Fetch_and_op(&no_op, &got, MPI_INT, 0, i, MPI_NO_OP, win);
+                        MPI_Win_unlock(0, win);
+                    }
+                    seen += got == way;
+                }
+                if (way == 1) MPI_Win_unlock(0, win);
+            }
+            if (way == 2) MPI_Win_unlock_all(win);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(rank != 0 || size == 1 || flags[size - 1] == way, "way %d: rank 0 saw every flag", way);
+    }
+    /* Post/start epochs whose groups are empty open and close. */
+    CHECK_RC(MPI_Win_post(MPI_GROUP_EMPTY, 0, win), "MPI_Win_post(MPI_GROUP_EMPTY)");
+    CHECK_RC(MPI_Win_start(MPI_GROUP_EMPTY, 0, win), "MPI_Win_start(MPI_GROUP_EMPTY)");
+    CHECK_RC(MPI_Win_complete(win), "MPI_Win_complete of an empty group");
+    CHECK_RC(MPI_Win_wait(win), "MPI_Win_wait of an empty group");
+    MPI_Win_free(&win);
+    check_section("rma", "polling its own window; empty post/start groups", 1);
+}
+
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -297,6 +344,7 @@ int main(int argc, char** argv) {
     dynamic();
     shared_memory();
     attributes_and_errors();
+    polling_own_memory();
     check_report("rma");
     MPI_Finalize();
     return 0;
