@@ -17,6 +17,11 @@ class Error : public std::runtime_error {
 class TruncatedError : public Error {
  public:
   using Error::Error;
+  // With the message's sender (a task of the job) and tag, which its status still names.
+  TruncatedError(const std::string& what, unsigned source, unsigned tag)
+      : Error(what), source(source), tag(tag), has_envelope(true) {}
+  unsigned source = 0, tag = 0;
+  bool has_envelope = false;
 };
 
 }  // namespace collnet

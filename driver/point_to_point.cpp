@@ -129,7 +129,7 @@ Status Communicator::finish(Request& r) {
     try {
       std::rethrow_exception(error);
     } catch (const TruncatedError& e) {
-      throw TruncatedError(from + e.what());
+      throw TruncatedError(from + e.what(), st.source, st.tag);
     } catch (const std::exception& e) {
       throw Error(from + e.what());
     }

@@ -2,6 +2,7 @@
 // mpi.h: attributes of the program's own on communicators, datatypes and windows: keyvals with copy
 // and delete callbacks, values set, read and deleted. (The predefined attributes,
 // MPI_TAG_UB and the others, are MPI_Comm_get_attr's in api_comm.cpp.)
+#include <algorithm>
 #include <string>
 
 #include "mpi/api_support.hpp"
@@ -65,13 +66,26 @@ std::map<int, void*> copied(Rank& r, Handle from, const std::map<int, void*>& at
 void collnet::mpi::copy_comm_attributes(Rank& r, MPI_Comm from, MPI_Comm to) {
   const std::map<int, void*> attrs = r.comm(from).attributes;
   std::map<int, void*> out = copied<MPI_Comm, MPI_Comm_copy_attr_function>(r, from, attrs, Object::Comm);
+  std::vector<int> order;
+  for (int k : r.comm(from).attribute_order)
+    if (out.count(k)) order.push_back(k);
   r.comm(to).attributes = std::move(out);
+  r.comm(to).attribute_order = std::move(order);
 }
 
 void collnet::mpi::delete_comm_attributes(Rank& r, MPI_Comm comm) {
-  const std::map<int, void*> attrs = r.comm(comm).attributes;
-  for (const auto& [k, value] : attrs) run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, k, value, Object::Comm);
+  // The last set first (MPI-3.1 8.7.1 asks it of MPI_COMM_SELF's at MPI_Finalize).
+  const std::vector<int> order = r.comm(comm).attribute_order;
+  for (auto k = order.rbegin(); k != order.rend(); ++k) {
+    auto& attrs = r.comm(comm).attributes;
+    auto it = attrs.find(*k);
+    if (it == attrs.end()) continue;  // a delete callback deleted it
+    void* value = it->second;
+    attrs.erase(it);
+    run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, *k, value, Object::Comm);
+  }
   r.comm(comm).attributes.clear();
+  r.comm(comm).attribute_order.clear();
 }
 
 void collnet::mpi::copy_type_attributes(Rank& r, MPI_Datatype from, MPI_Datatype to) {
@@ -142,6 +156,8 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
     auto it = attrs.find(comm_keyval);
     if (it != attrs.end())
       run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, comm_keyval, it->second, Object::Comm);
+    else
+      r.comm(comm).attribute_order.push_back(comm_keyval);
     r.comm(comm).attributes[comm_keyval] = attribute_val;
   });
 }
@@ -155,6 +171,8 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
     void* value = it->second;
     run_delete<MPI_Comm, MPI_Comm_delete_attr_function>(r, comm, comm_keyval, value, Object::Comm);
     r.comm(comm).attributes.erase(comm_keyval);
+    std::vector<int>& order = r.comm(comm).attribute_order;
+    order.erase(std::remove(order.begin(), order.end(), comm_keyval), order.end());
   });
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/api_support.hpp"
+#include "mpi/attributes.hpp"
 #include "mpi/coprocessor_work.hpp"
 
 using namespace collnet::mpi;
@@ -50,6 +51,9 @@ int MPI_Query_thread(int* provided) {
 
 int MPI_Finalize(void) {
   return api("MPI_Finalize", MPI_COMM_WORLD, [&](Rank& r) {
+    // As if MPI_COMM_SELF were freed first: its attributes' delete callbacks run, the last
+    // set first, while MPI is still up (MPI-3.1 8.7.1: libraries hook their cleanup there).
+    delete_comm_attributes(r, MPI_COMM_SELF);
     // Buffered sends still going finish first; then every rank meets, so that no message
     // is left half-delivered when a rank's program ends.
     finish_pending_sends(r);

@@ -30,25 +30,69 @@ int source_of(const CommEntry& c, unsigned driver_source) {
 }
 unsigned tag_of(int tag) { return tag == MPI_ANY_TAG ? drv::kAnyTag : static_cast<unsigned>(tag); }
 
+// A status's MPI_ERROR is left as it is: only the calls that complete several requests set
+// it (MPI-3.1 3.2.5; InStatus).
 void set_status(MPI_Status* s, int source, int tag, size_t bytes) {
   if (s == MPI_STATUS_IGNORE) return;
   s->MPI_SOURCE = source;
   s->MPI_TAG = tag;
-  s->MPI_ERROR = MPI_SUCCESS;
   s->collnet_cancelled = 0;
   s->collnet_bytes = bytes;
 }
 // The empty status (MPI-3.1 3.7.3): what a null request or MPI_PROC_NULL gives.
-void empty_status(MPI_Status* s, int source = MPI_ANY_SOURCE) { set_status(s, source, MPI_ANY_TAG, 0); }
+void empty_status(MPI_Status* s, int source = MPI_ANY_SOURCE) {
+  set_status(s, source, MPI_ANY_TAG, 0);
+  if (s != MPI_STATUS_IGNORE) s->MPI_ERROR = MPI_SUCCESS;
+}
 
-// The bytes one basic element of `t` packs to (a type whose basic elements are all of one
-// kind; 0 for a type with none), and the basic elements a status's bytes hold
-// (MPI_Get_elements: MPI_UNDEFINED if not a whole number).
-size_t basic_bytes(const TypeDesc& t) { return t.basics ? t.packed / t.basics : 0; }
-MPI_Count elements(const MPI_Status& s, const TypeDesc& t) {
-  const size_t per = basic_bytes(t);
+// The basic elements of one element of `t`, walking its type signature in type-map order:
+// `walk(basic, n)` for each run of n of one basic type, until it returns false. A pair is
+// one element where it is the type itself and two inside a derived type, as Open MPI
+// counts them (its value field, `pair_value`, the first).
+template <class F>
+void for_each_basic(Rank& r, const TypeDesc& t, F&& walk) {
+  for (const TypeDesc::Basic& b : t.signature)
+    if (!walk(r.type(b.type), b.count)) return;
+}
+size_t elements_of(const TypeDesc& t, const TypeDesc& basic) { return basic.pairs && !t.predefined ? 2 : 1; }
+size_t pair_value(const TypeDesc& pair) { return pair.size - sizeof(int); }
+size_t elements_in(Rank& r, const TypeDesc& t) {
+  size_t per = 0;
+  for_each_basic(r, t, [&](const TypeDesc& b, size_t n) {
+    per += n * elements_of(t, b);
+    return true;
+  });
+  return per;
+}
+
+// The basic elements a status's bytes of packed `t` hold (MPI_Get_elements): MPI_UNDEFINED
+// if they end inside one.
+MPI_Count elements(Rank& r, const MPI_Status& s, const TypeDesc& t) {
+  if (t.packed == 0) return 0;
+  size_t count = s.collnet_bytes / t.packed * elements_in(r, t), rest = s.collnet_bytes % t.packed;
+  for_each_basic(r, t, [&](const TypeDesc& b, size_t n) {
+    const size_t whole = b.packed ? std::min(n, rest / b.packed) : n;
+    rest -= whole * b.packed;
+    count += whole * elements_of(t, b);
+    if (whole < n && elements_of(t, b) == 2 && rest == pair_value(b)) rest = 0, ++count;  // a pair's value
+    return whole == n && rest > 0;
+  });
+  return rest == 0 ? static_cast<MPI_Count>(count) : MPI_UNDEFINED;
+}
+
+// The bytes `count` basic elements of `t` take (MPI_Status_set_elements).
+size_t element_bytes(Rank& r, size_t count, const TypeDesc& t) {
+  const size_t per = elements_in(r, t);
   if (per == 0) return 0;
-  return s.collnet_bytes % per == 0 ? static_cast<MPI_Count>(s.collnet_bytes / per) : MPI_UNDEFINED;
+  size_t bytes = count / per * t.packed, rest = count % per;
+  for_each_basic(r, t, [&](const TypeDesc& b, size_t n) {
+    const size_t whole = std::min(n, rest / elements_of(t, b));
+    bytes += whole * b.packed;
+    rest -= whole * elements_of(t, b);
+    if (whole < n && rest == 1 && elements_of(t, b) == 2) rest = 0, bytes += pair_value(b);
+    return whole == n && rest > 0;
+  });
+  return bytes;
 }
 
 // A probe's communicator, its source and tag checked (MPI_ANY_SOURCE, MPI_ANY_TAG and
@@ -89,6 +133,7 @@ RequestEntry start_send(Rank& r, MPI_Comm comm, const void* buf, int count, MPI_
   const TypeDesc& t = r.type(type);
   r.call_detail = "dest " + std::to_string(dest) + ", tag " + std::to_string(tag) + ", comm " + std::to_string(comm);
   RequestEntry e;
+  e.comm = comm;
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
@@ -130,6 +175,7 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
                   ", tag " + (tag == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(tag)) + ", comm " +
                   std::to_string(comm);
   RequestEntry e;
+  e.comm = comm;
   e.dcomm = c.comm;
   e.keep = c.owned;
   e.self = c.self;
@@ -139,9 +185,11 @@ RequestEntry start_recv(Rank& r, MPI_Comm comm, void* buf, int count, MPI_Dataty
     e.proc_null = true;
     return e;
   }
-  auto room = std::make_shared<Unpacked>(t, buf, as_size(count));
+  // A derived type's copy: the program may free its handle before the receive completes.
+  auto kept = t.contiguous() ? nullptr : std::make_shared<const TypeDesc>(t);
+  auto room = std::make_shared<Unpacked>(kept ? *kept : t, buf, as_size(count));
   e.req = c.comm->irecv(room->data, room->bytes, kBytes, peer(r, c, source), tag_of(tag));
-  e.on_done = [room, &r](const drv::Status& st) {
+  e.on_done = [room, kept, &r](const drv::Status& st) {
     room->finish(st.bytes);
     r.bytes_received += st.bytes;
   };
@@ -198,7 +246,14 @@ void complete(RequestEntry& e, MPI_Status* status) {
     return;
   }
   if (e.coprocessor) e.coprocessor->wait_for(e.ticket);  // then done: the wait below returns at once
-  const drv::Status st = e.dcomm->wait(e.req);
+  drv::Status st;
+  try {
+    st = e.dcomm->wait(e.req);
+  } catch (const collnet::TruncatedError& t) {  // the status still names the message
+    if (e.is_recv && t.has_envelope)
+      set_status(status, e.self ? 0 : static_cast<int>(t.source - e.shift), static_cast<int>(t.tag), 0);
+    throw;
+  }
   if (st.cancelled) {  // MPI_Cancel withdrew it: nothing arrived (a send's buffer is free again)
     if (!e.is_recv && e.on_done) e.on_done(st);
     empty_status(status);
@@ -245,18 +300,86 @@ bool finish(Rank& r, MPI_Request& q, MPI_Status* status, bool block) {
     progress(r);
     if (!done(e)) return false;
   }
-  complete(e, status);
-  if (e.start) {  // a persistent request stays, inactive, for the next MPI_Start
-    RequestEntry idle;
-    idle.used = true;
-    idle.start = std::move(e.start);
-    idle.active = false;
-    e = std::move(idle);
-  } else {
-    r.drop_request(q);
+  // Completed with an error too (a truncated receive): the request is done with.
+  const auto retire = [&r, &q] {
+    RequestEntry& d = r.request(q);
+    if (d.start) {  // a persistent request stays, inactive, for the next MPI_Start
+      RequestEntry idle;
+      idle.used = true;
+      idle.start = std::move(d.start);
+      idle.active = false;
+      d = std::move(idle);
+    } else {
+      r.drop_request(q);
+    }
+  };
+  try {
+    complete(e, status);
+  } catch (...) {
+    retire();
+    throw;
   }
+  retire();
   return true;
 }
+
+// The communicator whose error handler an error in completing `q` goes to.
+MPI_Comm comm_of(Rank& r, MPI_Request q) {
+  if (q == MPI_REQUEST_NULL) return MPI_COMM_WORLD;
+  const MPI_Comm c = r.request(q).comm;
+  return c == MPI_COMM_NULL ? MPI_COMM_WORLD : c;
+}
+
+// The frame of a call that completes requests: its errors go to the handler of the
+// communicator of the request that raised them (`body` names it as it goes).
+template <class F>
+int completion(const char* name, F&& body) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return api_raising(
+      name, [&](Rank& r, int cls, const std::string& what) { return r.raise(comm, name, cls, what); },
+      [&](Rank& r) { body(r, comm); });
+}
+
+// A call that completes several requests (Waitall, Testall, Waitsome, Testsome): every
+// status it fills has its request's code in MPI_ERROR (MPI_SUCCESS where it completed
+// without error, as Open MPI sets); a request that completes with an error does not end
+// the call, which ends in MPI_ERR_IN_STATUS (MPI-3.1 3.7.5).
+class InStatus {
+ public:
+  InStatus(Rank& r, const char* call) : r_(r), call_(call) {}
+  // Completes `q`, its status `status`.
+  void finish(MPI_Request& q, MPI_Status* status) {
+    const MPI_Comm c = comm_of(r_, q);
+    int cls = MPI_SUCCESS;
+    std::string what;
+    try {
+      ::finish(r_, q, status, true);
+    } catch (const MpiError& e) {
+      cls = e.cls, what = e.what;
+    } catch (const collnet::TruncatedError& e) {
+      cls = MPI_ERR_TRUNCATE, what = e.what();
+    } catch (const collnet::Error& e) {
+      cls = MPI_ERR_OTHER, what = e.what();
+    }
+    codes_.emplace_back(status, cls == MPI_SUCCESS ? MPI_SUCCESS : r_.error_code(call_, cls, what));
+    if (cls != MPI_SUCCESS && failed_ == MPI_COMM_NULL) failed_ = c, what_ = what;
+  }
+  // After the last: MPI_ERR_IN_STATUS on the first failed request's communicator.
+  void end(MPI_Comm& comm) {
+    for (auto [status, code] : codes_)
+      if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = code;
+    if (failed_ == MPI_COMM_NULL) return;
+    comm = failed_;
+    fail(MPI_ERR_IN_STATUS, "a request completed with an error: " + what_ + " (each status's MPI_ERROR says which)");
+  }
+
+ private:
+  Rank& r_;
+  const char* call_;
+  std::vector<std::pair<MPI_Status*, int>> codes_;
+  MPI_Comm failed_ = MPI_COMM_NULL;
+  std::string what_;
+};
 
 MPI_Status* status_at(MPI_Status* statuses, int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
@@ -342,6 +465,21 @@ int collnet::mpi::persistent_collective(const char* name, MPI_Comm comm, MPI_Inf
 void collnet::mpi::finish_pending_sends(Rank& r) {
   for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);
   r.bsends.clear();
+  // Freed receives whose messages came are put where they belong (a derived type's); an
+  // error of theirs has no one to go to (MPI-3.1 3.7.3).
+  std::vector<MPI_Request> waiting;
+  for (MPI_Request q : r.freed_recvs) {
+    if (!done(r.request(q))) {
+      waiting.push_back(q);
+      continue;
+    }
+    try {
+      finish(r, q, MPI_STATUS_IGNORE, true);
+    } catch (const MpiError&) {
+    } catch (const collnet::Error&) {
+    }
+  }
+  r.freed_recvs = std::move(waiting);
 }
 
 extern "C" {
@@ -560,45 +698,56 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
 }
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  return api("MPI_Wait", MPI_COMM_WORLD, [&](Rank& r) { finish(r, *request, status, true); });
+  return completion("MPI_Wait", [&](Rank& r, MPI_Comm& comm) {
+    comm = comm_of(r, *request);
+    finish(r, *request, status, true);
+  });
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  return api("MPI_Test", MPI_COMM_WORLD, [&](Rank& r) { *flag = finish(r, *request, status, false); });
+  return completion("MPI_Test", [&](Rank& r, MPI_Comm& comm) {
+    comm = comm_of(r, *request);
+    *flag = finish(r, *request, status, false);
+  });
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  return api("MPI_Waitall", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Waitall", [&](Rank& r, MPI_Comm& comm) {
     check_count(count);
     r.call_detail = std::to_string(count) + " requests";
     // Waiting in order is waiting for all: every wait moves every message of the node.
-    for (int i = 0; i < count; ++i) finish(r, requests[i], status_at(statuses, i), true);
+    InStatus all(r, "MPI_Waitall");
+    for (int i = 0; i < count; ++i) all.finish(requests[i], status_at(statuses, i));
+    all.end(comm);
   });
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  return api("MPI_Testall", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Testall", [&](Rank& r, MPI_Comm& comm) {
     check_count(count);
     progress(r);
     bool all = true;
     for (int i = 0; i < count; ++i)
       if (live(r, requests[i]) && !done(r.request(requests[i]))) all = false;
     *flag = all;
-    if (all)
-      for (int i = 0; i < count; ++i) finish(r, requests[i], status_at(statuses, i), true);
+    if (!all) return;
+    InStatus each(r, "MPI_Testall");
+    for (int i = 0; i < count; ++i) each.finish(requests[i], status_at(statuses, i));
+    each.end(comm);
   });
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  return api("MPI_Waitany", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Waitany", [&](Rank& r, MPI_Comm& comm) {
     check_count(count);
     *index = MPI_UNDEFINED;
     if (none_live(r, count, requests)) return empty_status(status);
     for (;;) {
       for (int i = 0; i < count; ++i)
         if (live(r, requests[i]) && done(r.request(requests[i]))) {
-          finish(r, requests[i], status, true);
+          comm = comm_of(r, requests[i]);
           *index = i;
+          finish(r, requests[i], status, true);
           return;
         }
       progress(r);
@@ -607,7 +756,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-  return api("MPI_Testany", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Testany", [&](Rank& r, MPI_Comm& comm) {
     check_count(count);
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -618,48 +767,55 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
     progress(r);
     for (int i = 0; i < count; ++i)
       if (live(r, requests[i]) && done(r.request(requests[i]))) {
-        finish(r, requests[i], status, true);
+        comm = comm_of(r, requests[i]);
         *index = i;
         *flag = 1;
+        finish(r, requests[i], status, true);
         return;
       }
   });
 }
 
+}  // extern "C"
+
+namespace {
+
+// Waitsome's and Testsome's work: completes those of `requests` that are done; how many.
+int complete_done(Rank& r, const char* call, MPI_Comm& comm, int incount, MPI_Request requests[], int* outcount,
+                  int indices[], MPI_Status statuses[]) {
+  InStatus each(r, call);
+  int n = 0;
+  for (int i = 0; i < incount; ++i)
+    if (live(r, requests[i]) && done(r.request(requests[i]))) {
+      indices[n] = i;
+      each.finish(requests[i], status_at(statuses, n));
+      ++n;
+    }
+  *outcount = n;
+  each.end(comm);
+  return n;
+}
+
+}  // namespace
+
+extern "C" {
+
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  return api("MPI_Waitsome", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Waitsome", [&](Rank& r, MPI_Comm& comm) {
     check_count(incount);
     *outcount = MPI_UNDEFINED;
     if (none_live(r, incount, requests)) return;
-    for (;;) {
-      int n = 0;
-      for (int i = 0; i < incount; ++i)
-        if (live(r, requests[i]) && done(r.request(requests[i]))) {
-          finish(r, requests[i], status_at(statuses, n), true);
-          indices[n++] = i;
-        }
-      if (n > 0) {
-        *outcount = n;
-        return;
-      }
-      progress(r);
-    }
+    while (complete_done(r, "MPI_Waitsome", comm, incount, requests, outcount, indices, statuses) == 0) progress(r);
   });
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  return api("MPI_Testsome", MPI_COMM_WORLD, [&](Rank& r) {
+  return completion("MPI_Testsome", [&](Rank& r, MPI_Comm& comm) {
     check_count(incount);
     *outcount = MPI_UNDEFINED;
     if (none_live(r, incount, requests)) return;
     progress(r);
-    int n = 0;
-    for (int i = 0; i < incount; ++i)
-      if (live(r, requests[i]) && done(r.request(requests[i]))) {
-        finish(r, requests[i], status_at(statuses, n), true);
-        indices[n++] = i;
-      }
-    *outcount = n;
+    complete_done(r, "MPI_Testsome", comm, incount, requests, outcount, indices, statuses);
   });
 }
 
@@ -671,10 +827,9 @@ int MPI_Request_free(MPI_Request* request) {
       return;
     }
     e.start = nullptr;  // a started persistent request is freed once it completes
-    if (e.is_recv && !done(e))
-      fail(MPI_ERR_REQUEST, "freeing a receive that has not completed would lose its message (wait for it)");
-    // A send goes on: kept with the buffered sends, which MPI_Finalize completes.
-    r.bsends.push_back(*request);
+    // It goes on: a send is kept with the buffered sends, which MPI_Finalize completes; a
+    // receive completes when its message comes (MPI_Finalize does not wait for one).
+    (e.is_recv ? r.freed_recvs : r.bsends).push_back(*request);
     *request = MPI_REQUEST_NULL;
   });
 }
@@ -795,23 +950,23 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
       *count = status->collnet_bytes == 0 ? 0 : MPI_UNDEFINED;
       return;
     }
-    *count = status->collnet_bytes % t.packed == 0 ? static_cast<int>(status->collnet_bytes / t.packed) : MPI_UNDEFINED;
+    const size_t n = status->collnet_bytes / t.packed;
+    *count = status->collnet_bytes % t.packed == 0 && n <= INT_MAX ? static_cast<int>(n) : MPI_UNDEFINED;
   });
 }
 
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return api("MPI_Get_elements", MPI_COMM_WORLD, [&](Rank& r) {
     if (!status) fail(MPI_ERR_ARG, "status is null");
-    const MPI_Count n = elements(*status, r.type(datatype));
-    if (n > INT_MAX) fail(MPI_ERR_COUNT, std::to_string(n) + " elements do not fit an int (MPI_Get_elements_x)");
-    *count = static_cast<int>(n);
+    const MPI_Count n = elements(r, *status, r.type(datatype));
+    *count = n > INT_MAX ? MPI_UNDEFINED : static_cast<int>(n);  // MPI_Get_elements_x has them
   });
 }
 
 int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
   return api("MPI_Get_elements_x", MPI_COMM_WORLD, [&](Rank& r) {
     if (!status) fail(MPI_ERR_ARG, "status is null");
-    *count = elements(*status, r.type(datatype));
+    *count = elements(r, *status, r.type(datatype));
   });
 }
 
@@ -824,7 +979,7 @@ int set_elements(const char* name, MPI_Status* status, MPI_Datatype datatype, MP
   return api(name, MPI_COMM_WORLD, [&](Rank& r) {
     if (!status) fail(MPI_ERR_ARG, "status is null");
     if (count < 0) fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-    status->collnet_bytes = static_cast<size_t>(count) * basic_bytes(r.type(datatype));
+    status->collnet_bytes = element_bytes(r, static_cast<size_t>(count), r.type(datatype));
   });
 }
 

@@ -71,8 +71,12 @@ int api(const char* name, MPI_Comm comm, F&& body, bool initialized = true) {
 inline void check_count(int count, const char* what = "count") {
   if (count < 0) fail(MPI_ERR_COUNT, std::string(what) + " " + std::to_string(count) + " is negative");
 }
+// A null buffer is MPI_BOTTOM: data at absolute addresses, which only a derived type whose
+// data do not start at its origin (one built from MPI_Get_address's) can name.
 inline void check_buffer(const void* buf, size_t count, const TypeDesc& t, const char* what = "buffer") {
-  if (!buf && count > 0 && t.size > 0) fail(MPI_ERR_BUFFER, std::string(what) + " is null with a count of " + std::to_string(count));
+  const bool absolute = !t.predefined && !t.runs.empty() && t.runs.front().offset != 0;
+  if (!buf && count > 0 && t.size > 0 && !absolute)
+    fail(MPI_ERR_BUFFER, std::string(what) + " is null with a count of " + std::to_string(count));
 }
 inline void check_tag(int tag, bool wildcard) {
   if (wildcard && tag == MPI_ANY_TAG) return;

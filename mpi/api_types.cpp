@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mpi.h: derived datatypes (datatypes.hpp) and user-defined ops.
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <initializer_list>
 #include <memory>
@@ -558,7 +559,10 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 }
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return api("MPI_Type_size", MPI_COMM_WORLD, [&](Rank& r) { *size = static_cast<int>(r.any_type(datatype).size); });
+  return api("MPI_Type_size", MPI_COMM_WORLD, [&](Rank& r) {
+    const size_t n = r.any_type(datatype).size;
+    *size = n > INT_MAX ? MPI_UNDEFINED : static_cast<int>(n);  // MPI_Type_size_x has it
+  });
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {

@@ -133,6 +133,17 @@ std::vector<TypeDesc> build_predefined() {
   add(basic("MPI_REAL8", 8, Datatype::F64));
   add(host_basic("MPI_COMPLEX8", 8, 4, TypeDesc::Host::FloatComplex));
   add(host_basic("MPI_COMPLEX16", 16, 8, TypeDesc::Host::DoubleComplex));  // 60
+  add(basic("MPI_LOGICAL1", 1, Datatype::I8));
+  add(basic("MPI_LOGICAL2", 2, Datatype::I16));
+  add(basic("MPI_LOGICAL4", 4, Datatype::I32));
+  add(basic("MPI_LOGICAL8", 8, Datatype::I64));
+  // 65: the 16-byte INTEGER and REAL kinds and the 32-byte COMPLEX one: they travel; no
+  // predefined op reduces them (no element type, no host fold).
+  add(basic("MPI_INTEGER16", 16, std::nullopt));
+  add(basic("MPI_REAL16", 16, std::nullopt));
+  TypeDesc complex32 = basic("MPI_COMPLEX32", 32, std::nullopt);
+  complex32.align = 16;  // two REAL16s
+  add(std::move(complex32));
   return v;
 }
 
@@ -171,7 +182,22 @@ struct Builder {
   ptrdiff_t lo = 0, hi = 0;
   bool first_elem = true;
   void add(const TypeDesc& old, size_t blocklength, ptrdiff_t displacement) {
-    for (size_t i = 0; i < blocklength; ++i) {
+    // A dense type (one run over its whole extent): the block is one run, however long.
+    const bool dense = old.runs.size() == 1 && !old.pairs && old.extent > 0 &&
+                       old.runs[0].bytes == static_cast<size_t>(old.extent) && blocklength > 1;
+    if (dense) {
+      const ptrdiff_t at = displacement + old.runs[0].offset;
+      const size_t bytes = blocklength * old.runs[0].bytes;
+      if (!t.runs.empty() && t.runs.back().offset + static_cast<ptrdiff_t>(t.runs.back().bytes) == at)
+        t.runs.back().bytes += bytes;
+      else
+        t.runs.push_back({at, bytes});
+      const ptrdiff_t l = displacement + old.lb, h = l + static_cast<ptrdiff_t>(blocklength) * old.extent;
+      if (!any || l < lo) lo = l;
+      if (!any || h > hi) hi = h;
+      any = true;
+    }
+    for (size_t i = 0; i < (dense ? 0 : blocklength); ++i) {
       const ptrdiff_t at = displacement + static_cast<ptrdiff_t>(i) * old.extent;
       append_runs(t.runs, old, at);
       const ptrdiff_t l = at + old.lb, h = at + old.lb + old.extent;

@@ -69,7 +69,7 @@ struct TypeDesc {
   }
 };
 
-// The predefined types, indexed by their handle (MPI_CHAR .. MPI_COMPLEX16); [0] is
+// The predefined types, indexed by their handle (MPI_CHAR .. MPI_COMPLEX32); [0] is
 // MPI_DATATYPE_NULL's empty slot.
 const std::vector<TypeDesc>& predefined_types();
 

@@ -301,9 +301,17 @@ void Rank::drop_request(MPI_Request& r) {
 
 int Rank::new_error(const char* call, int cls, const std::string& what, std::string& fatal_text) {
   const std::string text = std::string(call) + ": " + what;
-  error_texts_.push_back(text);
   fatal_text = text + " (" + class_name(cls) + ")";
+  // The standard names the code a call that completes several requests returns: the
+  // statuses have the errors' own.
+  if (cls == MPI_ERR_IN_STATUS) return cls;
+  error_texts_.push_back(text);
   return cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+}
+
+int Rank::error_code(const char* call, int cls, const std::string& what) {
+  std::string fatal_text;
+  return new_error(call, cls, what, fatal_text);
 }
 
 int Rank::raise(MPI_Comm c, const char* call, int cls, const std::string& what) {
@@ -364,27 +372,29 @@ int Rank::add_error_class() {
 }
 
 int Rank::add_error_code(int cls) {
-  if (cls < kFirstUserClass || cls >= next_user_class_)
-    fail(MPI_ERR_ARG, "error class " + std::to_string(cls) + " is not one MPI_Add_error_class made");
+  // A predefined class or one the program added (MPI-3.1 8.5).
+  if (cls <= MPI_SUCCESS || cls >= next_user_class_)
+    fail(MPI_ERR_ARG,
+         "error class " + std::to_string(cls) + " is neither a predefined class nor one MPI_Add_error_class made");
   error_texts_.emplace_back();
   const int code = cls + kCodesPerClass * static_cast<int>(error_texts_.size());
+  user_codes_.insert(code);
   last_used_code = std::max(last_used_code, code);
   return code;
 }
 
 void Rank::set_error_string(int code, std::string text) {
   const int cls = error_class(code);
-  if (cls < kFirstUserClass || cls >= next_user_class_)
+  const bool own = (cls >= kFirstUserClass && cls < next_user_class_) || user_codes_.count(code);
+  if (!own)
     fail(MPI_ERR_ARG, "error code " + std::to_string(code) + " is not the program's own (MPI_Add_error_class/_code)");
   user_error_strings_[code] = std::move(text);
 }
 
 std::string Rank::error_string(int code) const {
   const int cls = error_class(code);
-  if (cls >= kFirstUserClass) {
-    auto it = user_error_strings_.find(code);
-    return it == user_error_strings_.end() ? std::string() : it->second;
-  }
+  if (auto it = user_error_strings_.find(code); it != user_error_strings_.end()) return it->second;
+  if (cls >= kFirstUserClass || user_codes_.count(code)) return std::string();
   std::string s = std::string(class_name(cls)) + ": " + class_text(cls);
   const int i = code / kCodesPerClass;
   if (i > 0 && static_cast<size_t>(i) <= error_texts_.size()) s += " (" + error_texts_[i - 1] + ")";

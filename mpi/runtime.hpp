@@ -63,6 +63,7 @@ struct CommEntry {
   std::optional<Cartesian> cart;  // a Cartesian topology
   std::optional<Graph> graph;     // a graph or distributed graph topology
   std::map<int, void*> attributes;  // the program's, by keyval (api_attributes.cpp)
+  std::vector<int> attribute_order;  // their keyvals in the order set: deleted last first
   MPI_Win win = MPI_WIN_NULL;       // the window whose transport it is (its handler is the window's)
   MPI_File file = MPI_FILE_NULL;    // the file whose communicator it is (its handler is the file's)
   // An intercommunicator (intercomm.cpp): `comm` spans both groups, the one holding the
@@ -86,6 +87,7 @@ struct FileShared;
 // (unpack a derived type, free a bsend copy).
 struct RequestEntry {
   bool used = false;
+  MPI_Comm comm = MPI_COMM_NULL;  // a send's or receive's: its errors go to its handler
   driver::Request req;
   driver::Communicator* dcomm = nullptr;             // its communicator, kept alive past MPI_Comm_free
   std::shared_ptr<driver::Communicator> keep;
@@ -132,7 +134,7 @@ class Rank {
   bool attached() const { return task_ != nullptr; }  // run_rank has given it its task
 
   // ------------------------------------------------ handles
-  static constexpr MPI_Datatype kFirstDerived = 64;
+  static constexpr MPI_Datatype kFirstDerived = 128;
   static constexpr MPI_Op kFirstUserOp = 32;
   static constexpr MPI_Op kLastPredefinedOp = MPI_MINLOC;
   CommEntry& comm(MPI_Comm c, const char* what = "communicator");  // MPI_ERR_COMM if not valid
@@ -163,6 +165,8 @@ class Rank {
   // code of its own whose class is `cls` and whose string says what was wrong), with
   // MPI_ERRORS_ARE_FATAL the run ends.
   int raise(MPI_Comm comm, const char* call, int cls, const std::string& what);
+  // The same error's code, no handler called (a status's MPI_ERROR in MPI_ERR_IN_STATUS).
+  int error_code(const char* call, int cls, const std::string& what);
   std::string error_string(int code) const;
   // Error handlers of the program's own (MPI_Comm_create_errhandler), from handle
   // kFirstUserErrhandler; null for the predefined ones; MPI_ERR_ARG if not valid.
@@ -243,6 +247,8 @@ class Rank {
   void* bsend_buffer = nullptr;
   size_t bsend_size = 0, bsend_used = 0;
   std::vector<MPI_Request> bsends;
+  // Receives MPI_Request_free let go of before they completed.
+  std::vector<MPI_Request> freed_recvs;
   // The call this rank is in (null outside calls), since which cycle; for deadlock reports.
   const char* in_call = nullptr;
   std::string call_detail;
@@ -307,6 +313,7 @@ class Rank {
   int new_error(const char* call, int cls, const std::string& what, std::string& fatal_text);
   int next_user_class_ = kFirstUserClass;
   std::map<int, std::string> user_error_strings_;  // by class or code
+  std::set<int> user_codes_;                       // MPI_Add_error_code's
   static constexpr int kFirstUserClass = 74;  // above MPI_ERR_IO
 };
 

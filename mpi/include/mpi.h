@@ -162,6 +162,13 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 #define MPI_REAL8 58
 #define MPI_COMPLEX8 59
 #define MPI_COMPLEX16 60
+#define MPI_LOGICAL1 61
+#define MPI_LOGICAL2 62
+#define MPI_LOGICAL4 63
+#define MPI_LOGICAL8 64
+#define MPI_INTEGER16 65 /* the 16- and 32-byte kinds travel, but no predefined op reduces them */
+#define MPI_REAL16 66
+#define MPI_COMPLEX32 67
 
 #define MPI_OP_NULL 0
 #define MPI_MAX 1
@@ -636,6 +643,9 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 #define MPI_COMBINER_F90_REAL 14
 #define MPI_COMBINER_F90_COMPLEX 15
 #define MPI_COMBINER_F90_INTEGER 16
+#define MPI_COMBINER_HVECTOR_INTEGER 17 /* Fortran's deprecated constructors': never returned */
+#define MPI_COMBINER_HINDEXED_INTEGER 18
+#define MPI_COMBINER_STRUCT_INTEGER 19
 int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
                           int* combiner);
 int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,

@@ -8,7 +8,11 @@
  * operators: predefined operators on derived types are not portable);
  * names (MPI_Type_set_name, _get_name: predefined, unnamed, named, freed), the
  * MPI_Count forms (Type_size_x, _get_extent_x, _get_true_extent_x,
- * Get_elements_x) and address arithmetic (MPI_Aint_add, MPI_Aint_diff).
+ * Get_elements_x) and address arithmetic (MPI_Aint_add, MPI_Aint_diff); data at absolute
+ * addresses (MPI_BOTTOM with a struct of MPI_Get_address's) in point-to-point, broadcast
+ * and packing; a receive's datatype freed before the receive completes; MPI_Get_elements
+ * of mixed structs, whole and partly received, and of pairs; sizes beyond an int; the
+ * Fortran kinds C programs name (MPI_LOGICAL1..8, MPI_REAL16, MPI_COMPLEX32).
  */
 #include "check.h"
 #include <stddef.h>
@@ -453,6 +457,140 @@ static void test_names_and_counts(void)
     check_section(PROG, "MPI_Type_get_name and the MPI_Count forms", 1);
 }
 
+/* A struct of absolute addresses (MPI_Get_address) names data anywhere: the buffer is
+   MPI_BOTTOM. A ring, blocking and not, a broadcast, a pack and an unpack. */
+static void test_absolute_addresses(void)
+{
+    double d[3], rd[3];
+    int i[2], ri[2];
+    MPI_Aint at[2], rat[2];
+    int lens[2] = {3, 2};
+    MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT}, mine, theirs;
+    MPI_Get_address(d, &at[0]);
+    MPI_Get_address(i, &at[1]);
+    MPI_Get_address(rd, &rat[0]);
+    MPI_Get_address(ri, &rat[1]);
+    MPI_Type_create_struct(2, lens, at, types, &mine);
+    MPI_Type_create_struct(2, lens, rat, types, &theirs);
+    MPI_Type_commit(&mine);
+    MPI_Type_commit(&theirs);
+    for (int k = 0; k < 3; k++)
+        d[k] = rank + 0.5 * k, rd[k] = -1;
+    i[0] = rank, i[1] = -rank, ri[0] = ri[1] = -7;
+    MPI_Sendrecv(MPI_BOTTOM, 1, mine, right, 5, MPI_BOTTOM, 1, theirs, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(rd[2] == left + 1.0 && ri[0] == left && ri[1] == -left, "MPI_Sendrecv at MPI_BOTTOM: %g %d %d", rd[2],
+          ri[0], ri[1]);
+    MPI_Request q[2];
+    ri[0] = -7;
+    MPI_Irecv(MPI_BOTTOM, 1, theirs, left, 6, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(MPI_BOTTOM, 1, mine, right, 6, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    CHECK(ri[0] == left, "MPI_Isend and MPI_Irecv at MPI_BOTTOM: %d", ri[0]);
+    MPI_Bcast(MPI_BOTTOM, 1, mine, size - 1, MPI_COMM_WORLD);
+    CHECK(d[1] == size - 1 + 0.5 && i[1] == -(size - 1), "MPI_Bcast at MPI_BOTTOM: %g %d", d[1], i[1]);
+    char packed[64];
+    int pos = 0, size_bytes = 0;
+    MPI_Pack_size(1, mine, MPI_COMM_WORLD, &size_bytes);
+    CHECK(size_bytes >= 32 && size_bytes <= 64, "MPI_Pack_size %d", size_bytes);
+    MPI_Pack(MPI_BOTTOM, 1, mine, packed, sizeof packed, &pos, MPI_COMM_WORLD);
+    CHECK(pos == 32, "MPI_Pack from MPI_BOTTOM packs %d bytes", pos);
+    pos = 0;
+    ri[1] = 0;
+    MPI_Unpack(packed, sizeof packed, &pos, MPI_BOTTOM, 1, theirs, MPI_COMM_WORLD);
+    CHECK(ri[1] == -(size - 1) && rd[1] == size - 1 + 0.5, "MPI_Unpack to MPI_BOTTOM: %d %g", ri[1], rd[1]);
+    MPI_Type_free(&mine);
+    MPI_Type_free(&theirs);
+    check_section(PROG, "absolute addresses (MPI_BOTTOM)", 1);
+}
+
+/* A receive's datatype may be freed while the receive is pending: it completes as started. */
+static void test_free_while_pending(void)
+{
+    int in[12], out[12];
+    MPI_Datatype every_third;
+    MPI_Type_vector(4, 1, 3, MPI_INT, &every_third);
+    MPI_Type_commit(&every_third);
+    for (int k = 0; k < 12; k++)
+        in[k] = -1, out[k] = rank * 100 + k;
+    MPI_Request q;
+    MPI_Irecv(in, 1, every_third, left, 7, MPI_COMM_WORLD, &q);
+    MPI_Type_free(&every_third);
+    CHECK(every_third == MPI_DATATYPE_NULL, "the freed handle is MPI_DATATYPE_NULL");
+    MPI_Datatype other; /* takes the freed handle's place, if handles are reused */
+    MPI_Type_contiguous(2, MPI_DOUBLE, &other);
+    MPI_Type_commit(&other);
+    MPI_Send(out, 4, MPI_INT, right, 7, MPI_COMM_WORLD);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    CHECK(in[0] == left * 100 && in[3] == left * 100 + 1 && in[9] == left * 100 + 3 && in[1] == -1 && in[10] == -1,
+          "the receive unpacked with the freed type: %d %d %d %d", in[0], in[3], in[9], in[1]);
+    MPI_Type_free(&other);
+    check_section(PROG, "a receive's datatype freed while it is pending", 1);
+}
+
+/* Basic elements counted along the type map: a struct of two doubles and three ints whole
+   (5) and partly received (two doubles and two ints: 4, MPI_Get_count MPI_UNDEFINED), pairs
+   (one each as themselves, two each in a derived type, as Open MPI counts); a type of 4 GiB (MPI_Type_size MPI_UNDEFINED, _x the bytes); the Fortran
+   kinds' names and sizes. */
+static void test_elements_and_kinds(void)
+{
+    struct {
+        double d[2];
+        int i[3];
+    } in, out = {{1.5, 2.5}, {3, 4, 5}};
+    int lens[2] = {2, 3}, two[2] = {2, 2}, n = -1;
+    MPI_Aint at[2] = {offsetof(__typeof__(in), d), offsetof(__typeof__(in), i)};
+    MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT}, full, part;
+    MPI_Type_create_struct(2, lens, at, types, &full);
+    MPI_Type_create_struct(2, two, at, types, &part);
+    MPI_Type_commit(&full);
+    MPI_Type_commit(&part);
+    MPI_Status st;
+    MPI_Sendrecv(&out, 1, full, right, 8, &in, 1, full, left, 8, MPI_COMM_WORLD, &st);
+    MPI_Get_elements(&st, full, &n);
+    CHECK(n == 5, "MPI_Get_elements of a whole struct of 2 doubles and 3 ints: %d", n);
+    MPI_Sendrecv(&out, 1, part, right, 9, &in, 1, full, left, 9, MPI_COMM_WORLD, &st);
+    MPI_Get_elements(&st, full, &n);
+    CHECK(n == 4, "MPI_Get_elements of 2 doubles and 2 ints of it: %d", n);
+    MPI_Get_count(&st, full, &n);
+    CHECK(n == MPI_UNDEFINED, "MPI_Get_count of part of an element: %d", n);
+    struct {
+        float v;
+        int k;
+    } pairs_out[3] = {{1, 1}, {2, 2}, {3, 3}}, pairs_in[3];
+    MPI_Sendrecv(pairs_out, 3, MPI_FLOAT_INT, right, 10, pairs_in, 3, MPI_FLOAT_INT, left, 10, MPI_COMM_WORLD, &st);
+    MPI_Get_elements(&st, MPI_FLOAT_INT, &n);
+    CHECK(n == 3, "MPI_Get_elements of 3 MPI_FLOAT_INT: %d", n);
+    MPI_Datatype three_pairs;
+    MPI_Type_contiguous(3, MPI_FLOAT_INT, &three_pairs);
+    MPI_Type_commit(&three_pairs);
+    MPI_Get_elements(&st, three_pairs, &n);
+    CHECK(n == 6, "MPI_Get_elements of a contiguous of 3 MPI_FLOAT_INT: %d", n);
+    MPI_Type_free(&three_pairs);
+    MPI_Type_free(&full);
+    MPI_Type_free(&part);
+    MPI_Datatype big;
+    MPI_Type_contiguous(1 << 30, MPI_INT, &big);
+    MPI_Type_commit(&big);
+    int size_int = 0;
+    MPI_Count size_x = 0;
+    MPI_Type_size(big, &size_int);
+    MPI_Type_size_x(big, &size_x);
+    CHECK(size_int == MPI_UNDEFINED && size_x == 4294967296LL, "a 4 GiB type: MPI_Type_size %d, _x %lld", size_int,
+          (long long)size_x);
+    MPI_Type_free(&big);
+    const MPI_Datatype kinds[] = {MPI_LOGICAL1, MPI_LOGICAL2, MPI_LOGICAL4, MPI_LOGICAL8, MPI_REAL16, MPI_COMPLEX32};
+    const char *names[] = {"MPI_LOGICAL1", "MPI_LOGICAL2", "MPI_LOGICAL4", "MPI_LOGICAL8", "MPI_REAL16", "MPI_COMPLEX32"};
+    const int sizes[] = {1, 2, 4, 8, 16, 32};
+    for (int k = 0; k < 6; k++) {
+        char name[MPI_MAX_OBJECT_NAME];
+        int len = 0, size_k = 0;
+        MPI_Type_get_name(kinds[k], name, &len);
+        MPI_Type_size(kinds[k], &size_k);
+        CHECK(strcmp(name, names[k]) == 0 && size_k == sizes[k], "%s: named %s, %d bytes", names[k], name, size_k);
+    }
+    check_section(PROG, "elements along the type map, sizes beyond an int, Fortran kinds", 1);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -468,6 +606,9 @@ int main(int argc, char **argv)
     test_allreduce_derived();
     test_darray();
     test_names_and_counts();
+    test_absolute_addresses();
+    test_free_while_pending();
+    test_elements_and_kinds();
     check_report(PROG);
     MPI_Finalize();
     return 0;

@@ -1,13 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * env.c - MPI environment: Initialized/Finalized flags, version, processor
- * name, Wtime/Wtick, MPI_COMM_SELF and MPI_COMM_WORLD basics, MPI_Pcontrol, MPI_TAG_UB.
+ * name, Wtime/Wtick, MPI_COMM_SELF and MPI_COMM_WORLD basics, MPI_Pcontrol, MPI_TAG_UB;
+ * MPI_Finalize deleting MPI_COMM_SELF's attributes first, the last set first, while MPI is
+ * not yet finalized (where libraries hook their cleanup).
  */
 #include "check.h"
 #include <stdlib.h>
 #include <string.h>
 
 static const char *PROG = "env";
+
+/* What MPI_Finalize's deletion of MPI_COMM_SELF's attributes saw: their values in the
+   order deleted, and MPI_Finalized's answer meanwhile. */
+static int deleted[2], deletions = 0, finalized_meanwhile = -1;
+
+static int note_deletion(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    if (deletions < 2)
+        deleted[deletions] = *(int *)value;
+    deletions++;
+    MPI_Finalized(&finalized_meanwhile);
+    return MPI_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
@@ -129,10 +145,24 @@ int main(int argc, char **argv)
      */
     {
         long long total = 0;
-        const int post_checks = 2;
+        const int post_checks = 3;
+        static int first = 1, second = 2;
+        int key1, key2;
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, note_deletion, &key1, NULL);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, note_deletion, &key2, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, key2, &first); /* the keyvals' order is not the order set */
+        MPI_Comm_set_attr(MPI_COMM_SELF, key1, &second);
         MPI_Reduce(&check_count, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
         fflush(stdout);
         MPI_Finalize();
+        if (deletions != 2 || deleted[0] != 2 || deleted[1] != 1 || finalized_meanwhile != 0) {
+            printf("FAIL env.c:%d rank %d: MPI_Finalize deleted MPI_COMM_SELF's attributes %d times (%d, %d), "
+                   "finalized meanwhile %d\n", __LINE__, rank, deletions, deleted[0], deleted[1], finalized_meanwhile);
+            fflush(stdout);
+            return 1;
+        }
+        if (rank == 0)
+            printf("%s: MPI_COMM_SELF's attributes deleted first, the last set first ok\n", PROG);
 
         flag = 0;
         MPI_Finalized(&flag);

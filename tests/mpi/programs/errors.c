@@ -5,7 +5,9 @@
  * the returned code: MPI_ERR_RANK, MPI_ERR_TAG, MPI_ERR_COUNT, MPI_ERR_TYPE,
  * MPI_ERR_COMM, MPI_ERR_ROOT, MPI_ERR_OP, MPI_ERR_TRUNCATE; MPI_Error_string;
  * then restore MPI_ERRORS_ARE_FATAL and check MPI_Comm_get_errhandler; the program's own
- * handlers, classes and codes (MPI_LASTUSEDCODE covering them).
+ * handlers, classes and codes (MPI_LASTUSEDCODE covering them); errors in completing
+ * requests: MPI_ERR_IN_STATUS with each status's error, the handler of the request's
+ * communicator; a receive freed before its message comes.
  * Only the names of the checked classes are printed, never the
  * implementation's error strings.
  */
@@ -75,10 +77,90 @@ static void own_handlers_and_classes(void)
     CHECK(strcmp(msg, "a class of the program's") == 0, "the class's string: %s", msg);
     CHECK_RC(MPI_Comm_call_errhandler(dup, my_code), "MPI_Comm_call_errhandler");
     CHECK(handled == 2 && handled_code == my_code, "MPI_Comm_call_errhandler ran the handler");
+    /* A code of the program's in a predefined class. */
+    int arg_code = -1;
+    CHECK_RC(MPI_Add_error_code(MPI_ERR_ARG, &arg_code), "MPI_Add_error_code(MPI_ERR_ARG)");
+    MPI_Add_error_string(arg_code, "an argument of the solver's is wrong");
+    MPI_Error_class(arg_code, &code);
+    MPI_Error_string(arg_code, msg, &len);
+    CHECK(code == MPI_ERR_ARG && arg_code != MPI_ERR_ARG && strcmp(msg, "an argument of the solver's is wrong") == 0,
+          "a code of MPI_ERR_ARG's: class %d, string %s", code, msg);
     MPI_Errhandler_free(&mine);
     CHECK(mine == MPI_ERRHANDLER_NULL, "a freed handler is MPI_ERRHANDLER_NULL");
     MPI_Comm_free(&dup);
     check_section(PROG, "the program's handlers, classes and codes", 1);
+}
+
+static int class_of(int code)
+{
+    int cls = -1;
+    MPI_Error_class(code, &cls);
+    return cls;
+}
+
+/* A truncated receive on a duplicate whose handler is MPI_ERRORS_RETURN (the world's stays
+   fatal: the error goes to the request's communicator) returns from MPI_Wait with its
+   status naming the message, and from MPI_Waitall, MPI_Testall and MPI_Waitsome as
+   MPI_ERR_IN_STATUS, each status's MPI_ERROR its request's; both requests are done with.
+   Between two ranks: Open MPI does not report a truncation on a rank's message to itself. */
+static void completion_errors(void)
+{
+    if (size == 1) {
+        check_section(PROG, "errors completing requests", 0);
+        return;
+    }
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    const int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    int out[4] = {1, 2, 3, 4}, a[4], b[2];
+    for (int way = 0; way < 4; way++) {
+        MPI_Request q[2];
+        MPI_Status st[2];
+        int rc = MPI_SUCCESS, flag = 0, n = 0, idx[2], in_status = 0, done = 0;
+        MPI_Irecv(a, 4, MPI_INT, from, 1, dup, &q[0]);
+        MPI_Irecv(b, 2, MPI_INT, from, 2, dup, &q[1]);
+        MPI_Send(out, 4, MPI_INT, to, 1, dup);
+        MPI_Send(out, 4, MPI_INT, to, 2, dup); /* four ints for two: truncated */
+        st[0].MPI_ERROR = st[1].MPI_ERROR = -1;
+        if (way == 0) {
+            rc = MPI_Wait(&q[1], &st[1]);
+            CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "MPI_Wait of the truncated receive: class %d", class_of(rc));
+            CHECK(st[1].MPI_SOURCE == from && st[1].MPI_TAG == 2, "its status names source %d tag %d",
+                  st[1].MPI_SOURCE, st[1].MPI_TAG);
+            CHECK_RC(MPI_Wait(&q[0], &st[0]), "MPI_Wait of the other");
+            continue;
+        }
+        if (way == 1)
+            rc = MPI_Waitall(2, q, st);
+        while (way == 2 && rc == MPI_SUCCESS && !flag)
+            rc = MPI_Testall(2, q, &flag, st);
+        while (way == 3 && done < 2) {
+            MPI_Status some[2];
+            rc = MPI_Waitsome(2, q, &n, idx, some);
+            for (int k = 0; k < n; k++)
+                st[idx[k]] = some[k];
+            done += n;
+            in_status += rc == MPI_ERR_IN_STATUS;
+        }
+        CHECK(way == 3 ? in_status == 1 : rc == MPI_ERR_IN_STATUS, "way %d: MPI_ERR_IN_STATUS (%d)", way, rc);
+        CHECK(class_of(st[0].MPI_ERROR) == MPI_SUCCESS && class_of(st[1].MPI_ERROR) == MPI_ERR_TRUNCATE,
+              "way %d: the statuses' errors are classes %d and %d", way, class_of(st[0].MPI_ERROR),
+              class_of(st[1].MPI_ERROR));
+        CHECK(q[0] == MPI_REQUEST_NULL && q[1] == MPI_REQUEST_NULL, "way %d: both requests are done with", way);
+    }
+    /* A receive freed before its message comes takes it all the same (its sender's next
+       message, received after, came after it). */
+    MPI_Request q;
+    int got = -1, next = -1;
+    MPI_Irecv(&got, 1, MPI_INT, from, 3, dup, &q);
+    CHECK(MPI_Request_free(&q) == MPI_SUCCESS && q == MPI_REQUEST_NULL, "MPI_Request_free of a pending receive");
+    MPI_Send(&rank, 1, MPI_INT, to, 3, dup);
+    MPI_Send(&rank, 1, MPI_INT, to, 4, dup);
+    MPI_Recv(&next, 1, MPI_INT, from, 4, dup, MPI_STATUS_IGNORE);
+    CHECK(got == from && next == from, "the freed receive got %d", got);
+    MPI_Comm_free(&dup);
+    check_section(PROG, "errors completing requests", 1);
 }
 
 int main(int argc, char **argv)
@@ -156,6 +238,7 @@ int main(int argc, char **argv)
     check_section(PROG, "restore MPI_ERRORS_ARE_FATAL", 1);
 
     own_handlers_and_classes();
+    completion_errors();
     check_report(PROG);
     MPI_Finalize();
     return 0;
