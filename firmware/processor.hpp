@@ -91,6 +91,9 @@ class Processor : public RegisterBus {
   // MPI layer makes the rank the processor runs the current one, so that the program's
   // code the library calls back (a user op, an error handler) finds its own rank.
   virtual void set_resume_hook(std::function<void()> hook) { (void)hook; }
+  // Runs `hook` whenever the task's own code on this processor is about to wait (other
+  // tasks' code will run meanwhile); it may throw to stop the task instead.
+  virtual void set_wait_hook(std::function<void()> hook) { (void)hook; }
 
  private:
   uint64_t worked_until_ = 0;  // work()

@@ -13,6 +13,7 @@
 #include "driver/p2p_envelope.hpp"
 #include "firmware/coprocessor.hpp"
 #include "mpi/compute_time.hpp"
+#include "mpi/openmp_guard.hpp"
 #include "mpi/window.hpp"
 
 namespace collnet::mpi {
@@ -121,6 +122,16 @@ const char* class_text(int cls) {
 void Rank::attach(driver::Task& t) {
   task_ = &t;
   t.cpu().set_resume_hook([this] { rt_.set_current(*this); });
+  if (const std::optional<OpenMpGuard> omp = OpenMpGuard::find())
+    t.cpu().set_wait_hook([this, omp = *omp] {
+      if (const int team = omp.team())
+        rt_.abort_run(*this, 1,
+                      "rank " + std::to_string(world_rank_) + ": " + (in_call ? in_call : "an MPI call") +
+                          " waits inside an OpenMP parallel region of " + std::to_string(team) +
+                          " threads: every rank runs on the simulator's one host thread, whose OpenMP state the "
+                          "ranks share, so a rank cannot wait in MPI while its team runs (call MPI outside "
+                          "parallel regions, or set OMP_NUM_THREADS=1)");
+    });
   comms_.clear();
   comms_.resize(3);
   comms_[MPI_COMM_WORLD].comm = &t.world();

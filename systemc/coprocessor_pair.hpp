@@ -44,6 +44,8 @@ class CoprocessorPair final : public fw::Processor, public fw::Coprocessor {
     app_.set_resume_hook(hook);
     co_->set_resume_hook(std::move(hook));
   }
+  // The task's own code runs on the application processor.
+  void set_wait_hook(std::function<void()> hook) override { app_.set_wait_hook(std::move(hook)); }
 
   // fw::Coprocessor.
   uint64_t post(Work work) override;

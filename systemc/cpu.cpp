@@ -88,7 +88,7 @@ void Cpu::idle(uint64_t n) {
   // nanoseconds), then that edge: the edge n waits for edge_event() reach, without
   // resuming this thread at every edge between.
   if (n > 1) {
-    if (cancelled_) throw TaskCancelled{};
+    before_wait();
     wait(before_edge(n), node_.wake_event());
     if (cancelled_) throw TaskCancelled{};
   }
@@ -113,7 +113,7 @@ uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
   while (cycle() - start < n && !interrupted()) {
     // As idle(): a timed wait to half a cycle before the last edge, then that edge; a
     // change of the lines ends the wait early, at the next edge.
-    if (cancelled_) throw TaskCancelled{};
+    before_wait();
     wait(before_edge(n - (cycle() - start)), lines | node_.wake_event());
     wait_edge();
   }
@@ -121,7 +121,7 @@ uint64_t Cpu::idle_until(uint64_t n, const std::function<bool()>& interrupted) {
 }
 
 void Cpu::sleep(const sc_core::sc_event& a, const sc_core::sc_event& b) {
-  if (cancelled_) throw TaskCancelled{};
+  before_wait();
   settle();
   wait(a | b | node_.wake_event());
   wait_edge();
@@ -201,8 +201,13 @@ void Cpu::yield_fiber() {
   running_->yield();
 }
 
-void Cpu::wait_for(const sc_core::sc_event& e) {
+void Cpu::before_wait() {
   if (cancelled_) throw TaskCancelled{};
+  if (wait_hook_) wait_hook_();
+}
+
+void Cpu::wait_for(const sc_core::sc_event& e) {
+  before_wait();
   sc_core::wait(e | node_.wake_event());
   if (cancelled_) throw TaskCancelled{};
   if (resume_hook_) resume_hook_();
@@ -210,7 +215,7 @@ void Cpu::wait_for(const sc_core::sc_event& e) {
 
 void Cpu::wait_edge() {
   // Before the wait too: a handler that waits while the task unwinds must not suspend it.
-  if (cancelled_) throw TaskCancelled{};
+  before_wait();
   node_.edge_wait_begins();
   wait(*edge_);
   node_.edge_wait_ends();

@@ -47,6 +47,7 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   fw::Fiber* current_fiber() const override;
   void yield_fiber() override;
   void set_resume_hook(std::function<void()> hook) override { resume_hook_ = std::move(hook); }
+  void set_wait_hook(std::function<void()> hook) override { wait_hook_ = std::move(hook); }
   // Sleeps until `a` or `b` is notified (or the run ends), then to the next clock edge.
   void sleep(const sc_core::sc_event& a, const sc_core::sc_event& b);
   // One access to node memory shared by the node's tasks (an atomic update or a poll):
@@ -96,6 +97,9 @@ class Cpu : public sc_core::sc_module, public fw::Processor {
   std::function<void()> on_finish_;
   std::function<void()> before_use_;  // before_next_use
   std::function<void()> resume_hook_;  // set_resume_hook: after every wait
+  std::function<void()> wait_hook_;    // set_wait_hook: before every wait
+  // Before every wait: a cancelled task stops (TaskCancelled), and the wait hook runs.
+  void before_wait();
   size_t stack_bytes_;
   Fiber* running_ = nullptr;  // the fiber that has the processor
   uint64_t accesses_ = 0;

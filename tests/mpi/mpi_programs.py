@@ -255,6 +255,29 @@ def behaviour(a, work):
                out.split("\n")[4:] == ["flushedpending"],
                "ranks' lines built across MPI calls come out whole, partial ones at fflush and at the end%s (%s %s)" %
                (" of an aborted run" if abort else "", out, err[-300:]))
+    # OpenMP: loops and a master's MPI calls that do not wait, inside parallel regions, run
+    # as in a process of their own; a rank that would wait in MPI inside a region of more
+    # than one thread is stopped with a message saying why (its OpenMP state is the one host
+    # thread's, which every rank shares: the run would hang).
+    omp = build_source(a.mpicc, work, "omp_loops",
+                       '#include <mpi.h>\n#include <omp.h>\n#include <stdio.h>\nint main(int c, char** v) {\n'
+                       '  int p, r, team = 0; double sum = 0, total = 0, t = 0;\n'
+                       '  MPI_Init_thread(&c, &v, MPI_THREAD_FUNNELED, &p); MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
+                       '  for (int it = 0; it < 3; it++) {\n'
+                       '#pragma omp parallel num_threads(3) reduction(+:sum)\n'
+                       '    {\n#pragma omp master\n      { team = omp_get_num_threads(); t = MPI_Wtime(); }\n'
+                       '#pragma omp for\n      for (int i = 0; i < 1000; i++) sum += i * (r + 1);\n    }\n'
+                       '    MPI_Allreduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);\n  }\n'
+                       '  if (c > 1) {\n#pragma omp parallel num_threads(2)\n    {\n#pragma omp master\n'
+                       '      MPI_Barrier(MPI_COMM_WORLD);\n    }\n  }\n'
+                       '  printf("rank %d: team %d, total %.0f, clock %d\\n", r, team, total, t > 0);\n'
+                       '  MPI_Finalize(); return 0; }\n', extra=("-fopenmp",))
+    rc, out, err = run(mpirun + ["-n", "3", "--", omp])
+    expect(rc == 0 and sorted(out.splitlines()) == ["rank %d: team 3, total 8991000, clock 1" % k for k in range(3)],
+           "OpenMP loops and a master's clock read inside parallel regions run per rank (%s %s)" % (out, err[-300:]))
+    rc, out, err = run(mpirun + ["-n", "3", "--", omp, "wait"])
+    expect(rc == 1 and "rank 0: MPI_Barrier waits inside an OpenMP parallel region of 2 threads" in err,
+           "a rank waiting in MPI inside an OpenMP parallel region is stopped, saying why (%s %s)" % (rc, err[-400:]))
     # -q: no report, only why a run ended early.
     rc, out, err = run(default + ["-q", "-n", "2", "--compute-scale", "0", envp])
     expect(rc == 0 and out.split() == ["unset"] * 2 and err == "", "mpirun -q prints no report (%r)" % err[-300:])
