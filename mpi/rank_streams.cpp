@@ -12,8 +12,8 @@ RankStreams::RankStreams(Runtime& rt) : rt_(rt) {
   std::vector<std::pair<std::ostream*, int>> streams{{&std::cout, 1}};
   if (rt.options().tag_output) streams.insert(streams.end(), {{&std::cerr, 2}, {&std::clog, 2}});
   for (auto [os, stream] : streams) {
-    Routed r{os, std::make_unique<Buffer>(rt, stream, os->rdbuf()), {}};
-    r.formats.assign(rt.size(), format_of(*os));
+    Routed r{os, std::make_unique<Buffer>(rt, stream, os->rdbuf()), {}, format_of(*os)};
+    r.formats.assign(rt.size(), r.before);
     os->rdbuf(r.buffer.get());
     routed_.push_back(std::move(r));
   }
@@ -24,7 +24,7 @@ RankStreams::~RankStreams() {
   rt_.set_streams(nullptr);
   for (Routed& r : routed_) {
     r.os->rdbuf(r.buffer->own());
-    set_format(*r.os, r.formats.empty() ? format_of(*r.os) : r.formats.front());
+    set_format(*r.os, r.before);  // not the last rank's: the report's output follows
   }
 }
 

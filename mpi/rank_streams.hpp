@@ -58,6 +58,7 @@ class RankStreams {
     std::ostream* os;
     std::unique_ptr<Buffer> buffer;
     std::vector<Format> formats;  // per world rank
+    Format before;                // the stream's own, restored after the run
   };
 
   static Format format_of(const std::ostream& os);
