@@ -280,11 +280,6 @@ bool none_live(Rank& r, int n, const MPI_Request* qs) {
   return std::none_of(qs, qs + n, [&](MPI_Request q) { return live(r, q); });
 }
 
-// Moves the node's packets once; lets a cycle pass when another task of the node holds them.
-void progress(Rank& r) {
-  if (!r.dcomm(MPI_COMM_WORLD).progress()) r.task().cpu().idle(1);
-}
-
 // Completes request `q` if it is done (or `block`), freeing it; false if not done yet.
 bool finish(Rank& r, MPI_Request& q, MPI_Status* status, bool block) {
   if (q == MPI_REQUEST_NULL) {
@@ -350,19 +345,9 @@ class InStatus {
   // Completes `q`, its status `status`.
   void finish(MPI_Request& q, MPI_Status* status) {
     const MPI_Comm c = comm_of(r_, q);
-    int cls = MPI_SUCCESS;
-    std::string what;
-    try {
-      ::finish(r_, q, status, true);
-    } catch (const MpiError& e) {
-      cls = e.cls, what = e.what;
-    } catch (const collnet::TruncatedError& e) {
-      cls = MPI_ERR_TRUNCATE, what = e.what();
-    } catch (const collnet::Error& e) {
-      cls = MPI_ERR_OTHER, what = e.what();
-    }
-    codes_.emplace_back(status, cls == MPI_SUCCESS ? MPI_SUCCESS : r_.error_code(call_, cls, what));
-    if (cls != MPI_SUCCESS && failed_ == MPI_COMM_NULL) failed_ = c, what_ = what;
+    const MpiError e = caught([&] { ::finish(r_, q, status, true); });
+    codes_.emplace_back(status, e.cls == MPI_SUCCESS ? MPI_SUCCESS : r_.error_code(call_, e.cls, e.what));
+    if (e.cls != MPI_SUCCESS && failed_ == MPI_COMM_NULL) failed_ = c, what_ = e.what;
   }
   // After the last: MPI_ERR_IN_STATUS on the first failed request's communicator.
   void end(MPI_Comm& comm) {
@@ -462,6 +447,10 @@ int collnet::mpi::persistent_collective(const char* name, MPI_Comm comm, MPI_Inf
       });
 }
 
+void collnet::mpi::progress(Rank& r) {
+  if (!r.dcomm(MPI_COMM_WORLD).progress()) r.task().cpu().idle(1);
+}
+
 void collnet::mpi::finish_pending_sends(Rank& r) {
   for (MPI_Request& q : r.bsends) finish(r, q, MPI_STATUS_IGNORE, true);
   r.bsends.clear();
@@ -473,11 +462,7 @@ void collnet::mpi::finish_pending_sends(Rank& r) {
       waiting.push_back(q);
       continue;
     }
-    try {
-      finish(r, q, MPI_STATUS_IGNORE, true);
-    } catch (const MpiError&) {
-    } catch (const collnet::Error&) {
-    }
+    caught([&] { finish(r, q, MPI_STATUS_IGNORE, true); });
   }
   r.freed_recvs = std::move(waiting);
 }

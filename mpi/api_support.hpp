@@ -36,6 +36,24 @@ inline Rank& rank_or_die(const char* call) {
   return *r;
 }
 
+// Runs `body`: the MPI error it raised (its class and text), or {MPI_SUCCESS, ""}. What the
+// library throws maps to a class here, for every call.
+template <class F>
+MpiError caught(F&& body) {
+  try {
+    body();
+    return {MPI_SUCCESS, {}};
+  } catch (const MpiError& e) {
+    return e;
+  } catch (const collnet::TruncatedError& e) {
+    return {MPI_ERR_TRUNCATE, e.what()};
+  } catch (const collnet::Error& e) {
+    return {MPI_ERR_OTHER, e.what()};
+  } catch (const std::bad_alloc&) {
+    return {MPI_ERR_NO_MEM, "out of host memory"};
+  }
+}
+
 // Runs `body` as the mpi.h call `name` on the current rank; an error it raises (class,
 // text) goes to `raise(rank, class, text)`, which returns the call's code. `initialized`:
 // the call needs MPI_Init before it and MPI_Finalize not yet (all but MPI_Init's own).
@@ -44,20 +62,12 @@ int api_raising(const char* name, Raise&& raise, F&& body, bool initialized = tr
   rank_or_die(name);
   Call call(name);
   Rank& r = call.rank();
-  try {
+  const MpiError e = caught([&] {
     if (initialized && (!r.initialized || r.finalized))
       fail(MPI_ERR_OTHER, r.finalized ? "called after MPI_Finalize" : "called before MPI_Init");
     body(r);
-    return MPI_SUCCESS;
-  } catch (const MpiError& e) {
-    return raise(r, e.cls, e.what);
-  } catch (const collnet::TruncatedError& e) {
-    return raise(r, MPI_ERR_TRUNCATE, e.what());
-  } catch (const collnet::Error& e) {
-    return raise(r, MPI_ERR_OTHER, e.what());
-  } catch (const std::bad_alloc&) {
-    return raise(r, MPI_ERR_NO_MEM, "out of host memory");
-  }
+  });
+  return e.cls == MPI_SUCCESS ? MPI_SUCCESS : raise(r, e.cls, e.what);
 }
 
 // The same, its errors going to `comm`'s handler.
@@ -125,6 +135,10 @@ int persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Re
 // Completes the rank's buffered and freed sends still going (MPI_Buffer_detach,
 // MPI_Finalize); api_p2p.cpp.
 void finish_pending_sends(Rank& r);
+// Moves the node's packets once; lets a cycle pass when nothing moved (another task of the
+// node holds them, or nothing is there): what a call that polls does each time round, so
+// that the other ranks run meanwhile. api_p2p.cpp.
+void progress(Rank& r);
 
 // The communicator's size and this rank's place in it (the local group's, on an
 // intercommunicator).

@@ -147,15 +147,18 @@ std::vector<TypeDesc> build_predefined() {
   return v;
 }
 
+// Appends `run` to `runs`, merging it with the last run where they touch (`merge`; a pair
+// is never merged: it travels whole).
+void append_run(std::vector<TypeDesc::Run>& runs, TypeDesc::Run run, bool merge = true) {
+  if (merge && !runs.empty() && runs.back().offset + static_cast<ptrdiff_t>(runs.back().bytes) == run.offset)
+    runs.back().bytes += run.bytes;
+  else
+    runs.push_back(run);
+}
+
 // Appends `t`'s runs shifted by `at` to `runs`, merging with the last run where they touch.
 void append_runs(std::vector<TypeDesc::Run>& runs, const TypeDesc& t, ptrdiff_t at) {
-  for (const TypeDesc::Run& r : t.runs) {
-    if (!runs.empty() && runs.back().offset + static_cast<ptrdiff_t>(runs.back().bytes) == at + r.offset &&
-        !t.pairs)
-      runs.back().bytes += r.bytes;
-    else
-      runs.push_back({at + r.offset, r.bytes});
-  }
+  for (const TypeDesc::Run& r : t.runs) append_run(runs, {at + r.offset, r.bytes}, !t.pairs);
 }
 
 // Appends `times` copies of `t`'s signature to `sig`, merging runs of one type.
@@ -181,29 +184,24 @@ struct Builder {
   bool any = false;
   ptrdiff_t lo = 0, hi = 0;
   bool first_elem = true;
+  // Widens the bounds to [l, h).
+  void bound(ptrdiff_t l, ptrdiff_t h) {
+    if (!any || l < lo) lo = l;
+    if (!any || h > hi) hi = h;
+    any = true;
+  }
   void add(const TypeDesc& old, size_t blocklength, ptrdiff_t displacement) {
     // A dense type (one run over its whole extent): the block is one run, however long.
     const bool dense = old.runs.size() == 1 && !old.pairs && old.extent > 0 &&
-                       old.runs[0].bytes == static_cast<size_t>(old.extent) && blocklength > 1;
-    if (dense) {
-      const ptrdiff_t at = displacement + old.runs[0].offset;
-      const size_t bytes = blocklength * old.runs[0].bytes;
-      if (!t.runs.empty() && t.runs.back().offset + static_cast<ptrdiff_t>(t.runs.back().bytes) == at)
-        t.runs.back().bytes += bytes;
-      else
-        t.runs.push_back({at, bytes});
-      const ptrdiff_t l = displacement + old.lb, h = l + static_cast<ptrdiff_t>(blocklength) * old.extent;
-      if (!any || l < lo) lo = l;
-      if (!any || h > hi) hi = h;
-      any = true;
+                       old.runs[0].bytes == static_cast<size_t>(old.extent);
+    if (dense && blocklength > 0) {
+      append_run(t.runs, {displacement + old.runs[0].offset, blocklength * old.runs[0].bytes});
+      bound(displacement + old.lb, displacement + old.lb + static_cast<ptrdiff_t>(blocklength) * old.extent);
     }
     for (size_t i = 0; i < (dense ? 0 : blocklength); ++i) {
       const ptrdiff_t at = displacement + static_cast<ptrdiff_t>(i) * old.extent;
       append_runs(t.runs, old, at);
-      const ptrdiff_t l = at + old.lb, h = at + old.lb + old.extent;
-      if (!any || l < lo) lo = l;
-      if (!any || h > hi) hi = h;
-      any = true;
+      bound(at + old.lb, at + old.lb + old.extent);
     }
     if (blocklength == 0) return;
     append_signature(t.signature, old, blocklength);

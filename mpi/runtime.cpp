@@ -580,12 +580,16 @@ void Runtime::write_output(Rank& r, int stream, const char* data, size_t n) {
   FILE* f = stream == 2 ? stderr : stdout;
   std::string& pending = r.pending_out[stream];
   pending.append(data, n);
+  if (!options_.tag_output) {  // the whole lines at once
+    const size_t end = pending.rfind('\n') + 1;  // 0 with none
+    fwrite(pending.data(), 1, end, f);
+    pending.erase(0, end);
+    return;
+  }
   size_t start = 0;
   for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
-    if (options_.tag_output)
-      fprintf(f, "[1,%u]<%s>:%.*s\n", r.world_rank(), stream == 2 ? "stderr" : "stdout", static_cast<int>(nl - start),
-              pending.data() + start);
-  if (!options_.tag_output) fwrite(pending.data(), 1, start, f);
+    fprintf(f, "[1,%u]<%s>:%.*s\n", r.world_rank(), stream == 2 ? "stderr" : "stdout", static_cast<int>(nl - start),
+            pending.data() + start);
   pending.erase(0, start);
 }
 

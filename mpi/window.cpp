@@ -177,18 +177,14 @@ std::shared_ptr<RmaBatch> batch_for(WinEntry& w, unsigned target) {
   return b;
 }
 
-// Lets the machine go on a little: moves the rank's packets, or lets a cycle pass. A rank
-// that polls its own window (a flag another rank puts, read under a lock of its own, by
-// MPI_Win_sync or by a get or an atomic on itself and a flush) waits in these calls, as
-// the other ranks, whose puts it waits for, must run.
-void poll(Rank& r, WinEntry& w) {
-  if (!transport(r, w).progress()) r.task().cpu().idle(1);
-}
-
-// A lock on this rank's own memory: taken here, waiting while another origin holds it.
+// A lock on this rank's own memory: taken here, waiting while another origin holds it. It
+// and the unlock and flush of this rank's own memory poll once (progress) even when
+// nothing stands in the way: a rank that polls its own window for a flag another rank puts
+// (under a lock of its own, or by a get or an atomic on itself and a flush) must let the
+// other ranks run.
 void lock_self(Rank& r, WinEntry& w, int type) {
   WindowShared::Member& m = w.shared->members[w.me];
-  poll(r, w);
+  progress(r);
   while (!grantable(m, type)) transport(r, w).progress();
   grant(m, type, w.me);
 }
@@ -202,7 +198,7 @@ void send_locked(Rank& r, WinEntry& w, unsigned target, bool unlock) {
       release(w.shared->members[w.me], w.me);
       run_waiting(r, w);  // origins that waited for this rank's lock
     }
-    poll(r, w);
+    progress(r);
     return;
   }
   std::shared_ptr<RmaBatch> b = batch_for(w, target);
@@ -477,8 +473,6 @@ void flush_all(Rank& r, WinEntry& w) {
   for (const auto& [target, l] : w.locks) targets.push_back(target);
   for (unsigned target : targets) send_locked(r, w, target, false);
 }
-
-void sync(Rank& r, WinEntry& w) { poll(r, w); }
 
 void lock_self_shared(Rank& r, WinEntry& w) {
   lock_self(r, w, MPI_LOCK_SHARED);

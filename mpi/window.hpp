@@ -138,9 +138,6 @@ void lock(Rank& r, WinEntry& w, int type, unsigned target);
 void unlock(Rank& r, WinEntry& w, unsigned target);
 void flush(Rank& r, WinEntry& w, unsigned target);
 void flush_all(Rank& r, WinEntry& w);
-// MPI_Win_sync: the memory is one copy; the machine goes on a little (a rank polling its
-// own window waits for other ranks' puts).
-void sync(Rank& r, WinEntry& w);
 // MPI_Win_lock_all's part on this rank's own memory: a shared lock, taken at once.
 void lock_self_shared(Rank& r, WinEntry& w);
 
